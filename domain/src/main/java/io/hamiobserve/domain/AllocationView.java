@@ -1,0 +1,103 @@
+package io.hamiobserve.domain;
+
+import java.util.List;
+import java.util.OptionalDouble;
+import java.util.OptionalLong;
+
+/**
+ * What the scheduler has handed out, at one moment: the allocation view.
+ *
+ * <p>Every list is sorted (nodes by name, cards by index, pods by namespace and name, containers
+ * by index) so that two views of the same ledger render identically.
+ *
+ * @param cards                  every registered card with its allocated totals
+ * @param containers             per container and card, the share the container holds
+ * @param quotas                 per namespace and GPU resource, use against the quota
+ * @param migInstances           realised MIG instances on cards registered in MIG mode
+ * @param unregisteredCardShares pod shares on cards that no node registers: an inconsistency
+ *                               of the ledger, kept out of the card totals and reported apart
+ * @param freshness              when the ledger was last known to be complete
+ */
+public record AllocationView(List<CardAllocation> cards, List<ContainerAllocation> containers,
+                             List<QuotaUsage> quotas, List<MigInstanceOnCard> migInstances,
+                             List<UnregisteredCardShare> unregisteredCardShares, LedgerFreshness freshness) {
+
+    public AllocationView {
+        cards = List.copyOf(cards);
+        containers = List.copyOf(containers);
+        quotas = List.copyOf(quotas);
+        migInstances = List.copyOf(migInstances);
+        unregisteredCardShares = List.copyOf(unregisteredCardShares);
+    }
+
+    /**
+     * A registered card and what is allocated on it.
+     *
+     * @param node              the registering node
+     * @param card              the registration
+     * @param allocatedMemoryMib Σ over counting pods of their effective memory on the card
+     * @param allocatedCores    Σ over counting pods of their effective compute on the card
+     * @param sharedContainers  Σ over counting pods of their slots on the card
+     */
+    public record CardAllocation(String node, RegisteredCard card, long allocatedMemoryMib,
+                                 long allocatedCores, int sharedContainers) {
+        public long allocatedMemoryBytes() {
+            return Units.mibToBytes(allocatedMemoryMib);
+        }
+
+        /** Allocated memory as a fraction of registered memory; empty for a card registering none. */
+        public OptionalDouble memoryAllocatedFraction() {
+            return card.memoryMib() > 0
+                    ? OptionalDouble.of(Units.fraction(allocatedMemoryMib, card.memoryMib()))
+                    : OptionalDouble.empty();
+        }
+    }
+
+    /**
+     * One container's share of one card (several entries for the same card merged).
+     *
+     * @param pod       the pod
+     * @param node      the pod's node
+     * @param container index, name and kind of the container (its devices are not repeated here)
+     * @param uuid      the card
+     * @param memoryMib memory granted on the card
+     * @param cores     compute granted on the card
+     */
+    public record ContainerAllocation(PodRef pod, String node, ContainerRef container, String uuid,
+                                      long memoryMib, long cores) {
+        public long memoryBytes() {
+            return Units.mibToBytes(memoryMib);
+        }
+    }
+
+    /** A container's position, name and kind, without its shares. */
+    public record ContainerRef(int index, String name, boolean init) {
+    }
+
+    /**
+     * Use of one GPU resource in one namespace.
+     *
+     * @param used  Σ over the namespace's counting pods, in the resource's unit
+     * @param limit the smallest hard limit a ResourceQuota sets, if any does
+     */
+    public record QuotaUsage(String namespace, QuotaResource resource, long used, OptionalLong limit) {
+    }
+
+    /** A ready MIG instance on a card registered in MIG mode. */
+    public record MigInstanceOnCard(String node, RegisteredCard card, PodRef pod, MigInstance instance) {
+    }
+
+    /** A pod's effective use of a card that no node registers. */
+    public record UnregisteredCardShare(PodRef pod, String node, CardUse use) {
+    }
+
+    /**
+     * How current the ledger is.
+     *
+     * @param synced             whether the source has delivered a complete ledger at least once
+     * @param lastSyncEpochMillis when the source last confirmed the ledger complete; 0 if never
+     * @param version            increases with every change; equal versions mean equal views
+     */
+    public record LedgerFreshness(boolean synced, long lastSyncEpochMillis, long version) {
+    }
+}

@@ -1,0 +1,68 @@
+package io.hamiobserve.domain;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What one pod effectively takes from one card (HAMi §2.1).
+ *
+ * <p>Init containers run one after another and app containers side by side, so a pod's use of a
+ * card is the larger of the init containers' peak and the app containers' sum; once the init
+ * containers have finished only the app containers count. A pod occupies one slot per app
+ * container on the card, and at least one slot if only init containers use it.
+ *
+ * @param uuid      the card
+ * @param memoryMib effective memory, MiB
+ * @param cores     effective compute, percent of a card
+ * @param slots     containers sharing the card on behalf of this pod
+ */
+public record CardUse(String uuid, long memoryMib, long cores, int slots) {
+
+    /** The pod's effective use per card, in the order the cards first appear in the pod. */
+    public static List<CardUse> of(PodPlacement placement) {
+        Map<String, Accumulator> byCard = new LinkedHashMap<>();
+        for (ContainerShares container : placement.containers()) {
+            boolean counts = !container.init() || !placement.initContainersFinished();
+            if (!counts) {
+                continue;
+            }
+            // A container listing the same card twice holds both slices.
+            Map<String, long[]> perContainer = new LinkedHashMap<>();
+            for (DeviceShare share : container.devices()) {
+                long[] sum = perContainer.computeIfAbsent(share.uuid(), uuid -> new long[2]);
+                sum[0] = Math.addExact(sum[0], share.memoryMib());
+                sum[1] = Math.addExact(sum[1], share.cores());
+            }
+            perContainer.forEach((uuid, sum) -> byCard.computeIfAbsent(uuid, u -> new Accumulator())
+                    .add(container.init(), sum[0], sum[1]));
+        }
+        return byCard.entrySet().stream()
+                .map(entry -> entry.getValue().toUse(entry.getKey()))
+                .toList();
+    }
+
+    private static final class Accumulator {
+        private long initPeakMemory;
+        private long initPeakCores;
+        private long appMemory;
+        private long appCores;
+        private int appContainers;
+
+        void add(boolean init, long memoryMib, long cores) {
+            if (init) {
+                initPeakMemory = Math.max(initPeakMemory, memoryMib);
+                initPeakCores = Math.max(initPeakCores, cores);
+            } else {
+                appMemory = Math.addExact(appMemory, memoryMib);
+                appCores = Math.addExact(appCores, cores);
+                appContainers++;
+            }
+        }
+
+        CardUse toUse(String uuid) {
+            return new CardUse(uuid, Math.max(initPeakMemory, appMemory), Math.max(initPeakCores, appCores),
+                    Math.max(1, appContainers));
+        }
+    }
+}

@@ -1,0 +1,226 @@
+package io.hamiobserve.domain;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.EnumMap;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.OptionalLong;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+/**
+ * The scheduler's ledger, kept current by one source and read by scrapes.
+ *
+ * <p>Updates are incremental: applying one pod costs work proportional to that pod (its previous
+ * contribution is subtracted, the new one added), never to the cluster. Every update is
+ * idempotent, so a source that relists after a watch failure re-applies objects without double
+ * counting. Thread-safe: one writer and any number of readers may call it concurrently.
+ */
+public final class Ledger {
+    private final Map<String, List<RegisteredCard>> cardsByNode = new TreeMap<>();
+    private final Map<String, String> nodeByCard = new HashMap<>();
+    private final Map<String, PodEntry> podsByUid = new HashMap<>();
+    private final Map<String, long[]> cardTotals = new HashMap<>();
+    private final Map<String, EnumMap<QuotaResource, Long>> usedByNamespace = new HashMap<>();
+    private final Map<String, Map<String, List<QuotaLimit>>> quotasByNamespace = new HashMap<>();
+    private boolean synced;
+    private long lastSyncEpochMillis;
+    private long version;
+
+    private record PodEntry(PodPlacement placement, List<CardUse> uses) {
+    }
+
+    // Indexes into a card's totals array.
+    private static final int MEMORY = 0;
+    private static final int CORES = 1;
+    private static final int SLOTS = 2;
+
+    /** Replaces everything a node registers. An empty list keeps the node with no cards. */
+    public synchronized void putNode(String node, List<RegisteredCard> cards) {
+        Require.text(node, "node");
+        removeNodeCards(node);
+        List<RegisteredCard> sorted = new ArrayList<>(cards);
+        sorted.sort(Comparator.comparingInt(RegisteredCard::index).thenComparing(RegisteredCard::uuid));
+        cardsByNode.put(node, List.copyOf(sorted));
+        for (RegisteredCard card : sorted) {
+            nodeByCard.put(card.uuid(), node);
+        }
+        version++;
+    }
+
+    /** Forgets a node and its cards; pods placed on them now count as unregistered-card shares. */
+    public synchronized void removeNode(String node) {
+        if (removeNodeCards(node) != null) {
+            version++;
+        }
+    }
+
+    private List<RegisteredCard> removeNodeCards(String node) {
+        List<RegisteredCard> previous = cardsByNode.remove(node);
+        if (previous != null) {
+            for (RegisteredCard card : previous) {
+                nodeByCard.remove(card.uuid(), node);
+            }
+        }
+        return previous;
+    }
+
+    /**
+     * Records a pod's placement, replacing what was known of it. A pod that no longer holds its
+     * allocation (Succeeded or Failed) is removed.
+     */
+    public synchronized void putPod(PodPlacement placement) {
+        Objects.requireNonNull(placement, "placement");
+        String uid = placement.pod().uid();
+        PodEntry previous = podsByUid.remove(uid);
+        if (previous != null) {
+            apply(previous, -1);
+        }
+        if (placement.holdsAllocation()) {
+            PodEntry entry = new PodEntry(placement, CardUse.of(placement));
+            podsByUid.put(uid, entry);
+            apply(entry, +1);
+        }
+        version++;
+    }
+
+    /** Forgets a pod (deleted, or no longer placed by HAMi). */
+    public synchronized void removePod(String uid) {
+        PodEntry previous = podsByUid.remove(uid);
+        if (previous != null) {
+            apply(previous, -1);
+            version++;
+        }
+    }
+
+    /** Replaces the GPU limits one ResourceQuota object sets; an empty list forgets the object. */
+    public synchronized void putQuota(String namespace, String quotaObject, List<QuotaLimit> limits) {
+        Require.text(namespace, "namespace");
+        Require.text(quotaObject, "quotaObject");
+        Map<String, List<QuotaLimit>> objects = quotasByNamespace.computeIfAbsent(namespace, ns -> new TreeMap<>());
+        if (limits.isEmpty()) {
+            objects.remove(quotaObject);
+        } else {
+            objects.put(quotaObject, List.copyOf(limits));
+        }
+        if (objects.isEmpty()) {
+            quotasByNamespace.remove(namespace);
+        }
+        version++;
+    }
+
+    public synchronized void removeQuota(String namespace, String quotaObject) {
+        putQuota(namespace, quotaObject, List.of());
+    }
+
+    /** The source delivered (or re-confirmed) a complete ledger at this time. */
+    public synchronized void markSynced(long epochMillis) {
+        synced = true;
+        lastSyncEpochMillis = epochMillis;
+    }
+
+    public synchronized boolean isSynced() {
+        return synced;
+    }
+
+    /** Increases with every change to the ledger; a scrape can reuse its last rendering while equal. */
+    public synchronized long version() {
+        return version;
+    }
+
+    private void apply(PodEntry entry, int sign) {
+        String namespace = entry.placement().pod().namespace();
+        EnumMap<QuotaResource, Long> used = usedByNamespace.computeIfAbsent(namespace,
+                ns -> new EnumMap<>(QuotaResource.class));
+        for (CardUse use : entry.uses()) {
+            long[] totals = cardTotals.computeIfAbsent(use.uuid(), uuid -> new long[3]);
+            totals[MEMORY] += sign * use.memoryMib();
+            totals[CORES] += sign * use.cores();
+            totals[SLOTS] += sign * use.slots();
+            if (totals[SLOTS] == 0) {
+                cardTotals.remove(use.uuid());
+            }
+            used.merge(QuotaResource.GPU_MEMORY_MIB, sign * use.memoryMib(), Long::sum);
+            used.merge(QuotaResource.GPU_CORES_PERCENT, sign * use.cores(), Long::sum);
+        }
+        if (used.values().stream().allMatch(value -> value == 0)) {
+            usedByNamespace.remove(namespace);
+        }
+    }
+
+    /** The allocation view of the ledger as it is now. */
+    public synchronized AllocationView view() {
+        List<AllocationView.CardAllocation> cards = new ArrayList<>();
+        List<AllocationView.MigInstanceOnCard> migInstances = new ArrayList<>();
+        Map<String, RegisteredCard> registered = new HashMap<>();
+        cardsByNode.forEach((node, nodeCards) -> {
+            for (RegisteredCard card : nodeCards) {
+                registered.put(card.uuid(), card);
+                long[] totals = cardTotals.getOrDefault(card.uuid(), new long[3]);
+                cards.add(new AllocationView.CardAllocation(node, card, totals[MEMORY], totals[CORES],
+                        (int) totals[SLOTS]));
+            }
+        });
+
+        List<PodEntry> pods = new ArrayList<>(podsByUid.values());
+        pods.sort(Comparator.comparing((PodEntry entry) -> entry.placement().pod().namespace())
+                .thenComparing(entry -> entry.placement().pod().name())
+                .thenComparing(entry -> entry.placement().pod().uid()));
+        List<AllocationView.ContainerAllocation> containers = new ArrayList<>();
+        List<AllocationView.UnregisteredCardShare> unregistered = new ArrayList<>();
+        for (PodEntry entry : pods) {
+            PodPlacement placement = entry.placement();
+            addContainerAllocations(placement, containers);
+            for (CardUse use : entry.uses()) {
+                if (!nodeByCard.containsKey(use.uuid())) {
+                    unregistered.add(new AllocationView.UnregisteredCardShare(placement.pod(), placement.node(), use));
+                }
+            }
+            for (MigInstance instance : placement.migInstances()) {
+                RegisteredCard card = registered.get(instance.gpuUuid());
+                if (instance.ready() && card != null && card.mode() == CardMode.MIG) {
+                    migInstances.add(new AllocationView.MigInstanceOnCard(nodeByCard.get(card.uuid()), card,
+                            placement.pod(), instance));
+                }
+            }
+        }
+        return new AllocationView(cards, containers, quotaUsages(), migInstances, unregistered,
+                new AllocationView.LedgerFreshness(synced, lastSyncEpochMillis, version));
+    }
+
+    private static void addContainerAllocations(PodPlacement placement, List<AllocationView.ContainerAllocation> out) {
+        for (ContainerShares container : placement.containers()) {
+            Map<String, long[]> byCard = new java.util.LinkedHashMap<>();
+            for (DeviceShare share : container.devices()) {
+                long[] sum = byCard.computeIfAbsent(share.uuid(), uuid -> new long[2]);
+                sum[0] += share.memoryMib();
+                sum[1] += share.cores();
+            }
+            AllocationView.ContainerRef ref = new AllocationView.ContainerRef(container.index(), container.name(),
+                    container.init());
+            byCard.forEach((uuid, sum) -> out.add(new AllocationView.ContainerAllocation(placement.pod(),
+                    placement.node(), ref, uuid, sum[0], sum[1])));
+        }
+    }
+
+    private List<AllocationView.QuotaUsage> quotaUsages() {
+        TreeSet<String> namespaces = new TreeSet<>(usedByNamespace.keySet());
+        namespaces.addAll(quotasByNamespace.keySet());
+        List<AllocationView.QuotaUsage> usages = new ArrayList<>();
+        for (String namespace : namespaces) {
+            Map<QuotaResource, Long> used = usedByNamespace.getOrDefault(namespace, new EnumMap<>(QuotaResource.class));
+            for (QuotaResource resource : QuotaResource.values()) {
+                OptionalLong limit = quotasByNamespace.getOrDefault(namespace, Map.of()).values().stream()
+                        .flatMap(List::stream)
+                        .filter(quota -> quota.resource() == resource)
+                        .mapToLong(QuotaLimit::hardLimit)
+                        .min();
+                usages.add(new AllocationView.QuotaUsage(namespace, resource, used.getOrDefault(resource, 0L), limit));
+            }
+        }
+        return usages;
+    }
+}
