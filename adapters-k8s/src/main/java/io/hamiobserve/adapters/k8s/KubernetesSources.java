@@ -1,0 +1,52 @@
+package io.hamiobserve.adapters.k8s;
+
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.hamiobserve.ports.NodePodDirectory;
+import io.hamiobserve.ports.SchedulerLedgerSource;
+
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * Entry point of the Kubernetes adapter: the scheduler's ledger from a live cluster or from a
+ * snapshot file, and the directory of HAMi pods on one node. No fabric8 type appears here.
+ *
+ * <p>Cluster access follows fabric8's usual configuration: in a pod, the service account;
+ * elsewhere {@code $KUBECONFIG} or {@code ~/.kube/config} (and the {@code kubernetes.*} system
+ * properties / {@code KUBERNETES_*} variables fabric8 reads). Device vendors are loaded with
+ * {@link java.util.ServiceLoader}; NVIDIA is always present.
+ */
+public final class KubernetesSources {
+    /** How often a healthy live source re-confirms the ledger complete. */
+    static final Duration HEARTBEAT = Duration.ofSeconds(10);
+
+    private KubernetesSources() {
+    }
+
+    /** The live ledger from the cluster this process is configured for; nothing connects before {@code start}. */
+    public static SchedulerLedgerSource cluster() {
+        return new InformerLedgerSource(new KubernetesClientBuilder().build(), true, Vendors.load(), HEARTBEAT,
+                Clock.systemUTC());
+    }
+
+    /** The ledger from a file such as {@code kubectl get nodes,pods,resourcequotas -A -o yaml} prints. */
+    public static SchedulerLedgerSource snapshot(Path file) {
+        return new SnapshotLedgerSource(Objects.requireNonNull(file, "file"), Vendors.load(), Clock.systemUTC());
+    }
+
+    /** The HAMi pods placed on {@code nodeName} (usually {@code $NODE_NAME}), watched from the API server. */
+    public static NodePodDirectory nodePods(String nodeName) {
+        return new NodePodInformer(new KubernetesClientBuilder().build(), true, nodeName, Vendors.load());
+    }
+
+    static SchedulerLedgerSource cluster(KubernetesClient client, Duration heartbeat) {
+        return new InformerLedgerSource(client, false, Vendors.load(), heartbeat, Clock.systemUTC());
+    }
+
+    static NodePodDirectory nodePods(KubernetesClient client, String nodeName) {
+        return new NodePodInformer(client, false, nodeName, Vendors.load());
+    }
+}

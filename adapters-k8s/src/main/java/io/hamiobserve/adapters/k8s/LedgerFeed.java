@@ -1,0 +1,185 @@
+package io.hamiobserve.adapters.k8s;
+
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.ObjectMeta;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.ResourceQuota;
+import io.hamiobserve.domain.Ledger;
+import io.hamiobserve.domain.PodPlacement;
+import io.hamiobserve.domain.QuotaLimit;
+import io.hamiobserve.domain.QuotaResource;
+import io.hamiobserve.domain.RegisteredCard;
+import io.hamiobserve.ports.spi.DeviceVendor;
+import io.hamiobserve.ports.spi.DeviceVendor.Problem;
+
+import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * Applies Kubernetes objects to the {@link Ledger}: the one mapping shared by the live informers
+ * and the offline snapshot. Every call is idempotent (pods are keyed by UID), so re-applying an
+ * object after a relist changes nothing. No call throws for bad data: what does not decode is
+ * reported and the rest is applied.
+ */
+final class LedgerFeed {
+    private static final Logger LOG = Logger.getLogger(LedgerFeed.class.getName());
+
+    private final Ledger ledger;
+    private final Vendors vendors;
+    private final PodMapper pods;
+    private final Skips skips;
+
+    LedgerFeed(Ledger ledger, Vendors vendors, Skips skips) {
+        this.ledger = ledger;
+        this.vendors = vendors;
+        this.pods = new PodMapper(vendors);
+        this.skips = skips;
+    }
+
+    void putNode(Node node) {
+        String name = name(node.getMetadata());
+        if (name == null) {
+            skips.skip(Skips.NODE_ANNOTATION, "?", "missing_identity", "node without name");
+            return;
+        }
+        guarded("node " + name, () -> ledger(name, node));
+    }
+
+    private void ledger(String name, Node node) {
+        Map<String, String> annotations = node.getMetadata().getAnnotations();
+        List<RegisteredCard> cards = new ArrayList<>();
+        boolean registers = false;
+        for (DeviceVendor vendor : vendors.all()) {
+            String value = annotations == null ? null : annotations.get(vendor.registerAnnotation());
+            if (value == null) {
+                continue;
+            }
+            registers = true;
+            DeviceVendor.Decoded<List<RegisteredCard>> decoded = vendor.decodeRegistration(value);
+            for (Problem problem : decoded.problems()) {
+                skips.skip(Skips.NODE_ANNOTATION, name, problem.reason(),
+                        vendor.registerAnnotation() + ": " + problem.detail());
+            }
+            cards.addAll(decoded.value());
+        }
+        if (registers) {
+            ledger.putNode(name, cards);
+        } else {
+            // A node without GPUs, or one whose device plugin withdrew its registration.
+            ledger.removeNode(name);
+        }
+    }
+
+    void removeNode(Node node) {
+        String name = name(node.getMetadata());
+        if (name != null) {
+            ledger.removeNode(name);
+        }
+    }
+
+    void putPod(Pod pod) {
+        guarded("pod " + PodMapper.describe(pod), () -> {
+            Optional<PodPlacement> placement = pods.toPlacement(pod, skips);
+            if (placement.isPresent()) {
+                ledger.putPod(placement.get());
+            } else {
+                uid(pod).ifPresent(ledger::removePod);
+            }
+        });
+    }
+
+    /** A pod replaced under the same name (deleted and re-created while unobserved) has a new UID. */
+    void replacePod(Pod previous, Pod current) {
+        Optional<String> oldUid = uid(previous);
+        if (oldUid.isPresent() && !oldUid.equals(uid(current))) {
+            ledger.removePod(oldUid.get());
+        }
+        putPod(current);
+    }
+
+    void removePod(Pod pod) {
+        uid(pod).ifPresent(ledger::removePod);
+    }
+
+    void putQuota(ResourceQuota quota) {
+        ObjectMeta meta = quota.getMetadata();
+        String name = name(meta);
+        if (name == null) {
+            skips.skip(Skips.QUOTA, "?", "missing_identity", "quota without name");
+            return;
+        }
+        String namespace = namespace(meta);
+        String item = namespace + "/" + name;
+        guarded("quota " + item, () -> {
+            Map<String, Quantity> hard = quota.getSpec() == null ? null : quota.getSpec().getHard();
+            List<QuotaLimit> limits = new ArrayList<>(2);
+            for (QuotaResource resource : QuotaResource.values()) {
+                Quantity quantity = hard == null ? null : hard.get(resource.hardLimitKey());
+                if (quantity != null) {
+                    limit(quantity, resource, item).ifPresent(value ->
+                            limits.add(new QuotaLimit(namespace, name, resource, value)));
+                }
+            }
+            ledger.putQuota(namespace, name, limits);
+        });
+    }
+
+    void removeQuota(ResourceQuota quota) {
+        String name = name(quota.getMetadata());
+        if (name != null) {
+            ledger.removeQuota(namespace(quota.getMetadata()), name);
+        }
+    }
+
+    private Optional<Long> limit(Quantity quantity, QuotaResource resource, String item) {
+        BigDecimal amount;
+        try {
+            amount = quantity.getNumericalAmount();
+        } catch (RuntimeException bad) {
+            skips.skip(Skips.QUOTA, item, "bad_quantity", resource.hardLimitKey() + " = " + quantity);
+            return Optional.empty();
+        }
+        if (amount.signum() < 0) {
+            skips.skip(Skips.QUOTA, item, "negative_number", resource.hardLimitKey() + " = " + quantity);
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(amount.setScale(0, java.math.RoundingMode.CEILING).longValueExact());
+        } catch (ArithmeticException tooLarge) {
+            skips.skip(Skips.QUOTA, item, "number_overflow", resource.hardLimitKey() + " = " + quantity);
+            return Optional.empty();
+        }
+    }
+
+    // A bug in mapping one object must cost that object only, never the informer thread.
+    private void guarded(String what, Runnable action) {
+        try {
+            action.run();
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "could not apply " + what, e);
+            String kind = what.startsWith("node") ? Skips.NODE_ANNOTATION
+                    : what.startsWith("quota") ? Skips.QUOTA : Skips.POD_ANNOTATION;
+            skips.skip(kind, what, "invalid_object", String.valueOf(e.getMessage()));
+        }
+    }
+
+    private static Optional<String> uid(Pod pod) {
+        ObjectMeta meta = pod.getMetadata();
+        return meta == null || meta.getUid() == null || meta.getUid().isBlank()
+                ? Optional.empty() : Optional.of(meta.getUid());
+    }
+
+    private static String name(ObjectMeta meta) {
+        return meta == null || meta.getName() == null || meta.getName().isBlank() ? null : meta.getName();
+    }
+
+    private static String namespace(ObjectMeta meta) {
+        return meta.getNamespace() == null || meta.getNamespace().isBlank() ? "default" : meta.getNamespace();
+    }
+}

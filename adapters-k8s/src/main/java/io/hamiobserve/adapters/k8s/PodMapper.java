@@ -1,0 +1,241 @@
+package io.hamiobserve.adapters.k8s;
+
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.ContainerStatus;
+import io.fabric8.kubernetes.api.model.ObjectMeta;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodSpec;
+import io.fabric8.kubernetes.api.model.PodStatus;
+import io.hamiobserve.domain.ContainerShares;
+import io.hamiobserve.domain.DeviceShare;
+import io.hamiobserve.domain.MigInstance;
+import io.hamiobserve.domain.PodPhase;
+import io.hamiobserve.domain.PodPlacement;
+import io.hamiobserve.domain.PodRef;
+import io.hamiobserve.ports.spi.DeviceVendor.Problem;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Maps a fabric8 {@link Pod} to the domain's {@link PodPlacement}, so that no Kubernetes object
+ * outlives the event that delivered it. Work is proportional to the pod.
+ */
+final class PodMapper {
+    static final String NODE_KEY = "hami.io/vgpu-node";
+    static final String MIG_KEY = "hami.io/vgpu-mig-allocations";
+
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+
+    private final Vendors vendors;
+
+    PodMapper(Vendors vendors) {
+        this.vendors = vendors;
+    }
+
+    /** The pod's identity, or empty when the object lacks namespace, name or UID. */
+    static Optional<PodRef> ref(Pod pod) {
+        ObjectMeta meta = pod.getMetadata();
+        if (meta == null || isBlank(meta.getName()) || isBlank(meta.getUid())) {
+            return Optional.empty();
+        }
+        String namespace = isBlank(meta.getNamespace()) ? "default" : meta.getNamespace();
+        return Optional.of(new PodRef(namespace, meta.getName(), meta.getUid()));
+    }
+
+    /** The node HAMi placed the pod on: the annotation, else the label of the same key. */
+    static Optional<String> placedNode(Pod pod) {
+        ObjectMeta meta = pod.getMetadata();
+        if (meta == null) {
+            return Optional.empty();
+        }
+        String node = value(meta.getAnnotations(), NODE_KEY);
+        if (isBlank(node)) {
+            node = value(meta.getLabels(), NODE_KEY);
+        }
+        return isBlank(node) ? Optional.empty() : Optional.of(node.strip());
+    }
+
+    /** Container names in allocation order: init containers first, then app containers. */
+    static List<String> containerNames(Pod pod) {
+        List<String> names = new ArrayList<>();
+        PodSpec spec = pod.getSpec();
+        if (spec != null) {
+            for (Container container : nullToEmpty(spec.getInitContainers())) {
+                names.add(container.getName() == null ? "" : container.getName());
+            }
+            for (Container container : nullToEmpty(spec.getContainers())) {
+                names.add(container.getName() == null ? "" : container.getName());
+            }
+        }
+        return names;
+    }
+
+    /**
+     * The pod's placement when it carries {@code hami.io/vgpu-node}; empty for a pod HAMi has not
+     * placed (or one without identity). Undecodable parts are reported and left out.
+     */
+    Optional<PodPlacement> toPlacement(Pod pod, Skips skips) {
+        Optional<PodRef> ref = ref(pod);
+        Optional<String> node = placedNode(pod);
+        if (node.isEmpty()) {
+            return Optional.empty();
+        }
+        if (ref.isEmpty()) {
+            skips.skip(Skips.POD_ANNOTATION, describe(pod), "missing_identity", "pod without name or uid");
+            return Optional.empty();
+        }
+        String item = ref.get().namespace() + "/" + ref.get().name();
+        Map<String, String> annotations = pod.getMetadata().getAnnotations();
+        PodSpec spec = pod.getSpec();
+        int initCount = spec == null ? 0 : nullToEmpty(spec.getInitContainers()).size();
+        List<String> names = containerNames(pod);
+
+        List<List<DeviceShare>> merged = new ArrayList<>();
+        for (String key : vendors.allocatedKeys()) {
+            String value = value(annotations, key);
+            if (value == null) {
+                continue;
+            }
+            AllocationDecoder.Decoded decoded = AllocationDecoder.decode(value);
+            for (Problem problem : decoded.problems()) {
+                skips.skip(Skips.POD_ANNOTATION, item, problem.reason(), key + ": " + problem.detail());
+            }
+            List<List<DeviceShare>> entries = decoded.containers();
+            if (!names.isEmpty() && entries.size() > names.size()) {
+                skips.skip(Skips.POD_ANNOTATION, item, "too_many_containers", key + " lists " + entries.size()
+                        + " containers, the pod has " + names.size());
+                entries = entries.subList(0, names.size());
+            }
+            for (int i = 0; i < entries.size(); i++) {
+                while (merged.size() <= i) {
+                    merged.add(new ArrayList<>(2));
+                }
+                merged.get(i).addAll(entries.get(i));
+            }
+        }
+
+        int containerCount = names.isEmpty() ? merged.size() : names.size();
+        List<ContainerShares> containers = new ArrayList<>(containerCount);
+        for (int i = 0; i < containerCount; i++) {
+            String name = i < names.size() ? names.get(i) : "";
+            List<DeviceShare> devices = i < merged.size() ? merged.get(i) : List.of();
+            containers.add(new ContainerShares(i, name, i < initCount, devices));
+        }
+        PodStatus status = pod.getStatus();
+        PodPhase phase = PodPhase.parse(status == null ? null : status.getPhase());
+        List<MigInstance> mig = migInstances(value(annotations, MIG_KEY), item, skips);
+        return Optional.of(new PodPlacement(ref.get(), node.get(), phase, initContainersFinished(pod, initCount),
+                containers, mig));
+    }
+
+    static boolean initContainersFinished(Pod pod, int initCount) {
+        if (initCount == 0) {
+            return true;
+        }
+        PodStatus status = pod.getStatus();
+        List<ContainerStatus> statuses = status == null ? List.of() : nullToEmpty(status.getInitContainerStatuses());
+        if (statuses.size() < initCount) {
+            return false;
+        }
+        for (ContainerStatus initStatus : statuses) {
+            if (initStatus.getState() == null || initStatus.getState().getTerminated() == null) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static List<MigInstance> migInstances(String value, String item, Skips skips) {
+        if (isBlank(value)) {
+            return List.of();
+        }
+        JsonNode root;
+        try {
+            root = JSON.readTree(value);
+        } catch (JacksonException e) {
+            skips.skip(Skips.POD_ANNOTATION, item, "bad_json", MIG_KEY + ": " + e.getOriginalMessage());
+            return List.of();
+        }
+        if (root == null || !root.isArray()) {
+            skips.skip(Skips.POD_ANNOTATION, item, "bad_json", MIG_KEY + " is not a JSON array");
+            return List.of();
+        }
+        List<MigInstance> instances = new ArrayList<>();
+        for (JsonNode entry : root) {
+            try {
+                instances.add(migInstance(entry));
+            } catch (IllegalArgumentException bad) {
+                skips.skip(Skips.POD_ANNOTATION, item, "bad_mig_allocation", MIG_KEY + ": " + bad.getMessage());
+            }
+        }
+        return instances;
+    }
+
+    private static MigInstance migInstance(JsonNode entry) {
+        if (!entry.isObject()) {
+            throw new IllegalArgumentException("entry is not an object");
+        }
+        JsonNode placement = entry.path("placement");
+        int start;
+        int size;
+        if (placement.isObject()) {
+            start = smallInt(placement, "start");
+            size = smallInt(placement, "size");
+        } else {
+            start = smallInt(entry, "placement");
+            size = 0;
+        }
+        String gpu = text(entry, "gpuUUID");
+        if (gpu.isEmpty()) {
+            throw new IllegalArgumentException("entry without gpuUUID");
+        }
+        return new MigInstance(smallInt(entry, "containerIndex"), smallInt(entry, "deviceIndex"), gpu,
+                text(entry, "profile"), start, size, text(entry, "migUUID"), smallInt(entry, "gpuInstanceID"),
+                smallInt(entry, "computeInstanceID"));
+    }
+
+    private static int smallInt(JsonNode object, String field) {
+        JsonNode node = object.get(field);
+        if (node == null || node.isNull()) {
+            return 0;
+        }
+        if (!node.isIntegralNumber() || !node.canConvertToInt() || node.intValue() < 0) {
+            throw new IllegalArgumentException(field + " is not a non-negative integer: " + node);
+        }
+        return node.intValue();
+    }
+
+    private static String text(JsonNode object, String field) {
+        JsonNode node = object.get(field);
+        if (node == null || node.isNull()) {
+            return "";
+        }
+        if (!node.isString()) {
+            throw new IllegalArgumentException(field + " is not a string");
+        }
+        return node.stringValue().strip();
+    }
+
+    static String describe(Pod pod) {
+        ObjectMeta meta = pod.getMetadata();
+        return meta == null ? "?" : meta.getNamespace() + "/" + meta.getName();
+    }
+
+    private static String value(Map<String, String> map, String key) {
+        return map == null ? null : map.get(key);
+    }
+
+    private static boolean isBlank(String text) {
+        return text == null || text.isBlank();
+    }
+
+    private static <T> List<T> nullToEmpty(List<T> list) {
+        return list == null ? List.of() : list;
+    }
+}

@@ -1,0 +1,141 @@
+package io.hamiobserve.adapters.k8s;
+
+import io.fabric8.kubernetes.api.model.ContainerBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.hamiobserve.domain.ContainerShares;
+import io.hamiobserve.domain.DeviceShare;
+import io.hamiobserve.domain.MigInstance;
+import io.hamiobserve.domain.PodPhase;
+import io.hamiobserve.domain.PodPlacement;
+import io.hamiobserve.domain.RegisteredCard;
+import io.hamiobserve.ports.spi.DeviceVendor;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+import java.util.Optional;
+
+import static io.hamiobserve.adapters.k8s.Fixtures.pod;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class PodMapperTest {
+    private final Fixtures.RecordingSkips recorded = new Fixtures.RecordingSkips();
+    private final Skips skips = new Skips(recorded);
+
+    /** A second vendor with its own allocation key, as HAMi gives other vendors. */
+    private static final class OtherVendor implements DeviceVendor {
+        @Override
+        public String name() {
+            return "other";
+        }
+
+        @Override
+        public String registerAnnotation() {
+            return "hami.io/node-other-register";
+        }
+
+        @Override
+        public String allocatedAnnotation() {
+            return "hami.io/other-devices-allocated";
+        }
+
+        @Override
+        public Decoded<List<RegisteredCard>> decodeRegistration(String annotationValue) {
+            return new Decoded<>(List.of(), List.of());
+        }
+    }
+
+    private Optional<PodPlacement> map(Pod pod, DeviceVendor... vendors) {
+        List<DeviceVendor> all = new java.util.ArrayList<>(List.of(vendors));
+        all.add(new NvidiaDeviceVendor());
+        return new PodMapper(new Vendors(all)).toPlacement(pod, skips);
+    }
+
+    @Test
+    void initContainersComeFirstAndPositionsHold() {
+        Pod pod = pod("ml", "train", "node-a", "GPU-1,NVIDIA,1000,10:;;GPU-1,NVIDIA,2000,20:GPU-2,NVIDIA,500,5:;",
+                "main", "sidecar")
+                .editSpec().addToInitContainers(new ContainerBuilder().withName("warmup").build()).endSpec()
+                .build();
+        PodPlacement placement = map(pod).orElseThrow();
+        assertEquals("node-a", placement.node());
+        assertEquals(PodPhase.RUNNING, placement.phase());
+        assertFalse(placement.initContainersFinished());
+        assertEquals(List.of(
+                new ContainerShares(0, "warmup", true, List.of(new DeviceShare("GPU-1", "NVIDIA", 1000, 10))),
+                new ContainerShares(1, "main", false, List.of()),
+                new ContainerShares(2, "sidecar", false, List.of(new DeviceShare("GPU-1", "NVIDIA", 2000, 20),
+                        new DeviceShare("GPU-2", "NVIDIA", 500, 5)))), placement.containers());
+        assertEquals(List.of(), recorded.reasons());
+    }
+
+    @Test
+    void initContainersFinishWhenAllHaveTerminated() {
+        Pod pod = pod("ml", "train", "node-a", ";GPU-1,NVIDIA,1,1:;", "main")
+                .editSpec().addToInitContainers(new ContainerBuilder().withName("warmup").build()).endSpec()
+                .editStatus().addToInitContainerStatuses(Fixtures.terminated("warmup")).endStatus()
+                .build();
+        assertTrue(map(pod).orElseThrow().initContainersFinished());
+    }
+
+    @Test
+    void severalVendorsMergePerContainerPosition() {
+        Pod pod = pod("ml", "mixed", "node-a", "GPU-1,NVIDIA,100,10:;;", "a", "b")
+                .editMetadata().addToAnnotations("hami.io/other-devices-allocated", ";MLU-9,Other,300,30:;")
+                .endMetadata().build();
+        PodPlacement placement = map(pod, new OtherVendor()).orElseThrow();
+        assertEquals(List.of(new DeviceShare("GPU-1", "NVIDIA", 100, 10)), placement.containers().get(0).devices());
+        assertEquals(List.of(new DeviceShare("MLU-9", "Other", 300, 30)), placement.containers().get(1).devices());
+    }
+
+    @Test
+    void aListLongerThanThePodIsCutAndReported() {
+        Pod pod = pod("ml", "long", "node-a", "GPU-1,NVIDIA,1,1:;GPU-2,NVIDIA,1,1:;", "only").build();
+        PodPlacement placement = map(pod).orElseThrow();
+        assertEquals(1, placement.containers().size());
+        assertEquals(List.of(new DeviceShare("GPU-1", "NVIDIA", 1, 1)), placement.containers().get(0).devices());
+        assertEquals(List.of("pod_annotation/too_many_containers"), recorded.reasons());
+    }
+
+    @Test
+    void aMalformedDeviceIsReportedAndTheRestOfThePodCounts() {
+        Pod pod = pod("ml", "bad", "node-a", "GPU-1,NVIDIA,x,1:GPU-2,NVIDIA,7,7:;", "c").build();
+        PodPlacement placement = map(pod).orElseThrow();
+        assertEquals(List.of(new DeviceShare("GPU-2", "NVIDIA", 7, 7)), placement.containers().get(0).devices());
+        assertEquals(List.of("pod_annotation/not_a_number"), recorded.reasons());
+    }
+
+    @Test
+    void aPodWithoutThePlacementKeyIsNotInTheLedger() {
+        assertTrue(map(pod("ml", "plain", null, null, "c").build()).isEmpty());
+    }
+
+    @Test
+    void succeededPodsDoNotHoldAllocations() {
+        Pod pod = pod("ml", "done", "node-a", "GPU-1,NVIDIA,1,1:;", "c").editStatus().withPhase("Succeeded")
+                .endStatus().build();
+        assertFalse(map(pod).orElseThrow().holdsAllocation());
+    }
+
+    @Test
+    void migAllocationsAreDecodedAndBadEntriesSkipped() {
+        Pod pod = pod("ml", "mig", "node-a", "GPU-1,NVIDIA,9728,0:;", "c").editMetadata()
+                .addToAnnotations(PodMapper.MIG_KEY, """
+                        [{"containerIndex":0,"deviceIndex":0,"gpuUUID":"GPU-1","profile":"1g.10gb",
+                          "placement":{"start":2,"size":1},"migUUID":"MIG-7","gpuInstanceID":3,"computeInstanceID":0},
+                         {"containerIndex":-1,"gpuUUID":"GPU-1"}]""")
+                .endMetadata().build();
+        assertEquals(List.of(new MigInstance(0, 0, "GPU-1", "1g.10gb", 2, 1, "MIG-7", 3, 0)),
+                map(pod).orElseThrow().migInstances());
+        assertEquals(List.of("pod_annotation/bad_mig_allocation"), recorded.reasons());
+    }
+
+    @Test
+    void migAllocationsThatAreNotJsonAreReported() {
+        Pod pod = pod("ml", "mig", "node-a", "GPU-1,NVIDIA,9728,0:;", "c").editMetadata()
+                .addToAnnotations(PodMapper.MIG_KEY, "[{").endMetadata().build();
+        assertEquals(List.of(), map(pod).orElseThrow().migInstances());
+        assertEquals(List.of("pod_annotation/bad_json"), recorded.reasons());
+    }
+}
