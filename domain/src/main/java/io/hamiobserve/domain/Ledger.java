@@ -21,7 +21,6 @@ import java.util.TreeSet;
  */
 public final class Ledger {
     private final Map<String, List<RegisteredCard>> cardsByNode = new TreeMap<>();
-    private final Map<String, String> nodeByCard = new HashMap<>();
     private final Map<String, PodEntry> podsByUid = new HashMap<>();
     private final Map<String, long[]> cardTotals = new HashMap<>();
     private final Map<String, EnumMap<QuotaResource, Long>> usedByNamespace = new HashMap<>();
@@ -41,31 +40,23 @@ public final class Ledger {
     /** Replaces everything a node registers. An empty list keeps the node with no cards. */
     public synchronized void putNode(String node, List<RegisteredCard> cards) {
         Require.text(node, "node");
-        removeNodeCards(node);
         List<RegisteredCard> sorted = new ArrayList<>(cards);
         sorted.sort(Comparator.comparingInt(RegisteredCard::index).thenComparing(RegisteredCard::uuid));
-        cardsByNode.put(node, List.copyOf(sorted));
-        for (RegisteredCard card : sorted) {
-            nodeByCard.put(card.uuid(), node);
-        }
-        version++;
-    }
-
-    /** Forgets a node and its cards; pods placed on them now count as unregistered-card shares. */
-    public synchronized void removeNode(String node) {
-        if (removeNodeCards(node) != null) {
+        List<RegisteredCard> registered = List.copyOf(sorted);
+        // A relist re-delivers unchanged nodes: keep the version so scrapes can reuse their rendering.
+        if (!registered.equals(cardsByNode.put(node, registered))) {
             version++;
         }
     }
 
-    private List<RegisteredCard> removeNodeCards(String node) {
-        List<RegisteredCard> previous = cardsByNode.remove(node);
-        if (previous != null) {
-            for (RegisteredCard card : previous) {
-                nodeByCard.remove(card.uuid(), node);
-            }
+    /**
+     * Forgets a node and its cards; pods placed on them now count as unregistered-card shares,
+     * unless another node still registers the same card.
+     */
+    public synchronized void removeNode(String node) {
+        if (cardsByNode.remove(node) != null) {
+            version++;
         }
-        return previous;
     }
 
     /**
@@ -75,6 +66,11 @@ public final class Ledger {
     public synchronized void putPod(PodPlacement placement) {
         Objects.requireNonNull(placement, "placement");
         String uid = placement.pod().uid();
+        PodEntry known = podsByUid.get(uid);
+        boolean unchanged = known == null ? !placement.holdsAllocation() : known.placement().equals(placement);
+        if (unchanged) {
+            return;
+        }
         PodEntry previous = podsByUid.remove(uid);
         if (previous != null) {
             apply(previous, -1);
@@ -100,16 +96,16 @@ public final class Ledger {
     public synchronized void putQuota(String namespace, String quotaObject, List<QuotaLimit> limits) {
         Require.text(namespace, "namespace");
         Require.text(quotaObject, "quotaObject");
+        List<QuotaLimit> copy = List.copyOf(limits);
         Map<String, List<QuotaLimit>> objects = quotasByNamespace.computeIfAbsent(namespace, ns -> new TreeMap<>());
-        if (limits.isEmpty()) {
-            objects.remove(quotaObject);
-        } else {
-            objects.put(quotaObject, List.copyOf(limits));
-        }
+        List<QuotaLimit> previous = copy.isEmpty() ? objects.remove(quotaObject) : objects.put(quotaObject, copy);
         if (objects.isEmpty()) {
             quotasByNamespace.remove(namespace);
         }
-        version++;
+        // Removing an unknown object, or re-delivering an unchanged one, is no change.
+        if (!copy.equals(previous == null ? List.of() : previous)) {
+            version++;
+        }
     }
 
     public synchronized void removeQuota(String namespace, String quotaObject) {
@@ -118,15 +114,27 @@ public final class Ledger {
 
     /** The source delivered (or re-confirmed) a complete ledger at this time. */
     public synchronized void markSynced(long epochMillis) {
-        synced = true;
-        lastSyncEpochMillis = epochMillis;
+        // The freshness is part of the view, and equal versions promise equal views.
+        if (!synced || lastSyncEpochMillis != epochMillis) {
+            synced = true;
+            lastSyncEpochMillis = epochMillis;
+            version++;
+        }
     }
 
     public synchronized boolean isSynced() {
         return synced;
     }
 
-    /** Increases with every change to the ledger; a scrape can reuse its last rendering while equal. */
+    /** How current the ledger is, without building a view: cheap enough to call on every scrape. */
+    public synchronized AllocationView.LedgerFreshness freshness() {
+        return new AllocationView.LedgerFreshness(synced, lastSyncEpochMillis, version);
+    }
+
+    /**
+     * Increases with every change to the ledger, including a sync; a scrape can reuse its last
+     * rendering while equal. Re-delivering an unchanged object or removing an unknown one is no change.
+     */
     public synchronized long version() {
         return version;
     }
@@ -155,10 +163,14 @@ public final class Ledger {
     public synchronized AllocationView view() {
         List<AllocationView.CardAllocation> cards = new ArrayList<>();
         List<AllocationView.MigInstanceOnCard> migInstances = new ArrayList<>();
+        // A card may briefly be registered by two nodes (moved, node renamed): the first node by
+        // name owns it here, and it stays registered until no node lists it.
         Map<String, RegisteredCard> registered = new HashMap<>();
+        Map<String, String> nodeByCard = new HashMap<>();
         cardsByNode.forEach((node, nodeCards) -> {
             for (RegisteredCard card : nodeCards) {
-                registered.put(card.uuid(), card);
+                registered.putIfAbsent(card.uuid(), card);
+                nodeByCard.putIfAbsent(card.uuid(), node);
                 long[] totals = cardTotals.getOrDefault(card.uuid(), new long[3]);
                 cards.add(new AllocationView.CardAllocation(node, card, totals[MEMORY], totals[CORES],
                         (int) totals[SLOTS]));

@@ -1,0 +1,135 @@
+package io.hamiobserve.domain;
+
+import static io.hamiobserve.domain.Fixtures.app;
+import static io.hamiobserve.domain.Fixtures.init;
+import static io.hamiobserve.domain.Fixtures.placement;
+import static io.hamiobserve.domain.Fixtures.pod;
+import static io.hamiobserve.domain.Fixtures.running;
+import static io.hamiobserve.domain.Fixtures.share;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class CardUseTest {
+    private static final PodRef POD = pod("team-a", "trainer");
+
+    @Test
+    void appContainersOnOneCardAddUpAndTakeOneSlotEach() {
+        PodPlacement placement = running(POD, "node-1",
+                app(0, "a", share("GPU-1", 1000, 10)),
+                app(1, "b", share("GPU-1", 3000, 30)),
+                app(2, "c", share("GPU-1", 500, 5)));
+
+        assertEquals(List.of(new CardUse("GPU-1", 4500, 45, 3)), CardUse.of(placement));
+    }
+
+    @Test
+    void initContainersCountByTheirPeakWhenItExceedsTheAppSum() {
+        PodPlacement placement = running(POD, "node-1",
+                init(0, "fetch", share("GPU-1", 6000, 20)),
+                init(1, "warm", share("GPU-1", 2000, 70)),
+                app(2, "a", share("GPU-1", 1000, 10)),
+                app(3, "b", share("GPU-1", 1000, 10)));
+
+        // Memory: init peak 6000 > app sum 2000; cores: init peak 70 > app sum 20; slots: app containers only.
+        assertEquals(List.of(new CardUse("GPU-1", 6000, 70, 2)), CardUse.of(placement));
+    }
+
+    @Test
+    void appSumWinsOverASmallerInitPeakForMemoryAndCoresIndependently() {
+        PodPlacement placement = running(POD, "node-1",
+                init(0, "fetch", share("GPU-1", 1500, 90)),
+                app(1, "a", share("GPU-1", 1000, 10)),
+                app(2, "b", share("GPU-1", 1000, 10)));
+
+        assertEquals(List.of(new CardUse("GPU-1", 2000, 90, 2)), CardUse.of(placement));
+    }
+
+    @Test
+    void aCardUsedOnlyByInitContainersTakesOneSlot() {
+        PodPlacement placement = running(POD, "node-1",
+                init(0, "i1", share("GPU-1", 100, 1)),
+                init(1, "i2", share("GPU-1", 300, 3)),
+                app(2, "a", share("GPU-2", 50, 5)));
+
+        assertEquals(List.of(new CardUse("GPU-1", 300, 3, 1), new CardUse("GPU-2", 50, 5, 1)), CardUse.of(placement));
+    }
+
+    @Test
+    void onceInitContainersFinishedOnlyAppContainersCount() {
+        PodPlacement placement = placement(POD, "node-1", PodPhase.RUNNING, true,
+                init(0, "fetch", share("GPU-1", 6000, 80)),
+                init(1, "only-init-card", share("GPU-9", 4000, 40)),
+                app(2, "a", share("GPU-1", 1000, 10)));
+
+        // GPU-9 was used only by finished init containers: it disappears from the pod's use.
+        assertEquals(List.of(new CardUse("GPU-1", 1000, 10, 1)), CardUse.of(placement));
+    }
+
+    @Test
+    void podWithOnlyFinishedInitContainersUsesNoCard() {
+        PodPlacement placement = placement(POD, "node-1", PodPhase.RUNNING, true,
+                init(0, "fetch", share("GPU-1", 6000, 80)),
+                app(1, "cpu-only"));
+
+        assertEquals(List.of(), CardUse.of(placement));
+    }
+
+    @Test
+    void oneContainerListingTheSameCardTwiceHoldsBothSlicesInOneSlot() {
+        PodPlacement placement = running(POD, "node-1",
+                app(0, "a", share("GPU-1", 1000, 10), share("GPU-1", 2000, 20)),
+                app(1, "b", share("GPU-1", 500, 5)));
+
+        assertEquals(List.of(new CardUse("GPU-1", 3500, 35, 2)), CardUse.of(placement));
+    }
+
+    @Test
+    void initContainerListingTheSameCardTwiceHasItsOwnSumAsPeak() {
+        PodPlacement placement = running(POD, "node-1",
+                init(0, "i", share("GPU-1", 1000, 10), share("GPU-1", 2000, 20)),
+                app(1, "a", share("GPU-1", 2500, 25)));
+
+        // The init container holds 3000 at once, more than the app sum of 2500.
+        assertEquals(List.of(new CardUse("GPU-1", 3000, 30, 1)), CardUse.of(placement));
+    }
+
+    @Test
+    void severalCardsPerContainerAreReportedInOrderOfFirstAppearance() {
+        PodPlacement placement = running(POD, "node-1",
+                app(0, "a", share("GPU-2", 100, 10), share("GPU-1", 200, 20)),
+                app(1, "b", share("GPU-1", 300, 30), share("GPU-3", 400, 40)));
+
+        assertEquals(List.of(
+                new CardUse("GPU-2", 100, 10, 1),
+                new CardUse("GPU-1", 500, 50, 2),
+                new CardUse("GPU-3", 400, 40, 1)), CardUse.of(placement));
+    }
+
+    @Test
+    void containersWithoutDevicesNeitherAddCardsNorSlots() {
+        PodPlacement placement = running(POD, "node-1",
+                init(0, "setup"),
+                app(1, "sidecar"),
+                app(2, "a", share("GPU-1", 100, 10)),
+                app(3, "logger"));
+
+        assertEquals(List.of(new CardUse("GPU-1", 100, 10, 1)), CardUse.of(placement));
+    }
+
+    @Test
+    void podWithoutContainersUsesNothing() {
+        assertEquals(List.of(), CardUse.of(running(POD, "node-1")));
+    }
+
+    @Test
+    void sumsThatOverflowAreRejectedRatherThanWrapped() {
+        PodPlacement placement = running(POD, "node-1",
+                app(0, "a", share("GPU-1", Long.MAX_VALUE, 0)),
+                app(1, "b", share("GPU-1", 1, 0)));
+
+        assertThrows(ArithmeticException.class, () -> CardUse.of(placement));
+    }
+}

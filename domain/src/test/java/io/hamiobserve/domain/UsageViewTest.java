@@ -1,0 +1,251 @@
+package io.hamiobserve.domain;
+
+import static io.hamiobserve.domain.Fixtures.MIB;
+import static io.hamiobserve.domain.Fixtures.app;
+import static io.hamiobserve.domain.Fixtures.device;
+import static io.hamiobserve.domain.Fixtures.hostCard;
+import static io.hamiobserve.domain.Fixtures.init;
+import static io.hamiobserve.domain.Fixtures.nodePod;
+import static io.hamiobserve.domain.Fixtures.placement;
+import static io.hamiobserve.domain.Fixtures.pod;
+import static io.hamiobserve.domain.Fixtures.process;
+import static io.hamiobserve.domain.Fixtures.running;
+import static io.hamiobserve.domain.Fixtures.runningOne;
+import static io.hamiobserve.domain.Fixtures.share;
+import static io.hamiobserve.domain.Fixtures.uid;
+import static io.hamiobserve.domain.Fixtures.usage;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.hamiobserve.domain.UsageView.CardMemoryGap;
+import io.hamiobserve.domain.UsageView.ContainerDevice;
+import io.hamiobserve.domain.UsageView.ContainerMemoryGap;
+import io.hamiobserve.domain.UsageView.UnmanagedMemory;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
+import org.junit.jupiter.api.Test;
+
+class UsageViewTest {
+    private static final String NODE = "gpu-node-1";
+    private static final long NOW = 1_700_000_000L;
+    private static final PodRef SMALL = pod("ml", "small-model");
+
+    private static UsageView compute(List<HostCardReading> cards, List<ContainerUsage> usages, List<NodePod> pods) {
+        return UsageView.compute(NODE, cards, usages, pods, Optional.empty(), NOW);
+    }
+
+    private static UsageView compute(List<HostCardReading> cards, List<ContainerUsage> usages, List<NodePod> pods,
+                                     Map<Long, ProcessOwner> owners) {
+        return UsageView.compute(NODE, cards, usages, pods, Optional.of(owners), NOW);
+    }
+
+    /** The seed's pod: asks for 8192 MiB on GPU-1 in its container "main", with runtime id "cid-main". */
+    private static NodePod smallModelPod() {
+        return nodePod(SMALL, List.of("main"), Map.of("cid-main", "main"),
+                runningOne(SMALL, NODE, "GPU-1", 8192, 30));
+    }
+
+    @Test
+    void seedExampleAllocated8192MibUsed2100MibLeaves6092MibIdle() {
+        UsageView view = compute(List.of(hostCard(0, "GPU-1", 2600L)),
+                List.of(usage(SMALL.uid(), "main", device(0, "GPU-1", 2100, 8192, 0))), List.of(smallModelPod()));
+
+        assertEquals(List.of(new ContainerMemoryGap(SMALL, "main", 0, "GPU-1", 8192 * MIB, 2100 * MIB)),
+                view.containerGaps());
+        assertEquals(6092L * 1024 * 1024, view.containerGaps().get(0).idleBytes());
+        assertEquals(List.of(new CardMemoryGap(view.hostCards().get(0), 2600 * MIB, 2100 * MIB, 8192 * MIB)),
+                view.cardGaps());
+        assertEquals(500 * MIB, view.cardGaps().get(0).unaccountedBytes());
+        assertEquals(0, view.cardGaps().get(0).beyondAllocationBytes());
+    }
+
+    @Test
+    void containerSeriesAreJoinedByPodUidAndContainerName() {
+        PodRef other = pod("web", "api");
+        DeviceUsage mainDevice = device(0, "GPU-1", 2100, 8192, 0);
+        DeviceUsage apiDevice0 = device(0, "GPU-1", 100, 1024, 0);
+        DeviceUsage apiDevice1 = device(1, "GPU-2", 200, 1024, 0);
+        UsageView view = compute(List.of(), List.of(
+                usage(other.uid(), "server", apiDevice1, apiDevice0),
+                usage(SMALL.uid(), "main", mainDevice)),
+                List.of(smallModelPod(), nodePod(other, List.of("server"), Map.of(), null)));
+
+        // Sorted by namespace, pod, container, then device position.
+        assertEquals(List.of(
+                new ContainerDevice(SMALL, "main", mainDevice, OptionalLong.empty()),
+                new ContainerDevice(other, "server", apiDevice0, OptionalLong.empty()),
+                new ContainerDevice(other, "server", apiDevice1, OptionalLong.empty())), view.containers());
+        assertEquals(List.of(), view.unknownContainers());
+        assertEquals(NODE, view.node());
+    }
+
+    @Test
+    void accountingOfUnknownPodsOrContainersIsKeptApart() {
+        ContainerUsage unknownPod = usage("uid-of-a-deleted-pod", "main", device(0, "GPU-1", 100, 1024, 0));
+        ContainerUsage unknownContainer = usage(SMALL.uid(), "renamed", device(0, "GPU-1", 300, 1024, 0));
+        ContainerUsage known = usage(SMALL.uid(), "main", device(0, "GPU-1", 2100, 8192, 0));
+        UsageView view = compute(List.of(hostCard(0, "GPU-1", 5000L)), List.of(unknownPod, unknownContainer, known),
+                List.of(smallModelPod()));
+
+        assertEquals(List.of(unknownPod, unknownContainer), view.unknownContainers());
+        assertEquals(List.of("main"), view.containers().stream().map(ContainerDevice::container).toList());
+        assertEquals(1, view.containerGaps().size());
+        // Only known containers add to HAMi-Core's figure for the card.
+        assertEquals(2100 * MIB, view.cardGaps().get(0).hamiCoreUsedBytes());
+    }
+
+    @Test
+    void lastKernelAgeIsNeverNegativeAndEmptyWhenNotRecorded() {
+        UsageView view = compute(List.of(), List.of(usage(SMALL.uid(), "main",
+                device(0, "GPU-1", 1, 8192, NOW - 42),
+                device(1, "GPU-2", 1, 8192, NOW + 5),
+                device(2, "GPU-3", 1, 8192, 0))), List.of(smallModelPod()));
+
+        assertEquals(List.of(OptionalLong.of(42), OptionalLong.of(0), OptionalLong.empty()),
+                view.containers().stream().map(ContainerDevice::lastKernelAgeSeconds).toList());
+    }
+
+    @Test
+    void containerGapFallsBackToTheEnforcedLimitWhenThePlacementIsUnknown() {
+        UsageView view = compute(List.of(), List.of(usage(SMALL.uid(), "main", device(0, "GPU-1", 1000, 4096, 0))),
+                List.of(nodePod(SMALL, List.of("main"), Map.of(), null)));
+
+        assertEquals(4096 * MIB, view.containerGaps().get(0).allocatedBytes());
+        assertEquals(3096 * MIB, view.containerGaps().get(0).idleBytes());
+    }
+
+    @Test
+    void containerGapUsesTheContainersOwnShareNotThePodsEffectiveUse() {
+        PodRef p = pod("ml", "pipeline");
+        PodPlacement placement = running(p, NODE,
+                init(0, "fetch", share("GPU-1", 6000, 10)),
+                app(1, "a", share("GPU-1", 1000, 10), share("GPU-1", 500, 5)),
+                app(2, "b", share("GPU-1", 2000, 20)));
+        UsageView view = compute(List.of(), List.of(
+                usage(p.uid(), "a", device(0, "GPU-1", 200, 1500, 0)),
+                usage(p.uid(), "b", device(0, "GPU-1", 2500, 2000, 0))),
+                List.of(nodePod(p, List.of("fetch", "a", "b"), Map.of(), placement)));
+
+        assertEquals(List.of(1500 * MIB, 2000 * MIB),
+                view.containerGaps().stream().map(ContainerMemoryGap::allocatedBytes).toList());
+        // Using more than the share leaves nothing idle, never a negative figure.
+        assertEquals(List.of(1300 * MIB, 0L), view.containerGaps().stream().map(ContainerMemoryGap::idleBytes).toList());
+    }
+
+    @Test
+    void cardGapCountsEffectiveSharesOfThisNodesHoldingPods() {
+        PodRef p = pod("ml", "pipeline");
+        PodRef done = pod("ml", "done");
+        PodPlacement pipeline = running(p, NODE,
+                init(0, "fetch", share("GPU-1", 6000, 10)),
+                app(1, "a", share("GPU-1", 1000, 10)),
+                app(2, "b", share("GPU-1", 2000, 20)));
+        PodPlacement finished = placement(done, NODE, PodPhase.SUCCEEDED, true, app(0, "x", share("GPU-1", 9000, 9)));
+        UsageView view = compute(List.of(hostCard(0, "GPU-1", 1000L)), List.of(),
+                List.of(nodePod(p, List.of("fetch", "a", "b"), Map.of(), pipeline),
+                        nodePod(done, List.of("x"), Map.of(), finished)));
+
+        // Init peak 6000 beats the app sum 3000; the succeeded pod holds nothing.
+        assertEquals(6000 * MIB, view.cardGaps().get(0).allocatedBytes());
+    }
+
+    @Test
+    void containerWithoutHamiCoreShowsUpOnlyInHostMemoryBeyondItsAllocation() {
+        PodRef free = pod("ml", "uncontrolled");
+        NodePod uncontrolled = nodePod(free, List.of("main"), Map.of("cid-free", "main"),
+                runningOne(free, NODE, "GPU-1", 4096, 50));
+        // HAMi-Core accounts 2100 MiB for the seed pod; the uncontrolled pod has no cache file at all.
+        UsageView view = compute(List.of(hostCard(0, "GPU-1", 20000L, process(100, 2300), process(200, 17000))),
+                List.of(usage(SMALL.uid(), "main", device(0, "GPU-1", 2100, 8192, 0))),
+                List.of(smallModelPod(), uncontrolled),
+                Map.of(100L, new ProcessOwner(SMALL.uid(), "cid-main"), 200L, new ProcessOwner(free.uid(), "cid-free")));
+
+        CardMemoryGap gap = view.cardGaps().get(0);
+        assertEquals(20000 * MIB, gap.hostUsedBytes());
+        assertEquals(2100 * MIB, gap.hamiCoreUsedBytes());
+        assertEquals((8192 + 4096) * MIB, gap.allocatedBytes());
+        assertEquals((20000 - 8192 - 4096) * MIB, gap.beyondAllocationBytes());
+        assertTrue(gap.beyondAllocationBytes() > 0);
+        assertEquals(17900 * MIB, gap.unaccountedBytes());
+        assertEquals(List.of(new UnmanagedMemory("GPU-1", Optional.of(free), "main", 17000 * MIB, 1)),
+                view.unmanagedMemory());
+    }
+
+    @Test
+    void cardsWithoutAMemoryReadingHaveNoGapAndCardsAreOrderedByIndex() {
+        UsageView view = compute(List.of(hostCard(2, "GPU-3", 10L), hostCard(1, "GPU-2", null), hostCard(0, "GPU-1", 5L)),
+                List.of(), List.of());
+
+        assertEquals(List.of(0, 1, 2), view.hostCards().stream().map(HostCardReading::index).toList());
+        assertEquals(List.of("GPU-1", "GPU-3"), view.cardGaps().stream().map(gap -> gap.card().uuid()).toList());
+        assertEquals(List.of(0L, 0L), view.cardGaps().stream().map(CardMemoryGap::allocatedBytes).toList());
+    }
+
+    @Test
+    void unmanagedMemoryGroupsProcessesPerCardPodAndContainer() {
+        PodRef free = pod("ml", "uncontrolled");
+        NodePod uncontrolled = nodePod(free, List.of("a", "b"), Map.of("cid-a", "a", "cid-b", "b"), null);
+        UsageView view = compute(List.of(
+                        hostCard(0, "GPU-1", 9000L, process(1, 100), process(2, 200), process(3, 400),
+                                process(4, 800), process(5, 1600)),
+                        hostCard(1, "GPU-2", 9000L, process(6, 3200))),
+                List.of(), List.of(uncontrolled),
+                Map.of(1L, new ProcessOwner(free.uid(), "cid-a"), 2L, new ProcessOwner(free.uid(), "cid-a"),
+                        3L, new ProcessOwner(free.uid(), "cid-b"), 6L, new ProcessOwner(free.uid(), "cid-a"),
+                        5L, new ProcessOwner("uid-not-on-this-node", "cid-x")));
+
+        // Pid 4 has no owner (a host process) and pid 5 belongs to no known pod: both go to the empty pod.
+        assertEquals(List.of(
+                new UnmanagedMemory("GPU-1", Optional.empty(), "", 2400 * MIB, 2),
+                new UnmanagedMemory("GPU-1", Optional.of(free), "a", 300 * MIB, 2),
+                new UnmanagedMemory("GPU-1", Optional.of(free), "b", 400 * MIB, 1),
+                new UnmanagedMemory("GPU-2", Optional.of(free), "a", 3200 * MIB, 1)), view.unmanagedMemory());
+    }
+
+    @Test
+    void processesOfAContainerAccountedOnThatCardAreManaged() {
+        // The seed pod's process on GPU-1 is in HAMi-Core's accounting; on GPU-2 (no cache entry) it is not.
+        UsageView view = compute(List.of(
+                        hostCard(0, "GPU-1", 3000L, process(100, 2300)),
+                        hostCard(1, "GPU-2", 3000L, process(100, 700))),
+                List.of(usage(SMALL.uid(), "main", device(0, "GPU-1", 2100, 8192, 0))), List.of(smallModelPod()),
+                Map.of(100L, new ProcessOwner(SMALL.uid(), "cid-main")));
+
+        assertEquals(List.of(new UnmanagedMemory("GPU-2", Optional.of(SMALL), "main", 700 * MIB, 1)),
+                view.unmanagedMemory());
+    }
+
+    @Test
+    void aProcessWithoutAReportedAmountCountsAsAProcessWithNoBytes() {
+        UsageView view = compute(List.of(hostCard(0, "GPU-1", 3000L,
+                        new HostCardReading.CardProcess(9, OptionalLong.empty()), process(10, 50))),
+                List.of(), List.of(), Map.of());
+
+        assertEquals(List.of(new UnmanagedMemory("GPU-1", Optional.empty(), "", 50 * MIB, 2)), view.unmanagedMemory());
+    }
+
+    @Test
+    void withoutProcessOwnersThereIsNoUnmanagedMemory() {
+        UsageView view = compute(List.of(hostCard(0, "GPU-1", 3000L, process(100, 2300))), List.of(), List.of());
+
+        assertEquals(List.of(), view.unmanagedMemory());
+    }
+
+    @Test
+    void cardsWhoseProcessesCouldNotBeListedAddNoUnmanagedMemory() {
+        UsageView view = compute(List.of(hostCard(0, "GPU-1", 3000L)), List.of(), List.of(), Map.of());
+
+        assertEquals(List.of(), view.unmanagedMemory());
+    }
+
+    @Test
+    void podUidsAreMatchedExactly() {
+        UsageView view = compute(List.of(), List.of(usage(uid("ml", "small-model").toUpperCase(), "main",
+                device(0, "GPU-1", 1, 1, 0))), List.of(smallModelPod()));
+
+        assertEquals(1, view.unknownContainers().size());
+        assertEquals(List.of(), view.containers());
+    }
+}
