@@ -1,0 +1,165 @@
+package io.hamiobserve.adapters.cachefile;
+
+import io.hamiobserve.domain.ContainerUsage;
+import io.hamiobserve.domain.DeviceUsage;
+import io.hamiobserve.ports.ContainerUsageSource;
+import io.hamiobserve.ports.SkipReporter;
+
+import java.io.IOException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.NotDirectoryException;
+import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The container-usage port over {@code $HOOK_PATH/containers}: one directory per container, named
+ * {@code <podUID>_<containerName>}, holding HAMi-Core's {@code *.cache} file(s). Stateless between
+ * scrapes; safe to call from several threads (each call has its own reader and buffers).
+ */
+final class CacheFileSource implements ContainerUsageSource {
+    /** Entries looked at in one container directory; a tenant can fill its directory with files. */
+    static final int MAX_ENTRIES = 4096;
+    /** Cache files merged for one container. */
+    static final int MAX_CACHE_FILES = 16;
+    static final String SUFFIX = ".cache";
+
+    private final Path root;
+    private long lastBytesRead;
+
+    CacheFileSource(Path root) {
+        this.root = root;
+    }
+
+    /** Bytes read from files by the last {@link #read} (for the benchmark). */
+    long lastBytesRead() {
+        return lastBytesRead;
+    }
+
+    @Override
+    public List<ContainerUsage> read(SkipReporter skips) {
+        CacheFileReader reader = new CacheFileReader();
+        List<ContainerUsage> usages = new ArrayList<>();
+        List<Path> directories = new ArrayList<>();
+        try (DirectoryStream<Path> stream = Files.newDirectoryStream(root)) {
+            for (Path entry : stream) {
+                directories.add(entry);
+            }
+        } catch (NoSuchFileException | NotDirectoryException e) {
+            skips.skipped(Reasons.SOURCE, Reasons.KIND_DIRECTORY, Reasons.MISSING, root + ": no such directory");
+            return usages;
+        } catch (IOException | RuntimeException e) {
+            skips.skipped(Reasons.SOURCE, Reasons.KIND_DIRECTORY, Reasons.UNREADABLE, root + ": " + e);
+            return usages;
+        }
+        directories.sort(null);
+        for (Path directory : directories) {
+            try {
+                ContainerUsage usage = readContainer(directory, reader, skips);
+                if (usage != null) {
+                    usages.add(usage);
+                }
+            } catch (RuntimeException e) {
+                // Defence in depth: one container's surprise must not cost the others their series.
+                skips.skipped(Reasons.SOURCE, Reasons.KIND_DIRECTORY, Reasons.INTERNAL_ERROR, directory + ": " + e);
+            }
+        }
+        lastBytesRead = reader.bytesRead();
+        return usages;
+    }
+
+    private static ContainerUsage readContainer(Path directory, CacheFileReader reader, SkipReporter skips) {
+        String name = directory.getFileName().toString();
+        BasicFileAttributes attributes;
+        try {
+            attributes = Files.readAttributes(directory, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+        } catch (NoSuchFileException e) {
+            skips.skipped(Reasons.SOURCE, Reasons.KIND_DIRECTORY, Reasons.VANISHED, directory.toString());
+            return null;
+        } catch (IOException e) {
+            skips.skipped(Reasons.SOURCE, Reasons.KIND_DIRECTORY, Reasons.UNREADABLE, directory + ": " + e);
+            return null;
+        }
+        if (attributes.isSymbolicLink()) {
+            skips.skipped(Reasons.SOURCE, Reasons.KIND_DIRECTORY, Reasons.SYMLINK, directory.toString());
+            return null;
+        }
+        if (!attributes.isDirectory()) {
+            skips.skipped(Reasons.SOURCE, Reasons.KIND_DIRECTORY, Reasons.NOT_DIRECTORY, directory.toString());
+            return null;
+        }
+        // Pod UIDs never contain '_': the first one separates the UID from the container name.
+        int split = name.indexOf('_');
+        if (split <= 0 || split == name.length() - 1) {
+            skips.skipped(Reasons.SOURCE, Reasons.KIND_DIRECTORY, Reasons.NO_UNDERSCORE, directory.toString());
+            return null;
+        }
+        List<Path> files = cacheFiles(directory, skips);
+        if (files == null) {
+            return null;
+        }
+        ContainerAccounting accounting = new ContainerAccounting();
+        boolean any = false;
+        for (Path file : files) {
+            ReadResult result = reader.read(file);
+            if (!result.ok()) {
+                skips.skipped(Reasons.SOURCE, Reasons.KIND_FILE, result.reason(), file + ": " + result.detail());
+                continue;
+            }
+            any = true;
+            CacheFileContent content = result.content();
+            content.problems().forEach(problem -> report(skips, file, problem));
+            accounting.add(content, problem -> report(skips, file, problem));
+        }
+        if (!any) {
+            return null;
+        }
+        List<DeviceUsage> devices = accounting.devices();
+        return new ContainerUsage(name.substring(0, split), name.substring(split + 1), devices);
+    }
+
+    /** The directory's cache files, sorted by name; null when there is none (reported). */
+    private static List<Path> cacheFiles(Path directory, SkipReporter skips) {
+        List<Path> files = new ArrayList<>();
+        int entries = 0;
+        try (DirectoryStream<Path> stream = Files.newDirectoryStream(directory)) {
+            for (Path entry : stream) {
+                if (++entries > MAX_ENTRIES) {
+                    skips.skipped(Reasons.SOURCE, Reasons.KIND_DIRECTORY, Reasons.TOO_MANY_ENTRIES,
+                            directory + ": more than " + MAX_ENTRIES + " entries; the rest are not looked at");
+                    break;
+                }
+                if (entry.getFileName().toString().endsWith(SUFFIX)) {
+                    files.add(entry);
+                }
+            }
+        } catch (NoSuchFileException e) {
+            skips.skipped(Reasons.SOURCE, Reasons.KIND_DIRECTORY, Reasons.VANISHED, directory.toString());
+            return null;
+        } catch (IOException | RuntimeException e) {
+            skips.skipped(Reasons.SOURCE, Reasons.KIND_DIRECTORY, Reasons.UNREADABLE, directory + ": " + e);
+            return null;
+        }
+        if (files.isEmpty()) {
+            // Normal until the container's first CUDA call; counted so that it can be seen.
+            skips.skipped(Reasons.SOURCE, Reasons.KIND_DIRECTORY,
+                    entries == 0 ? Reasons.EMPTY_DIRECTORY : Reasons.NO_CACHE_FILE, directory.toString());
+            return null;
+        }
+        files.sort(null);
+        if (files.size() > MAX_CACHE_FILES) {
+            skips.skipped(Reasons.SOURCE, Reasons.KIND_DIRECTORY, Reasons.TOO_MANY_CACHE_FILES,
+                    directory + ": " + files.size() + " cache files; the first " + MAX_CACHE_FILES + " are read");
+            return new ArrayList<>(files.subList(0, MAX_CACHE_FILES));
+        }
+        return files;
+    }
+
+    private static void report(SkipReporter skips, Path file, CacheFileContent.Problem problem) {
+        skips.skipped(Reasons.SOURCE, problem.kind(), problem.reason(), file + ": " + problem.detail());
+    }
+}

@@ -1,0 +1,68 @@
+package io.hamiobserve.adapters.cachefile;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.ArrayList;
+import java.util.List;
+
+/** Shared test images and byte surgery on them. */
+final class Images {
+    static final String GPU_A = "GPU-0055a2b0-7f4c-4b1c-9e3a-1d2c3b4a5f60";
+    static final String GPU_B = "GPU-11aa22bb-33cc-44dd-55ee-66ff77889900";
+    static final long GIB = 1L << 30;
+    static final long MIB = 1L << 20;
+
+    private Images() {
+    }
+
+    /** Two devices, two running processes and an exited one (v1.2). */
+    static CacheFileImage.Builder twoDevices(CacheFileImage.Builder builder) {
+        return builder
+                .device(GPU_A, 8 * GIB, 30)
+                .device(GPU_B, 4 * GIB, 0)
+                .ownerPid(4242)
+                .lastKernelTime(1_760_000_000L)
+                .process(101, 9101, CacheFileImage.DeviceUse.of(300 * MIB, 20 * MIB, 1000 * MIB, 25),
+                        CacheFileImage.DeviceUse.of(100 * MIB, 0, 50 * MIB, 5))
+                .process(102, 9102, CacheFileImage.DeviceUse.of(300 * MIB, 10 * MIB, 2000 * MIB, 40))
+                .process(new CacheFileImage.Process(103, 9103, CacheFileImage.STATUS_FREE,
+                        List.of(CacheFileImage.DeviceUse.of(GIB, GIB, GIB, 99))));
+    }
+
+    static byte[] v12() {
+        return twoDevices(CacheFileImage.v1(2)).build().toBytes();
+    }
+
+    static ByteBuffer le(byte[] bytes) {
+        return ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
+    }
+
+    static byte[] resized(byte[] bytes, int size) {
+        byte[] copy = new byte[size];
+        System.arraycopy(bytes, 0, copy, 0, Math.min(size, bytes.length));
+        return copy;
+    }
+
+    static ReadResult read(byte[] bytes) {
+        try {
+            return new CacheFileReader().read(ByteSource.of(bytes));
+        } catch (java.io.IOException e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    /** A reporter that remembers "kind/reason" of every skip. */
+    static final class Recorder implements io.hamiobserve.ports.SkipReporter {
+        final List<String> reasons = new ArrayList<>();
+        final List<String> items = new ArrayList<>();
+
+        @Override
+        public synchronized void skipped(String source, String kind, String reason, String item) {
+            if (!"cachefile".equals(source)) {
+                throw new AssertionError("source " + source);
+            }
+            reasons.add(kind + "/" + reason);
+            items.add(item);
+        }
+    }
+}
