@@ -25,7 +25,7 @@ import java.util.regex.Pattern;
  */
 final class CgroupOwner {
     /** A pod segment: {@code pod<uid>} alone or after a {@code -} of a systemd slice name. */
-    private static final Pattern POD = Pattern.compile("(?:^|-)pod([0-9a-fA-F][0-9a-fA-F_-]{30,34}[0-9a-fA-F])(?:\\.slice)?");
+    private static final Pattern POD = Pattern.compile("(?:^|-)pod([0-9a-fA-F][0-9a-fA-F_-]{30,34}[0-9a-fA-F])(?:\\.slice)?$");
     /** A container segment: an optional runtime prefix, the id, an optional {@code .scope}. */
     private static final Pattern CONTAINER = Pattern.compile("(?:(cri-containerd|crio|docker|containerd)-)?([0-9a-fA-F]{12,128})(?:\\.scope)?");
 
@@ -68,7 +68,7 @@ final class CgroupOwner {
         String[] segments = path.split("/");
         for (int i = 0; i < segments.length - 1; i++) {
             Matcher pod = POD.matcher(segments[i]);
-            if (!pod.matches()) {
+            if (!pod.find()) {
                 continue;
             }
             String uid = pod.group(1).replace('_', '-');
