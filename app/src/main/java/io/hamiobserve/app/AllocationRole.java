@@ -1,0 +1,83 @@
+package io.hamiobserve.app;
+
+import io.hamiobserve.app.http.MetricsSource;
+import io.hamiobserve.app.metrics.AllocationMetrics;
+import io.hamiobserve.app.metrics.BuildInfo;
+import io.hamiobserve.app.metrics.SelfMetrics;
+import io.hamiobserve.app.metrics.SkipCounter;
+import io.hamiobserve.app.metrics.SourceHealth;
+import io.hamiobserve.domain.AllocationView;
+import io.hamiobserve.domain.Ledger;
+import io.hamiobserve.ports.SchedulerLedgerSource;
+import io.prometheus.metrics.model.snapshots.MetricSnapshots;
+
+import java.util.Objects;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The scheduler-side role: keeps the ledger current from its source and serves the allocation view.
+ * The exposition is a pure function of the ledger and the skip counts, so an unchanged ledger is
+ * served from the last rendering.
+ */
+public final class AllocationRole implements MetricsSource, AutoCloseable {
+    /** The source name in health and skip series. */
+    public static final String SOURCE = "ledger";
+
+    private final Ledger ledger = new Ledger();
+    private final SchedulerLedgerSource source;
+    private final boolean legacyMetrics;
+    private final BuildInfo build;
+    private final SkipCounter skips = new SkipCounter();
+    private final SourceHealth health = new SourceHealth();
+
+    public AllocationRole(SchedulerLedgerSource source, boolean legacyMetrics, BuildInfo build) {
+        this.source = Objects.requireNonNull(source);
+        this.legacyMetrics = legacyMetrics;
+        this.build = build;
+    }
+
+    /** Starts the ledger source; the role is ready once the source has synced. */
+    public AllocationRole start() {
+        source.start(ledger, skips);
+        return this;
+    }
+
+    public Ledger ledger() {
+        return ledger;
+    }
+
+    public SkipCounter skips() {
+        return skips;
+    }
+
+    @Override
+    public Optional<Object> stateStamp() {
+        // Changes with the ledger (every event and every sync confirmation) and with every skip.
+        return Optional.of(List.of(ledger.freshness(), skips.changes()));
+    }
+
+    @Override
+    public MetricSnapshots collect() {
+        long started = System.nanoTime();
+        AllocationView view = ledger.view();
+        health.record(SOURCE, view.freshness().synced(), System.nanoTime() - started,
+                view.freshness().synced() ? null : "ledger not synced yet");
+        return SelfMetrics.append(AllocationMetrics.collect(view, legacyMetrics), build, skips, health);
+    }
+
+    @Override
+    public boolean ready() {
+        return ledger.isSynced();
+    }
+
+    @Override
+    public String notReadyReason() {
+        return "the scheduler ledger has not been read completely yet";
+    }
+
+    @Override
+    public void close() {
+        source.close();
+    }
+}

@@ -1,0 +1,239 @@
+package io.hamiobserve.app.metrics;
+
+import io.hamiobserve.domain.AllocationView;
+import io.hamiobserve.domain.AllocationView.CardAllocation;
+import io.hamiobserve.domain.AllocationView.ContainerAllocation;
+import io.hamiobserve.domain.AllocationView.MigInstanceOnCard;
+import io.hamiobserve.domain.AllocationView.QuotaUsage;
+import io.hamiobserve.domain.MigInstance;
+import io.hamiobserve.domain.RegisteredCard;
+import io.hamiobserve.domain.Units;
+import io.prometheus.metrics.model.snapshots.MetricSnapshots;
+
+import static io.hamiobserve.app.metrics.MetricFamily.gauge;
+import static io.hamiobserve.app.metrics.MetricFamily.hamiGauge;
+
+/**
+ * The allocation endpoint's catalogue (HAMi scheduler, reference §2) and how an
+ * {@link AllocationView} becomes its series. HAMi's names, HELP texts, labels and units are a
+ * contract with existing dashboards; additions are prefixed {@code hami_observe_}.
+ */
+public final class AllocationMetrics {
+    // HAMi's allocation series.
+    static final MetricFamily GPU_MEMORY_LIMIT = hamiGauge("hami_gpu_memory_limit_bytes",
+            "Device memory limit for a certain GPU", "node", "device_uuid", "device_index", "device_type");
+    static final MetricFamily GPU_CORE_LIMIT = hamiGauge("hami_gpu_core_limit_ratio",
+            "Device core limit for a certain GPU", "node", "device_uuid", "device_index", "device_type");
+    static final MetricFamily GPU_MEMORY_ALLOCATED = hamiGauge("hami_gpu_memory_allocated_bytes",
+            "Device memory allocated for a certain GPU", "node", "device_uuid", "device_index", "device_cores",
+            "device_type");
+    static final MetricFamily GPU_CORE_ALLOCATED = hamiGauge("hami_gpu_core_allocated_ratio",
+            "Device core allocated for a certain GPU", "node", "device_uuid", "device_index", "device_type");
+    static final MetricFamily GPU_SHARED_COUNT = hamiGauge("hami_gpu_shared_count",
+            "Number of containers sharing this GPU", "node", "device_uuid", "device_index", "device_type");
+    static final MetricFamily NODE_GPU_OVERVIEW = hamiGauge("hami_node_gpu_overview",
+            "GPU overview on a certain node", "node", "device_uuid", "device_index", "device_cores",
+            "device_memory_limit", "device_type");
+    static final MetricFamily NODE_GPU_MEMORY_ALLOCATED_RATIO = hamiGauge("hami_node_gpu_memory_allocated_ratio",
+            "GPU Memory Allocated Percentage on a certain GPU", "node", "device_uuid", "device_index", "device_type");
+    static final MetricFamily NODE_GPU_MIG_INSTANCE = hamiGauge("hami_node_gpu_mig_instance_info",
+            "Realized MIG instance identity and scheduler placement", "node", "device_uuid", "device_index",
+            "mig_uuid", "profile", "gpu_instance_id", "compute_instance_id", "placement_start", "placement_size");
+    static final MetricFamily VGPU_MEMORY_ALLOCATED = hamiGauge("hami_vgpu_memory_allocated_bytes",
+            "vGPU memory allocated from a container", "namespace", "node", "pod", "container_index", "device_uuid");
+    static final MetricFamily VGPU_CORE_ALLOCATED = hamiGauge("hami_vgpu_core_allocated_ratio",
+            "vGPU core allocated from a container", "namespace", "node", "pod", "container_index", "device_uuid");
+    static final MetricFamily QUOTA_USED = hamiGauge("hami_resource_quota_used",
+            "resourcequota usage for a certain device", "namespace", "quota_name", "limit");
+    static final MetricFamily QUOTA_LIMIT = hamiGauge("hami_resource_quota_limit",
+            "resourcequota limit for a certain device", "namespace", "quota_name");
+
+    // Pre-2.9 names, behind --legacy-metrics.
+    static final MetricFamily LEGACY_MEMORY_LIMIT = hamiGauge("GPUDeviceMemoryLimit",
+            "Device memory limit for a certain GPU", "nodeid", "deviceuuid", "deviceidx", "devicetype");
+    static final MetricFamily LEGACY_CORE_LIMIT = hamiGauge("GPUDeviceCoreLimit",
+            "Device core limit for a certain GPU", "nodeid", "deviceuuid", "deviceidx", "devicetype");
+    static final MetricFamily LEGACY_MEMORY_ALLOCATED = hamiGauge("GPUDeviceMemoryAllocated",
+            "Device memory allocated for a certain GPU", "nodeid", "deviceuuid", "deviceidx", "devicecores",
+            "devicetype");
+    static final MetricFamily LEGACY_SHARED_NUM = hamiGauge("GPUDeviceSharedNum",
+            "Number of containers sharing this GPU", "nodeid", "deviceuuid", "deviceidx", "devicetype");
+    static final MetricFamily LEGACY_CORE_ALLOCATED = hamiGauge("GPUDeviceCoreAllocated",
+            "Device core allocated for a certain GPU", "nodeid", "deviceuuid", "deviceidx", "devicetype");
+    static final MetricFamily LEGACY_OVERVIEW = hamiGauge("nodeGPUOverview",
+            "GPU overview on a certain node", "nodeid", "deviceuuid", "deviceidx", "devicecores",
+            "devicememorylimit", "devicetype");
+    static final MetricFamily LEGACY_MEMORY_PERCENTAGE = hamiGauge("nodeGPUMemoryPercentage",
+            "GPU Memory Allocated Percentage on a certain GPU", "nodeid", "deviceuuid", "deviceidx");
+    static final MetricFamily LEGACY_MIG_INSTANCE = hamiGauge("nodeGPUMigInstance",
+            "Realized MIG instance identity and scheduler placement", "nodeid", "deviceuuid", "deviceidx", "migname");
+    static final MetricFamily LEGACY_QUOTA_USED = hamiGauge("QuotaUsed",
+            "resourcequota usage for a certain device", "quotanamespace", "quotaName", "limit");
+    static final MetricFamily LEGACY_VGPU_MEMORY = hamiGauge("vGPUMemoryAllocated",
+            "vGPU memory allocated from a container", "podnamespace", "nodename", "podname", "containeridx",
+            "deviceuuid");
+    static final MetricFamily LEGACY_VGPU_CORE = hamiGauge("vGPUCoreAllocated",
+            "vGPU core allocated from a container", "podnamespace", "nodename", "podname", "containeridx",
+            "deviceuuid");
+
+    // Additions of this project.
+    static final MetricFamily CONTAINER_INFO = gauge("hami_observe_container_info",
+            "Names the container behind a container_index, so allocation series join usage series "
+                    + "(which use the container name); value 1", "namespace", "node", "pod", "container_index",
+            "container", "init");
+    static final MetricFamily GPU_SHARE_LIMIT = gauge("hami_observe_gpu_share_limit",
+            "Maximum number of containers that may share the GPU, as registered (count)", "node", "device_uuid",
+            "device_index", "device_type");
+    static final MetricFamily GPU_HEALTHY = gauge("hami_observe_gpu_healthy",
+            "Whether the node registers the GPU as healthy (1) or not (0)", "node", "device_uuid", "device_index",
+            "device_type", "mode");
+    static final MetricFamily UNREGISTERED_CARD_MEMORY = gauge("hami_observe_unregistered_gpu_memory_allocated_bytes",
+            "Memory a pod holds on a GPU that no node registers: a ledger inconsistency, kept out of the GPU totals",
+            "namespace", "node", "pod", "device_uuid");
+    static final MetricFamily UNREGISTERED_CARD_SHARES = gauge("hami_observe_unregistered_gpu_allocations",
+            "Number of pod allocations on GPUs that no node registers");
+    static final MetricFamily LEDGER_SYNCED = gauge("hami_observe_ledger_synced",
+            "Whether the scheduler ledger has been read completely at least once (1) or not yet (0)");
+    static final MetricFamily LEDGER_LAST_SYNC = gauge("hami_observe_ledger_last_sync_timestamp_seconds",
+            "When the ledger source last confirmed the ledger complete, unix seconds; "
+                    + "time() minus this is the ledger's age");
+
+    private AllocationMetrics() {
+    }
+
+    /**
+     * The allocation endpoint's series for one view.
+     *
+     * @param legacy also emit HAMi's pre-2.9 names
+     */
+    public static MetricSnapshots collect(AllocationView view, boolean legacy) {
+        Families families = new Families();
+        addCards(view, legacy, families);
+        addContainers(view, legacy, families);
+        addQuotas(view, legacy, families);
+        addMigInstances(view, legacy, families);
+        addLedgerHealth(view, families);
+        return families.snapshots();
+    }
+
+    private static void addCards(AllocationView view, boolean legacy, Families families) {
+        var memoryLimit = families.of(GPU_MEMORY_LIMIT);
+        var coreLimit = families.of(GPU_CORE_LIMIT);
+        var memoryAllocated = families.of(GPU_MEMORY_ALLOCATED);
+        var coreAllocated = families.of(GPU_CORE_ALLOCATED);
+        var shared = families.of(GPU_SHARED_COUNT);
+        var overview = families.of(NODE_GPU_OVERVIEW);
+        var allocatedRatio = families.of(NODE_GPU_MEMORY_ALLOCATED_RATIO);
+        var shareLimit = families.of(GPU_SHARE_LIMIT);
+        var healthy = families.of(GPU_HEALTHY);
+        for (CardAllocation allocation : view.cards()) {
+            RegisteredCard card = allocation.card();
+            String node = allocation.node();
+            String index = Integer.toString(card.index());
+            String cores = Long.toString(card.cores());
+            String memoryMib = Long.toString(card.memoryMib());
+            memoryLimit.add(card.memoryBytes(), node, card.uuid(), index, card.type());
+            coreLimit.add(card.cores(), node, card.uuid(), index, card.type());
+            memoryAllocated.add(allocation.allocatedMemoryBytes(), node, card.uuid(), index, cores, card.type());
+            coreAllocated.add(allocation.allocatedCores(), node, card.uuid(), index, card.type());
+            shared.add(allocation.sharedContainers(), node, card.uuid(), index, card.type());
+            overview.add(allocation.allocatedMemoryBytes(), node, card.uuid(), index, cores, memoryMib, card.type());
+            allocation.memoryAllocatedFraction().ifPresent(fraction ->
+                    allocatedRatio.add(fraction, node, card.uuid(), index, card.type()));
+            shareLimit.add(card.maxShares(), node, card.uuid(), index, card.type());
+            healthy.add(card.healthy() ? 1 : 0, node, card.uuid(), index, card.type(), card.mode().label());
+        }
+        if (!legacy) {
+            return;
+        }
+        var legacyMemoryLimit = families.of(LEGACY_MEMORY_LIMIT);
+        var legacyCoreLimit = families.of(LEGACY_CORE_LIMIT);
+        var legacyMemoryAllocated = families.of(LEGACY_MEMORY_ALLOCATED);
+        var legacyShared = families.of(LEGACY_SHARED_NUM);
+        var legacyCoreAllocated = families.of(LEGACY_CORE_ALLOCATED);
+        var legacyOverview = families.of(LEGACY_OVERVIEW);
+        var legacyPercentage = families.of(LEGACY_MEMORY_PERCENTAGE);
+        for (CardAllocation allocation : view.cards()) {
+            RegisteredCard card = allocation.card();
+            String node = allocation.node();
+            String index = Integer.toString(card.index());
+            String cores = Long.toString(card.cores());
+            legacyMemoryLimit.add(card.memoryBytes(), node, card.uuid(), index, card.type());
+            legacyCoreLimit.add(card.cores(), node, card.uuid(), index, card.type());
+            legacyMemoryAllocated.add(allocation.allocatedMemoryBytes(), node, card.uuid(), index, cores, card.type());
+            legacyShared.add(allocation.sharedContainers(), node, card.uuid(), index, card.type());
+            legacyCoreAllocated.add(allocation.allocatedCores(), node, card.uuid(), index, card.type());
+            legacyOverview.add(allocation.allocatedMemoryBytes(), node, card.uuid(), index, cores,
+                    Long.toString(card.memoryMib()), card.type());
+            allocation.memoryAllocatedFraction().ifPresent(fraction ->
+                    legacyPercentage.add(fraction, node, card.uuid(), index));
+        }
+    }
+
+    private static void addContainers(AllocationView view, boolean legacy, Families families) {
+        var memory = families.of(VGPU_MEMORY_ALLOCATED);
+        var cores = families.of(VGPU_CORE_ALLOCATED);
+        var info = families.of(CONTAINER_INFO);
+        var legacyMemory = legacy ? families.of(LEGACY_VGPU_MEMORY) : null;
+        var legacyCores = legacy ? families.of(LEGACY_VGPU_CORE) : null;
+        for (ContainerAllocation allocation : view.containers()) {
+            String namespace = allocation.pod().namespace();
+            String pod = allocation.pod().name();
+            String index = Integer.toString(allocation.container().index());
+            memory.add(allocation.memoryBytes(), namespace, allocation.node(), pod, index, allocation.uuid());
+            cores.add(allocation.cores(), namespace, allocation.node(), pod, index, allocation.uuid());
+            if (!allocation.container().name().isEmpty()) {
+                info.add(1, namespace, allocation.node(), pod, index, allocation.container().name(),
+                        Boolean.toString(allocation.container().init()));
+            }
+            if (legacy) {
+                legacyMemory.add(allocation.memoryBytes(), namespace, allocation.node(), pod, index, allocation.uuid());
+                legacyCores.add(allocation.cores(), namespace, allocation.node(), pod, index, allocation.uuid());
+            }
+        }
+        var unregisteredMemory = families.of(UNREGISTERED_CARD_MEMORY);
+        for (AllocationView.UnregisteredCardShare share : view.unregisteredCardShares()) {
+            unregisteredMemory.add(Units.mibToBytes(share.use().memoryMib()), share.pod().namespace(), share.node(),
+                    share.pod().name(), share.use().uuid());
+        }
+        families.of(UNREGISTERED_CARD_SHARES).add(view.unregisteredCardShares().size());
+    }
+
+    private static void addQuotas(AllocationView view, boolean legacy, Families families) {
+        var used = families.of(QUOTA_USED);
+        var limits = families.of(QUOTA_LIMIT);
+        var legacyUsed = legacy ? families.of(LEGACY_QUOTA_USED) : null;
+        for (QuotaUsage quota : view.quotas()) {
+            String limit = Long.toString(quota.limit().orElse(0));
+            String quotaName = quota.resource().quotaName();
+            used.add(quota.used(), quota.namespace(), quotaName, limit);
+            quota.limit().ifPresent(value -> limits.add(value, quota.namespace(), quotaName));
+            if (legacy) {
+                legacyUsed.add(quota.used(), quota.namespace(), quotaName, limit);
+            }
+        }
+    }
+
+    private static void addMigInstances(AllocationView view, boolean legacy, Families families) {
+        var instances = families.of(NODE_GPU_MIG_INSTANCE);
+        var legacyInstances = legacy ? families.of(LEGACY_MIG_INSTANCE) : null;
+        for (MigInstanceOnCard onCard : view.migInstances()) {
+            MigInstance instance = onCard.instance();
+            String index = Integer.toString(onCard.card().index());
+            instances.add(1, onCard.node(), onCard.card().uuid(), index, instance.migUuid(), instance.profile(),
+                    Integer.toString(instance.gpuInstanceId()), Integer.toString(instance.computeInstanceId()),
+                    Integer.toString(instance.placementStart()), Integer.toString(instance.placementSize()));
+            if (legacy) {
+                legacyInstances.add(1, onCard.node(), onCard.card().uuid(), index,
+                        instance.profile() + "-" + instance.gpuInstanceId());
+            }
+        }
+    }
+
+    private static void addLedgerHealth(AllocationView view, Families families) {
+        families.of(LEDGER_SYNCED).add(view.freshness().synced() ? 1 : 0);
+        if (view.freshness().lastSyncEpochMillis() > 0) {
+            families.of(LEDGER_LAST_SYNC).add(view.freshness().lastSyncEpochMillis() / 1000.0);
+        }
+    }
+}

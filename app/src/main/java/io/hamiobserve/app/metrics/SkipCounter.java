@@ -1,0 +1,59 @@
+package io.hamiobserve.app.metrics;
+
+import io.hamiobserve.ports.SkipReporter;
+
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * Counts every skipped input by source, kind and reason, and logs it: the first skip of each
+ * reason at WARNING with the item named, repeats at FINE so a tenant rewriting a corrupt file
+ * every second cannot flood the log.
+ */
+public final class SkipCounter implements SkipReporter {
+    private static final Logger LOG = Logger.getLogger(SkipCounter.class.getName());
+
+    static final MetricFamily SKIPPED = MetricFamily.counter("hami_observe_skipped_inputs",
+            "Inputs skipped because they could not be used (malformed annotation, corrupt cache file, failing "
+                    + "device call), by source, kind and reason", "source", "kind", "reason");
+
+    private record Key(String source, String kind, String reason) {
+    }
+
+    private final Map<Key, LongAdder> counts = new ConcurrentHashMap<>();
+    private final AtomicLong changes = new AtomicLong();
+
+    @Override
+    public void skipped(String source, String kind, String reason, String item) {
+        Key key = new Key(source, kind, reason);
+        LongAdder count = counts.get(key);
+        boolean first = count == null;
+        if (first) {
+            count = counts.computeIfAbsent(key, k -> new LongAdder());
+        }
+        count.increment();
+        changes.incrementAndGet();
+        LOG.log(first ? Level.WARNING : Level.FINE, "skipped {0} {1} from {2}: {3}",
+                new Object[] {kind, item, source, reason});
+    }
+
+    /** The count for one key, 0 if never seen. */
+    public long count(String source, String kind, String reason) {
+        LongAdder count = counts.get(new Key(source, kind, reason));
+        return count == null ? 0 : count.sum();
+    }
+
+    /** Increases with every skip; equal values mean equal counts. */
+    public long changes() {
+        return changes.get();
+    }
+
+    void addTo(Families families) {
+        var points = families.of(SKIPPED);
+        counts.forEach((key, count) -> points.add(count.sum(), key.source(), key.kind(), key.reason()));
+    }
+}

@@ -1,0 +1,18 @@
+/**
+ * The application: wires adapters to the domain through the ports, and serves the allocation
+ * view ({@code :9395/metrics}) and the usage view ({@code :9394/metrics}) with Helidon SE.
+ * Exposition is written by prometheus-metrics' text writers from per-scrape snapshots.
+ */
+module io.hamiobserve.app {
+    requires io.hamiobserve.ports;
+    requires io.hamiobserve.adapters.cachefile;
+    requires io.hamiobserve.adapters.nvml;
+    requires io.hamiobserve.adapters.k8s;
+    requires io.helidon.webserver;
+    requires io.helidon.http;
+    requires io.prometheus.metrics.model;
+    requires io.prometheus.writer.text;
+    requires java.logging;
+
+    exports io.hamiobserve.app;
+}

@@ -1,0 +1,112 @@
+package io.hamiobserve.app;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import com.tngtech.archunit.lang.ArchRule;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+
+/**
+ * The hexagon's dependency rule, stated once more in words a newcomer can read (module-info and
+ * the poms state it to the compiler). Each rule is checked against the production classes of
+ * every module.
+ */
+class ArchitectureTest {
+    private static final String DOMAIN = "io.hamiobserve.domain..";
+    private static final String PORTS = "io.hamiobserve.ports..";
+    private static final String ADAPTERS = "io.hamiobserve.adapters..";
+    private static final String APP = "io.hamiobserve.app..";
+    private static final String[] TECHNOLOGY = {"io.helidon..", "io.fabric8..", "com.sun.jna..", "io.prometheus..",
+            "tools.jackson..", "com.fasterxml.jackson..", "org.slf4j.."};
+
+    private static JavaClasses production;
+
+    @BeforeAll
+    static void importClasses() {
+        production = new ClassFileImporter()
+                .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+                .importPackages("io.hamiobserve");
+    }
+
+    private static void check(ArchRule rule) {
+        rule.check(production);
+    }
+
+    @Test
+    void everyModuleIsImported() {
+        for (String module : new String[] {"io.hamiobserve.domain", "io.hamiobserve.ports",
+                "io.hamiobserve.adapters.cachefile", "io.hamiobserve.adapters.nvml", "io.hamiobserve.adapters.k8s",
+                "io.hamiobserve.app"}) {
+            if (!production.containPackage(module)) {
+                throw new AssertionError("no classes imported from " + module + ": the rules would check nothing there");
+            }
+        }
+    }
+
+    @Test
+    void theDomainDependsOnNothingButTheJavaBaseLibrary() {
+        check(classes().that().resideInAPackage(DOMAIN)
+                .should().onlyDependOnClassesThat().resideInAnyPackage(DOMAIN, "java.."));
+    }
+
+    @Test
+    void portsDependOnlyOnTheDomain() {
+        check(classes().that().resideInAPackage(PORTS)
+                .should().onlyDependOnClassesThat().resideInAnyPackage(PORTS, DOMAIN, "java.."));
+    }
+
+    @Test
+    void helidonFabric8JnaAndPrometheusTypesNeverReachTheDomainOrThePorts() {
+        check(noClasses().that().resideInAnyPackage(DOMAIN, PORTS)
+                .should().dependOnClassesThat().resideInAnyPackage(TECHNOLOGY));
+    }
+
+    @Test
+    void theCacheFileAdapterUsesOnlyPortsDomainAndTheJavaLibrary() {
+        check(classes().that().resideInAPackage("io.hamiobserve.adapters.cachefile..")
+                .should().onlyDependOnClassesThat()
+                .resideInAnyPackage("io.hamiobserve.adapters.cachefile..", PORTS, DOMAIN, "java.."));
+    }
+
+    @Test
+    void theNvmlAdapterUsesOnlyPortsDomainJnaAndTheJavaLibrary() {
+        check(classes().that().resideInAPackage("io.hamiobserve.adapters.nvml..")
+                .should().onlyDependOnClassesThat()
+                .resideInAnyPackage("io.hamiobserve.adapters.nvml..", PORTS, DOMAIN, "java..", "com.sun.jna.."));
+    }
+
+    @Test
+    void theKubernetesAdapterUsesOnlyPortsDomainFabric8AndItsSerialisers() {
+        check(classes().that().resideInAPackage("io.hamiobserve.adapters.k8s..")
+                .should().onlyDependOnClassesThat()
+                .resideInAnyPackage("io.hamiobserve.adapters.k8s..", PORTS, DOMAIN, "java..", "io.fabric8..",
+                        "tools.jackson..", "com.fasterxml.jackson.annotation..", "org.slf4j.."));
+    }
+
+    @Test
+    void noAdapterDependsOnAnotherAdapter() {
+        check(slices().matching("io.hamiobserve.adapters.(*)..").should().notDependOnEachOther());
+    }
+
+    @Test
+    void onlyTheAppKnowsTheAdapters() {
+        check(noClasses().that().resideInAnyPackage(DOMAIN, PORTS)
+                .should().dependOnClassesThat().resideInAnyPackage(ADAPTERS, APP));
+    }
+
+    @Test
+    void nothingDependsOnTheApp() {
+        check(noClasses().that().resideOutsideOfPackage(APP)
+                .should().dependOnClassesThat().resideInAPackage(APP));
+    }
+
+    @Test
+    void packagesHaveNoCycles() {
+        check(slices().matching("io.hamiobserve.(**)").should().beFreeOfCycles());
+    }
+}

@@ -1,0 +1,53 @@
+package io.hamiobserve.app;
+
+import io.hamiobserve.app.demo.DemoCluster;
+import io.hamiobserve.app.http.ExpositionFormat;
+import io.hamiobserve.app.http.MetricsSource;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+/**
+ * Each endpoint's whole exposition for the fixed demo state equals its checked-in golden file,
+ * and {@code promtool check metrics} finds nothing wrong with it.
+ *
+ * <p>After an intended change, regenerate with
+ * {@code mvn -pl app test -Dtest=GoldenExpositionTest -Dgolden.update=true} and review the diff.
+ */
+class GoldenExpositionTest {
+    private static final Path GOLDEN = Path.of("src/test/resources/golden");
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource({
+            "allocation.prom, allocation, false, PROMETHEUS_TEXT",
+            "allocation-legacy.prom, allocation, true, PROMETHEUS_TEXT",
+            "allocation.openmetrics, allocation, false, OPENMETRICS_TEXT",
+            "usage-gpu-node-a.prom, gpu-node-a, false, PROMETHEUS_TEXT",
+            "usage-gpu-node-a-legacy.prom, gpu-node-a, true, PROMETHEUS_TEXT",
+            "usage-gpu-node-b.prom, gpu-node-b, false, PROMETHEUS_TEXT",
+            "usage-gpu-node-b.openmetrics, gpu-node-b, false, OPENMETRICS_TEXT",
+    })
+    void expositionMatchesGoldenAndPassesPromtool(String file, String role, boolean legacy, ExpositionFormat format)
+            throws IOException, InterruptedException {
+        MetricsSource source = role.equals("allocation")
+                ? Fixtures.allocation(legacy)
+                : Fixtures.usage(role.equals("gpu-node-a") ? DemoCluster.NODE_A : DemoCluster.NODE_B, legacy);
+        String exposition = Fixtures.render(source, format);
+        String normalised = Fixtures.withoutDurations(exposition);
+
+        Path golden = GOLDEN.resolve(file);
+        if (Boolean.getBoolean("golden.update")) {
+            Files.writeString(golden, normalised);
+        }
+        assertEquals(Files.readString(golden), normalised, "exposition differs from " + golden);
+
+        if (format == ExpositionFormat.PROMETHEUS_TEXT) {
+            Promtool.assertClean(exposition);
+        }
+    }
+}
