@@ -215,20 +215,21 @@ final class NvmlHostCards implements HostCardSource {
         }
         if (binding == null) {
             enter("loading the NVML library", -1);
-            UnsatisfiedLinkError last = null;
+            List<String> details = new ArrayList<>();
             for (String candidate : libraryCandidates) {
                 try {
                     binding = NvmlBinding.load(candidate, initialProcessCapacity);
                     break;
-                } catch (UnsatisfiedLinkError missing) {
-                    last = missing;
+                } catch (LinkageError missing) {
+                    // UnsatisfiedLinkError for a missing library; other linkage errors when JNA's
+                    // own native part cannot load on this platform.
+                    details.add(loaderDetail(missing.getMessage()));
                 }
             }
             if (binding == null) {
-                return failInit("NVML library not found (tried " + String.join(", ", libraryCandidates) + "): "
-                        + (last == null ? "no candidates" : firstLine(last.getMessage()))
-                        + ". Is the NVIDIA driver installed and libnvidia-ml.so.1 visible to this process"
-                        + " (NVIDIA container runtime, or the driver's library directory mounted)?");
+                return failInit("NVML library not found (tried " + String.join(", ", libraryCandidates) + ": "
+                        + String.join("; ", details) + "). Is the NVIDIA driver installed and libnvidia-ml.so.1"
+                        + " visible to this process (NVIDIA container runtime, or the driver's library directory mounted)?");
             }
         }
         enter("nvmlInit_v2", -1);
@@ -253,12 +254,18 @@ final class NvmlHostCards implements HostCardSource {
         return message;
     }
 
-    private static String firstLine(String text) {
-        if (text == null) {
-            return "";
+    /** The dynamic linker's own words from JNA's multi-line message, which starts with a bare header. */
+    static String loaderDetail(String message) {
+        if (message == null) {
+            return "no detail";
         }
-        int newline = text.indexOf('\n');
-        return newline < 0 ? text : text.substring(0, newline);
+        for (String line : message.split("\n")) {
+            String trimmed = line.trim();
+            if (!trimmed.isEmpty() && !trimmed.startsWith("Unable to load library")) {
+                return trimmed.length() > 300 ? trimmed.substring(0, 300) + "..." : trimmed;
+            }
+        }
+        return message.trim();
     }
 
     private static String hint(NvmlReturn code) {

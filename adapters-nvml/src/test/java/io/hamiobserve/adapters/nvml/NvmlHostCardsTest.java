@@ -252,6 +252,16 @@ class NvmlHostCardsTest {
     }
 
     @Test
+    void aLibraryWithoutNvmlIsReportedAsFunctionNotFound() {
+        HostCardSource source = Nvml.open("libm.so.6", Duration.ofSeconds(5));
+        opened.add(source);
+
+        SourceUnavailableException failed = assertThrows(SourceUnavailableException.class, () -> source.read(reporter));
+
+        assertEquals("nvmlInit_v2 failed: FUNCTION_NOT_FOUND (13)", failed.getMessage());
+    }
+
+    @Test
     void theDefaultLibraryIsAbsentOnAHostWithoutDriver() {
         boolean driverInstalled = Files.exists(Path.of("/usr/lib/x86_64-linux-gnu/libnvidia-ml.so.1"))
                 || Files.exists(Path.of("/usr/lib64/libnvidia-ml.so.1")) || Files.exists(Path.of("/usr/lib/libnvidia-ml.so.1"));
