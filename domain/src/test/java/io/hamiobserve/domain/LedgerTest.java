@@ -517,6 +517,8 @@ class LedgerTest {
 
             ledger.markSynced(1_700_000_005_000L);
             assertEquals(1_700_000_005_000L, ledger.view().freshness().lastSyncEpochMillis());
+            ledger.putNode("node-a", List.of(card("GPU-A0", 0, 40960)));
+            assertEquals(ledger.view().freshness(), ledger.freshness());
         }
 
         @Test
