@@ -278,30 +278,39 @@ final class CacheFileReader {
         after = ensure(after, length);
         readFully(source, before, layout.procs);
         CacheFileContent.Slot[] settled = new CacheFileContent.Slot[procCount];
-        int pending = procCount;
-        for (int round = 0; round < SEQLOCK_ROUNDS && pending > 0; round++) {
+        int low = 0;
+        int high = procCount;
+        for (int round = 0; round < SEQLOCK_ROUNDS && low < high; round++) {
             if (round > 0) {
                 backOff(round);
             }
-            readFully(source, data.clear().limit(length), layout.procs);
-            readFully(source, after.clear().limit(length), layout.procs);
-            for (int p = 0; p < procCount; p++) {
+            // Later rounds re-read only the span of slots still unsettled; buffers keep file-relative offsets.
+            int from = low * layout.slotSize;
+            int to = high * layout.slotSize;
+            readFully(source, data.limit(to).position(from), layout.procs + from);
+            readFully(source, after.limit(to).position(from), layout.procs + from);
+            int nextLow = high;
+            int nextHigh = low;
+            for (int p = low; p < high; p++) {
                 if (settled[p] != null) {
                     continue;
                 }
                 int word = p * layout.slotSize + layout.slotSeqlock;
                 long first = before.getLong(word);
-                if ((first & 1) == 0 && first == after.getLong(word) && first == data.getLong(word)) {
+                long last = after.getLong(word);
+                if ((first & 1) == 0 && first == last && first == data.getLong(word)) {
                     List<CacheFileContent.Slot> one = new ArrayList<>(1);
                     addSlot(one, layout, data, p, deviceCount, problems);
                     // A slot with a bad status is settled too: it is skipped, not retried.
                     settled[p] = one.isEmpty() ? SKIPPED : one.get(0);
-                    pending--;
+                } else {
+                    before.putLong(word, last);
+                    nextLow = Math.min(nextLow, p);
+                    nextHigh = p + 1;
                 }
             }
-            ByteBuffer swap = before;
-            before = after;
-            after = swap;
+            low = nextLow;
+            high = nextHigh;
         }
         List<CacheFileContent.Slot> slots = new ArrayList<>(procCount);
         for (int p = 0; p < procCount; p++) {

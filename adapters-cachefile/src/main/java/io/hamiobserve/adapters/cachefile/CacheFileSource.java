@@ -72,7 +72,7 @@ final class CacheFileSource implements ContainerUsageSource {
         return usages;
     }
 
-    private static ContainerUsage readContainer(Path directory, CacheFileReader reader, SkipReporter skips) {
+    static ContainerUsage readContainer(Path directory, CacheFileReader reader, SkipReporter skips) {
         String name = directory.getFileName().toString();
         BasicFileAttributes attributes;
         try {

@@ -14,16 +14,20 @@ import java.util.function.Consumer;
  * device position, in the order they are added (the source adds them sorted by file name): the
  * first file with a usable UUID at a position names that device; later files with the same UUID
  * there add their memory, SM utilisation and processes; a later file with another UUID at that
- * position is skipped for that device ({@code uuid_conflict}). Limits and the last kernel time take
- * the largest value, since every process group of a container is held to the same limits.
+ * position is skipped for that device ({@code uuid_conflict}). Limits take the largest value, since
+ * every process group of a container is held to the same limits; the last kernel time is the
+ * container's: the latest over all its files, on every device (the file records it per process
+ * group, not per device).
  *
  * <p>Sums saturate at {@link Long#MAX_VALUE} instead of wrapping: tenants write these numbers.
  */
 final class ContainerAccounting {
     private final Position[] positions = new Position[CacheLayout.MAX_DEVICES];
+    private long lastKernel;
 
     /** Adds one file's content; problems found while merging go to {@code problems}. */
     void add(CacheFileContent content, Consumer<CacheFileContent.Problem> problems) {
+        lastKernel = Math.max(lastKernel, content.lastKernelTime());
         for (CacheFileContent.Device device : content.devices()) {
             if (!device.usable()) {
                 continue;
@@ -41,7 +45,6 @@ final class ContainerAccounting {
             }
             position.limit = Math.max(position.limit, device.limitBytes());
             position.smLimit = Math.max(position.smLimit, device.smLimitPercent());
-            position.lastKernel = Math.max(position.lastKernel, content.lastKernelTime());
             for (CacheFileContent.Slot slot : content.slots()) {
                 if (!slot.live()) {
                     continue;
@@ -65,7 +68,7 @@ final class ContainerAccounting {
             Position p = positions[d];
             if (p != null) {
                 devices.add(new DeviceUsage(d, p.uuid, p.used, p.context, p.module, p.buffer, p.limit, p.smLimit,
-                        p.sm, p.processes, p.lastKernel));
+                        p.sm, p.processes, lastKernel));
             }
         }
         return devices;
@@ -93,7 +96,6 @@ final class ContainerAccounting {
         long smLimit;
         long sm;
         int processes;
-        long lastKernel;
 
         Position(String uuid) {
             this.uuid = uuid;
