@@ -3,7 +3,7 @@
  * for who holds memory on a card.
  */
 module io.hamiobserve.adapters.nvml {
-    requires io.hamiobserve.ports;
+    requires transitive io.hamiobserve.ports;
     requires com.sun.jna;
 
     exports io.hamiobserve.adapters.nvml;
