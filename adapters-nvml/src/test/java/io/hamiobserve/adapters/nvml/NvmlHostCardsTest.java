@@ -195,6 +195,10 @@ class NvmlHostCardsTest {
         source.close();
         assertEquals(shutdowns + 1, fake.shutdownCalls());
         assertEquals(refcount, fake.refcount());
+        for (int i = 0; i < 100 && threadsNamed(source.threadName()) > 0; i++) {
+            Thread.sleep(10);
+        }
+        assertEquals(0, threadsNamed(source.threadName()), "the worker thread ends after close");
         SourceUnavailableException closed = assertThrows(SourceUnavailableException.class, () -> source.read(reporter));
         assertTrue(closed.getMessage().contains("closed"), closed.getMessage());
         source.close();
