@@ -1,26 +1,41 @@
 package io.hamiobserve.app;
 
+import io.hamiobserve.adapters.cachefile.CacheFileInspector;
+import io.hamiobserve.adapters.cachefile.CacheFiles;
+import io.hamiobserve.adapters.k8s.KubernetesSources;
+import io.hamiobserve.adapters.nvml.Nvml;
+import io.hamiobserve.adapters.nvml.ProcCgroupOwners;
+import io.hamiobserve.app.demo.DemoCacheFiles;
 import io.hamiobserve.app.demo.DemoCluster;
 import io.hamiobserve.app.demo.DemoSources;
 import io.hamiobserve.app.demo.DemoWorkload;
 import io.hamiobserve.app.http.ExpositionFormat;
 import io.hamiobserve.app.http.MetricsSource;
 import io.hamiobserve.app.metrics.BuildInfo;
+import io.hamiobserve.ports.ProcessOwnerResolver;
+import io.hamiobserve.ports.SchedulerLedgerSource;
 import io.helidon.webserver.WebServer;
 
 import java.io.IOException;
 import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
+import java.util.Comparator;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.CountDownLatch;
+import java.util.stream.Stream;
 
 /**
  * Entry point: parses the command line, wires the adapters of the chosen role(s) to the domain
  * and starts one endpoint per role. The wiring is explicit here; tests reuse the same methods.
  */
 public final class Main {
+    /** How long {@code scheduler --once} waits for a live cluster's ledger to sync. */
+    private static final Duration ONCE_SYNC_TIMEOUT = Duration.ofSeconds(60);
+
     private Main() {
     }
 
@@ -53,11 +68,84 @@ public final class Main {
             case "demo" -> {
                 return demo(options, out);
             }
-            default -> {
-                err.println("hami-observe: the " + options.command() + " command is not available in this build");
-                return 2;
+            case "inspect-cache" -> {
+                out.print(CacheFileInspector.describe(Path.of(options.arguments().getFirst()), options.json()));
+                out.flush();
+                return 0;
             }
+            case "scheduler" -> {
+                return scheduler(options, out, err);
+            }
+            case "node" -> {
+                return serveRoles(List.of(options.usageBind()), List.of(nodeRole(options, BuildInfo.current())), out);
+            }
+            case "all" -> {
+                BuildInfo build = BuildInfo.current();
+                return serveRoles(List.of(options.allocationBind(), options.usageBind()),
+                        List.of(new AllocationRole(KubernetesSources.cluster(), options.legacyMetrics(), build),
+                                nodeRole(options, build)), out);
+            }
+            default -> throw new IllegalStateException("unhandled command " + options.command());
         }
+    }
+
+    /** The scheduler role: the allocation view of a live cluster, or of a snapshot file. */
+    static int scheduler(Options options, PrintStream out, PrintStream err) {
+        SchedulerLedgerSource source = options.snapshot().map(KubernetesSources::snapshot)
+                .orElseGet(KubernetesSources::cluster);
+        AllocationRole role = new AllocationRole(source, options.legacyMetrics(), BuildInfo.current());
+        if (!options.once()) {
+            return serveRoles(List.of(options.allocationBind()), List.of(role), out);
+        }
+        try (role) {
+            role.start();
+            long deadline = System.nanoTime() + ONCE_SYNC_TIMEOUT.toNanos();
+            while (!role.ready() && System.nanoTime() < deadline) {
+                Thread.sleep(50);
+            }
+            if (!role.ready()) {
+                err.println("hami-observe: the ledger did not sync within " + ONCE_SYNC_TIMEOUT.toSeconds() + " s");
+                return 1;
+            }
+            print(role, out);
+            return 0;
+        } catch (InterruptedException interrupted) {
+            Thread.currentThread().interrupt();
+            return 1;
+        }
+    }
+
+    /** The node role with the real adapters: NVML, HAMi-Core's cache files, the node's pods, /proc. */
+    static UsageRole nodeRole(Options options, BuildInfo build) {
+        Optional<ProcessOwnerResolver> owners = options.processAttribution()
+                ? Optional.of(ProcCgroupOwners.of(options.procRoot()))
+                : Optional.empty();
+        return new UsageRole(options.nodeName(), Nvml.open(options.nvmlLibrary(), Nvml.DEFAULT_CALL_TIMEOUT),
+                CacheFiles.directory(options.hookPath().resolve("containers")),
+                KubernetesSources.nodePods(options.nodeName()), owners, options.legacyMetrics(), build,
+                Clock.systemUTC());
+    }
+
+    /** Starts each role behind its own server and keeps running; {@code binds} pairs with {@code roles}. */
+    static int serveRoles(List<String> binds, List<? extends MetricsSource> roles, PrintStream out) {
+        List<WebServer> servers = new ArrayList<>();
+        List<AutoCloseable> closeables = new ArrayList<>();
+        for (int i = 0; i < roles.size(); i++) {
+            MetricsSource role = roles.get(i);
+            if (role instanceof AllocationRole allocation) {
+                allocation.start();
+            } else if (role instanceof UsageRole usage) {
+                usage.start();
+            }
+            closeables.add((AutoCloseable) role);
+            WebServer server = Servers.serve(binds.get(i), role);
+            servers.add(server);
+            out.printf("hami-observe: %s view on :%d/metrics%n",
+                    role instanceof AllocationRole ? "allocation" : "usage", server.port());
+        }
+        out.flush();
+        stopOnShutdown(servers, closeables);
+        return -1;
     }
 
     /** The demo: the embedded cluster behind the same ports the real adapters implement. */
@@ -65,8 +153,9 @@ public final class Main {
         DemoWorkload workload = new DemoWorkload(DemoCluster.standard(), Clock.systemUTC());
         BuildInfo build = BuildInfo.current();
         AllocationRole allocation = new AllocationRole(DemoSources.ledger(workload), options.legacyMetrics(), build);
-        UsageRole nodeA = demoNode(workload, DemoCluster.NODE_A, options, build);
-        UsageRole nodeB = demoNode(workload, DemoCluster.NODE_B, options, build);
+        Path cacheRoot = demoCacheRoot();
+        UsageRole nodeA = demoNode(workload, DemoCluster.NODE_A, cacheRoot, options, build);
+        UsageRole nodeB = demoNode(workload, DemoCluster.NODE_B, cacheRoot, options, build);
         if (options.once()) {
             allocation.start();
             nodeA.start();
@@ -87,18 +176,41 @@ public final class Main {
                   usage view of %s:      curl http://localhost:%d/metrics
                   usage view of %s:      curl http://localhost:%d/metrics
                   health:                        /healthz and /readyz on each port
+                  HAMi-Core cache files written under %s
+                  (read them: bin/hami-observe inspect-cache %s)
                 Press Ctrl-C to stop.
                 """, DemoCluster.NODE_A, DemoCluster.NODE_B, servers.get(0).port(), DemoCluster.NODE_A,
-                servers.get(1).port(), DemoCluster.NODE_B, servers.get(2).port());
+                servers.get(1).port(), DemoCluster.NODE_B, servers.get(2).port(), cacheRoot,
+                cacheRoot.resolve(DemoCluster.NODE_A).resolve("containers"));
         out.flush();
         stopOnShutdown(servers, List.of(allocation, nodeA, nodeB));
         return -1;
     }
 
-    static UsageRole demoNode(DemoWorkload workload, String node, Options options, BuildInfo build) {
-        return new UsageRole(node, DemoSources.hostCards(workload, node), DemoSources.containerUsage(workload, node),
+    static UsageRole demoNode(DemoWorkload workload, String node, Path cacheRoot, Options options, BuildInfo build) {
+        DemoCacheFiles cacheFiles = new DemoCacheFiles(workload, node, cacheRoot.resolve(node).resolve("containers"));
+        return new UsageRole(node, DemoSources.hostCards(workload, node), cacheFiles,
                 DemoSources.pods(workload, node), Optional.of(DemoSources.processOwners(workload)),
                 options.legacyMetrics(), build, workload.clock());
+    }
+
+    /** A fresh directory for the demo's cache files, removed when the process exits. */
+    private static Path demoCacheRoot() {
+        try {
+            Path root = Files.createTempDirectory("hami-observe-demo");
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> deleteTree(root), "hami-observe-demo-cleanup"));
+            return root;
+        } catch (IOException failed) {
+            throw new java.io.UncheckedIOException("cannot create the demo's cache directory", failed);
+        }
+    }
+
+    private static void deleteTree(Path root) {
+        try (Stream<Path> paths = Files.walk(root)) {
+            paths.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
+        } catch (IOException ignored) {
+            // Best effort: it is a temporary directory.
+        }
     }
 
     private static void print(MetricsSource source, PrintStream out) {
@@ -110,8 +222,8 @@ public final class Main {
         }
     }
 
+    /** On SIGTERM or Ctrl-C: stop accepting scrapes, then release the roles' sources. */
     private static void stopOnShutdown(List<WebServer> servers, List<AutoCloseable> roles) {
-        CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             servers.forEach(WebServer::stop);
             for (AutoCloseable role : roles) {
@@ -121,7 +233,6 @@ public final class Main {
                     // Shutting down: nothing useful to do with a failing close.
                 }
             }
-            stopped.countDown();
         }, "hami-observe-shutdown"));
     }
 }

@@ -1,5 +1,6 @@
 package io.hamiobserve.app;
 
+import io.hamiobserve.app.demo.DemoCacheFiles;
 import io.hamiobserve.app.demo.DemoCluster;
 import io.hamiobserve.app.demo.DemoSources;
 import io.hamiobserve.app.demo.DemoWorkload;
@@ -14,6 +15,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -48,9 +50,11 @@ final class Fixtures {
         return new AllocationRole(loadOnce, legacy, BUILD).start();
     }
 
-    static UsageRole usage(String node, boolean legacy) {
+    /** The usage role of a demo node, its HAMi-Core cache files written as real files under {@code cacheRoot}. */
+    static UsageRole usage(String node, boolean legacy, Path cacheRoot) {
         DemoWorkload workload = workload();
-        return new UsageRole(node, DemoSources.hostCards(workload, node), DemoSources.containerUsage(workload, node),
+        return new UsageRole(node, DemoSources.hostCards(workload, node),
+                new DemoCacheFiles(workload, node, cacheRoot.resolve(node).resolve("containers")),
                 DemoSources.pods(workload, node), Optional.of(DemoSources.processOwners(workload)), legacy, BUILD,
                 workload.clock()).start();
     }

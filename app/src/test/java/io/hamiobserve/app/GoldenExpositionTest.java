@@ -3,6 +3,7 @@ package io.hamiobserve.app;
 import io.hamiobserve.app.demo.DemoCluster;
 import io.hamiobserve.app.http.ExpositionFormat;
 import io.hamiobserve.app.http.MetricsSource;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -32,11 +33,11 @@ class GoldenExpositionTest {
             "usage-gpu-node-b.prom, gpu-node-b, false, PROMETHEUS_TEXT",
             "usage-gpu-node-b.openmetrics, gpu-node-b, false, OPENMETRICS_TEXT",
     })
-    void expositionMatchesGoldenAndPassesPromtool(String file, String role, boolean legacy, ExpositionFormat format)
-            throws IOException, InterruptedException {
+    void expositionMatchesGoldenAndPassesPromtool(String file, String role, boolean legacy, ExpositionFormat format,
+                                                  @TempDir Path cacheRoot) throws IOException, InterruptedException {
         MetricsSource source = role.equals("allocation")
                 ? Fixtures.allocation(legacy)
-                : Fixtures.usage(role.equals("gpu-node-a") ? DemoCluster.NODE_A : DemoCluster.NODE_B, legacy);
+                : Fixtures.usage(role.equals("gpu-node-a") ? DemoCluster.NODE_A : DemoCluster.NODE_B, legacy, cacheRoot);
         String exposition = Fixtures.render(source, format);
         String normalised = Fixtures.withoutDurations(exposition);
 

@@ -1,13 +1,10 @@
 package io.hamiobserve.app.demo;
 
-import io.hamiobserve.domain.ContainerUsage;
 import io.hamiobserve.domain.HostCardReading;
 import io.hamiobserve.domain.Ledger;
 import io.hamiobserve.domain.NodePod;
 import io.hamiobserve.domain.PodPhase;
 import io.hamiobserve.domain.ProcessOwner;
-import io.hamiobserve.domain.RegisteredCard;
-import io.hamiobserve.ports.ContainerUsageSource;
 import io.hamiobserve.ports.HostCardSource;
 import io.hamiobserve.ports.NodePodDirectory;
 import io.hamiobserve.ports.ProcessOwnerResolver;
@@ -100,11 +97,6 @@ public final class DemoSources {
             public void close() {
             }
         };
-    }
-
-    /** HAMi-Core's accounting of one demo node, handed over directly (no files). */
-    public static ContainerUsageSource containerUsage(DemoWorkload workload, String node) {
-        return skips -> workload.containerUsages(node);
     }
 
     /** The HAMi pods of one demo node; synced from the start. */

@@ -1,0 +1,145 @@
+package io.hamiobserve.app;
+
+import org.junit.jupiter.api.Test;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Starts the app exactly as users do, through {@code bin/hami-observe} on the module path
+ * ({@code java -p ... -m ...}), scrapes every endpoint and stops it. This is the only check that
+ * catches a module the module-info files forgot to require: the unit tests run on the class path.
+ */
+class LaunchIT {
+    private static final Path ROOT = Path.of(System.getProperty("project.root", "..")).toAbsolutePath().normalize();
+    private static final Pattern ENDPOINT = Pattern.compile("curl (http://localhost:\\d+)/metrics");
+
+    private static ProcessBuilder launcher(String... args) {
+        List<String> command = new ArrayList<>();
+        command.add(ROOT.resolve("bin/hami-observe").toString());
+        command.addAll(List.of(args));
+        ProcessBuilder builder = new ProcessBuilder(command).directory(ROOT.toFile());
+        builder.environment().put("HAMI_OBSERVE_NO_BUILD", "1");
+        return builder;
+    }
+
+    @Test
+    void demoServesBothViewsOnTheModulePath() throws Exception {
+        Path log = Files.createTempFile("hami-observe-launch", ".log");
+        Process app = launcher("demo", "--allocation-bind-address", "127.0.0.1:0", "--usage-bind-address",
+                "127.0.0.1:0", "--demo-second-node-bind-address", "127.0.0.1:0")
+                .redirectError(log.toFile())
+                .start();
+        try {
+            List<String> endpoints = new ArrayList<>();
+            BufferedReader out = new BufferedReader(new InputStreamReader(app.getInputStream(), StandardCharsets.UTF_8));
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+            String line;
+            while (endpoints.size() < 3 && System.nanoTime() < deadline && (line = out.readLine()) != null) {
+                Matcher matcher = ENDPOINT.matcher(line);
+                if (matcher.find()) {
+                    endpoints.add(matcher.group(1));
+                }
+            }
+            assertEquals(3, endpoints.size(), "the demo printed its three endpoints; stderr:\n" + Files.readString(log));
+
+            HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+            String allocation = scrape(client, endpoints.get(0) + "/metrics");
+            assertTrue(allocation.contains("hami_gpu_memory_allocated_bytes{"), allocation);
+            assertTrue(allocation.contains("hami_vgpu_memory_allocated_bytes{"), allocation);
+            Promtool.assertClean(allocation);
+            for (String usageEndpoint : endpoints.subList(1, 3)) {
+                String usage = scrape(client, usageEndpoint + "/metrics");
+                assertTrue(usage.contains("hami_vgpu_memory_used_bytes{"), usage);
+                assertTrue(usage.contains("hami_host_gpu_memory_used_bytes{"), usage);
+                assertTrue(usage.contains("hami_observe_scrape_source_success{source=\"cachefile\"} 1.0"), usage);
+                Promtool.assertClean(usage);
+                assertEquals("ready\n", scrape(client, usageEndpoint + "/readyz"));
+            }
+            assertEquals("ready\n", scrape(client, endpoints.get(0) + "/readyz"));
+        } finally {
+            app.destroy();
+            assertTrue(app.waitFor(10, TimeUnit.SECONDS), "the app stops within 10 s of SIGTERM");
+        }
+        String stderr = Files.readString(log);
+        assertTrue(!stderr.contains("Exception"), "no exception on stderr:\n" + stderr);
+    }
+
+    @Test
+    void schedulerReadsASnapshotOnTheModulePath() throws Exception {
+        Path snapshot = ROOT.resolve("adapters-k8s/src/test/resources/cluster-snapshot.yaml");
+        Path log = Files.createTempFile("hami-observe-snapshot", ".log");
+        Process app = launcher("scheduler", "--snapshot", snapshot.toString(), "--once").redirectError(log.toFile()).start();
+        String exposition = new String(app.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(app.waitFor(60, TimeUnit.SECONDS), "scheduler --once finishes");
+        assertEquals(0, app.exitValue(), "exit code; stderr:\n" + Files.readString(log));
+        assertTrue(exposition.contains("hami_gpu_memory_allocated_bytes{"), exposition);
+        assertTrue(exposition.contains("hami_observe_ledger_synced 1.0"), exposition);
+        Promtool.assertClean(exposition);
+    }
+
+    @Test
+    void nodeRoleWithoutDriverOrApiServerStillServes() throws Exception {
+        Path hook = Files.createTempDirectory("hami-observe-hook");
+        Files.createDirectories(hook.resolve("containers"));
+        Path kubeconfig = Files.createTempFile("kubeconfig", ".yaml");
+        Files.writeString(kubeconfig, """
+                apiVersion: v1
+                kind: Config
+                clusters: [{name: nowhere, cluster: {server: "https://127.0.0.1:9"}}]
+                users: [{name: nobody, user: {token: none}}]
+                contexts: [{name: nowhere, context: {cluster: nowhere, user: nobody}}]
+                current-context: nowhere
+                """);
+        Path log = Files.createTempFile("hami-observe-node", ".log");
+        ProcessBuilder builder = launcher("node", "--metrics-bind-address", "127.0.0.1:0", "--nvml-library",
+                "/nonexistent/libnvidia-ml.so.1").redirectError(log.toFile());
+        builder.environment().put("NODE_NAME", "gpu-node-x");
+        builder.environment().put("HOOK_PATH", hook.toString());
+        builder.environment().put("KUBECONFIG", kubeconfig.toString());
+        Process app = builder.start();
+        try {
+            BufferedReader out = new BufferedReader(new InputStreamReader(app.getInputStream(), StandardCharsets.UTF_8));
+            String line = out.readLine();
+            assertTrue(line != null && line.contains("usage view on :"), "printed its endpoint: " + line
+                    + "\nstderr:\n" + Files.readString(log));
+            String base = "http://localhost:" + line.replaceAll(".*:(\\d+)/metrics.*", "$1");
+            HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+            String metrics = scrape(client, base + "/metrics");
+            assertTrue(metrics.contains("hami_observe_scrape_source_success{source=\"nvml\"} 0.0"), metrics);
+            assertTrue(metrics.contains("hami_observe_scrape_source_success{source=\"pods\"} 0.0"), metrics);
+            assertTrue(metrics.contains("hami_observe_scrape_source_success{source=\"cachefile\"} 1.0"), metrics);
+            Promtool.assertClean(metrics);
+            HttpResponse<String> ready = client.send(HttpRequest.newBuilder(URI.create(base + "/readyz")).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertEquals(503, ready.statusCode(), "not ready without the pod directory");
+        } finally {
+            app.destroy();
+            assertTrue(app.waitFor(10, TimeUnit.SECONDS), "the node role stops within 10 s of SIGTERM");
+        }
+    }
+
+    private static String scrape(HttpClient client, String url) throws IOException, InterruptedException {
+        HttpResponse<String> response = client.send(HttpRequest.newBuilder(URI.create(url))
+                .timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, response.statusCode(), url + ": " + response.body());
+        return response.body();
+    }
+}
