@@ -1,9 +1,15 @@
 /**
  * Reads HAMi-Core's per-container shared cache files: the container-usage port on a GPU node.
  * Every byte of those files is written inside tenants' containers and treated as untrusted.
+ *
+ * <p>Public API: {@link io.hamiobserve.adapters.cachefile.CacheFiles#directory} (the port),
+ * {@link io.hamiobserve.adapters.cachefile.CacheFileInspector} (operators' view of a file or
+ * directory) and {@link io.hamiobserve.adapters.cachefile.CacheFileImage} (writes real files, for
+ * demos and tests). Everything else is package-private.
  */
 module io.hamiobserve.adapters.cachefile {
-    requires io.hamiobserve.ports;
+    // CacheFiles.directory returns the port type: its users need the ports module too.
+    requires transitive io.hamiobserve.ports;
 
     exports io.hamiobserve.adapters.cachefile;
 }

@@ -1,0 +1,73 @@
+package io.hamiobserve.adapters.cachefile;
+
+import io.hamiobserve.domain.ContainerUsage;
+import io.hamiobserve.ports.SkipReporter;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+import java.util.stream.Stream;
+
+/**
+ * A node's scrape: 200 container directories, each with a v1.2 file holding 4 live processes on
+ * 1 to 4 devices; times full reads of all of them. Run with
+ * {@code bin/bench adapters-cachefile io.hamiobserve.adapters.cachefile.CacheFileReadBenchmark [CONTAINERS] [ROUNDS]}.
+ */
+public final class CacheFileReadBenchmark {
+    private CacheFileReadBenchmark() {
+    }
+
+    public static void main(String[] args) throws IOException {
+        int containers = args.length > 0 ? Integer.parseInt(args[0]) : 200;
+        int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 1000;
+        Path root = Files.createTempDirectory("cachefile-bench");
+        try {
+            for (int c = 0; c < containers; c++) {
+                int devices = 1 + c % 4;
+                CacheFileImage.Builder builder = CacheFileImage.v1(2).lastKernelTime(1_760_000_000L + c);
+                for (int d = 0; d < devices; d++) {
+                    builder.device("GPU-bench-" + d, 8L << 30, 50);
+                }
+                for (int p = 0; p < 4; p++) {
+                    CacheFileImage.DeviceUse[] uses = new CacheFileImage.DeviceUse[devices];
+                    Arrays.fill(uses, CacheFileImage.DeviceUse.of(300L << 20, 20L << 20, (long) (c + p) << 20, 10));
+                    builder.process(100 + p, 10_000 + c * 10 + p, uses);
+                }
+                Path directory = Files.createDirectories(root.resolve(String.format("pod-%04d_main", c)));
+                builder.build().writeTo(directory.resolve("f" + c + ".cache"));
+            }
+            CacheFileSource source = new CacheFileSource(root);
+            long[] skipped = new long[1];
+            SkipReporter skips = (s, kind, reason, item) -> skipped[0]++;
+            for (int i = 0; i < Math.max(50, rounds / 5); i++) {
+                source.read(skips);
+            }
+            long[] nanos = new long[rounds];
+            long bytes = 0;
+            int served = 0;
+            Runtime runtime = Runtime.getRuntime();
+            for (int i = 0; i < rounds; i++) {
+                long start = System.nanoTime();
+                List<ContainerUsage> usages = source.read(skips);
+                nanos[i] = System.nanoTime() - start;
+                bytes = source.lastBytesRead();
+                served = usages.size();
+            }
+            Arrays.sort(nanos);
+            System.out.printf("containers %d (v1.2, 4 live processes, 1-4 devices), rounds %d%n", containers, rounds);
+            System.out.printf("full read: median %.2f ms, p99 %.2f ms, max %.2f ms%n", nanos[rounds / 2] / 1e6,
+                    nanos[(int) Math.min(rounds - 1, Math.ceil(rounds * 0.99) - 1)] / 1e6, nanos[rounds - 1] / 1e6);
+            System.out.printf("bytes read per scrape: %d (%.1f KiB, %.0f per container; files hold %d bytes each)%n",
+                    bytes, bytes / 1024.0, (double) bytes / containers, CacheLayout.V1.structSize + 1);
+            System.out.printf("containers served %d, skips %d, heap in use after %.1f MiB%n", served, skipped[0],
+                    (runtime.totalMemory() - runtime.freeMemory()) / 1048576.0);
+        } finally {
+            try (Stream<Path> walk = Files.walk(root)) {
+                walk.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
+            }
+        }
+    }
+}
