@@ -11,6 +11,4 @@ module io.hamiobserve.ports {
 
     exports io.hamiobserve.ports;
     exports io.hamiobserve.ports.spi;
-
-    uses io.hamiobserve.ports.spi.DeviceVendor;
 }
