@@ -10,6 +10,11 @@ module io.hamiobserve.app {
     requires io.hamiobserve.adapters.k8s;
     requires io.helidon.webserver;
     requires io.helidon.http;
+    requires io.helidon.common.configurable;
+    requires io.helidon.common.pki;
+    requires io.helidon.common.socket;
+    requires io.helidon.common.tls;
+    requires bcrypt;
     requires io.prometheus.metrics.model;
     requires io.prometheus.writer.text;
     requires java.logging;

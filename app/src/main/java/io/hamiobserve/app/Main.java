@@ -14,7 +14,6 @@ import io.hamiobserve.app.http.MetricsSource;
 import io.hamiobserve.app.metrics.BuildInfo;
 import io.hamiobserve.ports.ProcessOwnerResolver;
 import io.hamiobserve.ports.SchedulerLedgerSource;
-import io.helidon.webserver.WebServer;
 
 import java.io.IOException;
 import java.io.PrintStream;
@@ -77,13 +76,13 @@ public final class Main {
                 return scheduler(options, out, err);
             }
             case "node" -> {
-                return serveRoles(List.of(options.usageBind()), List.of(nodeRole(options, BuildInfo.current())), out);
+                return serveRoles(List.of(options.usageBind()), List.of(nodeRole(options, BuildInfo.current())), options, out);
             }
             case "all" -> {
                 BuildInfo build = BuildInfo.current();
                 return serveRoles(List.of(options.allocationBind(), options.usageBind()),
                         List.of(new AllocationRole(KubernetesSources.cluster(), options.legacyMetrics(), build),
-                                nodeRole(options, build)), out);
+                                nodeRole(options, build)), options, out);
             }
             default -> throw new IllegalStateException("unhandled command " + options.command());
         }
@@ -95,7 +94,7 @@ public final class Main {
                 .orElseGet(KubernetesSources::cluster);
         AllocationRole role = new AllocationRole(source, options.legacyMetrics(), BuildInfo.current());
         if (!options.once()) {
-            return serveRoles(List.of(options.allocationBind()), List.of(role), out);
+            return serveRoles(List.of(options.allocationBind()), List.of(role), options, out);
         }
         try (role) {
             role.start();
@@ -127,8 +126,8 @@ public final class Main {
     }
 
     /** Starts each role behind its own server and keeps running; {@code binds} pairs with {@code roles}. */
-    static int serveRoles(List<String> binds, List<? extends MetricsSource> roles, PrintStream out) {
-        List<WebServer> servers = new ArrayList<>();
+    static int serveRoles(List<String> binds, List<? extends MetricsSource> roles, Options options, PrintStream out) {
+        List<Servers.Served> servers = new ArrayList<>();
         List<AutoCloseable> closeables = new ArrayList<>();
         for (int i = 0; i < roles.size(); i++) {
             MetricsSource role = roles.get(i);
@@ -138,13 +137,13 @@ public final class Main {
                 usage.start();
             }
             closeables.add((AutoCloseable) role);
-            WebServer server = Servers.serve(binds.get(i), role);
+            Servers.Served server = Servers.serve(binds.get(i), role, options.edge());
             servers.add(server);
             out.printf("hami-observe: %s view on :%d/metrics%n",
                     role instanceof AllocationRole ? "allocation" : "usage", server.port());
         }
         out.flush();
-        stopOnShutdown(servers, closeables);
+        stopOnShutdown(servers, closeables, options.edge().shutdownDrain());
         return -1;
     }
 
@@ -166,10 +165,10 @@ public final class Main {
             nodeB.close();
             return 0;
         }
-        List<WebServer> servers = new ArrayList<>();
-        servers.add(Servers.serve(options.allocationBind(), allocation.start()));
-        servers.add(Servers.serve(options.usageBind(), nodeA.start()));
-        servers.add(Servers.serve(options.secondUsageBind(), nodeB.start()));
+        List<Servers.Served> servers = new ArrayList<>();
+        servers.add(Servers.serve(options.allocationBind(), allocation.start(), options.edge()));
+        servers.add(Servers.serve(options.usageBind(), nodeA.start(), options.edge()));
+        servers.add(Servers.serve(options.secondUsageBind(), nodeB.start(), options.edge()));
         out.printf("""
                 hami-observe demo: a simulated cluster with nodes %s and %s
                   allocation view (scheduler):   curl http://localhost:%d/metrics
@@ -183,7 +182,7 @@ public final class Main {
                 servers.get(1).port(), DemoCluster.NODE_B, servers.get(2).port(), cacheRoot,
                 cacheRoot.resolve(DemoCluster.NODE_A).resolve("containers"));
         out.flush();
-        stopOnShutdown(servers, List.of(allocation, nodeA, nodeB));
+        stopOnShutdown(servers, List.of(allocation, nodeA, nodeB), options.edge().shutdownDrain());
         return -1;
     }
 
@@ -222,17 +221,12 @@ public final class Main {
         }
     }
 
-    /** On SIGTERM or Ctrl-C: stop accepting scrapes, then release the roles' sources. */
-    private static void stopOnShutdown(List<WebServer> servers, List<AutoCloseable> roles) {
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            servers.forEach(WebServer::stop);
-            for (AutoCloseable role : roles) {
-                try {
-                    role.close();
-                } catch (Exception ignored) {
-                    // Shutting down: nothing useful to do with a failing close.
-                }
-            }
-        }, "hami-observe-shutdown"));
+    /**
+     * On SIGTERM or Ctrl-C: readiness turns 503, in-flight scrapes get up to {@code drain} to
+     * finish, the servers stop, then the roles release their sources (NVML, files, informers).
+     */
+    private static void stopOnShutdown(List<Servers.Served> servers, List<AutoCloseable> roles, Duration drain) {
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> Servers.shutdown(servers, roles, drain),
+                "hami-observe-shutdown"));
     }
 }

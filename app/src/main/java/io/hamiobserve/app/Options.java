@@ -1,6 +1,10 @@
 package io.hamiobserve.app;
 
+import io.hamiobserve.app.http.EdgeConfig;
+import io.hamiobserve.app.http.WebConfig;
+
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -25,11 +29,12 @@ import java.util.Optional;
  * @param procRoot                node role: where the host's /proc is visible
  * @param arguments               positional arguments (inspect-cache: the path)
  * @param json                    inspect-cache: print JSON
+ * @param edge                    the HTTP edge of every endpoint: limits, TLS and basic auth
  */
 public record Options(String command, String allocationBind, String usageBind, String secondUsageBind,
                       boolean legacyMetrics, Optional<Path> snapshot, boolean once, String nodeName, Path hookPath,
                       String nvmlLibrary, boolean processAttribution, Path procRoot, List<String> arguments,
-                      boolean json) {
+                      boolean json, EdgeConfig edge) {
 
     public static final String USAGE = """
             usage: hami-observe [COMMAND] [FLAGS]
@@ -56,6 +61,18 @@ public record Options(String command, String allocationBind, String usageBind, S
               --process-attribution          node: attribute GPU processes to containers via /proc (needs hostPID)
               --proc-root DIR                node: the host's /proc (default /proc)
               --json                         inspect-cache: JSON output
+            
+            HTTP edge of every endpoint (durations: 500ms, 8s, 1m; a bare number is seconds):
+              --web.config.file FILE         TLS and basic auth, exporter-toolkit format (default: none)
+              --web.max-requests N           concurrent scrapes before a fast 503 (default 16)
+              --web.scrape-timeout DURATION  scrape deadline, lowered by X-Prometheus-Scrape-Timeout-Seconds
+                                             minus 0.5s (default 8s)
+              --web.read-timeout DURATION    one socket read of a request (default 10s)
+              --web.idle-timeout DURATION    idle keep-alive connections close (default 60s)
+              --web.max-header-bytes N       request header block (default 8192)
+              --web.max-headers N            request header fields (default 64)
+              --web.max-connections N        open connections per endpoint (default 2048)
+              --web.shutdown-timeout DURATION  on SIGTERM, in-flight scrapes may finish (default 5s)
             """;
 
     /** Parses arguments; throws {@link IllegalArgumentException} with a message for the user. */
@@ -75,6 +92,7 @@ public record Options(String command, String allocationBind, String usageBind, S
         String procRoot = "/proc";
         boolean json = false;
         List<String> positional = new ArrayList<>();
+        EdgeConfig edge = EdgeConfig.defaults();
         for (int i = 0; i < args.length; i++) {
             String arg = args[i];
             String value = null;
@@ -97,6 +115,24 @@ public record Options(String command, String allocationBind, String usageBind, S
                 case "--process-attribution" -> attribution = value == null || Boolean.parseBoolean(value);
                 case "--proc-root" -> procRoot = value != null ? value : next(args, ++i, arg);
                 case "--json" -> json = true;
+                case "--web.config.file" -> edge = edge.withWeb(Optional.of(
+                        WebConfig.read(Path.of(value != null ? value : next(args, ++i, arg)))));
+                case "--web.max-requests" -> edge = edge.withMaxConcurrentScrapes(
+                        count(value != null ? value : next(args, ++i, arg), arg));
+                case "--web.scrape-timeout" -> edge = edge.withScrapeTimeout(
+                        duration(value != null ? value : next(args, ++i, arg), arg));
+                case "--web.read-timeout" -> edge = edge.withReadTimeout(
+                        duration(value != null ? value : next(args, ++i, arg), arg));
+                case "--web.idle-timeout" -> edge = edge.withIdleTimeout(
+                        duration(value != null ? value : next(args, ++i, arg), arg));
+                case "--web.max-header-bytes" -> edge = edge.withHeaderLimits(
+                        count(value != null ? value : next(args, ++i, arg), arg), edge.maxHeaderCount());
+                case "--web.max-headers" -> edge = edge.withHeaderLimits(edge.maxHeaderBytes(),
+                        count(value != null ? value : next(args, ++i, arg), arg));
+                case "--web.max-connections" -> edge = edge.withMaxConnections(
+                        count(value != null ? value : next(args, ++i, arg), arg));
+                case "--web.shutdown-timeout" -> edge = edge.withShutdownDrain(
+                        duration(value != null ? value : next(args, ++i, arg), arg));
                 case "-h", "--help" -> command = "help";
                 default -> {
                     if (arg.startsWith("-")) {
@@ -132,7 +168,42 @@ public record Options(String command, String allocationBind, String usageBind, S
         return new Options(command, allocationBind == null ? ":9395" : allocationBind,
                 usageBind == null ? ":9394" : usageBind, secondUsageBind, legacy, Optional.ofNullable(snapshot), once,
                 nodeName == null ? "" : nodeName, Path.of(hookPath), nvml, attribution, Path.of(procRoot),
-                List.copyOf(positional), json);
+                List.copyOf(positional), json, edge);
+    }
+
+    private static int count(String value, String flag) {
+        try {
+            int count = Integer.parseInt(value.trim());
+            if (count <= 0) {
+                throw new IllegalArgumentException(flag + " must be positive: " + value);
+            }
+            return count;
+        } catch (NumberFormatException notNumber) {
+            throw new IllegalArgumentException(flag + " needs a whole number: " + value);
+        }
+    }
+
+    /** {@code 500ms}, {@code 8s}, {@code 1m}, or a bare number of seconds; positive. */
+    static Duration duration(String value, String flag) {
+        String text = value.trim();
+        try {
+            Duration duration;
+            if (text.endsWith("ms")) {
+                duration = Duration.ofMillis(Long.parseLong(text.substring(0, text.length() - 2)));
+            } else if (text.endsWith("s")) {
+                duration = Duration.ofMillis(Math.round(Double.parseDouble(text.substring(0, text.length() - 1)) * 1000));
+            } else if (text.endsWith("m")) {
+                duration = Duration.ofSeconds(Math.round(Double.parseDouble(text.substring(0, text.length() - 1)) * 60));
+            } else {
+                duration = Duration.ofMillis(Math.round(Double.parseDouble(text) * 1000));
+            }
+            if (duration.isNegative() || duration.isZero()) {
+                throw new IllegalArgumentException(flag + " must be positive: " + value);
+            }
+            return duration;
+        } catch (NumberFormatException notDuration) {
+            throw new IllegalArgumentException(flag + " needs a duration like 500ms, 8s or 1m: " + value);
+        }
     }
 
     private static String next(String[] args, int index, String flag) {

@@ -2,59 +2,108 @@ package io.hamiobserve.app.http;
 
 import io.helidon.http.HeaderNames;
 import io.helidon.http.Method;
-import io.helidon.http.PathMatchers;
 import io.helidon.http.Status;
+import io.helidon.webserver.http.FilterChain;
 import io.helidon.webserver.http.HttpRouting;
+import io.helidon.webserver.http.RoutingRequest;
+import io.helidon.webserver.http.RoutingResponse;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 
-import java.io.ByteArrayOutputStream;
-import java.io.IOException;
-import java.io.UncheckedIOException;
+import java.time.Duration;
 import java.util.Optional;
-import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.logging.Level;
 import java.util.logging.Logger;
-import java.util.zip.GZIPOutputStream;
 
 /**
  * One role's HTTP face: {@code /metrics} (GET and HEAD; Prometheus text by default, OpenMetrics
- * when asked, gzip when accepted), {@code /healthz} and {@code /readyz}. Any other method on
- * these paths answers 405.
+ * when asked, gzip when accepted), {@code /healthz} and {@code /readyz}.
+ *
+ * <p>The edge, in the order a request meets it: any method but GET and HEAD answers 405; a request
+ * body 413; more than {@link EdgeConfig#maxHeaderCount()} headers 431; without valid basic auth
+ * (when users are configured) 401, except on the probe paths. Every response carries
+ * {@code X-Content-Type-Options: nosniff}. A scrape beyond {@link EdgeConfig#maxConcurrentScrapes()}
+ * answers 503 at once, and a scrape whose exposition is not ready by its deadline answers 503.
+ * Concurrent scrapes share one collection and one rendering per variant (see {@link Renderings}).
+ * After {@link #drain()}, {@code /readyz} answers 503 while scrapes are still served.
  */
 public final class MetricsEndpoint {
     private static final Logger LOG = Logger.getLogger(MetricsEndpoint.class.getName());
+    private static final Status HEADER_FIELDS_TOO_LARGE = Status.create(431, "Request Header Fields Too Large");
+    private static final String SCRAPE_TIMEOUT_HEADER = "X-Prometheus-Scrape-Timeout-Seconds";
 
     private final MetricsSource source;
-    private final AtomicReference<Rendering> last = new AtomicReference<>();
-
-    /** A rendering kept for reuse while the source's state stamp stays the same. */
-    private record Rendering(Object stamp, ExpositionFormat format, boolean gzip, byte[] body) {
-    }
+    private final EdgeConfig edge;
+    private final Renderings renderings;
+    private final Semaphore scrapeSlots;
+    private final Optional<BasicAuth> auth;
+    private final AtomicInteger inFlight = new AtomicInteger();
+    private volatile boolean draining;
 
     public MetricsEndpoint(MetricsSource source) {
-        this.source = source;
+        this(source, EdgeConfig.defaults());
     }
 
-    /** Adds this endpoint's routes. */
+    public MetricsEndpoint(MetricsSource source, EdgeConfig edge) {
+        this.source = source;
+        this.edge = edge;
+        this.renderings = new Renderings(source, edge.scrapeTimeout());
+        this.scrapeSlots = new Semaphore(edge.maxConcurrentScrapes());
+        this.auth = edge.web().filter(web -> !web.users().isEmpty()).map(web -> new BasicAuth(web.users()));
+    }
+
+    /** Adds this endpoint's filter and routes. */
     public void routing(HttpRouting.Builder routing) {
-        routing.get("/metrics", this::metrics)
+        routing.addFilter(this::filter)
+                .get("/metrics", this::metrics)
                 .head("/metrics", this::metrics)
                 .get("/healthz", (request, response) -> response.send("ok\n"))
                 .head("/healthz", (request, response) -> response.send())
                 .get("/readyz", this::readiness)
-                .head("/readyz", this::readiness)
-;
-        for (String path : new String[] {"/metrics", "/healthz", "/readyz"}) {
-            routing.route(method -> method != Method.GET && method != Method.HEAD, PathMatchers.exact(path),
-                    (request, response) -> response.status(Status.METHOD_NOT_ALLOWED_405)
-                            .header(HeaderNames.ALLOW, "GET, HEAD")
-                            .send("only GET and HEAD are served here\n"));
+                .head("/readyz", this::readiness);
+    }
+
+    private void filter(FilterChain chain, RoutingRequest request, RoutingResponse response) {
+        response.header(HeaderNames.X_CONTENT_TYPE_OPTIONS, "nosniff");
+        Method method = request.prologue().method();
+        if (method != Method.GET && method != Method.HEAD) {
+            response.status(Status.METHOD_NOT_ALLOWED_405).header(HeaderNames.ALLOW, "GET, HEAD")
+                    .send("only GET and HEAD are served here\n");
+            return;
         }
+        if (request.content().hasEntity()) {
+            response.status(Status.REQUEST_ENTITY_TOO_LARGE_413).send("requests carry no body here\n");
+            return;
+        }
+        if (request.headers().size() > edge.maxHeaderCount()) {
+            response.status(HEADER_FIELDS_TOO_LARGE)
+                    .send("more than " + edge.maxHeaderCount() + " header fields\n");
+            return;
+        }
+        if (auth.isPresent() && !isProbe(request.path().path())
+                && !auth.get().allows(request.headers().first(HeaderNames.AUTHORIZATION))) {
+            response.status(Status.UNAUTHORIZED_401)
+                    .header(HeaderNames.WWW_AUTHENTICATE, "Basic realm=\"hami-observe\", charset=\"UTF-8\"")
+                    .send("unauthorized\n");
+            return;
+        }
+        chain.proceed();
+    }
+
+    /** Kubelet probes cannot easily carry credentials and reveal nothing but liveness. */
+    private static boolean isProbe(String path) {
+        return path.equals("/healthz") || path.equals("/readyz");
     }
 
     private void readiness(ServerRequest request, ServerResponse response) {
-        if (source.ready()) {
+        if (draining) {
+            response.status(Status.SERVICE_UNAVAILABLE_503).send("not ready: shutting down\n");
+        } else if (source.ready()) {
             response.send("ready\n");
         } else {
             response.status(Status.SERVICE_UNAVAILABLE_503).send("not ready: " + source.notReadyReason() + "\n");
@@ -62,21 +111,48 @@ public final class MetricsEndpoint {
     }
 
     private void metrics(ServerRequest request, ServerResponse response) {
+        if (!scrapeSlots.tryAcquire()) {
+            // As node_exporter does: refuse at once rather than queue work Prometheus will give up on.
+            response.status(Status.SERVICE_UNAVAILABLE_503).send("limit of " + edge.maxConcurrentScrapes()
+                    + " concurrent scrapes reached, try again later\n");
+            return;
+        }
+        inFlight.incrementAndGet();
+        try {
+            scrape(request, response);
+        } finally {
+            inFlight.decrementAndGet();
+            scrapeSlots.release();
+        }
+    }
+
+    private void scrape(ServerRequest request, ServerResponse response) {
+        long started = System.nanoTime();
         ExpositionFormat format = ExpositionFormat.negotiate(
                 request.headers().first(HeaderNames.ACCEPT).orElse(null));
         boolean gzip = request.headers().first(HeaderNames.ACCEPT_ENCODING)
                 .map(MetricsEndpoint::acceptsGzip).orElse(false);
+        Duration deadline = edge.deadline(request.headers().first(HeaderNames.create(SCRAPE_TIMEOUT_HEADER)));
         byte[] body;
         try {
-            body = render(format, gzip);
-        } catch (RuntimeException failure) {
+            body = renderings.body(new Renderings.Variant(format, gzip))
+                    .get(deadline.toNanos() - (System.nanoTime() - started), TimeUnit.NANOSECONDS);
+        } catch (TimeoutException late) {
+            response.status(Status.SERVICE_UNAVAILABLE_503)
+                    .send("the exposition was not ready within the scrape deadline of " + deadline.toMillis()
+                            + " ms\n");
+            return;
+        } catch (InterruptedException interrupted) {
+            Thread.currentThread().interrupt();
+            response.status(Status.SERVICE_UNAVAILABLE_503).send("shutting down\n");
+            return;
+        } catch (ExecutionException failure) {
             // A bug, not bad data (bad data is skipped and counted by the sources): say so plainly.
-            LOG.log(Level.SEVERE, "rendering the exposition failed", failure);
-            response.status(Status.INTERNAL_SERVER_ERROR_500).send("rendering failed: " + failure + "\n");
+            LOG.log(Level.SEVERE, "collecting or rendering the exposition failed", failure.getCause());
+            response.status(Status.INTERNAL_SERVER_ERROR_500).send("rendering failed: " + failure.getCause() + "\n");
             return;
         }
         response.header(HeaderNames.CONTENT_TYPE, format.contentType());
-        response.header(HeaderNames.X_CONTENT_TYPE_OPTIONS, "nosniff");
         response.header(HeaderNames.VARY, "Accept, Accept-Encoding");
         if (gzip) {
             response.header(HeaderNames.CONTENT_ENCODING, "gzip");
@@ -89,35 +165,36 @@ public final class MetricsEndpoint {
         }
     }
 
-    /** The body for one format and encoding, reusing the last rendering while the state is unchanged. */
-    byte[] render(ExpositionFormat format, boolean gzip) {
-        Optional<Object> stamp = source.stateStamp();
-        Rendering previous = last.get();
-        if (stamp.isPresent() && previous != null && previous.stamp().equals(stamp.get())
-                && previous.format() == format && previous.gzip() == gzip) {
-            return previous.body();
-        }
-        byte[] body = encode(format, gzip);
-        if (stamp.isPresent()) {
-            last.set(new Rendering(stamp.get(), format, gzip, body));
-        }
-        return body;
+    /** From now on {@code /readyz} answers 503; scrapes are still served until the server stops. */
+    public void drain() {
+        draining = true;
     }
 
-    private byte[] encode(ExpositionFormat format, boolean gzip) {
-        try {
-            ByteArrayOutputStream bytes = new ByteArrayOutputStream(64 * 1024);
-            if (gzip) {
-                try (GZIPOutputStream zipped = new GZIPOutputStream(bytes, 8192)) {
-                    format.writer().write(zipped, source.collect());
-                }
-            } else {
-                format.writer().write(bytes, source.collect());
+    /** Scrapes of {@code /metrics} being answered now. */
+    public int inFlight() {
+        return inFlight.get();
+    }
+
+    /** Waits until no scrape is in flight or {@code bound} has passed; returns whether none is. */
+    public boolean awaitIdle(Duration bound) throws InterruptedException {
+        long end = System.nanoTime() + bound.toNanos();
+        while (inFlight.get() > 0) {
+            if (System.nanoTime() >= end) {
+                return false;
             }
-            return bytes.toByteArray();
-        } catch (IOException impossible) {
-            throw new UncheckedIOException(impossible);
+            Thread.sleep(10);
         }
+        return true;
+    }
+
+    /** How many times the source was collected (concurrent scrapes of unchanged state share one). */
+    public long collections() {
+        return renderings.collections();
+    }
+
+    /** How many bodies were rendered (one per variant and collection at most). */
+    public long renderings() {
+        return renderings.renderings();
     }
 
     static boolean acceptsGzip(String acceptEncoding) {

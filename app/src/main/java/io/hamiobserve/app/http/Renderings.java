@@ -1,0 +1,121 @@
+package io.hamiobserve.app.http;
+
+import io.prometheus.metrics.model.snapshots.MetricSnapshots;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.zip.GZIPOutputStream;
+
+/**
+ * Shares the work of concurrent scrapes. A generation is one collection of the source plus the
+ * bodies rendered from it, one per (format, gzip) variant, each rendered at most once. A scrape
+ * joins the current generation when the source's state stamp equals the generation's, or, for a
+ * source without stamps, while the generation's collection is still running; otherwise it starts
+ * a new one. Bodies are immutable byte arrays, so scrapes never see each other's partial output.
+ * Collection and rendering run on their own virtual threads so that a scrape can give up at its
+ * deadline without abandoning the work others wait for.
+ */
+final class Renderings {
+    /** The stamp of generations of a source that has none: never equal to a real stamp. */
+    private static final Object UNSTAMPED = new Object();
+
+    record Variant(ExpositionFormat format, boolean gzip) {
+    }
+
+    private record Generation(Object stamp, long startedNanos, CompletableFuture<MetricSnapshots> snapshots,
+                              Map<Variant, CompletableFuture<byte[]>> bodies) {
+    }
+
+    private final MetricsSource source;
+    private final Duration abandonAfter;
+    private final Executor executor = task -> Thread.ofVirtual().name("hami-observe-render").start(task);
+    private final AtomicReference<Generation> current = new AtomicReference<>();
+    private final AtomicLong collections = new AtomicLong();
+    private final AtomicLong renderings = new AtomicLong();
+
+    /**
+     * @param abandonAfter a running collection older than this is not joined any more: a source that
+     *                     hangs must not hold every later scrape hostage
+     */
+    Renderings(MetricsSource source, Duration abandonAfter) {
+        this.source = source;
+        this.abandonAfter = abandonAfter;
+    }
+
+    /** The body for a variant: completes with the bytes, or exceptionally when collecting or rendering failed. */
+    CompletableFuture<byte[]> body(Variant variant) {
+        Optional<Object> stamp = source.stateStamp();
+        Object key = stamp.isPresent() ? stamp.get() : UNSTAMPED;
+        while (true) {
+            Generation generation = current.get();
+            if (generation == null || !joinable(generation, key)) {
+                Generation fresh = new Generation(key, System.nanoTime(), new CompletableFuture<>(),
+                        new ConcurrentHashMap<>());
+                if (!current.compareAndSet(generation, fresh)) {
+                    continue;
+                }
+                collections.incrementAndGet();
+                executor.execute(() -> {
+                    try {
+                        fresh.snapshots().complete(source.collect());
+                    } catch (Throwable failure) {
+                        fresh.snapshots().completeExceptionally(failure);
+                    }
+                });
+                generation = fresh;
+            }
+            Generation chosen = generation;
+            return chosen.bodies().computeIfAbsent(variant,
+                    wanted -> chosen.snapshots().thenApplyAsync(snapshots -> encode(snapshots, wanted), executor));
+        }
+    }
+
+    private boolean joinable(Generation generation, Object key) {
+        CompletableFuture<MetricSnapshots> snapshots = generation.snapshots();
+        if (snapshots.isCompletedExceptionally()) {
+            return false;
+        }
+        if (key == UNSTAMPED) {
+            return generation.stamp() == UNSTAMPED && !snapshots.isDone()
+                    && System.nanoTime() - generation.startedNanos() < abandonAfter.toNanos();
+        }
+        if (!key.equals(generation.stamp())) {
+            return false;
+        }
+        return snapshots.isDone() || System.nanoTime() - generation.startedNanos() < abandonAfter.toNanos();
+    }
+
+    private byte[] encode(MetricSnapshots snapshots, Variant variant) {
+        renderings.incrementAndGet();
+        try {
+            ByteArrayOutputStream bytes = new ByteArrayOutputStream(64 * 1024);
+            if (variant.gzip()) {
+                try (GZIPOutputStream zipped = new GZIPOutputStream(bytes, 8192)) {
+                    variant.format().writer().write(zipped, snapshots);
+                }
+            } else {
+                variant.format().writer().write(bytes, snapshots);
+            }
+            return bytes.toByteArray();
+        } catch (IOException impossible) {
+            throw new UncheckedIOException(impossible);
+        }
+    }
+
+    long collections() {
+        return collections.get();
+    }
+
+    long renderings() {
+        return renderings.get();
+    }
+}
