@@ -12,7 +12,6 @@ module io.hamiobserve.app {
     requires io.helidon.http;
     requires io.helidon.common.configurable;
     requires io.helidon.common.pki;
-    requires io.helidon.common.socket;
     requires io.helidon.common.tls;
     requires bcrypt;
     requires io.prometheus.metrics.model;

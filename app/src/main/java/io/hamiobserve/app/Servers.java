@@ -3,10 +3,10 @@ package io.hamiobserve.app;
 import io.hamiobserve.app.http.EdgeConfig;
 import io.hamiobserve.app.http.MetricsEndpoint;
 import io.hamiobserve.app.http.MetricsSource;
+import io.hamiobserve.app.http.SlowRequestGuard;
 import io.hamiobserve.app.http.WebConfig;
 import io.helidon.common.configurable.Resource;
 import io.helidon.common.pki.Keys;
-import io.helidon.common.socket.SocketOptions;
 import io.helidon.common.tls.Tls;
 import io.helidon.common.tls.TlsClientAuth;
 import io.helidon.webserver.WebServer;
@@ -31,9 +31,15 @@ public final class Servers {
     }
 
     /** A started server with its endpoint, which shutdown drains. */
-    public record Served(WebServer server, MetricsEndpoint endpoint) {
+    public record Served(WebServer server, MetricsEndpoint endpoint, SlowRequestGuard guard) {
         public int port() {
             return server.port();
+        }
+
+        /** Stops the server at once (in-flight scrapes are cut; see {@link #shutdown} for the graceful way). */
+        public void stop() {
+            server.stop();
+            guard.close();
         }
     }
 
@@ -46,6 +52,7 @@ public final class Servers {
     public static Served serve(String bind, MetricsSource source, EdgeConfig edge) {
         Options.BindAddress address = Options.BindAddress.parse(bind);
         MetricsEndpoint endpoint = new MetricsEndpoint(source, edge);
+        SlowRequestGuard guard = new SlowRequestGuard(edge.readTimeout());
         WebServer server = WebServer.builder()
                 .host(address.host())
                 .port(address.port())
@@ -54,17 +61,17 @@ public final class Servers {
                 .maxTcpConnections(edge.maxConnections())
                 .idleConnectionTimeout(edge.idleTimeout())
                 .idleConnectionPeriod(min(edge.idleTimeout().dividedBy(2), Duration.ofSeconds(30)))
-                .connectionOptions(SocketOptions.builder().readTimeout(edge.readTimeout()).build())
                 .shutdownGracePeriod(Duration.ofMillis(500))
                 .addProtocol(Http1Config.builder()
                         .maxPrologueLength(edge.maxRequestLineBytes())
                         .maxHeadersSize(edge.maxHeaderBytes())
+                        .addReceiveListener(guard)
                         .build())
                 .update(builder -> edge.web().flatMap(WebConfig::tls).ifPresent(tls -> builder.tls(tls(tls))))
                 .routing(endpoint::routing)
                 .build()
                 .start();
-        return new Served(server, endpoint);
+        return new Served(server, endpoint, guard);
     }
 
     /** Helidon's TLS from exporter-toolkit's settings; throws {@link IllegalArgumentException} on unusable files. */
@@ -118,7 +125,7 @@ public final class Servers {
         }
         for (Served each : served) {
             try {
-                each.server().stop();
+                each.stop();
             } catch (RuntimeException failed) {
                 LOG.log(Level.WARNING, "stopping a server failed", failed);
             }

@@ -1,0 +1,86 @@
+package io.hamiobserve.app;
+
+import io.hamiobserve.app.http.MetricsSource;
+import io.prometheus.metrics.model.snapshots.GaugeSnapshot;
+import io.prometheus.metrics.model.snapshots.MetricSnapshots;
+
+import java.util.Optional;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * A source for edge tests: counts its collections, can hold them until released, and serves
+ * {@code edge_test_collection} = the number of the collection that produced the exposition.
+ */
+class EdgeTestSource implements MetricsSource, AutoCloseable {
+    final AtomicInteger collections = new AtomicInteger();
+    final CountDownLatch entered = new CountDownLatch(1);
+    private final AtomicReference<Optional<Object>> stamp;
+    private volatile CountDownLatch gate = new CountDownLatch(0);
+    volatile boolean closed;
+    volatile Runnable onClose = () -> { };
+
+    EdgeTestSource(Optional<Object> stamp) {
+        this.stamp = new AtomicReference<>(stamp);
+    }
+
+    static EdgeTestSource uncached() {
+        return new EdgeTestSource(Optional.empty());
+    }
+
+    static EdgeTestSource stamped(Object stamp) {
+        return new EdgeTestSource(Optional.of(stamp));
+    }
+
+    /** Collections from now on wait until {@link #release()}. */
+    EdgeTestSource hold() {
+        gate = new CountDownLatch(1);
+        return this;
+    }
+
+    void release() {
+        gate.countDown();
+    }
+
+    void restamp(Object value) {
+        stamp.set(Optional.of(value));
+    }
+
+    @Override
+    public Optional<Object> stateStamp() {
+        return stamp.get();
+    }
+
+    @Override
+    public MetricSnapshots collect() {
+        int number = collections.incrementAndGet();
+        entered.countDown();
+        try {
+            if (!gate.await(30, TimeUnit.SECONDS)) {
+                throw new IllegalStateException("the test never released the collection");
+            }
+        } catch (InterruptedException interrupted) {
+            Thread.currentThread().interrupt();
+        }
+        return MetricSnapshots.of(GaugeSnapshot.builder().name("edge_test_collection").help("which collection")
+                .dataPoint(GaugeSnapshot.GaugeDataPointSnapshot.builder().value(number).build()).build());
+    }
+
+    @Override
+    public boolean ready() {
+        return true;
+    }
+
+    @Override
+    public String notReadyReason() {
+        return "";
+    }
+
+    @Override
+    public void close() {
+        onClose.run();
+        closed = true;
+    }
+}
