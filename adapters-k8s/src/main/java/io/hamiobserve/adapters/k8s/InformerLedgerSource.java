@@ -1,6 +1,7 @@
 package io.hamiobserve.adapters.k8s;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.ListOptionsBuilder;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.ResourceQuota;
@@ -13,15 +14,18 @@ import io.hamiobserve.ports.SkipReporter;
 
 import java.time.Clock;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.BiConsumer;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -29,24 +33,33 @@ import java.util.logging.Logger;
  * The live ledger: fabric8 informers on Nodes, HAMi-placed Pods (label-exists selector on
  * {@code hami.io/vgpu-node}) and ResourceQuotas, each event mapped to the domain at once.
  *
- * <p>The ledger is marked synced when all three informers have listed, and re-marked on every
- * heartbeat while all three watches are up; while a watch is down the mark ages, which is how
- * the app shows a stale ledger. fabric8 relists after a disconnect or 410 Gone and emits deletes
- * for objects that vanished meanwhile; updates are idempotent, so nothing is counted twice.
+ * <p>The ledger is marked synced once all three informers have delivered their first list to
+ * the handlers, and re-marked on every heartbeat while all three watches are up; while a watch
+ * is down the mark ages, which is how the app shows a stale ledger.
+ *
+ * <p>After a watch has been down, or the API server unreachable, for two heartbeats, the
+ * informers are restarted on their lean stores with versions forgotten: the relist re-applies every object (idempotent, keyed by
+ * UID) and emits deletes for objects that vanished meanwhile, even where a restarted API server
+ * accepted the old resourceVersion without saying 410 Gone.
  */
 final class InformerLedgerSource implements SchedulerLedgerSource {
     private static final Logger LOG = Logger.getLogger(InformerLedgerSource.class.getName());
-    /** Page size of the initial lists, so that a large cluster is not fetched in one response. */
+    /** Page size of the lists, so that a large cluster is not fetched in one response. */
     static final long LIST_PAGE = 500;
+    /** Heartbeats a watch may be down before its informer is restarted with a full relist. */
+    static final int DOWN_BEATS_BEFORE_RELIST = 2;
 
     private final KubernetesClient client;
     private final boolean ownsClient;
     private final Vendors vendors;
     private final Duration heartbeat;
     private final Clock clock;
-    private final List<SharedIndexInformer<?>> informers = new ArrayList<>();
+    private List<Watched<?>> watched = List.of();
     private ScheduledExecutorService scheduler;
     private volatile boolean closed;
+    private int unreachableBeats;
+    private CompletableFuture<Void> probe;
+    private ExecutorService prober;
 
     InformerLedgerSource(KubernetesClient client, boolean ownsClient, Vendors vendors, Duration heartbeat, Clock clock) {
         this.client = Objects.requireNonNull(client, "client");
@@ -62,84 +75,99 @@ final class InformerLedgerSource implements SchedulerLedgerSource {
             throw new IllegalStateException("already started");
         }
         LedgerFeed feed = new LedgerFeed(ledger, vendors, new Skips(skips));
-        informers.add(inform(client.nodes().withLimit(LIST_PAGE).runnableInformer(0), Node::new,
-                handler(feed::putNode, (old, now) -> feed.putNode(now), feed::removeNode)));
-        informers.add(inform(client.pods().inAnyNamespace().withLabel(PodMapper.NODE_KEY).withLimit(LIST_PAGE)
-                        .runnableInformer(0), Pod::new,
-                handler(feed::putPod, feed::replacePod, feed::removePod)));
-        informers.add(inform(client.resourceQuotas().inAnyNamespace().withLimit(LIST_PAGE).runnableInformer(0),
-                ResourceQuota::new, handler(feed::putQuota, (old, now) -> feed.putQuota(now), feed::removeQuota)));
-
+        Runnable listed = () -> {
+            if (allListed()) {
+                ledger.markSynced(clock.millis());
+            }
+        };
+        watched = List.of(
+                new Watched<>("nodes", () -> client.nodes().withLimit(LIST_PAGE).runnableInformer(0), Node::new,
+                        feed::putNode, (old, now) -> feed.putNode(now), feed::removeNode, listed),
+                new Watched<>("pods", () -> client.pods().inAnyNamespace().withLabel(PodMapper.NODE_KEY)
+                        .withLimit(LIST_PAGE).runnableInformer(0), Pod::new,
+                        feed::putPod, feed::replacePod, feed::removePod, listed),
+                new Watched<>("resourcequotas", () -> client.resourceQuotas().inAnyNamespace().withLimit(LIST_PAGE)
+                        .runnableInformer(0), ResourceQuota::new,
+                        feed::putQuota, (old, now) -> feed.putQuota(now), feed::removeQuota, listed));
         scheduler = Executors.newSingleThreadScheduledExecutor(runnable -> {
             Thread thread = new Thread(runnable, "hami-observe-ledger-heartbeat");
             thread.setDaemon(true);
             return thread;
         });
-        List<CompletableFuture<Void>> started = new ArrayList<>();
-        for (SharedIndexInformer<?> informer : informers) {
-            started.add(informer.start().toCompletableFuture());
-        }
-        CompletableFuture.allOf(started.toArray(CompletableFuture[]::new)).whenComplete((ok, failure) -> {
-            if (failure == null) {
-                LOG.info("ledger synced from the API server");
-                ledger.markSynced(clock.millis());
-            } else {
-                LOG.log(Level.WARNING, "first list failed; the informers keep retrying", failure);
-            }
+        prober = Executors.newSingleThreadExecutor(runnable -> {
+            Thread thread = new Thread(runnable, "hami-observe-api-probe");
+            thread.setDaemon(true);
+            return thread;
         });
+        watched.forEach(Watched::start);
         long period = Math.max(1, heartbeat.toMillis());
-        scheduler.scheduleAtFixedRate(() -> confirm(ledger), period, period, TimeUnit.MILLISECONDS);
+        scheduler.scheduleAtFixedRate(() -> beat(ledger), period, period, TimeUnit.MILLISECONDS);
     }
 
-    private <T extends HasMetadata> SharedIndexInformer<T> inform(SharedIndexInformer<T> informer,
-                                                                 java.util.function.Supplier<T> blank,
-                                                                 ResourceEventHandler<T> handler) {
-        informer.itemStore(new LeanStore<>(blank));
-        informer.addEventHandler(handler);
-        informer.exceptionHandler((started, failure) -> {
-            // Keep retrying whatever the failure: the last ledger is served meanwhile, aging.
-            LOG.log(Level.WARNING, "watch of " + informer.getApiTypeClass().getSimpleName()
-                    + " failed; retrying: " + failure);
-            return !closed;
-        });
-        return informer;
+    private boolean allListed() {
+        return watched.stream().allMatch(w -> w.listed);
     }
 
-    private static <T> ResourceEventHandler<T> handler(Consumer<T> added, BiConsumer<T, T> updated,
-                                                       Consumer<T> deleted) {
-        return new ResourceEventHandler<>() {
-            @Override
-            public void onAdd(T object) {
-                added.accept(object);
-            }
-
-            @Override
-            public void onUpdate(T previous, T current) {
-                if (previous == current) {
-                    return; // a resync replays the lean copy: nothing new to apply
-                }
-                updated.accept(previous, current);
-            }
-
-            @Override
-            public void onDelete(T object, boolean finalStateUnknown) {
-                deleted.accept(object);
-            }
-        };
-    }
-
-    /** Whether every informer has listed once and is watching now. */
+    /** Whether every informer has delivered its list and is watching now. */
     boolean healthy() {
-        List<SharedIndexInformer<?>> current;
-        synchronized (this) {
-            current = List.copyOf(informers);
-        }
-        return !current.isEmpty() && current.stream().allMatch(i -> i.hasSynced() && i.isWatching());
+        List<Watched<?>> current = watched;
+        return !current.isEmpty() && current.stream().allMatch(Watched::healthy);
     }
 
-    private void confirm(Ledger ledger) {
-        if (!closed && healthy()) {
-            ledger.markSynced(clock.millis());
+    /**
+     * Whether the API server answered a one-node list from its watch cache within one heartbeat.
+     * fabric8 hides outages behind watch reconnects (the watch reports itself up while it resumes
+     * from a version a restarted server may not know) and behind request retries, so
+     * reachability is checked directly, on its own thread, and a probe still pending counts as
+     * unreachable.
+     */
+    private boolean reachable() {
+        CompletableFuture<Void> current = probe;
+        if (current == null || current.isDone()) {
+            current = CompletableFuture.runAsync(() -> client.nodes()
+                    .list(new ListOptionsBuilder().withLimit(1L).withResourceVersion("0").build()), prober);
+            probe = current;
+        }
+        try {
+            current.get(Math.max(1, heartbeat.toMillis()), TimeUnit.MILLISECONDS);
+            return true;
+        } catch (TimeoutException | ExecutionException | RuntimeException unreachable) {
+            return false;
+        } catch (InterruptedException interrupted) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
+    private void beat(Ledger ledger) {
+        try {
+            if (closed) {
+                return;
+            }
+            if (!reachable()) {
+                if (++unreachableBeats == DOWN_BEATS_BEFORE_RELIST) {
+                    LOG.warning("API server unreachable; serving the last known ledger");
+                }
+                return;
+            }
+            if (unreachableBeats >= DOWN_BEATS_BEFORE_RELIST) {
+                LOG.info("API server reachable again; relisting");
+                watched.forEach(Watched::relist);
+            }
+            unreachableBeats = 0;
+            for (Watched<?> w : watched) {
+                try {
+                    w.checkWatch();
+                } catch (RuntimeException e) {
+                    LOG.log(Level.WARNING, "watch check of " + w.kind + " failed", e);
+                }
+            }
+            if (healthy()) {
+                ledger.markSynced(clock.millis());
+            }
+        } catch (RuntimeException e) {
+            // The heartbeat must survive anything, or the ledger would silently stop aging correctly.
+            LOG.log(Level.WARNING, "ledger heartbeat failed", e);
         }
     }
 
@@ -148,10 +176,115 @@ final class InformerLedgerSource implements SchedulerLedgerSource {
         closed = true;
         if (scheduler != null) {
             scheduler.shutdownNow();
+            prober.shutdownNow();
         }
-        informers.forEach(SharedIndexInformer::stop);
+        watched.forEach(Watched::stop);
         if (ownsClient) {
             client.close();
+        }
+    }
+
+    /** One watched kind: its current informer, the lean store that outlives informer restarts, its handler. */
+    private final class Watched<T extends HasMetadata> {
+        private final String kind;
+        private final Supplier<SharedIndexInformer<T>> factory;
+        private final LeanStore<T> store;
+        private final ResourceEventHandler<T> handler;
+        private volatile SharedIndexInformer<T> informer;
+        private volatile boolean listed;
+        private int downBeats;
+        private boolean wasWatching;
+
+        Watched(String kind, Supplier<SharedIndexInformer<T>> factory, Supplier<T> blank, Consumer<T> added,
+                BiConsumer<T, T> updated, Consumer<T> deleted, Runnable onListed) {
+            this.kind = kind;
+            this.factory = factory;
+            this.store = new LeanStore<>(blank);
+            this.handler = new ResourceEventHandler<>() {
+                @Override
+                public void onAdd(T object) {
+                    added.accept(object);
+                }
+
+                @Override
+                public void onUpdate(T previous, T current) {
+                    if (previous != current) { // a resync replays the lean copy: nothing new
+                        updated.accept(previous, current);
+                    }
+                }
+
+                @Override
+                public void onDelete(T object, boolean finalStateUnknown) {
+                    deleted.accept(object);
+                }
+
+                @Override
+                public void onList(String resourceVersion, boolean empty) {
+                    // Delivered after the list's own events, so the ledger holds the whole list now.
+                    listed = true;
+                    onListed.run();
+                }
+            };
+        }
+
+        synchronized void start() {
+            SharedIndexInformer<T> created = factory.get();
+            created.itemStore(store);
+            created.addEventHandler(handler);
+            created.exceptionHandler((started, failure) -> {
+                LOG.log(Level.WARNING, "watch of " + kind + " failed; retrying: " + failure);
+                return !closed;
+            });
+            informer = created;
+            created.start();
+        }
+
+        boolean healthy() {
+            SharedIndexInformer<T> current = informer;
+            return listed && current != null && current.hasSynced() && watching(current);
+        }
+
+        /** Called from the heartbeat thread only. */
+        synchronized void checkWatch() {
+            SharedIndexInformer<T> current = informer;
+            if (current != null && watching(current)) {
+                wasWatching = true;
+                if (downBeats >= DOWN_BEATS_BEFORE_RELIST) {
+                    relist();
+                }
+                downBeats = 0;
+            } else if (wasWatching) { // a first list still in progress is not an outage
+                downBeats++;
+                if (downBeats == DOWN_BEATS_BEFORE_RELIST) {
+                    LOG.warning("watch of " + kind + " is down; serving the last known ledger");
+                }
+            }
+        }
+
+        synchronized void relist() {
+            SharedIndexInformer<T> current = informer;
+            LOG.info("relisting " + kind);
+            current.stop();
+            store.forgetVersions();
+            wasWatching = false;
+            if (!closed) {
+                start();
+            }
+        }
+
+        // fabric8 8.0 throws NullPointerException from isWatching while an informer stops.
+        private static boolean watching(SharedIndexInformer<?> informer) {
+            try {
+                return informer.isWatching();
+            } catch (RuntimeException stopping) {
+                return false;
+            }
+        }
+
+        synchronized void stop() {
+            if (informer != null) {
+                informer.stop();
+            }
         }
     }
 }

@@ -48,6 +48,14 @@ final class LeanStore<T extends HasMetadata> implements ItemStore<T> {
         return copy;
     }
 
+    /**
+     * Forgets every stored resourceVersion, so that the next list delivers each object as an
+     * update even where a restarted API server reuses version numbers.
+     */
+    void forgetVersions() {
+        items.values().forEach(item -> item.getMetadata().setResourceVersion(null));
+    }
+
     @Override
     public T remove(String key) {
         return items.remove(key);

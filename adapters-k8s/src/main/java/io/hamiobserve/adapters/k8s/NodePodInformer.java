@@ -24,9 +24,11 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
- * The HAMi pods of one node, from one informer scoped to that node on the server (label
- * {@code hami.io/vgpu-node=<node>} and field {@code spec.nodeName=<node>}), never a cluster-wide
- * pod cache. Each pod is mapped to a {@link NodePod} on arrival; the fabric8 object is dropped.
+ * The HAMi pods of one node, from one informer scoped to that node on the server by the label
+ * selector {@code hami.io/vgpu-node=<node>} (HAMi sets it on every pod it places), never a
+ * cluster-wide pod cache. The label selects HAMi pods only, which a {@code spec.nodeName} field
+ * selector would not; a pod bound to another node despite the label is left out client-side.
+ * Each pod is mapped to a {@link NodePod} on arrival; the fabric8 object is dropped.
  */
 final class NodePodInformer implements NodePodDirectory {
     private static final Logger LOG = Logger.getLogger(NodePodInformer.class.getName());
@@ -61,7 +63,6 @@ final class NodePodInformer implements NodePodDirectory {
         Skips skips = new Skips(reporter);
         informer = client.pods().inAnyNamespace()
                 .withLabel(PodMapper.NODE_KEY, nodeName)
-                .withField("spec.nodeName", nodeName)
                 .runnableInformer(0);
         informer.itemStore(new LeanStore<>(Pod::new));
         informer.exceptionHandler((started, failure) -> {

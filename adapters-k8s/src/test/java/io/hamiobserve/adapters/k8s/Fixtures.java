@@ -10,7 +10,17 @@ import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.ResourceQuota;
 import io.fabric8.kubernetes.api.model.ResourceQuotaBuilder;
+import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
+import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
+import io.fabric8.mockwebserver.Context;
+import io.fabric8.mockwebserver.MockWebServer;
 import io.hamiobserve.ports.SkipReporter;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.util.HashMap;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -74,6 +84,31 @@ final class Fixtures {
         hard.forEach((key, value) -> quantities.put(key, new Quantity(value)));
         return new ResourceQuotaBuilder().withNewMetadata().withNamespace(namespace).withName(name).endMetadata()
                 .withNewSpec().withHard(quantities).endSpec().build();
+    }
+
+    /** A CRUD-mode mock API server (plain HTTP) on {@code port}, so that a restart keeps the address. */
+    static KubernetesMockServer crudServer(int port) {
+        KubernetesMockServer mock = new KubernetesMockServer(new Context(), new MockWebServer(), new HashMap<>(),
+                new KubernetesCrudDispatcher(), false);
+        mock.init(InetAddress.getLoopbackAddress(), port);
+        return mock;
+    }
+
+    /** Stops a mock server; a slow shutdown on a busy machine is not a test failure. */
+    static void destroy(KubernetesMockServer server) {
+        try {
+            server.destroy();
+        } catch (IllegalStateException slow) {
+            System.err.println("mock server shutdown: " + slow.getMessage());
+        }
+    }
+
+    static int freePort() {
+        try (ServerSocket free = new ServerSocket(0)) {
+            return free.getLocalPort();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     static void await(String what, BooleanSupplier condition) {
