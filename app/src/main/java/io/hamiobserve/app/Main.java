@@ -111,6 +111,10 @@ public final class Main {
         } catch (InterruptedException interrupted) {
             Thread.currentThread().interrupt();
             return 1;
+        } catch (java.io.UncheckedIOException unreadable) {
+            // A snapshot file that cannot be read at all (a damaged document inside is skipped instead).
+            err.println("hami-observe: " + unreadable.getMessage());
+            return 1;
         }
     }
 
