@@ -1,6 +1,7 @@
 package io.hamiobserve.domain;
 
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Comparator;
 import java.util.EnumMap;
 import java.util.HashMap;
@@ -22,6 +23,8 @@ import java.util.TreeSet;
 public final class Ledger {
     private final Map<String, List<RegisteredCard>> cardsByNode = new TreeMap<>();
     private final Map<String, PodEntry> podsByUid = new HashMap<>();
+    /** The same pods in view order, kept sorted as they change so that a view never sorts. */
+    private final TreeMap<PodOrder, PodEntry> podsInOrder = new TreeMap<>();
     private final Map<String, long[]> cardTotals = new HashMap<>();
     private final Map<String, EnumMap<QuotaResource, Long>> usedByNamespace = new HashMap<>();
     private final Map<String, Map<String, List<QuotaLimit>>> quotasByNamespace = new HashMap<>();
@@ -71,13 +74,14 @@ public final class Ledger {
         if (unchanged) {
             return;
         }
-        PodEntry previous = podsByUid.remove(uid);
+        PodEntry previous = forget(uid);
         if (previous != null) {
             apply(previous, -1);
         }
         if (placement.holdsAllocation()) {
             PodEntry entry = new PodEntry(placement, CardUse.of(placement));
             podsByUid.put(uid, entry);
+            podsInOrder.put(PodOrder.of(placement.pod()), entry);
             apply(entry, +1);
         }
         version++;
@@ -85,7 +89,7 @@ public final class Ledger {
 
     /** Forgets a pod (deleted, or no longer placed by HAMi). */
     public synchronized void removePod(String uid) {
-        PodEntry previous = podsByUid.remove(uid);
+        PodEntry previous = forget(uid);
         if (previous != null) {
             apply(previous, -1);
             version++;
@@ -159,6 +163,31 @@ public final class Ledger {
         }
     }
 
+    private PodEntry forget(String uid) {
+        PodEntry previous = podsByUid.remove(uid);
+        if (previous != null) {
+            podsInOrder.remove(PodOrder.of(previous.placement().pod()));
+        }
+        return previous;
+    }
+
+    /** View order of pods: namespace, name, UID. */
+    private record PodOrder(String namespace, String name, String uid) implements Comparable<PodOrder> {
+        static PodOrder of(PodRef pod) {
+            return new PodOrder(pod.namespace(), pod.name(), pod.uid());
+        }
+
+        @Override
+        public int compareTo(PodOrder other) {
+            int byNamespace = namespace.compareTo(other.namespace);
+            if (byNamespace != 0) {
+                return byNamespace;
+            }
+            int byName = name.compareTo(other.name);
+            return byName != 0 ? byName : uid.compareTo(other.uid);
+        }
+    }
+
     /** The allocation view of the ledger as it is now. */
     public synchronized AllocationView view() {
         List<AllocationView.CardAllocation> cards = new ArrayList<>();
@@ -177,10 +206,7 @@ public final class Ledger {
             }
         });
 
-        List<PodEntry> pods = new ArrayList<>(podsByUid.values());
-        pods.sort(Comparator.comparing((PodEntry entry) -> entry.placement().pod().namespace())
-                .thenComparing(entry -> entry.placement().pod().name())
-                .thenComparing(entry -> entry.placement().pod().uid()));
+        Collection<PodEntry> pods = podsInOrder.values();
         List<AllocationView.ContainerAllocation> containers = new ArrayList<>();
         List<AllocationView.UnregisteredCardShare> unregistered = new ArrayList<>();
         for (PodEntry entry : pods) {

@@ -6,9 +6,9 @@ import io.prometheus.metrics.model.snapshots.Labels;
 import io.prometheus.metrics.model.snapshots.MetricSnapshot;
 
 import java.util.ArrayList;
-import java.util.HashSet;
+import java.util.Arrays;
+import java.util.Comparator;
 import java.util.List;
-import java.util.Set;
 
 /**
  * The definition of one metric family: name, HELP, type and label names, fixed in a catalogue.
@@ -56,12 +56,24 @@ public record MetricFamily(String name, String help, Type type, boolean zoned, L
         return new Points(this);
     }
 
-    /** The data points of one family in one scrape. Not thread-safe: one scrape, one thread. */
+    /**
+     * The data points of one family in one scrape. Not thread-safe: one scrape, one thread.
+     *
+     * <p>Rows are kept as plain value arrays in label-name order and sorted once, cheaply, before
+     * the snapshot is built: prometheus-metrics sorts a snapshot's points by their labels, and on
+     * input already in that order its sort is linear. At 100,000 containers this is the difference
+     * between comparing {@code Labels} objects millions of times and not at all.
+     */
     public static final class Points {
         private final MetricFamily family;
-        private final String[] names;
-        private final List<Object> dataPoints = new ArrayList<>();
-        private final Set<Labels> seen = new HashSet<>();
+        /** Label names sorted, as {@code Labels} keeps them. */
+        private final String[] sortedNames;
+        /** For each sorted name, its position in the values {@link #add} takes (zone last). */
+        private final int[] valueIndex;
+        private final List<Row> rows = new ArrayList<>();
+
+        private record Row(String[] values, double value) {
+        }
 
         private Points(MetricFamily family) {
             this.family = family;
@@ -69,49 +81,65 @@ public record MetricFamily(String name, String help, Type type, boolean zoned, L
             if (family.zoned) {
                 all.add(ZONE_LABEL);
             }
-            this.names = all.toArray(String[]::new);
+            Integer[] order = new Integer[all.size()];
+            for (int i = 0; i < order.length; i++) {
+                order[i] = i;
+            }
+            Arrays.sort(order, Comparator.comparing(all::get));
+            this.sortedNames = new String[order.length];
+            this.valueIndex = new int[order.length];
+            for (int i = 0; i < order.length; i++) {
+                sortedNames[i] = all.get(order[i]);
+                valueIndex[i] = order[i];
+            }
         }
 
-        /**
-         * Adds a data point. A label set already added in this scrape is ignored: the first value
-         * wins, so a duplicate in the input can never make the whole exposition invalid.
-         *
-         * @return whether the point was added
-         */
-        public boolean add(double value, String... labelValues) {
+        /** Adds a data point; its label values in the order of the family's label names. */
+        public void add(double value, String... labelValues) {
             if (labelValues.length != family.labels.size()) {
                 throw new IllegalArgumentException(family.name + " takes " + family.labels.size()
                         + " label values, got " + labelValues.length);
             }
-            String[] values = labelValues;
-            if (family.zoned) {
-                values = java.util.Arrays.copyOf(labelValues, labelValues.length + 1);
-                values[labelValues.length] = ZONE_VALUE;
+            String[] values = new String[sortedNames.length];
+            for (int i = 0; i < values.length; i++) {
+                int index = valueIndex[i];
+                values[i] = index < labelValues.length ? labelValues[index] : ZONE_VALUE;
             }
-            Labels labels = Labels.of(names, values);
-            if (!seen.add(labels)) {
-                return false;
-            }
-            dataPoints.add(family.type == Type.GAUGE
-                    ? GaugeSnapshot.GaugeDataPointSnapshot.builder().labels(labels).value(value).build()
-                    : CounterSnapshot.CounterDataPointSnapshot.builder().labels(labels).value(value).build());
-            return true;
+            rows.add(new Row(values, value));
         }
 
         public boolean isEmpty() {
-            return dataPoints.isEmpty();
+            return rows.isEmpty();
         }
 
-        /** The family's snapshot; a family without points is still written (HELP and TYPE only). */
+        /**
+         * The family's snapshot. A label set added twice in this scrape keeps its first value, so a
+         * duplicate in the input can never make the whole exposition invalid.
+         */
         public MetricSnapshot snapshot() {
+            // A stable sort keeps equal label sets in insertion order: the first added comes first.
+            rows.sort((left, right) -> Arrays.compare(left.values, right.values));
             if (family.type == Type.GAUGE) {
                 GaugeSnapshot.Builder builder = GaugeSnapshot.builder().name(family.name).help(family.help);
-                dataPoints.forEach(point -> builder.dataPoint((GaugeSnapshot.GaugeDataPointSnapshot) point));
+                forEachDistinct((labels, value) -> builder.dataPoint(
+                        GaugeSnapshot.GaugeDataPointSnapshot.builder().labels(labels).value(value).build()));
                 return builder.build();
             }
             CounterSnapshot.Builder builder = CounterSnapshot.builder().name(family.name).help(family.help);
-            dataPoints.forEach(point -> builder.dataPoint((CounterSnapshot.CounterDataPointSnapshot) point));
+            forEachDistinct((labels, value) -> builder.dataPoint(
+                    CounterSnapshot.CounterDataPointSnapshot.builder().labels(labels).value(value).build()));
             return builder.build();
+        }
+
+        private void forEachDistinct(java.util.function.ObjDoubleConsumer<Labels> point) {
+            String[] previous = null;
+            for (Row row : rows) {
+                if (previous != null && Arrays.equals(previous, row.values)) {
+                    continue;
+                }
+                previous = row.values;
+                point.accept(Labels.of(sortedNames, row.values), row.value);
+            }
         }
     }
 }
