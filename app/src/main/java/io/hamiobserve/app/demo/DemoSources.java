@@ -101,7 +101,12 @@ public final class DemoSources {
 
     /** The HAMi pods of one demo node; synced from the start. */
     public static NodePodDirectory pods(DemoWorkload workload, String node) {
-        List<NodePod> pods = workload.cluster().pods(node).stream().map(DemoSources::nodePod).toList();
+        return fixedPods(workload.cluster().pods(node).stream().map(DemoSources::nodePod).toList());
+    }
+
+    /** A pod directory that always holds {@code pods} and is synced from the start. */
+    public static NodePodDirectory fixedPods(List<NodePod> pods) {
+        List<NodePod> fixed = List.copyOf(pods);
         return new NodePodDirectory() {
             @Override
             public void start(SkipReporter skips) {
@@ -114,7 +119,7 @@ public final class DemoSources {
 
             @Override
             public List<NodePod> pods() {
-                return pods;
+                return fixed;
             }
 
             @Override

@@ -117,13 +117,14 @@ public final class AllocationMetrics {
     }
 
     private static void addCards(AllocationView view, boolean legacy, Families families) {
-        var memoryLimit = families.of(GPU_MEMORY_LIMIT);
-        var coreLimit = families.of(GPU_CORE_LIMIT);
-        var memoryAllocated = families.of(GPU_MEMORY_ALLOCATED);
-        var coreAllocated = families.of(GPU_CORE_ALLOCATED);
-        var shared = families.of(GPU_SHARED_COUNT);
-        var overview = families.of(NODE_GPU_OVERVIEW);
+        var memoryLimit = families.of(GPU_MEMORY_LIMIT, LEGACY_MEMORY_LIMIT, legacy);
+        var coreLimit = families.of(GPU_CORE_LIMIT, LEGACY_CORE_LIMIT, legacy);
+        var memoryAllocated = families.of(GPU_MEMORY_ALLOCATED, LEGACY_MEMORY_ALLOCATED, legacy);
+        var coreAllocated = families.of(GPU_CORE_ALLOCATED, LEGACY_CORE_ALLOCATED, legacy);
+        var shared = families.of(GPU_SHARED_COUNT, LEGACY_SHARED_NUM, legacy);
+        var overview = families.of(NODE_GPU_OVERVIEW, LEGACY_OVERVIEW, legacy);
         var allocatedRatio = families.of(NODE_GPU_MEMORY_ALLOCATED_RATIO);
+        var legacyPercentage = legacy ? families.of(LEGACY_MEMORY_PERCENTAGE) : null;
         var shareLimit = families.of(GPU_SHARE_LIMIT);
         var healthy = families.of(GPU_HEALTHY);
         for (CardAllocation allocation : view.cards()) {
@@ -138,44 +139,22 @@ public final class AllocationMetrics {
             coreAllocated.add(allocation.allocatedCores(), node, card.uuid(), index, card.type());
             shared.add(allocation.sharedContainers(), node, card.uuid(), index, card.type());
             overview.add(allocation.allocatedMemoryBytes(), node, card.uuid(), index, cores, memoryMib, card.type());
-            allocation.memoryAllocatedFraction().ifPresent(fraction ->
-                    allocatedRatio.add(fraction, node, card.uuid(), index, card.type()));
+            allocation.memoryAllocatedFraction().ifPresent(fraction -> {
+                allocatedRatio.add(fraction, node, card.uuid(), index, card.type());
+                if (legacy) {
+                    // The legacy percentage family never had the device type label.
+                    legacyPercentage.add(fraction, node, card.uuid(), index);
+                }
+            });
             shareLimit.add(card.maxShares(), node, card.uuid(), index, card.type());
             healthy.add(card.healthy() ? 1 : 0, node, card.uuid(), index, card.type(), card.mode().label());
-        }
-        if (!legacy) {
-            return;
-        }
-        var legacyMemoryLimit = families.of(LEGACY_MEMORY_LIMIT);
-        var legacyCoreLimit = families.of(LEGACY_CORE_LIMIT);
-        var legacyMemoryAllocated = families.of(LEGACY_MEMORY_ALLOCATED);
-        var legacyShared = families.of(LEGACY_SHARED_NUM);
-        var legacyCoreAllocated = families.of(LEGACY_CORE_ALLOCATED);
-        var legacyOverview = families.of(LEGACY_OVERVIEW);
-        var legacyPercentage = families.of(LEGACY_MEMORY_PERCENTAGE);
-        for (CardAllocation allocation : view.cards()) {
-            RegisteredCard card = allocation.card();
-            String node = allocation.node();
-            String index = Integer.toString(card.index());
-            String cores = Long.toString(card.cores());
-            legacyMemoryLimit.add(card.memoryBytes(), node, card.uuid(), index, card.type());
-            legacyCoreLimit.add(card.cores(), node, card.uuid(), index, card.type());
-            legacyMemoryAllocated.add(allocation.allocatedMemoryBytes(), node, card.uuid(), index, cores, card.type());
-            legacyShared.add(allocation.sharedContainers(), node, card.uuid(), index, card.type());
-            legacyCoreAllocated.add(allocation.allocatedCores(), node, card.uuid(), index, card.type());
-            legacyOverview.add(allocation.allocatedMemoryBytes(), node, card.uuid(), index, cores,
-                    Long.toString(card.memoryMib()), card.type());
-            allocation.memoryAllocatedFraction().ifPresent(fraction ->
-                    legacyPercentage.add(fraction, node, card.uuid(), index));
         }
     }
 
     private static void addContainers(AllocationView view, boolean legacy, Families families) {
-        var memory = families.of(VGPU_MEMORY_ALLOCATED);
-        var cores = families.of(VGPU_CORE_ALLOCATED);
+        var memory = families.of(VGPU_MEMORY_ALLOCATED, LEGACY_VGPU_MEMORY, legacy);
+        var cores = families.of(VGPU_CORE_ALLOCATED, LEGACY_VGPU_CORE, legacy);
         var info = families.of(CONTAINER_INFO);
-        var legacyMemory = legacy ? families.of(LEGACY_VGPU_MEMORY) : null;
-        var legacyCores = legacy ? families.of(LEGACY_VGPU_CORE) : null;
         for (ContainerAllocation allocation : view.containers()) {
             String namespace = allocation.pod().namespace();
             String pod = allocation.pod().name();
@@ -185,10 +164,6 @@ public final class AllocationMetrics {
             if (!allocation.container().name().isEmpty()) {
                 info.add(1, namespace, allocation.node(), pod, index, allocation.container().name(),
                         Boolean.toString(allocation.container().init()));
-            }
-            if (legacy) {
-                legacyMemory.add(allocation.memoryBytes(), namespace, allocation.node(), pod, index, allocation.uuid());
-                legacyCores.add(allocation.cores(), namespace, allocation.node(), pod, index, allocation.uuid());
             }
         }
         var unregisteredMemory = families.of(UNREGISTERED_CARD_MEMORY);
@@ -200,17 +175,13 @@ public final class AllocationMetrics {
     }
 
     private static void addQuotas(AllocationView view, boolean legacy, Families families) {
-        var used = families.of(QUOTA_USED);
+        var used = families.of(QUOTA_USED, LEGACY_QUOTA_USED, legacy);
         var limits = families.of(QUOTA_LIMIT);
-        var legacyUsed = legacy ? families.of(LEGACY_QUOTA_USED) : null;
         for (QuotaUsage quota : view.quotas()) {
             String limit = Long.toString(quota.limit().orElse(0));
             String quotaName = quota.resource().quotaName();
             used.add(quota.used(), quota.namespace(), quotaName, limit);
             quota.limit().ifPresent(value -> limits.add(value, quota.namespace(), quotaName));
-            if (legacy) {
-                legacyUsed.add(quota.used(), quota.namespace(), quotaName, limit);
-            }
         }
     }
 

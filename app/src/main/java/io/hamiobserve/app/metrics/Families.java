@@ -17,6 +17,18 @@ final class Families {
         return points;
     }
 
+    /**
+     * Starts a HAMi family whose pre-2.9 twin, when {@code legacy} is on, receives every point too.
+     * The twin takes the same label values in the same positions, under its old label names.
+     */
+    MetricFamily.Points of(MetricFamily family, MetricFamily legacyTwin, boolean legacy) {
+        MetricFamily.Points points = of(family);
+        if (legacy) {
+            points.mirrorTo(of(legacyTwin));
+        }
+        return points;
+    }
+
     MetricSnapshots snapshots() {
         List<MetricSnapshot> snapshots = new ArrayList<>();
         for (MetricFamily.Points points : all) {

@@ -71,6 +71,8 @@ public record MetricFamily(String name, String help, Type type, boolean zoned, L
         /** For each sorted name, its position in the values {@link #add} takes (zone last). */
         private final int[] valueIndex;
         private final List<Row> rows = new ArrayList<>();
+        /** A family that receives the same points under other label names (HAMi's legacy twins). */
+        private Points mirror;
 
         private record Row(String[] values, double value) {
         }
@@ -94,8 +96,18 @@ public record MetricFamily(String name, String help, Type type, boolean zoned, L
             }
         }
 
+        void mirrorTo(Points twin) {
+            if (twin.family.labels.size() != family.labels.size()) {
+                throw new IllegalArgumentException(twin.family.name + " cannot mirror " + family.name);
+            }
+            mirror = twin;
+        }
+
         /** Adds a data point; its label values in the order of the family's label names. */
         public void add(double value, String... labelValues) {
+            if (mirror != null) {
+                mirror.add(value, labelValues);
+            }
             if (labelValues.length != family.labels.size()) {
                 throw new IllegalArgumentException(family.name + " takes " + family.labels.size()
                         + " label values, got " + labelValues.length);

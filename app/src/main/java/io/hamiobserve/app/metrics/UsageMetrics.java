@@ -142,29 +142,17 @@ public final class UsageMetrics {
     }
 
     private static void addHostCards(UsageView view, boolean legacy, Families families) {
-        var memoryUsed = families.of(HOST_MEMORY_USED);
-        var utilization = families.of(HOST_UTILIZATION);
+        var memoryUsed = families.of(HOST_MEMORY_USED, LEGACY_HOST_MEMORY, legacy);
+        var utilization = families.of(HOST_UTILIZATION, LEGACY_HOST_CORE, legacy);
         var controller = families.of(HOST_MEMORY_CONTROLLER_UTILIZATION);
         var total = families.of(HOST_MEMORY_TOTAL);
         var temperature = families.of(HOST_TEMPERATURE);
         var power = families.of(HOST_POWER);
         var info = families.of(HOST_INFO);
-        var legacyMemory = legacy ? families.of(LEGACY_HOST_MEMORY) : null;
-        var legacyCore = legacy ? families.of(LEGACY_HOST_CORE) : null;
         for (HostCardReading card : view.hostCards()) {
             String[] labels = {view.node(), Integer.toString(card.index()), card.uuid(), card.deviceType()};
-            card.memoryUsedBytes().ifPresent(used -> {
-                memoryUsed.add(used, labels);
-                if (legacy) {
-                    legacyMemory.add(used, labels);
-                }
-            });
-            card.gpuUtilPercent().ifPresent(util -> {
-                utilization.add(util, labels);
-                if (legacy) {
-                    legacyCore.add(util, labels);
-                }
-            });
+            card.memoryUsedBytes().ifPresent(used -> memoryUsed.add(used, labels));
+            card.gpuUtilPercent().ifPresent(util -> utilization.add(util, labels));
             card.memoryControllerUtilPercent().ifPresent(util ->
                     controller.add(util, Integer.toString(card.index()), card.uuid(), card.deviceType()));
             card.memoryTotalBytes().ifPresent(bytes -> total.add(bytes, labels));
@@ -176,20 +164,16 @@ public final class UsageMetrics {
     }
 
     private static void addContainers(UsageView view, boolean legacy, Families families) {
-        var used = families.of(VGPU_MEMORY_USED);
-        var limit = families.of(VGPU_MEMORY_LIMIT);
+        var used = families.of(VGPU_MEMORY_USED, LEGACY_MEMORY_USAGE, legacy);
+        var limit = families.of(VGPU_MEMORY_LIMIT, LEGACY_MEMORY_LIMIT, legacy);
         var memory = families.of(CONTAINER_DEVICE_MEMORY);
-        var utilization = families.of(CONTAINER_UTILIZATION);
-        var lastKernel = families.of(CONTAINER_LAST_KERNEL);
+        var utilization = families.of(CONTAINER_UTILIZATION, LEGACY_UTILIZATION, legacy);
+        var lastKernel = families.of(CONTAINER_LAST_KERNEL, LEGACY_LAST_KERNEL, legacy);
         var context = families.of(MEMORY_CONTEXT);
         var module = families.of(MEMORY_MODULE);
         var buffer = families.of(MEMORY_BUFFER);
         var processes = families.of(CONTAINER_PROCESSES);
         var smLimit = families.of(CONTAINER_SM_LIMIT);
-        var legacyUsage = legacy ? families.of(LEGACY_MEMORY_USAGE) : null;
-        var legacyLimit = legacy ? families.of(LEGACY_MEMORY_LIMIT) : null;
-        var legacyUtilization = legacy ? families.of(LEGACY_UTILIZATION) : null;
-        var legacyLastKernel = legacy ? families.of(LEGACY_LAST_KERNEL) : null;
         var legacyDesc = legacy ? families.of(LEGACY_MEMORY_DESC) : null;
         for (ContainerDevice device : view.containers()) {
             DeviceUsage usage = device.usage();
@@ -205,10 +189,6 @@ public final class UsageMetrics {
             smLimit.add(usage.smLimitPercent(), labels);
             device.lastKernelAgeSeconds().ifPresent(age -> lastKernel.add(age, labels));
             if (legacy) {
-                legacyUsage.add(usage.usedBytes(), labels);
-                legacyLimit.add(usage.limitBytes(), labels);
-                legacyUtilization.add(usage.smUtilPercent(), labels);
-                device.lastKernelAgeSeconds().ifPresent(age -> legacyLastKernel.add(age, labels));
                 // HAMi's legacy family also carried the allocation offset; HAMi-Core's offset field is
                 // not part of the usage record, so it is written as 0.
                 legacyDesc.add(usage.usedBytes(), labels[0], labels[1], labels[2], labels[3], labels[4],

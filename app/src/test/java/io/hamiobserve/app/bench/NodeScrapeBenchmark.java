@@ -3,6 +3,7 @@ package io.hamiobserve.app.bench;
 import io.hamiobserve.adapters.cachefile.CacheFileImage;
 import io.hamiobserve.adapters.cachefile.CacheFiles;
 import io.hamiobserve.app.UsageRole;
+import io.hamiobserve.app.demo.DemoSources;
 import io.hamiobserve.app.http.ExpositionFormat;
 import io.hamiobserve.app.metrics.BuildInfo;
 import io.hamiobserve.domain.ContainerShares;
@@ -98,25 +99,7 @@ public final class NodeScrapeBenchmark {
             public void close() {
             }
         };
-        NodePodDirectory directory = new NodePodDirectory() {
-            @Override
-            public void start(SkipReporter skips) {
-            }
-
-            @Override
-            public boolean isSynced() {
-                return true;
-            }
-
-            @Override
-            public List<NodePod> pods() {
-                return pods;
-            }
-
-            @Override
-            public void close() {
-            }
-        };
+        NodePodDirectory directory = DemoSources.fixedPods(pods);
         ProcessOwnerResolver resolver = pids -> owners;
         UsageRole role = new UsageRole("bench-node", hostCards, CacheFiles.directory(containers), directory,
                 Optional.of(resolver), false, BuildInfo.current(), Clock.systemUTC()).start();
