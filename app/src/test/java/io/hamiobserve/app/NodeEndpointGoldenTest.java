@@ -146,19 +146,24 @@ class NodeEndpointGoldenTest {
         role = new UsageRole(NODE, Nvml.open(library.toString(), Duration.ofSeconds(5)), CacheFiles.directory(containers),
                 KubernetesSources.nodePods(NODE), Optional.of(ProcCgroupOwners.of(proc)), false, Fixtures.BUILD,
                 Clock.fixed(java.time.Instant.ofEpochSecond(NOW), ZoneOffset.UTC)).start();
+        // The pod directory fills in the background: wait until every pod is known and two scrapes agree.
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
         String exposition = "";
+        String previous = null;
         while (System.nanoTime() < deadline) {
             exposition = Fixtures.render(role, ExpositionFormat.PROMETHEUS_TEXT);
-            if (role.ready() && exposition.contains("hami_host_gpu_memory_used_bytes{")
-                    && exposition.contains("pod=\"llm-inference\"")) {
+            String settled = settled(exposition);
+            boolean complete = role.ready() && exposition.contains("hami_host_gpu_memory_used_bytes{")
+                    && exposition.contains("pod=\"llm-inference\"") && exposition.contains("pod=\"cuda-sim\"")
+                    && exposition.contains("hami_observe_unknown_container_records 1.0");
+            if (complete && settled.equals(previous)) {
                 break;
             }
+            previous = complete ? settled : null;
             Thread.sleep(200);
         }
         // Skip counts grow with every scrape the wait above took; the golden records which skips exist.
-        String normalised = Fixtures.withoutDurations(exposition)
-                .replaceAll("(?m)^(hami_observe_skipped_inputs_total\\{[^}]*}) .*$", "$1 <count>");
+        String normalised = settled(exposition);
         if (Boolean.getBoolean("golden.update")) {
             Files.writeString(GOLDEN, normalised);
         }
@@ -166,6 +171,12 @@ class NodeEndpointGoldenTest {
         Promtool.assertClean(exposition);
         assertTrue(role.ready(), "the pod directory synced");
         assertTrue(fake.getFunction("fakeNvmlInitCalls").invokeInt(new Object[0]) >= 1, "NVML was initialised");
+    }
+
+    /** The exposition without what changes from scrape to scrape: durations and growing skip counts. */
+    private static String settled(String exposition) {
+        return Fixtures.withoutDurations(exposition)
+                .replaceAll("(?m)^(hami_observe_skipped_inputs_total\\{[^}]*}) .*$", "$1 <count>");
     }
 
     private static Pod pod(String name, String container, String allocated, String containerId) {
