@@ -9,6 +9,8 @@ module io.hamiobserve.app {
     requires io.hamiobserve.adapters.nvml;
     requires io.hamiobserve.adapters.k8s;
     requires io.helidon.webserver;
+    requires io.helidon.webserver.observe;
+    requires io.helidon.webserver.observe.metrics;
     requires io.helidon.http;
     requires io.helidon.common.configurable;
     requires io.helidon.common.pki;

@@ -11,6 +11,8 @@ import io.helidon.common.tls.Tls;
 import io.helidon.common.tls.TlsClientAuth;
 import io.helidon.webserver.WebServer;
 import io.helidon.webserver.http1.Http1Config;
+import io.helidon.webserver.observe.ObserveFeature;
+import io.helidon.webserver.observe.metrics.MetricsObserver;
 
 import java.time.Duration;
 import java.util.List;
@@ -68,6 +70,10 @@ public final class Servers {
                         .addReceiveListener(guard)
                         .build())
                 .update(builder -> edge.web().flatMap(WebConfig::tls).ifPresent(tls -> builder.tls(tls(tls))))
+                .addFeature(ObserveFeature.builder()
+                        .endpoint("/observe")
+                        .addObserver(MetricsObserver.create())
+                        .build())
                 .routing(endpoint::routing)
                 .build()
                 .start();
