@@ -203,7 +203,9 @@ final class InformerLedgerSource implements SchedulerLedgerSource {
             this.handler = new ResourceEventHandler<>() {
                 @Override
                 public void onAdd(T object) {
-                    added.accept(object);
+                    if (!store.isLeanCopy(object)) { // the relist that follows a restart brings the object
+                        added.accept(object);
+                    }
                 }
 
                 @Override
@@ -244,19 +246,22 @@ final class InformerLedgerSource implements SchedulerLedgerSource {
             return listed && current != null && current.hasSynced() && watching(current);
         }
 
-        /** Called from the heartbeat thread only. */
+        /**
+         * Called from the heartbeat thread only, and only while the API server answers, so a
+         * watch down for two beats is stuck rather than waiting out an outage: fabric8 retries a
+         * watch whose resume is refused with HTTP 410 Gone from the same resourceVersion for
+         * ever, never relisting.
+         */
         synchronized void checkWatch() {
             SharedIndexInformer<T> current = informer;
             if (current != null && watching(current)) {
                 wasWatching = true;
-                if (downBeats >= DOWN_BEATS_BEFORE_RELIST) {
-                    relist();
-                }
                 downBeats = 0;
             } else if (wasWatching) { // a first list still in progress is not an outage
                 downBeats++;
                 if (downBeats == DOWN_BEATS_BEFORE_RELIST) {
-                    LOG.warning("watch of " + kind + " is down; serving the last known ledger");
+                    LOG.warning("watch of " + kind + " is down while the API server answers; relisting");
+                    relist();
                 }
             }
         }
@@ -267,6 +272,7 @@ final class InformerLedgerSource implements SchedulerLedgerSource {
             current.stop();
             store.forgetVersions();
             wasWatching = false;
+            downBeats = 0;
             if (!closed) {
                 start();
             }

@@ -20,7 +20,7 @@ import java.util.Objects;
  * {@link java.util.ServiceLoader}; NVIDIA is always present.
  */
 public final class KubernetesSources {
-    /** How often a healthy live source re-confirms the ledger complete. */
+    /** How often a healthy live source re-confirms the ledger complete, and how often watches are checked. */
     static final Duration HEARTBEAT = Duration.ofSeconds(10);
 
     private KubernetesSources() {
@@ -39,7 +39,7 @@ public final class KubernetesSources {
 
     /** The HAMi pods placed on {@code nodeName} (usually {@code $NODE_NAME}), watched from the API server. */
     public static NodePodDirectory nodePods(String nodeName) {
-        return new NodePodInformer(new KubernetesClientBuilder().build(), true, nodeName, Vendors.load());
+        return new NodePodInformer(new KubernetesClientBuilder().build(), true, nodeName, Vendors.load(), HEARTBEAT);
     }
 
     static SchedulerLedgerSource cluster(KubernetesClient client, Duration heartbeat) {
@@ -47,6 +47,10 @@ public final class KubernetesSources {
     }
 
     static NodePodDirectory nodePods(KubernetesClient client, String nodeName) {
-        return new NodePodInformer(client, false, nodeName, Vendors.load());
+        return nodePods(client, nodeName, HEARTBEAT);
+    }
+
+    static NodePodDirectory nodePods(KubernetesClient client, String nodeName, Duration watchCheck) {
+        return new NodePodInformer(client, false, nodeName, Vendors.load(), watchCheck);
     }
 }

@@ -49,6 +49,15 @@ final class LeanStore<T extends HasMetadata> implements ItemStore<T> {
     }
 
     /**
+     * Whether {@code item} is this store's own lean copy: fabric8 replays the stored items as adds
+     * to an event handler added to an informer that restarts on this store, and a lean copy
+     * mapped as if it were the object would drop its annotations from the ledger.
+     */
+    boolean isLeanCopy(T item) {
+        return item != null && item.getMetadata() != null && items.get(getKey(item)) == item;
+    }
+
+    /**
      * Forgets every stored resourceVersion, so that the next list delivers each object as an
      * update even where a restarted API server reuses version numbers.
      */

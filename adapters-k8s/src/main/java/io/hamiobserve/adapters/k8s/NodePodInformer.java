@@ -12,6 +12,7 @@ import io.hamiobserve.domain.PodRef;
 import io.hamiobserve.ports.NodePodDirectory;
 import io.hamiobserve.ports.SkipReporter;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -20,6 +21,9 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -29,6 +33,11 @@ import java.util.logging.Logger;
  * cluster-wide pod cache. The label selects HAMi pods only, which a {@code spec.nodeName} field
  * selector would not; a pod bound to another node despite the label is left out client-side.
  * Each pod is mapped to a {@link NodePod} on arrival; the fabric8 object is dropped.
+ *
+ * <p>A watchdog restarts the informer on its lean store (versions forgotten, so the relist
+ * re-applies every pod and deletes what vanished) once a watch that was up has been down for
+ * two checks: fabric8 retries a watch whose resume is refused with HTTP 410 Gone from the same
+ * resourceVersion forever. {@link #isSynced()} stays true across such restarts.
  */
 final class NodePodInformer implements NodePodDirectory {
     private static final Logger LOG = Logger.getLogger(NodePodInformer.class.getName());
@@ -37,17 +46,28 @@ final class NodePodInformer implements NodePodDirectory {
             .thenComparing(pod -> pod.pod().name())
             .thenComparing(pod -> pod.pod().uid());
 
+    /** Checks a watch may be down before the informer is restarted with a full relist. */
+    static final int DOWN_CHECKS_BEFORE_RELIST = 2;
+
     private final KubernetesClient client;
     private final boolean ownsClient;
     private final String nodeName;
     private final PodMapper mapper;
+    private final Duration check;
     private final Map<String, NodePod> byUid = new ConcurrentHashMap<>();
-    private SharedIndexInformer<Pod> informer;
+    private final LeanStore<Pod> store = new LeanStore<>(Pod::new);
+    private ResourceEventHandler<Pod> handler;
+    private volatile SharedIndexInformer<Pod> informer;
+    private volatile boolean listed;
     private volatile boolean closed;
+    private ScheduledExecutorService watchdog;
+    private boolean wasWatching;
+    private int downChecks;
 
-    NodePodInformer(KubernetesClient client, boolean ownsClient, String nodeName, Vendors vendors) {
+    NodePodInformer(KubernetesClient client, boolean ownsClient, String nodeName, Vendors vendors, Duration check) {
         this.client = Objects.requireNonNull(client, "client");
         this.ownsClient = ownsClient;
+        this.check = Objects.requireNonNull(check, "check");
         if (nodeName == null || nodeName.isBlank()) {
             throw new IllegalArgumentException("node name is empty: set NODE_NAME from spec.nodeName");
         }
@@ -57,22 +77,16 @@ final class NodePodInformer implements NodePodDirectory {
 
     @Override
     public synchronized void start(SkipReporter reporter) {
-        if (informer != null) {
+        if (handler != null) {
             throw new IllegalStateException("already started");
         }
         Skips skips = new Skips(reporter);
-        informer = client.pods().inAnyNamespace()
-                .withLabel(PodMapper.NODE_KEY, nodeName)
-                .runnableInformer(0);
-        informer.itemStore(new LeanStore<>(Pod::new));
-        informer.exceptionHandler((started, failure) -> {
-            LOG.log(Level.WARNING, "watch of pods on " + nodeName + " failed; retrying: " + failure);
-            return !closed;
-        });
-        informer.addEventHandler(new ResourceEventHandler<>() {
+        handler = new ResourceEventHandler<>() {
             @Override
             public void onAdd(Pod pod) {
-                put(pod, skips);
+                if (!store.isLeanCopy(pod)) { // the relist that follows a restart brings the pod
+                    put(pod, skips);
+                }
             }
 
             @Override
@@ -93,8 +107,65 @@ final class NodePodInformer implements NodePodDirectory {
                     byUid.remove(pod.getMetadata().getUid());
                 }
             }
+
+            @Override
+            public void onList(String resourceVersion, boolean empty) {
+                listed = true;
+            }
+        };
+        watchdog = Executors.newSingleThreadScheduledExecutor(runnable -> {
+            Thread thread = new Thread(runnable, "hami-observe-node-pods-watchdog");
+            thread.setDaemon(true);
+            return thread;
         });
-        informer.start();
+        startInformer();
+        long period = Math.max(1, check.toMillis());
+        watchdog.scheduleAtFixedRate(this::checkWatch, period, period, TimeUnit.MILLISECONDS);
+    }
+
+    private synchronized void startInformer() {
+        SharedIndexInformer<Pod> created = client.pods().inAnyNamespace()
+                .withLabel(PodMapper.NODE_KEY, nodeName)
+                .runnableInformer(0);
+        created.itemStore(store);
+        created.exceptionHandler((started, failure) -> {
+            LOG.log(Level.WARNING, "watch of pods on " + nodeName + " failed; retrying: " + failure);
+            return !closed;
+        });
+        created.addEventHandler(handler);
+        informer = created;
+        created.start();
+    }
+
+    private synchronized void checkWatch() {
+        try {
+            if (closed) {
+                return;
+            }
+            if (watching(informer)) {
+                wasWatching = true;
+                downChecks = 0;
+            } else if (wasWatching && ++downChecks == DOWN_CHECKS_BEFORE_RELIST) { // a first list is not an outage
+                LOG.warning("watch of pods on " + nodeName + " is down; relisting");
+                informer.stop();
+                store.forgetVersions();
+                wasWatching = false;
+                downChecks = 0;
+                startInformer();
+            }
+        } catch (RuntimeException e) {
+            // The watchdog must survive anything, or a stuck watch would never be noticed again.
+            LOG.log(Level.WARNING, "watch check of pods on " + nodeName + " failed", e);
+        }
+    }
+
+    // fabric8 8.0 throws NullPointerException from isWatching while an informer stops.
+    private static boolean watching(SharedIndexInformer<?> informer) {
+        try {
+            return informer.isWatching();
+        } catch (RuntimeException stopping) {
+            return false;
+        }
     }
 
     private void put(Pod pod, Skips skips) {
@@ -148,8 +219,7 @@ final class NodePodInformer implements NodePodDirectory {
 
     @Override
     public boolean isSynced() {
-        SharedIndexInformer<Pod> current = informer;
-        return current != null && current.hasSynced();
+        return listed;
     }
 
     @Override
@@ -162,6 +232,9 @@ final class NodePodInformer implements NodePodDirectory {
     @Override
     public synchronized void close() {
         closed = true;
+        if (watchdog != null) {
+            watchdog.shutdownNow();
+        }
         if (informer != null) {
             informer.stop();
         }
