@@ -7,7 +7,8 @@
  * needs are required here explicitly (see docs/modules.md).
  */
 module io.hamiobserve.adapters.k8s {
-    requires io.hamiobserve.ports;
+    // KubernetesSources returns port types: its users need the ports module too.
+    requires transitive io.hamiobserve.ports;
     requires kubernetes.client.api;
     requires kubernetes.model.core;
     requires kubernetes.model.common;

@@ -20,5 +20,5 @@ module io.hamiobserve.app {
     requires io.prometheus.writer.text;
     requires java.logging;
 
-    exports io.hamiobserve.app;
+    // Nothing is exported: the app is the composition root, launched with -m, and no module requires it.
 }
