@@ -12,6 +12,7 @@ import io.hamiobserve.app.demo.DemoWorkload;
 import io.hamiobserve.app.http.ExpositionFormat;
 import io.hamiobserve.app.http.MetricsSource;
 import io.hamiobserve.app.metrics.BuildInfo;
+import io.hamiobserve.ports.HostCardSource;
 import io.hamiobserve.ports.ProcessOwnerResolver;
 import io.hamiobserve.ports.SchedulerLedgerSource;
 
@@ -68,7 +69,12 @@ public final class Main {
                 return demo(options, out);
             }
             case "inspect-cache" -> {
-                out.print(CacheFileInspector.describe(Path.of(options.arguments().getFirst()), options.json()));
+                Path path = Path.of(options.arguments().getFirst());
+                if (!Files.exists(path, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+                    err.println("hami-observe: inspect-cache: no such file or directory: " + path);
+                    return 1;
+                }
+                out.print(CacheFileInspector.describe(path, options.json()));
                 out.flush();
                 return 0;
             }
@@ -123,7 +129,10 @@ public final class Main {
         Optional<ProcessOwnerResolver> owners = options.processAttribution()
                 ? Optional.of(ProcCgroupOwners.of(options.procRoot()))
                 : Optional.empty();
-        return new UsageRole(options.nodeName(), Nvml.open(options.nvmlLibrary(), Nvml.DEFAULT_CALL_TIMEOUT),
+        HostCardSource cards = options.nvmlLibrary().isEmpty()
+                ? Nvml.open()
+                : Nvml.open(options.nvmlLibrary(), Nvml.DEFAULT_CALL_TIMEOUT);
+        return new UsageRole(options.nodeName(), cards,
                 CacheFiles.directory(options.hookPath().resolve("containers")),
                 KubernetesSources.nodePods(options.nodeName()), owners, options.legacyMetrics(), build,
                 Clock.systemUTC());

@@ -24,7 +24,7 @@ import java.util.Optional;
  * @param once                    print one exposition to stdout and exit
  * @param nodeName                node role: this node's name
  * @param hookPath                node role: HAMi-Core's root; containers live in {@code $HOOK_PATH/containers}
- * @param nvmlLibrary             node role: the NVML library to load
+ * @param nvmlLibrary             node role: the NVML library to load; empty for the driver's default
  * @param processAttribution      node role: attribute card processes to containers via /proc
  * @param procRoot                node role: where the host's /proc is visible
  * @param arguments               positional arguments (inspect-cache: the path)
@@ -57,7 +57,7 @@ public record Options(String command, String allocationBind, String usageBind, S
               --once                         print one exposition to stdout and exit
               --node-name NAME               node: this node (default $NODE_NAME)
               --hook-path DIR                node: HAMi-Core root (default $HOOK_PATH, else /usr/local/vgpu)
-              --nvml-library NAME|PATH       node: NVML library (default nvidia-ml)
+              --nvml-library NAME|PATH       node: NVML library (default: the driver's libnvidia-ml.so.1)
               --process-attribution          node: attribute GPU processes to containers via /proc (needs hostPID)
               --proc-root DIR                node: the host's /proc (default /proc)
               --json                         inspect-cache: JSON output
@@ -87,7 +87,7 @@ public record Options(String command, String allocationBind, String usageBind, S
         boolean once = false;
         String nodeName = env.get("NODE_NAME");
         String hookPath = env.getOrDefault("HOOK_PATH", "/usr/local/vgpu");
-        String nvml = "nvidia-ml";
+        String nvml = ""; // empty: the driver's soname, as NVML is installed on every GPU node
         boolean attribution = false;
         String procRoot = "/proc";
         boolean json = false;
