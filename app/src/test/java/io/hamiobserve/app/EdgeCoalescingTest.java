@@ -51,14 +51,6 @@ class EdgeCoalescingTest {
         return client.sendAsync(request.build(), HttpResponse.BodyHandlers.ofByteArray());
     }
 
-    private static void awaitInFlight(Servers.Served served, int count) throws InterruptedException {
-        long end = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-        while (served.endpoint().inFlight() < count && System.nanoTime() < end) {
-            Thread.sleep(5);
-        }
-        assertEquals(count, served.endpoint().inFlight(), "scrapes in flight");
-    }
-
     private static String text(byte[] body) {
         return new String(body, StandardCharsets.UTF_8);
     }
@@ -73,7 +65,7 @@ class EdgeCoalescingTest {
         for (int i = 1; i < SCRAPES; i++) {
             responses.add(scrape(served));
         }
-        awaitInFlight(served, SCRAPES);
+        EdgeTestSource.awaitInFlight(served, SCRAPES);
         source.release();
 
         byte[] first = responses.getFirst().get().body();
@@ -104,7 +96,7 @@ class EdgeCoalescingTest {
         for (int i = 0; i < SCRAPES; i++) {
             responses.add(scrape(served, variants[i % variants.length]));
         }
-        awaitInFlight(served, SCRAPES);
+        EdgeTestSource.awaitInFlight(served, SCRAPES);
         source.release();
 
         byte[][] bodies = new byte[variants.length][];

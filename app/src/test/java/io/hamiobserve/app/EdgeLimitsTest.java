@@ -57,14 +57,6 @@ class EdgeLimitsTest {
         return client.send(request.build(), HttpResponse.BodyHandlers.ofString());
     }
 
-    private static void awaitInFlight(Servers.Served served, int count) throws InterruptedException {
-        long end = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-        while (served.endpoint().inFlight() < count && System.nanoTime() < end) {
-            Thread.sleep(5);
-        }
-        assertEquals(count, served.endpoint().inFlight(), "scrapes in flight");
-    }
-
     @Test
     void scrapesBeyondTheLimitAreRefusedAtOnceWith503() throws Exception {
         EdgeTestSource source = EdgeTestSource.uncached().hold();
@@ -74,7 +66,7 @@ class EdgeLimitsTest {
             held.add(client.sendAsync(HttpRequest.newBuilder(uri(served, "/metrics")).build(),
                     HttpResponse.BodyHandlers.ofString()));
         }
-        awaitInFlight(served, 2);
+        EdgeTestSource.awaitInFlight(served, 2);
 
         long started = System.nanoTime();
         HttpResponse<String> refused = get(uri(served, "/metrics"));

@@ -83,4 +83,13 @@ class EdgeTestSource implements MetricsSource, AutoCloseable {
         onClose.run();
         closed = true;
     }
+
+    /** Waits until {@code count} scrapes are in flight at the endpoint (at most 10 s), then checks it. */
+    static void awaitInFlight(Servers.Served served, int count) throws InterruptedException {
+        long end = System.nanoTime() + java.time.Duration.ofSeconds(10).toNanos();
+        while (served.endpoint().inFlight() < count && System.nanoTime() < end) {
+            Thread.sleep(5);
+        }
+        org.junit.jupiter.api.Assertions.assertEquals(count, served.endpoint().inFlight(), "scrapes in flight");
+    }
 }
