@@ -1,7 +1,8 @@
 /**
  * The application: wires adapters to the domain through the ports, and serves the allocation
  * view ({@code :9395/metrics}) and the usage view ({@code :9394/metrics}) with Helidon SE.
- * Exposition is written by prometheus-metrics' text writers from per-scrape snapshots.
+ * Exposition is written by prometheus-metrics' text writers from per-scrape snapshots; the
+ * allocation view keeps each node's writer output between scrapes and renders only what changed.
  */
 module io.hamiobserve.app {
     requires io.hamiobserve.ports;

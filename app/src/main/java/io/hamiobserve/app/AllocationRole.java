@@ -3,13 +3,14 @@ package io.hamiobserve.app;
 import io.hamiobserve.app.http.MetricsSource;
 import io.hamiobserve.app.metrics.AllocationMetrics;
 import io.hamiobserve.app.metrics.BuildInfo;
+import io.hamiobserve.app.metrics.Exposition;
+import io.hamiobserve.app.metrics.RenderCache;
 import io.hamiobserve.app.metrics.SelfMetrics;
 import io.hamiobserve.app.metrics.SkipCounter;
 import io.hamiobserve.app.metrics.SourceHealth;
 import io.hamiobserve.domain.AllocationView;
 import io.hamiobserve.domain.Ledger;
 import io.hamiobserve.ports.SchedulerLedgerSource;
-import io.prometheus.metrics.model.snapshots.MetricSnapshots;
 
 import java.util.Objects;
 import java.util.List;
@@ -18,7 +19,7 @@ import java.util.Optional;
 /**
  * The scheduler-side role: keeps the ledger current from its source and serves the allocation view.
  * The exposition is a pure function of the ledger and the skip counts, so an unchanged ledger is
- * served from the last rendering.
+ * served from the last rendering, and a changed one renders again only the nodes and pods that changed.
  */
 public final class AllocationRole implements MetricsSource, AutoCloseable {
     /** The source name in health and skip series. */
@@ -30,6 +31,7 @@ public final class AllocationRole implements MetricsSource, AutoCloseable {
     private final BuildInfo build;
     private final SkipCounter skips = new SkipCounter();
     private final SourceHealth health = new SourceHealth();
+    private final RenderCache renderCache = new RenderCache();
 
     public AllocationRole(SchedulerLedgerSource source, boolean legacyMetrics, BuildInfo build) {
         this.source = Objects.requireNonNull(source);
@@ -58,12 +60,18 @@ public final class AllocationRole implements MetricsSource, AutoCloseable {
     }
 
     @Override
-    public MetricSnapshots collect() {
+    public Exposition collect() {
         long started = System.nanoTime();
         AllocationView view = ledger.view();
         health.record(SOURCE, view.freshness().synced(), System.nanoTime() - started,
                 view.freshness().synced() ? null : "ledger not synced yet");
-        return SelfMetrics.append(AllocationMetrics.collect(view, legacyMetrics), build, skips, health);
+        return AllocationMetrics.exposition(view, legacyMetrics, renderCache,
+                SelfMetrics.snapshots(build, skips, health));
+    }
+
+    /** What the role keeps between scrapes to render only what changed. */
+    public RenderCache renderCache() {
+        return renderCache;
     }
 
     @Override

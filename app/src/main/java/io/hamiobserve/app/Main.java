@@ -227,7 +227,7 @@ public final class Main {
 
     private static void print(MetricsSource source, PrintStream out) {
         try {
-            ExpositionFormat.PROMETHEUS_TEXT.writer().write(out, source.collect());
+            source.collect().write(out, ExpositionFormat.PROMETHEUS_TEXT.writer());
             out.flush();
         } catch (IOException failed) {
             throw new java.io.UncheckedIOException(failed);

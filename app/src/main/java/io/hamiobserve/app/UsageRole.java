@@ -2,6 +2,7 @@ package io.hamiobserve.app;
 
 import io.hamiobserve.app.http.MetricsSource;
 import io.hamiobserve.app.metrics.BuildInfo;
+import io.hamiobserve.app.metrics.Exposition;
 import io.hamiobserve.app.metrics.SelfMetrics;
 import io.hamiobserve.app.metrics.SkipCounter;
 import io.hamiobserve.app.metrics.SourceHealth;
@@ -16,7 +17,6 @@ import io.hamiobserve.ports.HostCardSource;
 import io.hamiobserve.ports.NodePodDirectory;
 import io.hamiobserve.ports.ProcessOwnerResolver;
 import io.hamiobserve.ports.SourceUnavailableException;
-import io.prometheus.metrics.model.snapshots.MetricSnapshots;
 
 import java.time.Clock;
 import java.util.List;
@@ -87,7 +87,7 @@ public final class UsageRole implements MetricsSource, AutoCloseable {
     }
 
     @Override
-    public MetricSnapshots collect() {
+    public Exposition collect() {
         List<HostCardReading> cards = read(HOST_CARDS, () -> hostCards.read(skips), List.of());
         List<ContainerUsage> usages = read(CONTAINERS, () -> containers.read(skips), List.of());
         List<NodePod> nodePods = read(PODS, () -> {
@@ -108,7 +108,8 @@ public final class UsageRole implements MetricsSource, AutoCloseable {
         for (ContainerUsage unknown : view.unknownContainers()) {
             skips.skipped(CONTAINERS, "container", "unknown_pod", unknown.podUid() + "_" + unknown.containerName());
         }
-        return SelfMetrics.append(UsageMetrics.collect(view, nodePods, legacyMetrics), build, skips, health);
+        return Exposition.of(SelfMetrics.append(UsageMetrics.collect(view, nodePods, legacyMetrics), build, skips,
+                health));
     }
 
     private interface Read<T> {

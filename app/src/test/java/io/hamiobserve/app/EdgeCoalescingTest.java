@@ -136,7 +136,7 @@ class EdgeCoalescingTest {
     void aFailedCollectionIsRetriedByTheNextScrape() throws Exception {
         EdgeTestSource failing = new EdgeTestSource(java.util.Optional.of("same")) {
             @Override
-            public io.prometheus.metrics.model.snapshots.MetricSnapshots collect() {
+            public io.hamiobserve.app.metrics.Exposition collect() {
                 if (collections.get() == 0) {
                     collections.incrementAndGet();
                     throw new IllegalStateException("a bug in a collector");

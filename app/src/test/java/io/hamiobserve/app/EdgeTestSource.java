@@ -1,6 +1,7 @@
 package io.hamiobserve.app;
 
 import io.hamiobserve.app.http.MetricsSource;
+import io.hamiobserve.app.metrics.Exposition;
 import io.prometheus.metrics.model.snapshots.GaugeSnapshot;
 import io.prometheus.metrics.model.snapshots.MetricSnapshots;
 
@@ -54,7 +55,7 @@ class EdgeTestSource implements MetricsSource, AutoCloseable {
     }
 
     @Override
-    public MetricSnapshots collect() {
+    public Exposition collect() {
         int number = collections.incrementAndGet();
         entered.countDown();
         try {
@@ -64,8 +65,8 @@ class EdgeTestSource implements MetricsSource, AutoCloseable {
         } catch (InterruptedException interrupted) {
             Thread.currentThread().interrupt();
         }
-        return MetricSnapshots.of(GaugeSnapshot.builder().name("edge_test_collection").help("which collection")
-                .dataPoint(GaugeSnapshot.GaugeDataPointSnapshot.builder().value(number).build()).build());
+        return Exposition.of(MetricSnapshots.of(GaugeSnapshot.builder().name("edge_test_collection").help("which collection")
+                .dataPoint(GaugeSnapshot.GaugeDataPointSnapshot.builder().value(number).build()).build()));
     }
 
     @Override

@@ -62,7 +62,7 @@ final class Fixtures {
     static String render(MetricsSource source, ExpositionFormat format) {
         try {
             ByteArrayOutputStream out = new ByteArrayOutputStream();
-            format.writer().write(out, source.collect());
+            source.collect().write(out, format.writer());
             return out.toString(StandardCharsets.UTF_8);
         } catch (IOException impossible) {
             throw new UncheckedIOException(impossible);

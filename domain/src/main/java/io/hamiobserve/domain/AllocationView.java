@@ -1,33 +1,49 @@
 package io.hamiobserve.domain;
 
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.OptionalDouble;
 import java.util.OptionalLong;
 
 /**
  * What the scheduler has handed out, at one moment: the allocation view.
  *
- * <p>Every list is sorted (nodes by name, cards by index, pods by namespace and name, containers
- * by index) so that two views of the same ledger render identically.
+ * <p>Every list is sorted (nodes by name, cards by index, pods by node, namespace and name,
+ * containers by index) so that two views of the same ledger render identically.
  *
  * @param cards                  every registered card with its allocated totals
- * @param containers             per container and card, the share the container holds
+ * @param pods                   the counting pods, as recorded; {@link #containers()} flattens them
  * @param quotas                 per namespace and GPU resource, use against the quota
  * @param migInstances           realised MIG instances on cards registered in MIG mode
  * @param unregisteredCardShares pod shares on cards that no node registers: an inconsistency
  *                               of the ledger, kept out of the card totals and reported apart
  * @param freshness              when the ledger was last known to be complete
  */
-public record AllocationView(List<CardAllocation> cards, List<ContainerAllocation> containers,
+public record AllocationView(List<CardAllocation> cards, List<PodPlacement> pods,
                              List<QuotaUsage> quotas, List<MigInstanceOnCard> migInstances,
                              List<UnregisteredCardShare> unregisteredCardShares, LedgerFreshness freshness) {
 
     public AllocationView {
         cards = List.copyOf(cards);
-        containers = List.copyOf(containers);
+        pods = List.copyOf(pods);
         quotas = List.copyOf(quotas);
         migInstances = List.copyOf(migInstances);
         unregisteredCardShares = List.copyOf(unregisteredCardShares);
+    }
+
+    /**
+     * Per container and card, the share the container holds: every pod's
+     * {@link ContainerAllocation#of(PodPlacement)}, in pod order. Derived on each call, so a view
+     * costs nothing for readers that go pod by pod.
+     */
+    public List<ContainerAllocation> containers() {
+        List<ContainerAllocation> containers = new ArrayList<>();
+        for (PodPlacement pod : pods) {
+            containers.addAll(ContainerAllocation.of(pod));
+        }
+        return containers;
     }
 
     /**
@@ -67,6 +83,26 @@ public record AllocationView(List<CardAllocation> cards, List<ContainerAllocatio
                                       long memoryMib, long cores) {
         public long memoryBytes() {
             return Units.mibToBytes(memoryMib);
+        }
+
+        /**
+         * A pod's shares per container and card, containers in annotation order, cards in the
+         * order the container first lists them; several entries for one card are summed.
+         */
+        public static List<ContainerAllocation> of(PodPlacement placement) {
+            List<ContainerAllocation> out = new ArrayList<>();
+            for (ContainerShares container : placement.containers()) {
+                Map<String, long[]> byCard = new LinkedHashMap<>();
+                for (DeviceShare share : container.devices()) {
+                    long[] sum = byCard.computeIfAbsent(share.uuid(), uuid -> new long[2]);
+                    sum[0] += share.memoryMib();
+                    sum[1] += share.cores();
+                }
+                ContainerRef ref = new ContainerRef(container.index(), container.name(), container.init());
+                byCard.forEach((uuid, sum) -> out.add(new ContainerAllocation(placement.pod(), placement.node(), ref,
+                        uuid, sum[0], sum[1])));
+            }
+            return out;
         }
     }
 

@@ -81,7 +81,7 @@ public final class Ledger {
         if (placement.holdsAllocation()) {
             PodEntry entry = new PodEntry(placement, CardUse.of(placement));
             podsByUid.put(uid, entry);
-            podsInOrder.put(PodOrder.of(placement.pod()), entry);
+            podsInOrder.put(PodOrder.of(placement), entry);
             apply(entry, +1);
         }
         version++;
@@ -166,19 +166,27 @@ public final class Ledger {
     private PodEntry forget(String uid) {
         PodEntry previous = podsByUid.remove(uid);
         if (previous != null) {
-            podsInOrder.remove(PodOrder.of(previous.placement().pod()));
+            podsInOrder.remove(PodOrder.of(previous.placement()));
         }
         return previous;
     }
 
-    /** View order of pods: namespace, name, UID. */
-    private record PodOrder(String namespace, String name, String uid) implements Comparable<PodOrder> {
-        static PodOrder of(PodRef pod) {
-            return new PodOrder(pod.namespace(), pod.name(), pod.uid());
+    /**
+     * View order of pods: node, namespace, name, UID. Node first, like the cards, so that readers
+     * can take a node's cards and pods together.
+     */
+    private record PodOrder(String node, String namespace, String name, String uid) implements Comparable<PodOrder> {
+        static PodOrder of(PodPlacement placement) {
+            PodRef pod = placement.pod();
+            return new PodOrder(placement.node(), pod.namespace(), pod.name(), pod.uid());
         }
 
         @Override
         public int compareTo(PodOrder other) {
+            int byNode = node.compareTo(other.node);
+            if (byNode != 0) {
+                return byNode;
+            }
             int byNamespace = namespace.compareTo(other.namespace);
             if (byNamespace != 0) {
                 return byNamespace;
@@ -206,12 +214,12 @@ public final class Ledger {
             }
         });
 
-        Collection<PodEntry> pods = podsInOrder.values();
-        List<AllocationView.ContainerAllocation> containers = new ArrayList<>();
+        Collection<PodEntry> entries = podsInOrder.values();
+        List<PodPlacement> pods = new ArrayList<>(entries.size());
         List<AllocationView.UnregisteredCardShare> unregistered = new ArrayList<>();
-        for (PodEntry entry : pods) {
+        for (PodEntry entry : entries) {
             PodPlacement placement = entry.placement();
-            addContainerAllocations(placement, containers);
+            pods.add(placement);
             for (CardUse use : entry.uses()) {
                 if (!nodeByCard.containsKey(use.uuid())) {
                     unregistered.add(new AllocationView.UnregisteredCardShare(placement.pod(), placement.node(), use));
@@ -225,23 +233,8 @@ public final class Ledger {
                 }
             }
         }
-        return new AllocationView(cards, containers, quotaUsages(), migInstances, unregistered,
+        return new AllocationView(cards, pods, quotaUsages(), migInstances, unregistered,
                 new AllocationView.LedgerFreshness(synced, lastSyncEpochMillis, version));
-    }
-
-    private static void addContainerAllocations(PodPlacement placement, List<AllocationView.ContainerAllocation> out) {
-        for (ContainerShares container : placement.containers()) {
-            Map<String, long[]> byCard = new java.util.LinkedHashMap<>();
-            for (DeviceShare share : container.devices()) {
-                long[] sum = byCard.computeIfAbsent(share.uuid(), uuid -> new long[2]);
-                sum[0] += share.memoryMib();
-                sum[1] += share.cores();
-            }
-            AllocationView.ContainerRef ref = new AllocationView.ContainerRef(container.index(), container.name(),
-                    container.init());
-            byCard.forEach((uuid, sum) -> out.add(new AllocationView.ContainerAllocation(placement.pod(),
-                    placement.node(), ref, uuid, sum[0], sum[1])));
-        }
     }
 
     private List<AllocationView.QuotaUsage> quotaUsages() {

@@ -418,8 +418,10 @@ class LedgerTest {
         AllocationView view = ledger.view();
         assertEquals(List.of("node-a/0", "node-a/1", "node-a/2", "node-b/0", "node-b/1"), view.cards().stream()
                 .map(card -> card.node() + "/" + card.card().index()).toList());
-        assertEquals(List.of("aa/b", "aa/z", "mm/ghost1", "mm/ghost2", "zz/a"), view.containers().stream()
-                .map(c -> c.pod().namespace() + "/" + c.pod().name()).toList());
+        // Pods node by node (like the cards), then by namespace and name.
+        assertEquals(List.of("node-a:aa/b", "node-a:aa/z", "node-a:zz/a", "node-z:mm/ghost1", "node-z:mm/ghost2"),
+                view.containers().stream().map(c -> c.node() + ":" + c.pod().namespace() + "/" + c.pod().name())
+                        .toList());
         assertEquals(List.of("mm/ghost1", "mm/ghost2"), view.unregisteredCardShares().stream()
                 .map(s -> s.pod().namespace() + "/" + s.pod().name()).toList());
     }

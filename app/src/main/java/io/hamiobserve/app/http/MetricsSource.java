@@ -1,6 +1,6 @@
 package io.hamiobserve.app.http;
 
-import io.prometheus.metrics.model.snapshots.MetricSnapshots;
+import io.hamiobserve.app.metrics.Exposition;
 
 /** What an endpoint exposes: the series of one role, collected at scrape time. */
 public interface MetricsSource {
@@ -11,7 +11,7 @@ public interface MetricsSource {
     java.util.Optional<Object> stateStamp();
 
     /** Collects the series now. Never throws for bad data: failures are series. */
-    MetricSnapshots collect();
+    Exposition collect();
 
     /** Whether the role has what it needs to answer truthfully (for {@code /readyz}). */
     boolean ready();

@@ -6,9 +6,12 @@ import io.hamiobserve.domain.AllocationView.ContainerAllocation;
 import io.hamiobserve.domain.AllocationView.MigInstanceOnCard;
 import io.hamiobserve.domain.AllocationView.QuotaUsage;
 import io.hamiobserve.domain.MigInstance;
+import io.hamiobserve.domain.PodPlacement;
 import io.hamiobserve.domain.RegisteredCard;
 import io.hamiobserve.domain.Units;
 import io.prometheus.metrics.model.snapshots.MetricSnapshots;
+
+import java.util.List;
 
 import static io.hamiobserve.app.metrics.MetricFamily.gauge;
 import static io.hamiobserve.app.metrics.MetricFamily.hamiGauge;
@@ -17,6 +20,13 @@ import static io.hamiobserve.app.metrics.MetricFamily.hamiGauge;
  * The allocation endpoint's catalogue (HAMi scheduler, reference §2) and how an
  * {@link AllocationView} becomes its series. HAMi's names, HELP texts, labels and units are a
  * contract with existing dashboards; additions are prefixed {@code hami_observe_}.
+ *
+ * <p>The exposition is segmented (see {@link SegmentedExposition}): one segment per node's cards
+ * and one per node's pods, so that after a pod event only the nodes it touches are rendered again.
+ * Segments are keyed by the domain's immutable records, which are equal exactly when their series
+ * are. Every per-card and per-container series carries its node, so segments of different nodes
+ * never produce the same series; within a node, the segment's snapshot deduplicates (two pods of
+ * one name on one card, a replaced pod whose deletion has not arrived yet, keep the first).
  */
 public final class AllocationMetrics {
     // HAMi's allocation series.
@@ -102,109 +112,196 @@ public final class AllocationMetrics {
     }
 
     /**
-     * The allocation endpoint's series for one view.
+     * The allocation endpoint's exposition for one view, reusing what {@code cache} rendered for
+     * earlier views.
      *
      * @param legacy also emit HAMi's pre-2.9 names
+     * @param tail   series written after the view's (the exporter's own), as collected now
      */
-    public static MetricSnapshots collect(AllocationView view, boolean legacy) {
-        Families families = new Families();
-        addCards(view, legacy, families);
-        addContainers(view, legacy, families);
-        addQuotas(view, legacy, families);
-        addMigInstances(view, legacy, families);
-        addLedgerHealth(view, families);
-        return families.snapshots();
+    public static Exposition exposition(AllocationView view, boolean legacy, RenderCache cache,
+                                        MetricSnapshots tail) {
+        SegmentedExposition exposition = new SegmentedExposition(cache);
+        build(view, legacy, exposition);
+        exposition.append(tail);
+        return exposition;
     }
 
-    private static void addCards(AllocationView view, boolean legacy, Families families) {
-        var memoryLimit = families.of(GPU_MEMORY_LIMIT, LEGACY_MEMORY_LIMIT, legacy);
-        var coreLimit = families.of(GPU_CORE_LIMIT, LEGACY_CORE_LIMIT, legacy);
-        var memoryAllocated = families.of(GPU_MEMORY_ALLOCATED, LEGACY_MEMORY_ALLOCATED, legacy);
-        var coreAllocated = families.of(GPU_CORE_ALLOCATED, LEGACY_CORE_ALLOCATED, legacy);
-        var shared = families.of(GPU_SHARED_COUNT, LEGACY_SHARED_NUM, legacy);
-        var overview = families.of(NODE_GPU_OVERVIEW, LEGACY_OVERVIEW, legacy);
-        var allocatedRatio = families.of(NODE_GPU_MEMORY_ALLOCATED_RATIO);
-        var legacyPercentage = legacy ? families.of(LEGACY_MEMORY_PERCENTAGE) : null;
-        var shareLimit = families.of(GPU_SHARE_LIMIT);
-        var healthy = families.of(GPU_HEALTHY);
-        for (CardAllocation allocation : view.cards()) {
-            RegisteredCard card = allocation.card();
-            String node = allocation.node();
-            String index = Integer.toString(card.index());
-            String cores = Long.toString(card.cores());
-            String memoryMib = Long.toString(card.memoryMib());
-            memoryLimit.add(card.memoryBytes(), node, card.uuid(), index, card.type());
-            coreLimit.add(card.cores(), node, card.uuid(), index, card.type());
-            memoryAllocated.add(allocation.allocatedMemoryBytes(), node, card.uuid(), index, cores, card.type());
-            coreAllocated.add(allocation.allocatedCores(), node, card.uuid(), index, card.type());
-            shared.add(allocation.sharedContainers(), node, card.uuid(), index, card.type());
-            overview.add(allocation.allocatedMemoryBytes(), node, card.uuid(), index, cores, memoryMib, card.type());
-            allocation.memoryAllocatedFraction().ifPresent(fraction -> {
-                allocatedRatio.add(fraction, node, card.uuid(), index, card.type());
-                if (legacy) {
-                    // The legacy percentage family never had the device type label.
-                    legacyPercentage.add(fraction, node, card.uuid(), index);
-                }
-            });
-            shareLimit.add(card.maxShares(), node, card.uuid(), index, card.type());
-            healthy.add(card.healthy() ? 1 : 0, node, card.uuid(), index, card.type(), card.mode().label());
+    /**
+     * The same series as {@link #exposition} as one set of snapshots, each family sorted by label
+     * values: for tests, which compare both.
+     */
+    public static MetricSnapshots snapshots(AllocationView view, boolean legacy) {
+        SegmentedExposition exposition = new SegmentedExposition(new RenderCache());
+        build(view, legacy, exposition);
+        return exposition.asSnapshots();
+    }
+
+    private static void build(AllocationView view, boolean legacy, SegmentedExposition exposition) {
+        addCards(view, legacy, exposition);
+        addContainers(view, legacy, exposition);
+        addQuotas(view, legacy, exposition);
+        addMigInstances(view, legacy, exposition);
+        addLedgerHealth(view, exposition);
+    }
+
+    private static void addCards(AllocationView view, boolean legacy, SegmentedExposition exposition) {
+        var section = exposition.section("cards", families -> {
+            families.of(GPU_MEMORY_LIMIT, LEGACY_MEMORY_LIMIT, legacy);
+            families.of(GPU_CORE_LIMIT, LEGACY_CORE_LIMIT, legacy);
+            families.of(GPU_MEMORY_ALLOCATED, LEGACY_MEMORY_ALLOCATED, legacy);
+            families.of(GPU_CORE_ALLOCATED, LEGACY_CORE_ALLOCATED, legacy);
+            families.of(GPU_SHARED_COUNT, LEGACY_SHARED_NUM, legacy);
+            families.of(NODE_GPU_OVERVIEW, LEGACY_OVERVIEW, legacy);
+            families.of(NODE_GPU_MEMORY_ALLOCATED_RATIO);
+            if (legacy) {
+                families.of(LEGACY_MEMORY_PERCENTAGE);
+            }
+            families.of(GPU_SHARE_LIMIT);
+            families.of(GPU_HEALTHY);
+        });
+        // Cards come node by node: one segment per node.
+        List<CardAllocation> cards = view.cards();
+        for (int from = 0; from < cards.size(); ) {
+            int to = from + 1;
+            while (to < cards.size() && cards.get(to).node().equals(cards.get(from).node())) {
+                to++;
+            }
+            List<CardAllocation> node = cards.subList(from, to);
+            section.segment(List.copyOf(node), families -> node.forEach(card -> addCard(card, legacy, families)));
+            from = to;
         }
     }
 
-    private static void addContainers(AllocationView view, boolean legacy, Families families) {
-        var memory = families.of(VGPU_MEMORY_ALLOCATED, LEGACY_VGPU_MEMORY, legacy);
-        var cores = families.of(VGPU_CORE_ALLOCATED, LEGACY_VGPU_CORE, legacy);
-        var info = families.of(CONTAINER_INFO);
-        for (ContainerAllocation allocation : view.containers()) {
+    private static void addCard(CardAllocation allocation, boolean legacy, Families families) {
+        RegisteredCard card = allocation.card();
+        String node = allocation.node();
+        String index = Integer.toString(card.index());
+        String cores = Long.toString(card.cores());
+        String memoryMib = Long.toString(card.memoryMib());
+        families.get(GPU_MEMORY_LIMIT).add(card.memoryBytes(), node, card.uuid(), index, card.type());
+        families.get(GPU_CORE_LIMIT).add(card.cores(), node, card.uuid(), index, card.type());
+        families.get(GPU_MEMORY_ALLOCATED).add(allocation.allocatedMemoryBytes(), node, card.uuid(), index, cores,
+                card.type());
+        families.get(GPU_CORE_ALLOCATED).add(allocation.allocatedCores(), node, card.uuid(), index, card.type());
+        families.get(GPU_SHARED_COUNT).add(allocation.sharedContainers(), node, card.uuid(), index, card.type());
+        families.get(NODE_GPU_OVERVIEW).add(allocation.allocatedMemoryBytes(), node, card.uuid(), index, cores,
+                memoryMib, card.type());
+        allocation.memoryAllocatedFraction().ifPresent(fraction -> {
+            families.get(NODE_GPU_MEMORY_ALLOCATED_RATIO).add(fraction, node, card.uuid(), index, card.type());
+            if (legacy) {
+                // The legacy percentage family never had the device type label.
+                families.get(LEGACY_MEMORY_PERCENTAGE).add(fraction, node, card.uuid(), index);
+            }
+        });
+        families.get(GPU_SHARE_LIMIT).add(card.maxShares(), node, card.uuid(), index, card.type());
+        families.get(GPU_HEALTHY).add(card.healthy() ? 1 : 0, node, card.uuid(), index, card.type(),
+                card.mode().label());
+    }
+
+    private static void addContainers(AllocationView view, boolean legacy, SegmentedExposition exposition) {
+        var section = exposition.section("containers", families -> {
+            families.of(VGPU_MEMORY_ALLOCATED, LEGACY_VGPU_MEMORY, legacy);
+            families.of(VGPU_CORE_ALLOCATED, LEGACY_VGPU_CORE, legacy);
+            families.of(CONTAINER_INFO);
+        });
+        // Pods come node by node: one segment per node's pods.
+        List<PodPlacement> pods = view.pods();
+        for (int from = 0; from < pods.size(); ) {
+            int to = from + 1;
+            while (to < pods.size() && pods.get(to).node().equals(pods.get(from).node())) {
+                to++;
+            }
+            List<PodPlacement> node = List.copyOf(pods.subList(from, to));
+            section.segment(node, families -> node.forEach(pod -> addPod(pod, families)));
+            from = to;
+        }
+
+        var unregistered = exposition.section("unregistered", families -> {
+            families.of(UNREGISTERED_CARD_MEMORY);
+            families.of(UNREGISTERED_CARD_SHARES);
+        });
+        List<AllocationView.UnregisteredCardShare> shares = view.unregisteredCardShares();
+        unregistered.segment(shares, families -> {
+            var memory = families.get(UNREGISTERED_CARD_MEMORY);
+            for (AllocationView.UnregisteredCardShare share : shares) {
+                memory.add(Units.mibToBytes(share.use().memoryMib()), share.pod().namespace(), share.node(),
+                        share.pod().name(), share.use().uuid());
+            }
+            families.get(UNREGISTERED_CARD_SHARES).add(shares.size());
+        });
+    }
+
+    private static void addPod(PodPlacement pod, Families families) {
+        var memory = families.get(VGPU_MEMORY_ALLOCATED);
+        var cores = families.get(VGPU_CORE_ALLOCATED);
+        var info = families.get(CONTAINER_INFO);
+        for (ContainerAllocation allocation : ContainerAllocation.of(pod)) {
             String namespace = allocation.pod().namespace();
-            String pod = allocation.pod().name();
+            String name = allocation.pod().name();
             String index = Integer.toString(allocation.container().index());
-            memory.add(allocation.memoryBytes(), namespace, allocation.node(), pod, index, allocation.uuid());
-            cores.add(allocation.cores(), namespace, allocation.node(), pod, index, allocation.uuid());
+            memory.add(allocation.memoryBytes(), namespace, allocation.node(), name, index, allocation.uuid());
+            cores.add(allocation.cores(), namespace, allocation.node(), name, index, allocation.uuid());
             if (!allocation.container().name().isEmpty()) {
-                info.add(1, namespace, allocation.node(), pod, index, allocation.container().name(),
+                info.add(1, namespace, allocation.node(), name, index, allocation.container().name(),
                         Boolean.toString(allocation.container().init()));
             }
         }
-        var unregisteredMemory = families.of(UNREGISTERED_CARD_MEMORY);
-        for (AllocationView.UnregisteredCardShare share : view.unregisteredCardShares()) {
-            unregisteredMemory.add(Units.mibToBytes(share.use().memoryMib()), share.pod().namespace(), share.node(),
-                    share.pod().name(), share.use().uuid());
-        }
-        families.of(UNREGISTERED_CARD_SHARES).add(view.unregisteredCardShares().size());
     }
 
-    private static void addQuotas(AllocationView view, boolean legacy, Families families) {
-        var used = families.of(QUOTA_USED, LEGACY_QUOTA_USED, legacy);
-        var limits = families.of(QUOTA_LIMIT);
-        for (QuotaUsage quota : view.quotas()) {
-            String limit = Long.toString(quota.limit().orElse(0));
-            String quotaName = quota.resource().quotaName();
-            used.add(quota.used(), quota.namespace(), quotaName, limit);
-            quota.limit().ifPresent(value -> limits.add(value, quota.namespace(), quotaName));
-        }
-    }
-
-    private static void addMigInstances(AllocationView view, boolean legacy, Families families) {
-        var instances = families.of(NODE_GPU_MIG_INSTANCE);
-        var legacyInstances = legacy ? families.of(LEGACY_MIG_INSTANCE) : null;
-        for (MigInstanceOnCard onCard : view.migInstances()) {
-            MigInstance instance = onCard.instance();
-            String index = Integer.toString(onCard.card().index());
-            instances.add(1, onCard.node(), onCard.card().uuid(), index, instance.migUuid(), instance.profile(),
-                    Integer.toString(instance.gpuInstanceId()), Integer.toString(instance.computeInstanceId()),
-                    Integer.toString(instance.placementStart()), Integer.toString(instance.placementSize()));
-            if (legacy) {
-                legacyInstances.add(1, onCard.node(), onCard.card().uuid(), index,
-                        instance.profile() + "-" + instance.gpuInstanceId());
+    private static void addQuotas(AllocationView view, boolean legacy, SegmentedExposition exposition) {
+        var section = exposition.section("quotas", families -> {
+            families.of(QUOTA_USED, LEGACY_QUOTA_USED, legacy);
+            families.of(QUOTA_LIMIT);
+        });
+        List<QuotaUsage> quotas = view.quotas();
+        section.segment(quotas, families -> {
+            var used = families.get(QUOTA_USED);
+            var limits = families.get(QUOTA_LIMIT);
+            for (QuotaUsage quota : quotas) {
+                String limit = Long.toString(quota.limit().orElse(0));
+                String quotaName = quota.resource().quotaName();
+                used.add(quota.used(), quota.namespace(), quotaName, limit);
+                quota.limit().ifPresent(value -> limits.add(value, quota.namespace(), quotaName));
             }
-        }
+        });
     }
 
-    private static void addLedgerHealth(AllocationView view, Families families) {
-        families.of(LEDGER_SYNCED).add(view.freshness().synced() ? 1 : 0);
-        if (view.freshness().lastSyncEpochMillis() > 0) {
-            families.of(LEDGER_LAST_SYNC).add(view.freshness().lastSyncEpochMillis() / 1000.0);
-        }
+    private static void addMigInstances(AllocationView view, boolean legacy, SegmentedExposition exposition) {
+        var section = exposition.section("mig", families -> {
+            families.of(NODE_GPU_MIG_INSTANCE);
+            if (legacy) {
+                families.of(LEGACY_MIG_INSTANCE);
+            }
+        });
+        List<MigInstanceOnCard> instances = view.migInstances();
+        section.segment(instances, families -> {
+            for (MigInstanceOnCard onCard : instances) {
+                MigInstance instance = onCard.instance();
+                String index = Integer.toString(onCard.card().index());
+                families.get(NODE_GPU_MIG_INSTANCE).add(1, onCard.node(), onCard.card().uuid(), index,
+                        instance.migUuid(), instance.profile(), Integer.toString(instance.gpuInstanceId()),
+                        Integer.toString(instance.computeInstanceId()), Integer.toString(instance.placementStart()),
+                        Integer.toString(instance.placementSize()));
+                if (legacy) {
+                    families.get(LEGACY_MIG_INSTANCE).add(1, onCard.node(), onCard.card().uuid(), index,
+                            instance.profile() + "-" + instance.gpuInstanceId());
+                }
+            }
+        });
+    }
+
+    private static void addLedgerHealth(AllocationView view, SegmentedExposition exposition) {
+        var section = exposition.section("ledger", families -> {
+            families.of(LEDGER_SYNCED);
+            families.of(LEDGER_LAST_SYNC);
+        });
+        boolean synced = view.freshness().synced();
+        long lastSync = view.freshness().lastSyncEpochMillis();
+        section.segment(List.of(synced, lastSync), families -> {
+            families.get(LEDGER_SYNCED).add(synced ? 1 : 0);
+            if (lastSync > 0) {
+                families.get(LEDGER_LAST_SYNC).add(lastSync / 1000.0);
+            }
+        });
     }
 }

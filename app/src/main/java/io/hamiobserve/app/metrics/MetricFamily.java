@@ -120,6 +120,10 @@ public record MetricFamily(String name, String help, Type type, boolean zoned, L
             rows.add(new Row(values, value));
         }
 
+        MetricFamily family() {
+            return family;
+        }
+
         public boolean isEmpty() {
             return rows.isEmpty();
         }

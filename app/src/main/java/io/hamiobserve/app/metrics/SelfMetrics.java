@@ -13,13 +13,18 @@ public final class SelfMetrics {
 
     /** {@code view} plus build info, skip counts and source health. */
     public static MetricSnapshots append(MetricSnapshots view, BuildInfo build, SkipCounter skips, SourceHealth health) {
+        List<MetricSnapshot> all = new ArrayList<>(view.size() + 4);
+        view.forEach(all::add);
+        snapshots(build, skips, health).forEach(all::add);
+        return new MetricSnapshots(all);
+    }
+
+    /** Build info, skip counts and source health as they are now. */
+    public static MetricSnapshots snapshots(BuildInfo build, SkipCounter skips, SourceHealth health) {
         Families families = new Families();
         build.addTo(families);
         skips.addTo(families);
         health.addTo(families);
-        List<MetricSnapshot> all = new ArrayList<>(view.size() + 4);
-        view.forEach(all::add);
-        families.snapshots().forEach(all::add);
-        return new MetricSnapshots(all);
+        return families.snapshots();
     }
 }

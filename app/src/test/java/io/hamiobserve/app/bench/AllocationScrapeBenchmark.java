@@ -25,12 +25,16 @@ import java.net.http.HttpResponse;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.zip.GZIPOutputStream;
 
 /**
  * The allocation endpoint at the scale of a large cluster: 1,250 nodes × 8 cards (10,000 cards)
- * and 100,000 placed containers (one GPU container per pod). Prints the time to render a full
- * scrape, the time of a scrape when nothing changed (over HTTP, served from the last rendering),
- * the cost of one pod event, and the heap the ledger holds.
+ * and 100,000 placed containers (one GPU container per pod). Prints the time to render the full
+ * exposition cold (nothing rendered before) and after 1, 100 and 1,000 pod events (the changed
+ * pods rendered anew, the rest reused), in both formats and with gzip; the same data written by
+ * one library writer call for reference; the time of a scrape when nothing changed (over HTTP,
+ * served from the last rendering); the cost of one pod event; and the heap the ledger and the
+ * render cache hold.
  *
  * <p>Run: {@code bin/bench app io.hamiobserve.app.bench.AllocationScrapeBenchmark [nodes] [containers]}
  */
@@ -81,31 +85,95 @@ public final class AllocationScrapeBenchmark {
         System.out.printf("ledger heap: %.1f MiB (%.0f bytes per container)   target <= 512 MiB%n",
                 (heapAfter - heapBefore) / 1048576.0, (double) (heapAfter - heapBefore) / containers);
 
-        // Full render: the view, the snapshots and the text, as a scrape after a change does it.
-        long[] full = new long[9];
+        Ledger ledger = holder[0];
+        // Cold render: nothing rendered before (start-up, or every pod changed).
+        long[] cold = new long[5];
         int bytes = 0;
-        for (int i = 0; i < full.length; i++) {
+        for (int i = 0; i < cold.length; i++) {
+            role.renderCache().clear();
             long start = System.nanoTime();
-            ByteArrayOutputStream out = new ByteArrayOutputStream(1 << 24);
-            ExpositionFormat.PROMETHEUS_TEXT.writer().write(out, role.collect());
-            full[i] = System.nanoTime() - start;
-            bytes = out.size();
+            bytes = render(role, ExpositionFormat.PROMETHEUS_TEXT, false).length;
+            cold[i] = System.nanoTime() - start;
         }
-        long[] collectOnly = new long[5];
-        long[] writeOnly = new long[5];
-        for (int i = 0; i < collectOnly.length; i++) {
+        System.out.printf("cold render (nothing rendered before): median %.0f ms, min %.0f ms over %d runs; "
+                + "%,d bytes%n", median(cold) / 1e6, min(cold) / 1e6, cold.length, bytes);
+
+        // Full render after a change: the whole exposition again, as the scrape after pod events
+        // does it; only the changed pods and the nodes they touch are rendered anew.
+        int sequence = 0;
+        for (int changed : new int[] {1, 100, 1_000}) {
+            for (ExpositionFormat format : ExpositionFormat.values()) {
+                for (boolean gzip : new boolean[] {false, true}) {
+                    render(role, format, gzip);
+                    long[] after = new long[9];
+                    for (int i = 0; i < after.length; i++) {
+                        for (int c = 0; c < changed; c++) {
+                            int p = (sequence++ * 7919) % containers;
+                            ledger.putPod(pod(p, nodes, cardsPerNode, 2048 + (sequence & 1)));
+                        }
+                        long start = System.nanoTime();
+                        bytes = render(role, format, gzip).length;
+                        after[i] = System.nanoTime() - start;
+                    }
+                    System.out.printf("full render after %,d pod event(s), %s%s (%,d bytes): median %.0f ms, "
+                                    + "min %.0f ms over %d runs   target <= 1000 ms%n", changed, format,
+                            gzip ? " + gzip" : "", bytes, median(after) / 1e6, min(after) / 1e6, after.length);
+                    if (changed > 1 && gzip) {
+                        break;
+                    }
+                }
+                if (changed > 1) {
+                    break;
+                }
+            }
+        }
+
+        // gzip levels on the same body: the endpoint compresses at the fastest.
+        byte[] body = render(role, ExpositionFormat.PROMETHEUS_TEXT, false);
+        long[] levelMedians = new long[2];
+        int index = 0;
+        for (int level : new int[] {java.util.zip.Deflater.DEFAULT_COMPRESSION, java.util.zip.Deflater.BEST_SPEED}) {
+            long[] times = new long[5];
+            int size = 0;
+            for (int i = 0; i < times.length; i++) {
+                long start = System.nanoTime();
+                ByteArrayOutputStream out = new ByteArrayOutputStream(1 << 23);
+                try (GZIPOutputStream zipped = new GZIPOutputStream(out, 64 * 1024) {
+                    {
+                        def.setLevel(level);
+                    }
+                }) {
+                    zipped.write(body);
+                }
+                times[i] = System.nanoTime() - start;
+                size = out.size();
+            }
+            levelMedians[index++] = median(times);
+            System.out.printf("gzip %s of the %,d-byte body: median %.0f ms, %,d bytes%n",
+                    level == java.util.zip.Deflater.BEST_SPEED ? "fastest level" : "default level", body.length,
+                    median(times) / 1e6, size);
+        }
+        System.out.printf("gzip: fastest level takes %.2f of the default level's time%n",
+                (double) levelMedians[1] / levelMedians[0]);
+
+        // The same snapshots written by one library writer call, as before segments: the reference.
+        long[] whole = new long[3];
+        for (int i = 0; i < whole.length; i++) {
             long start = System.nanoTime();
-            var snapshots = role.collect();
-            collectOnly[i] = System.nanoTime() - start;
-            start = System.nanoTime();
-            ExpositionFormat.PROMETHEUS_TEXT.writer().write(java.io.OutputStream.nullOutputStream(), snapshots);
-            writeOnly[i] = System.nanoTime() - start;
+            ByteArrayOutputStream out = new ByteArrayOutputStream(1 << 26);
+            ExpositionFormat.PROMETHEUS_TEXT.writer().write(out,
+                    io.hamiobserve.app.metrics.AllocationMetrics.snapshots(ledger.view(), false));
+            whole[i] = System.nanoTime() - start;
         }
-        System.out.printf("  of which: view + snapshots median %.0f ms, text writer median %.0f ms%n",
-                median(collectOnly) / 1e6, median(writeOnly) / 1e6);
-        System.out.printf("full render: median %.0f ms, min %.0f ms over %d runs; %,d bytes, %,d lines   "
-                        + "target <= 1000 ms%n", median(full) / 1e6, Arrays.stream(full).min().orElseThrow() / 1e6,
-                full.length, bytes, bytes / 150);
+        System.out.printf("reference: one writer call over all snapshots (no segments, no cache): median %.0f ms; "
+                + "cold render takes %.2f of it%n", median(whole) / 1e6, (double) median(cold) / median(whole));
+
+        long heapBeforeClear = usedHeapAfterGc();
+        role.renderCache().clear();
+        long heapCleared = usedHeapAfterGc();
+        System.out.printf("render cache (text and OpenMetrics kept): %.1f MiB%n",
+                (heapBeforeClear - heapCleared) / 1048576.0);
+        render(role, ExpositionFormat.PROMETHEUS_TEXT, false);
 
         // A scrape when nothing changed, over HTTP: served from the last rendering. Prometheus asks
         // for gzip; both encodings are measured.
@@ -135,7 +203,6 @@ public final class AllocationScrapeBenchmark {
         server.stop();
 
         // One pod event: a placed pod changes its share (the ledger subtracts the old, adds the new).
-        Ledger ledger = holder[0];
         int events = 200_000;
         long start = System.nanoTime();
         for (int i = 0; i < events; i++) {
@@ -144,6 +211,22 @@ public final class AllocationScrapeBenchmark {
         long eventNanos = System.nanoTime() - start;
         System.out.printf("one pod event (Ledger.putPod of a changed pod): %.2f us averaged over %,d   "
                 + "target <= 50 us%n", eventNanos / 1e3 / events, events);
+    }
+
+    private static byte[] render(AllocationRole role, ExpositionFormat format, boolean gzip) throws Exception {
+        ByteArrayOutputStream out = new ByteArrayOutputStream(1 << 26);
+        if (gzip) {
+            try (GZIPOutputStream zipped = new GZIPOutputStream(out, 64 * 1024) {
+                {
+                    def.setLevel(java.util.zip.Deflater.BEST_SPEED); // as the endpoint compresses
+                }
+            }) {
+                role.collect().write(zipped, format.writer());
+            }
+        } else {
+            role.collect().write(out, format.writer());
+        }
+        return out.toByteArray();
     }
 
     static PodPlacement pod(int p, int nodes, int cardsPerNode, long memoryMib) {
@@ -166,6 +249,10 @@ public final class AllocationScrapeBenchmark {
             Thread.sleep(100);
         }
         return ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
+    }
+
+    static long min(long[] values) {
+        return Arrays.stream(values).min().orElseThrow();
     }
 
     static long median(long[] values) {

@@ -133,7 +133,7 @@ public final class NodeScrapeBenchmark {
 
     private static int scrape(UsageRole role) throws java.io.IOException {
         ByteArrayOutputStream out = new ByteArrayOutputStream(1 << 20);
-        ExpositionFormat.PROMETHEUS_TEXT.writer().write(out, role.collect());
+        role.collect().write(out, ExpositionFormat.PROMETHEUS_TEXT.writer());
         return out.size();
     }
 

@@ -1,0 +1,88 @@
+package io.hamiobserve.app.metrics;
+
+import io.prometheus.metrics.expositionformats.ExpositionFormatWriter;
+import io.prometheus.metrics.model.snapshots.MetricSnapshots;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.Arrays;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * What a role keeps between scrapes so that a scrape after a change renders only the segments that
+ * changed (see {@link SegmentedExposition}): per writer (format), each section's rendered segments
+ * of the last exposition written, the families' HELP/TYPE lines and the format's trailer.
+ *
+ * <p>Only the segments of the last exposition written are kept, so the cache holds about one
+ * uncompressed exposition per format in use. Thread-safe: two scrapes writing at once may both
+ * render a segment, and the last to finish decides what is kept; both write correct output.
+ */
+public final class RenderCache {
+    private final Map<ExpositionFormatWriter, ForFormat> byWriter = new ConcurrentHashMap<>();
+    private final LongAdder rendered = new LongAdder();
+
+    /** How many segments were rendered (not found in the cache) since the role started. */
+    public long renderedSegments() {
+        return rendered.sum();
+    }
+
+    /** Forgets everything rendered: the next exposition renders every segment. */
+    public void clear() {
+        byWriter.clear();
+    }
+
+    void countRendered(int segments) {
+        rendered.add(segments);
+    }
+
+    ForFormat forWriter(ExpositionFormatWriter writer) {
+        return byWriter.computeIfAbsent(writer, ForFormat::new);
+    }
+
+    /** What is kept for one writer. */
+    static final class ForFormat {
+        private final Map<String, byte[]> headers = new ConcurrentHashMap<>();
+        private final Map<String, Map<Object, SegmentedExposition.RenderedSegment>> sections =
+                new ConcurrentHashMap<>();
+        private final byte[] trailer;
+
+        private ForFormat(ExpositionFormatWriter writer) {
+            // What the writer writes after the last family (OpenMetrics' "# EOF"), taken from the writer.
+            ByteArrayOutputStream empty = new ByteArrayOutputStream();
+            try {
+                writer.write(empty, new MetricSnapshots());
+            } catch (IOException impossible) {
+                throw new UncheckedIOException(impossible);
+            }
+            this.trailer = empty.toByteArray();
+        }
+
+        byte[] trailer() {
+            return trailer;
+        }
+
+        Map<Object, SegmentedExposition.RenderedSegment> segments(String section) {
+            return sections.getOrDefault(section, Map.of());
+        }
+
+        void keep(String section, Map<Object, SegmentedExposition.RenderedSegment> segments) {
+            sections.put(section, segments);
+        }
+
+        /** The family's HELP/TYPE lines as the writer wrote them; a family's metadata never changes. */
+        void rememberHeader(String family, byte[] output, int from, int to) {
+            headers.computeIfAbsent(family, name -> Arrays.copyOfRange(output, from, to));
+        }
+
+        byte[] header(String family) {
+            byte[] header = headers.get(family);
+            if (header == null) {
+                throw new IllegalStateException("no rendered segment has shown the header of " + family);
+            }
+            return header;
+        }
+    }
+}

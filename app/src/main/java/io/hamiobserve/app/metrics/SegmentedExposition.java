@@ -1,0 +1,278 @@
+package io.hamiobserve.app.metrics;
+
+import io.prometheus.metrics.expositionformats.ExpositionFormatWriter;
+import io.prometheus.metrics.model.snapshots.MetricSnapshot;
+import io.prometheus.metrics.model.snapshots.MetricSnapshots;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+import java.util.stream.IntStream;
+
+/**
+ * An exposition assembled from segments, so that a scrape after a change renders only what changed.
+ *
+ * <p>A <em>section</em> is a set of families fed by the same kind of domain object (say, every
+ * per-card family); a <em>segment</em> is what one such object contributes to them (one node's
+ * cards, one node's pods), named by a key that is equal exactly when the object is. Each segment
+ * is rendered by the prometheus-metrics writer on its own — a snapshot of its points in each of
+ * the section's families — and its sample lines are kept in a {@link RenderCache}, per format, for
+ * as long as the next exposition still has a segment with an equal key. Writing emits the
+ * families in the order of their names, as the library does, each as its HELP/TYPE lines (as the
+ * writer wrote them) followed by every segment's sample lines for it, in segment order. Every byte
+ * comes from the library's writer; this class only cuts its output at line boundaries and joins
+ * the pieces.
+ *
+ * <p>The result differs from one writer call over all points in one respect: within a family,
+ * samples come segment by segment (in domain order) and sorted by label values only within a
+ * segment — the formats require no order. The sections must make sure that two segments never
+ * produce the same series: a segment is deduplicated by its own snapshot, segments are not checked
+ * against each other (the allocation view makes one segment per node, and every series carries
+ * the node).
+ */
+final class SegmentedExposition implements Exposition {
+    /** Below this many segments to render, rendering in parallel costs more than it saves. */
+    private static final int PARALLEL_THRESHOLD = 512;
+
+    private final RenderCache cache;
+    private final List<Section> sections = new ArrayList<>();
+    private MetricSnapshots tail = new MetricSnapshots();
+
+    SegmentedExposition(RenderCache cache) {
+        this.cache = cache;
+    }
+
+    /**
+     * Starts a section. {@code layout} starts its families (with {@link Families#of}, which also
+     * sets up legacy twins); it runs once per rendered segment, before the segment's producer.
+     *
+     * @param name a name unique in the exposition: segments are cached per section
+     */
+    Section section(String name, Consumer<Families> layout) {
+        Section section = new Section(name, layout);
+        sections.add(section);
+        return section;
+    }
+
+    /**
+     * Adds snapshots written as they are, among the sections' families: series collected once
+     * for this exposition (the exporter's own), never cached.
+     */
+    void append(MetricSnapshots snapshots) {
+        List<MetricSnapshot> all = new ArrayList<>(tail.size() + snapshots.size());
+        tail.forEach(all::add);
+        snapshots.forEach(all::add);
+        tail = new MetricSnapshots(all);
+    }
+
+    /**
+     * Every section's families with the points of all their segments, plus the tail: what a single
+     * writer call over the same data would write, each family sorted by label values.
+     */
+    MetricSnapshots asSnapshots() {
+        List<MetricSnapshot> all = new ArrayList<>();
+        for (Section section : sections) {
+            Families families = new Families();
+            section.layout.accept(families);
+            section.segments.forEach(segment -> segment.producer().accept(families));
+            families.snapshots().forEach(all::add);
+        }
+        tail.forEach(all::add);
+        return new MetricSnapshots(all);
+    }
+
+    /** A set of families and the segments that contribute to them. */
+    static final class Section {
+        private final String name;
+        private final Consumer<Families> layout;
+        private final List<Segment> segments = new ArrayList<>();
+
+        private Section(String name, Consumer<Families> layout) {
+            this.name = name;
+            this.layout = layout;
+        }
+
+        /**
+         * Adds a segment. {@code producer} adds the object's points to the section's families
+         * (found with {@link Families#get}); it runs only when no equal key was rendered before.
+         *
+         * @param key equal exactly when the points would be equal; {@code null} renders every time
+         */
+        void segment(Object key, Consumer<Families> producer) {
+            segments.add(new Segment(key, producer));
+        }
+    }
+
+    private record Segment(Object key, Consumer<Families> producer) {
+    }
+
+    @Override
+    public void write(OutputStream out, ExpositionFormatWriter writer) throws IOException {
+        RenderCache.ForFormat formatCache = cache.forWriter(writer);
+        List<FamilyOutput> outputs = new ArrayList<>();
+        for (Section section : sections) {
+            outputs.addAll(renderSection(section, writer, formatCache));
+        }
+        outputs.addAll(renderTail(writer, formatCache));
+        // As the library's MetricSnapshots does: families in the order of their names.
+        outputs.sort(Comparator.comparing(FamilyOutput::name));
+        for (FamilyOutput output : outputs) {
+            output.writeTo(out);
+        }
+        out.write(formatCache.trailer());
+    }
+
+    /** One family's lines in the exposition: its HELP/TYPE lines, then its samples piece by piece. */
+    private record FamilyOutput(String name, byte[] header, List<RenderedSegment> pieces) {
+        void writeTo(OutputStream out) throws IOException {
+            out.write(header);
+            for (RenderedSegment piece : pieces) {
+                piece.writeTo(out, name);
+            }
+        }
+    }
+
+    private List<FamilyOutput> renderTail(ExpositionFormatWriter writer, RenderCache.ForFormat formatCache) {
+        RenderedSegment rendered = cut(writer, tail, formatCache);
+        return rendered.names().stream()
+                .map(name -> new FamilyOutput(name, formatCache.header(name), List.of(rendered)))
+                .toList();
+    }
+
+    private List<FamilyOutput> renderSection(Section section, ExpositionFormatWriter writer,
+                                             RenderCache.ForFormat formatCache) {
+        Map<Object, RenderedSegment> previous = formatCache.segments(section.name);
+        List<Segment> segments = section.segments;
+        RenderedSegment[] rendered = new RenderedSegment[segments.size()];
+        List<Integer> missing = new ArrayList<>();
+        for (int i = 0; i < rendered.length; i++) {
+            Object key = segments.get(i).key();
+            rendered[i] = key == null ? null : previous.get(key);
+            if (rendered[i] == null) {
+                missing.add(i);
+            }
+        }
+        IntStream indexes = missing.stream().mapToInt(Integer::intValue);
+        if (missing.size() >= PARALLEL_THRESHOLD) {
+            indexes = indexes.parallel();
+        }
+        indexes.forEach(i -> rendered[i] = render(section, segments.get(i), writer, formatCache));
+        cache.countRendered(missing.size());
+
+        Map<Object, RenderedSegment> kept = new HashMap<>(Math.max(16, rendered.length * 4 / 3 + 1));
+        for (int i = 0; i < rendered.length; i++) {
+            Object key = segments.get(i).key();
+            if (key != null) {
+                kept.put(key, rendered[i]);
+            }
+        }
+        formatCache.keep(section.name, kept);
+
+        // Per family of the section, the segments that have samples for it, in segment order.
+        Map<String, List<RenderedSegment>> piecesByFamily = new java.util.LinkedHashMap<>();
+        for (RenderedSegment segment : rendered) {
+            for (String name : segment.names()) {
+                piecesByFamily.computeIfAbsent(name, family -> new ArrayList<>()).add(segment);
+            }
+        }
+        List<FamilyOutput> outputs = new ArrayList<>();
+        piecesByFamily.forEach((name, pieces) -> outputs.add(new FamilyOutput(name, formatCache.header(name),
+                pieces)));
+        return outputs;
+    }
+
+    /** Renders one segment: runs its producer, writes the snapshots and cuts the output by family. */
+    private static RenderedSegment render(Section section, Segment segment, ExpositionFormatWriter writer,
+                                          RenderCache.ForFormat formatCache) {
+        Families families = new Families();
+        section.layout.accept(families);
+        segment.producer().accept(families);
+        return cut(writer, families.snapshots(), formatCache);
+    }
+
+    /**
+     * Writes snapshots with the library's writer and keeps each family's sample lines apart. The
+     * writer emits each family that has points, in the snapshots' order, as comment lines (HELP,
+     * TYPE) followed by sample lines, which never start with '#'; comment lines after the last
+     * samples are the format's trailer, written once per exposition instead.
+     */
+    private static RenderedSegment cut(ExpositionFormatWriter writer, MetricSnapshots snapshots,
+                                       RenderCache.ForFormat formatCache) {
+        List<String> names = new ArrayList<>();
+        for (MetricSnapshot snapshot : snapshots) {
+            if (!snapshot.getDataPoints().isEmpty()) {
+                names.add(snapshot.getMetadata().getName());
+            }
+        }
+        ByteArrayOutputStream buffer = new ByteArrayOutputStream(1024);
+        try {
+            writer.write(buffer, snapshots);
+        } catch (IOException impossible) {
+            throw new UncheckedIOException(impossible);
+        }
+        byte[] output = buffer.toByteArray();
+        ByteArrayOutputStream samples = new ByteArrayOutputStream(output.length);
+        int[] offsets = new int[names.size() + 1];
+        int family = 0;
+        int position = 0;
+        while (position < output.length) {
+            int commentsFrom = position;
+            while (position < output.length && output[position] == '#') {
+                position = lineEnd(output, position);
+            }
+            int samplesFrom = position;
+            while (position < output.length && output[position] != '#') {
+                position = lineEnd(output, position);
+            }
+            if (samplesFrom == position) {
+                break;
+            }
+            if (family == names.size()) {
+                throw new IllegalStateException("the " + writer.getContentType()
+                        + " writer wrote more families than " + names);
+            }
+            String name = names.get(family);
+            String header = new String(output, commentsFrom, samplesFrom - commentsFrom, StandardCharsets.UTF_8);
+            if (!header.contains("TYPE " + name)) {
+                throw new IllegalStateException("the " + writer.getContentType() + " writer wrote " + header
+                        + " where " + name + " was expected");
+            }
+            formatCache.rememberHeader(name, output, commentsFrom, samplesFrom);
+            samples.write(output, samplesFrom, position - samplesFrom);
+            offsets[++family] = samples.size();
+        }
+        if (family != names.size()) {
+            throw new IllegalStateException("the " + writer.getContentType() + " writer wrote " + family
+                    + " families of " + names);
+        }
+        return new RenderedSegment(samples.toByteArray(), offsets, List.copyOf(names));
+    }
+
+    private static int lineEnd(byte[] bytes, int from) {
+        for (int i = from; i < bytes.length; i++) {
+            if (bytes[i] == '\n') {
+                return i + 1;
+            }
+        }
+        return bytes.length;
+    }
+
+    /**
+     * A segment's sample lines for the families it has points in ({@code names}, in the writer's
+     * order), one after the other: family {@code f} is {@code [offsets[f], offsets[f+1])}.
+     */
+    record RenderedSegment(byte[] samples, int[] offsets, List<String> names) {
+        void writeTo(OutputStream out, String name) throws IOException {
+            int index = names.indexOf(name);
+            out.write(samples, offsets[index], offsets[index + 1] - offsets[index]);
+        }
+    }
+}
