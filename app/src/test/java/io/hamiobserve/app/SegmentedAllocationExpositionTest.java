@@ -142,8 +142,11 @@ class SegmentedAllocationExpositionTest {
                 + "namespace=\"team\",node=\"node-07\",pod=\"job-7-3\",zone=\"vGPU\"} 2.147483648E9"), after);
         assertEquals(after, write(ledger.view(), false, new RenderCache(), ExpositionFormat.PROMETHEUS_TEXT));
 
-        write(ledger.view(), false, cache, ExpositionFormat.OPENMETRICS_TEXT);
-        assertEquals(47 + 44, cache.renderedSegments(), "each format keeps its own renderings");
+        String openMetrics = write(ledger.view(), false, cache, ExpositionFormat.OPENMETRICS_TEXT);
+        assertEquals(47 + 44, cache.renderedSegments(), "each format renders for itself");
+        assertEquals(44, cache.sharedSegments(), "gauges read alike in both formats are kept once");
+        assertEquals(openMetrics, write(ledger.view(), false, new RenderCache(), ExpositionFormat.OPENMETRICS_TEXT));
+        assertEquals(after, write(ledger.view(), false, cache, ExpositionFormat.PROMETHEUS_TEXT));
     }
 
     @Test

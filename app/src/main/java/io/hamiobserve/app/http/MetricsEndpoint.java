@@ -10,6 +10,9 @@ import io.helidon.webserver.http.RoutingResponse;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.ExecutionException;
@@ -133,7 +136,7 @@ public final class MetricsEndpoint {
         boolean gzip = request.headers().first(HeaderNames.ACCEPT_ENCODING)
                 .map(MetricsEndpoint::acceptsGzip).orElse(false);
         Duration deadline = edge.deadline(request.headers().first(HeaderNames.create(SCRAPE_TIMEOUT_HEADER)));
-        byte[] body;
+        Body body;
         try {
             body = renderings.body(new Renderings.Variant(format, gzip))
                     .get(deadline.toNanos() - (System.nanoTime() - started), TimeUnit.NANOSECONDS);
@@ -157,11 +160,16 @@ public final class MetricsEndpoint {
         if (gzip) {
             response.header(HeaderNames.CONTENT_ENCODING, "gzip");
         }
+        response.header(HeaderNames.CONTENT_LENGTH, Long.toString(body.length()));
         if (request.prologue().method() == Method.HEAD) {
-            response.header(HeaderNames.CONTENT_LENGTH, Integer.toString(body.length));
             response.send();
-        } else {
-            response.send(body);
+            return;
+        }
+        try (OutputStream out = response.outputStream()) {
+            body.writeTo(out);
+        } catch (IOException | UncheckedIOException gone) {
+            // The scraper went away mid-body (timeout, restart): nothing to answer any more.
+            LOG.log(Level.FINE, "the client closed the connection while the exposition was sent", gone);
         }
     }
 

@@ -2,7 +2,6 @@ package io.hamiobserve.app.http;
 
 import io.hamiobserve.app.metrics.Exposition;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
@@ -22,7 +21,7 @@ import java.util.zip.GZIPOutputStream;
  * bodies rendered from it, one per (format, gzip) variant, each rendered at most once. A scrape
  * joins the current generation when the source's state stamp equals the generation's, or, for a
  * source without stamps, while the generation's collection is still running; otherwise it starts
- * a new one. Bodies are immutable byte arrays, so scrapes never see each other's partial output.
+ * a new one. Bodies are immutable, so scrapes never see each other's partial output.
  * Collection and rendering run on their own virtual threads so that a scrape can give up at its
  * deadline without abandoning the work others wait for.
  */
@@ -34,7 +33,7 @@ final class Renderings {
     }
 
     private record Generation(Object stamp, long startedNanos, CompletableFuture<Exposition> snapshots,
-                              Map<Variant, CompletableFuture<byte[]>> bodies) {
+                              Map<Variant, CompletableFuture<Body>> bodies) {
     }
 
     private final MetricsSource source;
@@ -54,7 +53,7 @@ final class Renderings {
     }
 
     /** The body for a variant: completes with the bytes, or exceptionally when collecting or rendering failed. */
-    CompletableFuture<byte[]> body(Variant variant) {
+    CompletableFuture<Body> body(Variant variant) {
         Optional<Object> stamp = source.stateStamp();
         Object key = stamp.isPresent() ? stamp.get() : UNSTAMPED;
         while (true) {
@@ -96,18 +95,19 @@ final class Renderings {
         return snapshots.isDone() || System.nanoTime() - generation.startedNanos() < abandonAfter.toNanos();
     }
 
-    private byte[] encode(Exposition exposition, Variant variant) {
+    private Body encode(Exposition exposition, Variant variant) {
         renderings.incrementAndGet();
         try {
-            ByteArrayOutputStream bytes = new ByteArrayOutputStream(64 * 1024);
+            Body.Writer body = new Body.Writer();
             if (variant.gzip()) {
-                try (GZIPOutputStream zipped = new FastGzip(bytes)) {
+                try (GZIPOutputStream zipped = new FastGzip(body)) {
                     exposition.write(zipped, variant.format().writer());
                 }
             } else {
-                exposition.write(bytes, variant.format().writer());
+                exposition.write(body, variant.format().writer());
+                body.close();
             }
-            return bytes.toByteArray();
+            return body.body();
         } catch (IOException impossible) {
             throw new UncheckedIOException(impossible);
         }

@@ -17,16 +17,24 @@ import java.util.concurrent.atomic.LongAdder;
  * of the last exposition written, the families' HELP/TYPE lines and the format's trailer.
  *
  * <p>Only the segments of the last exposition written are kept, so the cache holds about one
- * uncompressed exposition per format in use. Thread-safe: two scrapes writing at once may both
+ * uncompressed exposition per format in use, less what the formats share: a segment whose sample
+ * lines are the same in two formats (gauges are written alike in Prometheus text and OpenMetrics)
+ * is kept once. Thread-safe: two scrapes writing at once may both
  * render a segment, and the last to finish decides what is kept; both write correct output.
  */
 public final class RenderCache {
     private final Map<ExpositionFormatWriter, ForFormat> byWriter = new ConcurrentHashMap<>();
     private final LongAdder rendered = new LongAdder();
+    private final LongAdder shared = new LongAdder();
 
     /** How many segments were rendered (not found in the cache) since the role started. */
     public long renderedSegments() {
         return rendered.sum();
+    }
+
+    /** How many rendered segments were found alike in another format and are kept once. */
+    public long sharedSegments() {
+        return shared.sum();
     }
 
     /** Forgets everything rendered: the next exposition renders every segment. */
@@ -36,6 +44,25 @@ public final class RenderCache {
 
     void countRendered(int segments) {
         rendered.add(segments);
+    }
+
+    /**
+     * {@code segment}, or the equal rendering another format keeps for the same key, so that the
+     * two formats hold one copy of the bytes.
+     */
+    SegmentedExposition.RenderedSegment sharedWithOtherFormats(ForFormat self, String section, Object key,
+                                                               SegmentedExposition.RenderedSegment segment) {
+        for (ForFormat other : byWriter.values()) {
+            if (other == self) {
+                continue;
+            }
+            SegmentedExposition.RenderedSegment theirs = other.segments(section).get(key);
+            if (theirs != null && theirs.sameAs(segment)) {
+                shared.increment();
+                return theirs;
+            }
+        }
+        return segment;
     }
 
     ForFormat forWriter(ExpositionFormatWriter writer) {

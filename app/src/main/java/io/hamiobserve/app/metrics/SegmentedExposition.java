@@ -10,6 +10,7 @@ import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
@@ -166,6 +167,12 @@ final class SegmentedExposition implements Exposition {
         }
         indexes.forEach(i -> rendered[i] = render(section, segments.get(i), writer, formatCache));
         cache.countRendered(missing.size());
+        for (int i : missing) {
+            Object key = segments.get(i).key();
+            if (key != null) {
+                rendered[i] = cache.sharedWithOtherFormats(formatCache, section.name, key, rendered[i]);
+            }
+        }
 
         Map<Object, RenderedSegment> kept = new HashMap<>(Math.max(16, rendered.length * 4 / 3 + 1));
         for (int i = 0; i < rendered.length; i++) {
@@ -270,6 +277,11 @@ final class SegmentedExposition implements Exposition {
      * order), one after the other: family {@code f} is {@code [offsets[f], offsets[f+1])}.
      */
     record RenderedSegment(byte[] samples, int[] offsets, List<String> names) {
+        boolean sameAs(RenderedSegment other) {
+            return Arrays.equals(samples, other.samples) && Arrays.equals(offsets, other.offsets)
+                    && names.equals(other.names);
+        }
+
         void writeTo(OutputStream out, String name) throws IOException {
             int index = names.indexOf(name);
             out.write(samples, offsets[index], offsets[index + 1] - offsets[index]);
