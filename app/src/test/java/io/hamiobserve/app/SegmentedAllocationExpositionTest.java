@@ -117,6 +117,18 @@ class SegmentedAllocationExpositionTest {
     }
 
     @Test
+    void renderingsKeptForAnotherSetOfFamiliesAreNotReused() throws IOException {
+        AllocationView view = new RandomCluster(5).ledger(30).view();
+        RenderCache cache = new RenderCache();
+        String modern = write(view, false, cache, ExpositionFormat.PROMETHEUS_TEXT);
+
+        String withLegacy = write(view, true, cache, ExpositionFormat.PROMETHEUS_TEXT);
+        assertEquals(write(view, true, new RenderCache(), ExpositionFormat.PROMETHEUS_TEXT), withLegacy);
+        assertTrue(withLegacy.contains("vGPUMemoryAllocated{"), withLegacy);
+        assertEquals(modern, write(view, false, cache, ExpositionFormat.PROMETHEUS_TEXT));
+    }
+
+    @Test
     void aPodEventRendersOnlyTheNodeItTouchesAndTheQuotaUseItChanges() throws IOException {
         Ledger ledger = new Ledger();
         for (int node = 0; node < 20; node++) {

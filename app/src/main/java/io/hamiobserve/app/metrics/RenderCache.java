@@ -7,6 +7,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
@@ -69,11 +70,13 @@ public final class RenderCache {
         return byWriter.computeIfAbsent(writer, ForFormat::new);
     }
 
+    private record Kept(List<MetricFamily> families, Map<Object, SegmentedExposition.RenderedSegment> segments) {
+    }
+
     /** What is kept for one writer. */
     static final class ForFormat {
         private final Map<String, byte[]> headers = new ConcurrentHashMap<>();
-        private final Map<String, Map<Object, SegmentedExposition.RenderedSegment>> sections =
-                new ConcurrentHashMap<>();
+        private final Map<String, Kept> sections = new ConcurrentHashMap<>();
         private final byte[] trailer;
 
         private ForFormat(ExpositionFormatWriter writer) {
@@ -91,12 +94,21 @@ public final class RenderCache {
             return trailer;
         }
 
-        Map<Object, SegmentedExposition.RenderedSegment> segments(String section) {
-            return sections.getOrDefault(section, Map.of());
+        /** What was kept for the section when it had these families; nothing when it had others. */
+        Map<Object, SegmentedExposition.RenderedSegment> segments(String section, List<MetricFamily> families) {
+            Kept kept = sections.get(section);
+            return kept != null && kept.families().equals(families) ? kept.segments() : Map.of();
         }
 
-        void keep(String section, Map<Object, SegmentedExposition.RenderedSegment> segments) {
-            sections.put(section, segments);
+        /** The last written segments of the section. */
+        Map<Object, SegmentedExposition.RenderedSegment> segments(String section) {
+            Kept kept = sections.get(section);
+            return kept != null ? kept.segments() : Map.of();
+        }
+
+        void keep(String section, List<MetricFamily> families,
+                  Map<Object, SegmentedExposition.RenderedSegment> segments) {
+            sections.put(section, new Kept(List.copyOf(families), segments));
         }
 
         /** The family's HELP/TYPE lines as the writer wrote them; a family's metadata never changes. */

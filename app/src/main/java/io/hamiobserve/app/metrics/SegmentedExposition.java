@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
@@ -150,7 +151,11 @@ final class SegmentedExposition implements Exposition {
 
     private List<FamilyOutput> renderSection(Section section, ExpositionFormatWriter writer,
                                              RenderCache.ForFormat formatCache) {
-        Map<Object, RenderedSegment> previous = formatCache.segments(section.name);
+        Families layout = new Families();
+        section.layout.accept(layout);
+        // Renderings kept for another layout (say, without legacy twins) are of no use here.
+        List<MetricFamily> families = layout.started();
+        Map<Object, RenderedSegment> previous = formatCache.segments(section.name, families);
         List<Segment> segments = section.segments;
         RenderedSegment[] rendered = new RenderedSegment[segments.size()];
         List<Integer> missing = new ArrayList<>();
@@ -181,10 +186,10 @@ final class SegmentedExposition implements Exposition {
                 kept.put(key, rendered[i]);
             }
         }
-        formatCache.keep(section.name, kept);
+        formatCache.keep(section.name, families, kept);
 
         // Per family of the section, the segments that have samples for it, in segment order.
-        Map<String, List<RenderedSegment>> piecesByFamily = new java.util.LinkedHashMap<>();
+        Map<String, List<RenderedSegment>> piecesByFamily = new LinkedHashMap<>();
         for (RenderedSegment segment : rendered) {
             for (String name : segment.names()) {
                 piecesByFamily.computeIfAbsent(name, family -> new ArrayList<>()).add(segment);
@@ -248,7 +253,7 @@ final class SegmentedExposition implements Exposition {
             }
             String name = names.get(family);
             String header = new String(output, commentsFrom, samplesFrom - commentsFrom, StandardCharsets.UTF_8);
-            if (!header.contains("TYPE " + name)) {
+            if (!typesFamily(header, name)) {
                 throw new IllegalStateException("the " + writer.getContentType() + " writer wrote " + header
                         + " where " + name + " was expected");
             }
@@ -261,6 +266,17 @@ final class SegmentedExposition implements Exposition {
                     + " families of " + names);
         }
         return new RenderedSegment(samples.toByteArray(), offsets, List.copyOf(names));
+    }
+
+    /** Whether comment lines declare the type of {@code family} (counters may carry {@code _total}). */
+    private static boolean typesFamily(String comments, String family) {
+        for (String line : comments.split("\n")) {
+            String[] words = line.split(" ");
+            if (words.length >= 3 && words[0].equals("#") && words[1].equals("TYPE")) {
+                return words[2].equals(family) || words[2].equals(family + "_total");
+            }
+        }
+        return false;
     }
 
     private static int lineEnd(byte[] bytes, int from) {
