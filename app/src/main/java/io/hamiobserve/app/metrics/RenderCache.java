@@ -20,8 +20,8 @@ import java.util.concurrent.atomic.LongAdder;
  * <p>Only the segments of the last exposition written are kept, so the cache holds about one
  * uncompressed exposition per format in use, less what the formats share: a segment whose sample
  * lines are the same in two formats (gauges are written alike in Prometheus text and OpenMetrics)
- * is kept once. Thread-safe: two scrapes writing at once may both
- * render a segment, and the last to finish decides what is kept; both write correct output.
+ * is kept once. Thread-safe: two scrapes writing at once may both render a segment, and the last
+ * to finish decides what is kept; both write correct output.
  */
 public final class RenderCache {
     private final Map<ExpositionFormatWriter, ForFormat> byWriter = new ConcurrentHashMap<>();
