@@ -145,11 +145,7 @@ public final class AllocationScrapeBenchmark {
                 for (int i = 0; i < times.length; i++) {
                     long start = System.nanoTime();
                     ByteArrayOutputStream out = new ByteArrayOutputStream(1 << 23);
-                    try (GZIPOutputStream zipped = new GZIPOutputStream(out, 64 * 1024) {
-                        {
-                            def.setLevel(level);
-                        }
-                    }) {
+                    try (GZIPOutputStream zipped = gzip(out, level)) {
                         zipped.write(body);
                     }
                     times[i] = System.nanoTime() - start;
@@ -268,17 +264,22 @@ public final class AllocationScrapeBenchmark {
     private static long render(AllocationRole role, ExpositionFormat format, boolean gzip) throws Exception {
         CountingStream out = new CountingStream();
         if (gzip) {
-            try (GZIPOutputStream zipped = new GZIPOutputStream(out, 64 * 1024) {
-                {
-                    def.setLevel(java.util.zip.Deflater.BEST_SPEED); // as the endpoint compresses
-                }
-            }) {
+            // At the fastest level, as the endpoint compresses.
+            try (GZIPOutputStream zipped = gzip(out, java.util.zip.Deflater.BEST_SPEED)) {
                 role.collect().write(zipped, format.writer());
             }
         } else {
             role.collect().write(out, format.writer());
         }
         return out.count;
+    }
+
+    private static GZIPOutputStream gzip(java.io.OutputStream out, int level) throws java.io.IOException {
+        return new GZIPOutputStream(out, 64 * 1024) {
+            {
+                def.setLevel(level);
+            }
+        };
     }
 
     private static final class CountingStream extends java.io.OutputStream {
