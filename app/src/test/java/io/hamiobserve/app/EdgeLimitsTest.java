@@ -132,10 +132,11 @@ class EdgeLimitsTest {
                 .method("GET", HttpRequest.BodyPublishers.ofString("x=1")).build(),
                 HttpResponse.BodyHandlers.ofString());
         assertEquals(413, withBody.statusCode());
-        HttpResponse<String> hugeBody = client.send(HttpRequest.newBuilder(uri(served, "/metrics"))
-                .method("GET", HttpRequest.BodyPublishers.ofByteArray(new byte[1 << 20])).build(),
-                HttpResponse.BodyHandlers.ofString());
-        assertEquals(413, hugeBody.statusCode());
+        // A 1 MiB body is refused from its declared length, before it is read. Only its first bytes
+        // are sent: a client still writing when the server closes may see a reset instead of the answer.
+        String hugeBody = rawExchange(served, "GET /metrics HTTP/1.1\r\nHost: x\r\nContent-Length: " + (1 << 20)
+                + "\r\n\r\n" + "x".repeat(2048));
+        assertTrue(hugeBody.startsWith("HTTP/1.1 413 "), hugeBody);
     }
 
     @Test
