@@ -16,6 +16,7 @@ module io.hamiobserve.app {
     requires io.helidon.common.configurable;
     requires io.helidon.common.pki;
     requires io.helidon.common.tls;
+    requires io.helidon.common.task;
     requires bcrypt;
     requires io.prometheus.metrics.model;
     requires io.prometheus.writer.text;

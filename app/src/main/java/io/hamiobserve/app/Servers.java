@@ -3,7 +3,8 @@ package io.hamiobserve.app;
 import io.hamiobserve.app.http.EdgeConfig;
 import io.hamiobserve.app.http.MetricsEndpoint;
 import io.hamiobserve.app.http.MetricsSource;
-import io.hamiobserve.app.http.SlowRequestGuard;
+import io.hamiobserve.app.http.ConnectionGuard;
+import io.hamiobserve.app.http.GuardedHttp1;
 import io.hamiobserve.app.http.WebConfig;
 import io.helidon.common.configurable.Resource;
 import io.helidon.common.pki.Keys;
@@ -33,7 +34,7 @@ public final class Servers {
     }
 
     /** A started server with its endpoint, which shutdown drains. */
-    public record Served(WebServer server, MetricsEndpoint endpoint, SlowRequestGuard guard) {
+    public record Served(WebServer server, MetricsEndpoint endpoint, ConnectionGuard guard) {
         public int port() {
             return server.port();
         }
@@ -54,7 +55,12 @@ public final class Servers {
     public static Served serve(String bind, MetricsSource source, EdgeConfig edge) {
         Options.BindAddress address = Options.BindAddress.parse(bind);
         MetricsEndpoint endpoint = new MetricsEndpoint(source, edge);
-        SlowRequestGuard guard = new SlowRequestGuard(edge.readTimeout());
+        ConnectionGuard guard = new ConnectionGuard(edge.readTimeout(), edge.maxConnections());
+        Http1Config http1 = Http1Config.builder()
+                .maxPrologueLength(edge.maxRequestLineBytes())
+                .maxHeadersSize(edge.maxHeaderBytes())
+                .addReceiveListener(guard)
+                .build();
         WebServer server = WebServer.builder()
                 .host(address.host())
                 .port(address.port())
@@ -64,11 +70,9 @@ public final class Servers {
                 .idleConnectionTimeout(edge.idleTimeout())
                 .idleConnectionPeriod(min(edge.idleTimeout().dividedBy(2), Duration.ofSeconds(30)))
                 .shutdownGracePeriod(Duration.ofMillis(500))
-                .addProtocol(Http1Config.builder()
-                        .maxPrologueLength(edge.maxRequestLineBytes())
-                        .maxHeadersSize(edge.maxHeaderBytes())
-                        .addReceiveListener(guard)
-                        .build())
+                // The guarded selector is the only one: no protocol found by the service loader is added.
+                .protocolsDiscoverServices(false)
+                .addConnectionSelector(new GuardedHttp1(http1, guard))
                 .update(builder -> edge.web().flatMap(WebConfig::tls).ifPresent(tls -> builder.tls(tls(tls))))
                 .addFeature(ObserveFeature.builder()
                         .endpoint("/observe")
