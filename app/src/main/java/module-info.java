@@ -18,6 +18,10 @@ module io.hamiobserve.app {
     requires io.helidon.common.tls;
     requires io.helidon.common.task;
     requires bcrypt;
+    requires tools.jackson.core;
+    requires tools.jackson.databind;
+    requires tools.jackson.dataformat.yaml;
+    requires org.snakeyaml.engine;
     requires io.prometheus.metrics.model;
     requires io.prometheus.writer.text;
     requires java.logging;
