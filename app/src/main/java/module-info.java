@@ -12,6 +12,7 @@ module io.hamiobserve.app {
     requires io.helidon.webserver;
     requires io.helidon.webserver.observe;
     requires io.helidon.webserver.observe.metrics;
+    requires io.helidon.metrics.api;
     requires io.helidon.http;
     requires io.helidon.common.configurable;
     requires io.helidon.common.pki;

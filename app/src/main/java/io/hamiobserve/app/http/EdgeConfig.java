@@ -1,5 +1,6 @@
 package io.hamiobserve.app.http;
 
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
@@ -22,11 +23,13 @@ import java.util.Optional;
  * @param shutdownDrain        on shutdown, how long in-flight scrapes may run before the server
  *                             stops. Default 5 s (the process exits well within Kubernetes' 30 s,
  *                             and within 10 s).
+ * @param webConfigFile        {@code --web.config.file}: read at start-up into {@code web}
  * @param web                  TLS and basic auth; empty means plain HTTP without auth
  */
 public record EdgeConfig(int maxConcurrentScrapes, Duration scrapeTimeout, Duration readTimeout,
                          Duration idleTimeout, int maxHeaderBytes, int maxHeaderCount, int maxRequestLineBytes,
-                         int maxConnections, Duration shutdownDrain, Optional<WebConfig> web) {
+                         int maxConnections, Duration shutdownDrain, Optional<Path> webConfigFile,
+                         Optional<WebConfig> web) {
 
     /** Subtracted from Prometheus's scrape timeout header so the answer arrives before Prometheus gives up. */
     public static final Duration SCRAPE_TIMEOUT_MARGIN = Duration.ofMillis(500);
@@ -42,52 +45,59 @@ public record EdgeConfig(int maxConcurrentScrapes, Duration scrapeTimeout, Durat
                 throw new IllegalArgumentException("durations of the HTTP edge must be positive: " + duration);
             }
         }
+        Objects.requireNonNull(webConfigFile);
         Objects.requireNonNull(web);
     }
 
     public static EdgeConfig defaults() {
         return new EdgeConfig(16, Duration.ofSeconds(8), Duration.ofSeconds(10), Duration.ofSeconds(60), 8192, 64,
-                2048, 2048, Duration.ofSeconds(5), Optional.empty());
+                2048, 2048, Duration.ofSeconds(5), Optional.empty(), Optional.empty());
     }
 
     public EdgeConfig withMaxConcurrentScrapes(int value) {
         return new EdgeConfig(value, scrapeTimeout, readTimeout, idleTimeout, maxHeaderBytes, maxHeaderCount,
-                maxRequestLineBytes, maxConnections, shutdownDrain, web);
+                maxRequestLineBytes, maxConnections, shutdownDrain, webConfigFile, web);
     }
 
     public EdgeConfig withScrapeTimeout(Duration value) {
         return new EdgeConfig(maxConcurrentScrapes, value, readTimeout, idleTimeout, maxHeaderBytes, maxHeaderCount,
-                maxRequestLineBytes, maxConnections, shutdownDrain, web);
+                maxRequestLineBytes, maxConnections, shutdownDrain, webConfigFile, web);
     }
 
     public EdgeConfig withReadTimeout(Duration value) {
         return new EdgeConfig(maxConcurrentScrapes, scrapeTimeout, value, idleTimeout, maxHeaderBytes, maxHeaderCount,
-                maxRequestLineBytes, maxConnections, shutdownDrain, web);
+                maxRequestLineBytes, maxConnections, shutdownDrain, webConfigFile, web);
     }
 
     public EdgeConfig withIdleTimeout(Duration value) {
         return new EdgeConfig(maxConcurrentScrapes, scrapeTimeout, readTimeout, value, maxHeaderBytes, maxHeaderCount,
-                maxRequestLineBytes, maxConnections, shutdownDrain, web);
+                maxRequestLineBytes, maxConnections, shutdownDrain, webConfigFile, web);
     }
 
     public EdgeConfig withHeaderLimits(int bytes, int count) {
         return new EdgeConfig(maxConcurrentScrapes, scrapeTimeout, readTimeout, idleTimeout, bytes, count,
-                maxRequestLineBytes, maxConnections, shutdownDrain, web);
+                maxRequestLineBytes, maxConnections, shutdownDrain, webConfigFile, web);
     }
 
     public EdgeConfig withMaxConnections(int value) {
         return new EdgeConfig(maxConcurrentScrapes, scrapeTimeout, readTimeout, idleTimeout, maxHeaderBytes,
-                maxHeaderCount, maxRequestLineBytes, value, shutdownDrain, web);
+                maxHeaderCount, maxRequestLineBytes, value, shutdownDrain, webConfigFile, web);
     }
 
     public EdgeConfig withShutdownDrain(Duration value) {
         return new EdgeConfig(maxConcurrentScrapes, scrapeTimeout, readTimeout, idleTimeout, maxHeaderBytes,
-                maxHeaderCount, maxRequestLineBytes, maxConnections, value, web);
+                maxHeaderCount, maxRequestLineBytes, maxConnections, value, webConfigFile, web);
     }
 
     public EdgeConfig withWeb(Optional<WebConfig> value) {
         return new EdgeConfig(maxConcurrentScrapes, scrapeTimeout, readTimeout, idleTimeout, maxHeaderBytes,
-                maxHeaderCount, maxRequestLineBytes, maxConnections, shutdownDrain, value);
+                maxHeaderCount, maxRequestLineBytes, maxConnections, shutdownDrain, webConfigFile, value);
+    }
+
+    /** The web config file to read at start-up (see {@code EdgeStartup}). */
+    public EdgeConfig withWebConfigFile(Path file) {
+        return new EdgeConfig(maxConcurrentScrapes, scrapeTimeout, readTimeout, idleTimeout, maxHeaderBytes,
+                maxHeaderCount, maxRequestLineBytes, maxConnections, shutdownDrain, Optional.of(file), web);
     }
 
     /** The deadline of one scrape, given Prometheus's scrape timeout header when it was sent. */

@@ -60,7 +60,7 @@ public final class MetricsEndpoint {
         this.edge = edge;
         this.renderings = new Renderings(source, edge.scrapeTimeout());
         this.scrapeSlots = new Semaphore(edge.maxConcurrentScrapes());
-        this.auth = edge.web().filter(web -> !web.users().isEmpty()).map(web -> new BasicAuth(web.users()));
+        this.auth = edge.web().filter(web -> !web.users().isEmpty()).map(BasicAuth::new);
     }
 
     /** Adds this endpoint's filter and routes. */
@@ -90,11 +90,21 @@ public final class MetricsEndpoint {
             answer(request, response, HEADER_FIELDS_TOO_LARGE, "more than " + edge.maxHeaderCount() + " header fields\n");
             return;
         }
-        if (auth.isPresent() && !isProbe(request.path().path())
-                && !auth.get().allows(request.headers().first(HeaderNames.AUTHORIZATION))) {
-            response.header(HeaderNames.WWW_AUTHENTICATE, "Basic realm=\"hami-observe\", charset=\"UTF-8\"");
-            answer(request, response, Status.UNAUTHORIZED_401, "unauthorized\n");
-            return;
+        if (auth.isPresent() && !isProbe(request.path().path())) {
+            switch (auth.get().check(request.headers().first(HeaderNames.AUTHORIZATION))) {
+                case ALLOWED -> { }
+                case REFUSED -> {
+                    response.header(HeaderNames.WWW_AUTHENTICATE, "Basic realm=\"hami-observe\", charset=\"UTF-8\"");
+                    answer(request, response, Status.UNAUTHORIZED_401, "unauthorized\n");
+                    return;
+                }
+                case BUSY -> {
+                    response.header(HeaderNames.RETRY_AFTER, "1");
+                    answer(request, response, Status.SERVICE_UNAVAILABLE_503,
+                            "too many credential checks at once, try again\n");
+                    return;
+                }
+            }
         }
         chain.proceed();
     }

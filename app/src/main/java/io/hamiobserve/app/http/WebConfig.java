@@ -9,15 +9,14 @@ import tools.jackson.dataformat.yaml.YAMLFactory;
 import tools.jackson.dataformat.yaml.YAMLMapper;
 import tools.jackson.dataformat.yaml.YAMLParser;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
 import java.util.regex.Pattern;
 
 /**
@@ -61,6 +60,15 @@ public record WebConfig(Optional<Tls> tls, Map<String, String> users) {
         users = Map.copyOf(users);
     }
 
+    /**
+     * The bcrypt costs of the users' hashes. More than one lets a wrong password's answer time tell
+     * a user of lower cost from an unknown one (which is checked at the highest cost).
+     */
+    public Set<Integer> bcryptCosts() {
+        return users.values().stream().map(hash -> Integer.parseInt(hash.substring(4, 6)))
+                .collect(Collectors.toCollection(TreeSet::new));
+    }
+
     /** The largest web config file read, in bytes: a config is a few lines; anything larger is refused unread. */
     public static final int MAX_FILE_BYTES = 64 * 1024;
 
@@ -84,20 +92,8 @@ public record WebConfig(Optional<Tls> tls, Map<String, String> users) {
      * {@code /dev/zero}, a FIFO or a directory is refused before it is opened).
      */
     public static WebConfig read(Path file) {
-        if (!Files.isRegularFile(file)) {
-            throw new IllegalArgumentException("web config " + file + (Files.exists(file)
-                    ? " is not a regular file" : " does not exist"));
-        }
-        byte[] bytes;
-        try (InputStream in = Files.newInputStream(file)) {
-            bytes = in.readNBytes(MAX_FILE_BYTES + 1);
-        } catch (IOException unreadable) {
-            throw new IllegalArgumentException("cannot read web config " + file + ": " + unreadable.getMessage());
-        }
-        if (bytes.length > MAX_FILE_BYTES) {
-            throw new IllegalArgumentException("web config " + file + " is larger than " + MAX_FILE_BYTES + " bytes");
-        }
-        return parse(bytes, file.toAbsolutePath().getParent(), file.toString());
+        return parse(BoundedFile.read(file, MAX_FILE_BYTES, "web config"), file.toAbsolutePath().getParent(),
+                file.toString());
     }
 
     /**
@@ -192,7 +188,7 @@ public record WebConfig(Optional<Tls> tls, Map<String, String> users) {
                 // Refused rather than ignored: a security setting this exporter lacks must not go unenforced.
                 throw new IllegalArgumentException(name + ": unsupported " + (what.equals("the document")
                         ? "section " : what + " key ") + oneLine(field.getKey()) + " (supported: "
-                        + String.join(", ", new java.util.TreeSet<>(allowed)) + ")");
+                        + String.join(", ", new TreeSet<>(allowed)) + ")");
             }
             fields.put(field.getKey(), field.getValue());
         }
@@ -218,7 +214,7 @@ public record WebConfig(Optional<Tls> tls, Map<String, String> users) {
     }
 
     /** A value quoted in a message: its first line, control characters replaced, at most 120 characters. */
-    private static String oneLine(String text) {
+    static String oneLine(String text) {
         if (text == null) {
             return "(none)";
         }
