@@ -94,6 +94,7 @@ public final class Servers {
                 .maxPrologueLength(edge.maxRequestLineBytes())
                 .maxHeadersSize(edge.maxHeaderBytes())
                 .addReceiveListener(guard)
+                .addSendListener(guard.responses())
                 .build();
         WebServer server;
         try {

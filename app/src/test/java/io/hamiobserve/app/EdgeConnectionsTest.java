@@ -139,10 +139,25 @@ class EdgeConnectionsTest {
         Reply reply = exchange(served, "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n"
                 + "HEAD /metrics HTTP/1.1\r\nHost: x\r\n\r\n"
                 + "GET /nowhere HTTP/1.1\r\nHost: x\r\n\r\n"
-                + "GET /readyz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", Duration.ofSeconds(5));
+                + "GET /readyz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+                + "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n", Duration.ofSeconds(5));
         assertEquals(List.of("HTTP/1.1 200 OK", "HTTP/1.1 200 OK", "HTTP/1.1 404 Not Found", "HTTP/1.1 200 OK"),
-                reply.statusLines(), reply.text());
+                reply.statusLines(), "a request behind Connection: close is not served (RFC 9112 9.6): " + reply.text());
         assertTrue(reply.text().endsWith("ready\n"), reply.text());
+        assertTrue(reply.closedAfterMillis() < 3000, "closed after " + reply.closedAfterMillis() + " ms");
+    }
+
+    @Test
+    void aRefusedBodyEndsTheConnectionSoItIsNeverReadAsARequest() throws Exception {
+        Servers.Served served = serve(longReadTimeout());
+        Reply smuggled = exchange(served, "GET /healthz HTTP/1.1\r\nHost: x\r\nContent-Length: 34\r\n\r\n"
+                + "GET /readyz HTTP/1.1\r\nHost: x\r\n\r\n", Duration.ofSeconds(5));
+        assertEquals(List.of("HTTP/1.1 413 Request Entity Too Large"), smuggled.statusLines(), smuggled.text());
+        assertTrue(smuggled.text().contains("\r\nConnection: close\r\n"), smuggled.text());
+        Reply waiting = exchange(served, "GET /healthz HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\n"
+                + "Content-Length: 5\r\n\r\n", Duration.ofSeconds(5));
+        assertEquals(List.of("HTTP/1.1 413 Request Entity Too Large"), waiting.statusLines(), waiting.text());
+        assertTrue(waiting.closedAfterMillis() < 3000, "closed after " + waiting.closedAfterMillis() + " ms");
     }
 
     @Test

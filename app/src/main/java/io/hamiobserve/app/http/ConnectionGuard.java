@@ -1,7 +1,9 @@
 package io.hamiobserve.app.http;
 
+import io.helidon.http.HeaderValues;
 import io.helidon.http.Headers;
 import io.helidon.http.HttpPrologue;
+import io.helidon.webserver.CloseConnectionException;
 import io.helidon.webserver.ConnectionContext;
 import io.helidon.webserver.http1.Http1ConnectionListener;
 
@@ -28,7 +30,10 @@ import java.util.concurrent.atomic.AtomicLong;
  *       a request cannot fill the cap, so a scrape is accepted at once even beside thousands of them.</li>
  * </ul>
  *
- * Idle keep-alive connections (a response sent, no byte of the next request yet) are otherwise left
+ * A connection ends after a response to a request, or a response, that says {@code Connection:
+ * close} (Helidon 4.5 sends the header and waits for another request); a request already sent
+ * behind it is not served. Idle keep-alive connections (a response sent, no byte of the next
+ * request yet) are otherwise left
  * to Helidon's idle timeout. Helidon 4.5 applies neither bound itself: it does not set its socket
  * read timeout, and it tracks a connection for its idle timeout only after it has been identified,
  * which is after its first byte.
@@ -143,10 +148,15 @@ public final class ConnectionGuard implements Http1ConnectionListener, AutoClose
     @Override
     public void prologue(ConnectionContext context, HttpPrologue prologue) {
         Tracked tracked = open.get(context);
-        if (tracked != null) {
-            // A request read from bytes that were already buffered started without a read.
-            tracked.arrived();
+        if (tracked == null) {
+            return;
         }
+        if (tracked.closeAfterResponse) {
+            // A pipelined request after the one that closed the connection: RFC 9112 §9.6 says it is not served.
+            throw new CloseConnectionException("a request after Connection: close");
+        }
+        // A request read from bytes that were already buffered started without a read.
+        tracked.arrived();
     }
 
     @Override
@@ -155,9 +165,26 @@ public final class ConnectionGuard implements Http1ConnectionListener, AutoClose
         if (tracked != null) {
             tracked.deadline = NONE;
             tracked.answering = true;
-            tracked.closeAfterResponse = headers.containsToken(io.helidon.http.HeaderValues.CONNECTION_CLOSE);
+            if (headers.containsToken(HeaderValues.CONNECTION_CLOSE)) {
+                tracked.closeAfterResponse = true;
+            }
         }
     }
+
+    /** Listens to responses: one that says {@code Connection: close} ends its connection as a request's would. */
+    public Http1ConnectionListener responses() {
+        return responses;
+    }
+
+    private final Http1ConnectionListener responses = new Http1ConnectionListener() {
+        @Override
+        public void headers(ConnectionContext context, Headers headers) {
+            Tracked tracked = open.get(context);
+            if (tracked != null && headers.containsToken(HeaderValues.CONNECTION_CLOSE)) {
+                tracked.closeAfterResponse = true;
+            }
+        }
+    };
 
     private void sweep() {
         long now = System.nanoTime();

@@ -1,6 +1,7 @@
 package io.hamiobserve.app.http;
 
 import io.helidon.http.HeaderNames;
+import io.helidon.http.HeaderValues;
 import io.helidon.http.Method;
 import io.helidon.http.Status;
 import io.helidon.webserver.http.FilterChain;
@@ -83,6 +84,8 @@ public final class MetricsEndpoint {
             return;
         }
         if (request.content().hasEntity()) {
+            // The body is not read: the connection cannot carry another request after it.
+            response.header(HeaderValues.CONNECTION_CLOSE);
             answer(request, response, Status.REQUEST_ENTITY_TOO_LARGE_413, "requests carry no body here\n");
             return;
         }
