@@ -189,6 +189,17 @@ class EdgeConnectionsTest {
         }
         assertEquals(1, served.guard().timedOut());
         assertEquals(200, scrape(served, Duration.ofSeconds(5)).statusCode(), "the endpoint still serves");
+        assertTrue(closedSeries(served, "read_timeout") >= 1, "counted at /observe/metrics");
+    }
+
+    /** The process's count of connections closed for {@code reason}, as /observe/metrics shows it. */
+    private static double closedSeries(Servers.Served served, String reason) throws IOException {
+        Reply metrics = exchange(served, "GET /observe/metrics HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
+                Duration.ofSeconds(5));
+        Matcher sample = Pattern.compile("(?m)^hami_observe_http_connections_closed_total\\{reason=\"" + reason
+                + "\"[^}]*} ([0-9.E]+)").matcher(metrics.text());
+        assertTrue(sample.find(), metrics.text());
+        return Double.parseDouble(sample.group(1));
     }
 
     @Test
@@ -265,6 +276,7 @@ class EdgeConnectionsTest {
             assertTrue(served.guard().evicted() >= 2100 - highWater, "evicted: " + served.guard().evicted());
             assertTrue(served.guard().open() <= highWater, "open connections: " + served.guard().open());
             assertEquals(0, served.guard().timedOut(), "all within the read timeout");
+            assertTrue(closedSeries(served, "evicted") >= 2100 - highWater);
         } finally {
             for (Socket socket : idle) {
                 socket.close();

@@ -7,7 +7,12 @@ import io.helidon.webserver.CloseConnectionException;
 import io.helidon.webserver.ConnectionContext;
 import io.helidon.webserver.http1.Http1ConnectionListener;
 
+import io.helidon.metrics.api.Counter;
+import io.helidon.metrics.api.Metrics;
+import io.helidon.metrics.api.Tag;
+
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
@@ -39,6 +44,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * which is after its first byte.
  */
 public final class ConnectionGuard implements Http1ConnectionListener, AutoCloseable {
+    static final String CLOSED_SERIES = "hami_observe_http_connections_closed";
     private static final long NONE = Long.MIN_VALUE;
     private static final ScheduledExecutorService SWEEPER = Executors.newSingleThreadScheduledExecutor(
             Thread.ofPlatform().name("hami-observe-connection-guard").daemon().factory());
@@ -48,6 +54,9 @@ public final class ConnectionGuard implements Http1ConnectionListener, AutoClose
     private final Map<ConnectionContext, Tracked> open = new ConcurrentHashMap<>();
     private final AtomicLong timedOut = new AtomicLong();
     private final AtomicLong evicted = new AtomicLong();
+    /** The same closes for every endpoint of the process, at {@code /observe/metrics}. */
+    private static final Counter TIMED_OUT = closedCounter("read_timeout");
+    private static final Counter EVICTED = closedCounter("evicted");
     private final ScheduledFuture<?> sweep;
 
     public ConnectionGuard(Duration readTimeout, int maxConnections) {
@@ -140,6 +149,7 @@ public final class ConnectionGuard implements Http1ConnectionListener, AutoClose
         }
         if (open.remove(oldest.context, oldest)) {
             evicted.incrementAndGet();
+            EVICTED.increment();
             oldest.close();
         }
         return true;
@@ -192,9 +202,18 @@ public final class ConnectionGuard implements Http1ConnectionListener, AutoClose
             long deadline = tracked.deadline;
             if (deadline != NONE && now - deadline > 0 && open.remove(context, tracked)) {
                 timedOut.incrementAndGet();
+                TIMED_OUT.increment();
                 tracked.close();
             }
         });
+    }
+
+    private static Counter closedCounter(String reason) {
+        return Metrics.globalRegistry().getOrCreate(Counter.builder(CLOSED_SERIES)
+                .description("Connections the HTTP edge closed before a request was complete: read_timeout (its head "
+                        + "did not arrive within --web.read-timeout), evicted (it waited longest without a request "
+                        + "when the connections neared --web.max-connections)")
+                .tags(List.of(Tag.create("reason", reason))));
     }
 
     /** Connections open now (accepted and not yet closed). */
