@@ -105,7 +105,8 @@ public final class Servers {
                     .maxPayloadSize(MAX_PAYLOAD_BYTES)
                     .maxTcpConnections(edge.maxConnections())
                     .idleConnectionTimeout(edge.idleTimeout())
-                    .idleConnectionPeriod(min(edge.idleTimeout().dividedBy(2), Duration.ofSeconds(30)))
+                    // Checked often, so an idle connection closes within a second of its timeout.
+                    .idleConnectionPeriod(min(edge.idleTimeout().dividedBy(4), Duration.ofSeconds(1)))
                     .shutdownGracePeriod(Duration.ofMillis(500))
                     // The guarded selector is the only one: no protocol found by the service loader is added.
                     .protocolsDiscoverServices(false)
