@@ -34,7 +34,7 @@ public final class EdgeStartup {
 
     /**
      * The largest ordinary request head: a Prometheus 3 scrape negotiating every format, with gzip,
-     * basic auth (a 64-character user:password) and its timeout header, to an IPv6 address.
+     * basic auth (a 40-character password) and its timeout header, to an IPv6 address.
      */
     static final String REFERENCE_SCRAPE = """
             GET /metrics HTTP/1.1\r
