@@ -30,8 +30,9 @@ import java.util.concurrent.TimeoutException;
  *       a flood of wrong passwords cannot push the real credentials out.</li>
  *   <li><b>Bounded bcrypt.</b> bcrypt costs tens of milliseconds to seconds by design and holds a CPU
  *       throughout; a virtual thread doing it holds a carrier thread too. Checks run on their own
- *       small pool ({@link #checkers()} threads, half the CPUs) with a short queue; beyond it, or
- *       past {@link #WAIT}, the answer is {@link Verdict#BUSY} at once.</li>
+ *       small pool ({@link #checkers()} threads, half the CPUs) with a short queue; beyond it the
+ *       answer is {@link Verdict#BUSY} at once, and past {@link #WAIT} too (the check still finishes
+ *       and its verdict is remembered for the next request).</li>
  *   <li><b>Constant work.</b> An unknown user is checked against a dummy hash of the highest cost
  *       among the users, so a wrong password takes as long whether the user exists or not (when all
  *       users share one cost; see {@link #WebConfig#bcryptCosts()}).</li>
@@ -56,8 +57,11 @@ final class BasicAuth {
     BasicAuth(WebConfig web) {
         this.users = web.users();
         int cost = web.bcryptCosts().stream().max(Integer::compare).orElse(10);
-        this.dummyHash = new String(BCrypt.withDefaults().hash(cost,
-                "not any user's password".getBytes(StandardCharsets.UTF_8)), StandardCharsets.UTF_8);
+        // A well-formed hash made at the least cost, then marked with the users' highest: checking a
+        // password against it costs that much, and making it costs nothing at start-up.
+        String cheap = new String(BCrypt.withDefaults().hash(4, "not any user's password"
+                .getBytes(StandardCharsets.UTF_8)), StandardCharsets.UTF_8);
+        this.dummyHash = cheap.substring(0, 4) + String.format("%02d", cost) + cheap.substring(6);
         int threads = checkers();
         this.checks = new ThreadPoolExecutor(threads, threads, 10, TimeUnit.SECONDS, new ArrayBlockingQueue<>(QUEUE),
                 Thread.ofPlatform().name("hami-observe-bcrypt-", 0).daemon().factory(),
@@ -102,25 +106,25 @@ final class BasicAuth {
         }
         Future<Boolean> check;
         try {
-            check = checks.submit(() -> verify(password, hash == null ? dummyHash : hash) && hash != null);
+            check = checks.submit(() -> {
+                boolean matches = verify(password, hash == null ? dummyHash : hash) && hash != null;
+                // Remembered by the check itself, so one that outlasts its request still serves the next.
+                remember(matches ? succeeded : failed, fingerprint);
+                return matches;
+            });
         } catch (RejectedExecutionException full) {
             return Verdict.BUSY;
         }
-        boolean matches;
         try {
-            matches = check.get(WAIT.toMillis(), TimeUnit.MILLISECONDS);
+            return check.get(WAIT.toMillis(), TimeUnit.MILLISECONDS) ? Verdict.ALLOWED : Verdict.REFUSED;
         } catch (TimeoutException late) {
-            check.cancel(false);
             return Verdict.BUSY;
         } catch (InterruptedException interrupted) {
-            check.cancel(false);
             Thread.currentThread().interrupt();
             return Verdict.BUSY;
         } catch (ExecutionException bug) {
             return Verdict.REFUSED;
         }
-        remember(matches ? succeeded : failed, fingerprint);
-        return matches ? Verdict.ALLOWED : Verdict.REFUSED;
     }
 
     private static void remember(Set<String> verdicts, String fingerprint) {

@@ -72,6 +72,9 @@ public record WebConfig(Optional<Tls> tls, Map<String, String> users) {
     /** The largest web config file read, in bytes: a config is a few lines; anything larger is refused unread. */
     public static final int MAX_FILE_BYTES = 64 * 1024;
 
+    /** bcrypt's least cost, and the most a scrape can wait for: a cost-16 check takes seconds. */
+    static final int MIN_BCRYPT_COST = 4;
+    static final int MAX_BCRYPT_COST = 16;
     private static final Set<String> SECTIONS = Set.of("tls_server_config", "basic_auth_users");
     private static final Set<String> TLS_KEYS = Set.of("cert_file", "key_file", "client_ca_file", "client_auth_type");
     private static final Pattern BCRYPT = Pattern.compile("\\$2[aby]\\$\\d\\d\\$[./A-Za-z0-9]{53}");
@@ -127,6 +130,12 @@ public record WebConfig(Optional<Tls> tls, Map<String, String> users) {
                 if (!BCRYPT.matcher(user.getValue()).matches()) {
                     throw new IllegalArgumentException(name + ": the password of user " + oneLine(user.getKey())
                             + " is not a bcrypt hash (make one with: htpasswd -nBC 10 USER)");
+                }
+                int cost = Integer.parseInt(user.getValue().substring(4, 6));
+                if (cost < MIN_BCRYPT_COST || cost > MAX_BCRYPT_COST) {
+                    throw new IllegalArgumentException(name + ": the bcrypt cost " + cost + " of user "
+                            + oneLine(user.getKey()) + " is outside " + MIN_BCRYPT_COST + "-" + MAX_BCRYPT_COST
+                            + " (each step doubles a check's time; 16 is seconds a check)");
                 }
             }
         }

@@ -85,7 +85,7 @@ public final class WebConfigFuzz {
         "not valid YAML", "the document must be a mapping", "unsupported section", "unsupported tls_server_config key",
         "tls_server_config must be a mapping", "basic_auth_users must be a mapping",
         "tls_server_config needs cert_file and key_file", "unknown client_auth_type", "client_auth_type",
-        "the password of user", "not a file path", "YAML aliases are not supported",
+        "the password of user", "the bcrypt cost", "not a file path", "YAML aliases are not supported",
     };
 
     /** The refusal a message is, or null when it is none of the decoder's. */

@@ -69,6 +69,8 @@ class WebConfigTest {
                 && unknownKey.contains("cert_file"), unknownKey);
         assertTrue(refusal("http_server_config:\n  http2: false\n").contains("unsupported section http_server_config"));
         assertTrue(refusal("basic_auth_users:\n  alice: plaintext\n").contains("not a bcrypt hash"));
+        assertTrue(refusal("basic_auth_users:\n  alice: $2y$31$" + "a".repeat(53) + "\n")
+                .contains("the bcrypt cost 31 of user alice is outside 4-16"), "a check at cost 31 would take days");
         assertTrue(refusal("tls_server_config:\n  cert_file: a\n  key_file: b\n  client_auth_type: Sometimes\n")
                 .contains("unknown client_auth_type Sometimes"));
         assertTrue(refusal("tls_server_config:\n  cert_file: a\n  key_file: b\n  client_auth_type: "
