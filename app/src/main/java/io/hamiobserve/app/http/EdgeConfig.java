@@ -13,13 +13,16 @@ import java.util.Optional;
  * @param scrapeTimeout        the longest a scrape waits for its exposition before answering 503; a
  *                             shorter {@code X-Prometheus-Scrape-Timeout-Seconds} (minus
  *                             {@link #SCRAPE_TIMEOUT_MARGIN}) wins. Default 8 s, under Prometheus's 10 s.
- * @param readTimeout          the longest one socket read may block mid-request (slow clients). Default 10 s.
+ * @param readTimeout          the longest a request's head (request line and headers) may take to
+ *                             arrive, from the accept for a connection's first request and from the
+ *                             first byte for a later one; then the connection is closed. Default 10 s.
  * @param idleTimeout          a keep-alive connection idle this long is closed. Default 60 s.
  * @param maxHeaderBytes       the request's header block, in bytes; beyond it 431. Default 8192.
  * @param maxHeaderCount       header fields per request; beyond it 431. Default 64.
  * @param maxRequestLineBytes  the request line (method, path, version), in bytes; beyond it 414/400. Default 2048.
- * @param maxConnections       open TCP connections per endpoint; further ones wait in the accept
- *                             backlog. Default 2048.
+ * @param maxConnections       open TCP connections per endpoint; near it, new connections evict those
+ *                             waiting longest without a request ({@link ConnectionGuard}); at it,
+ *                             further ones wait in the accept backlog. Default 2048.
  * @param shutdownDrain        on shutdown, how long in-flight scrapes may run before the server
  *                             stops. Default 5 s (the process exits well within Kubernetes' 30 s,
  *                             and within 10 s).

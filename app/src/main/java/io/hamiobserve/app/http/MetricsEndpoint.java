@@ -30,8 +30,9 @@ import java.util.logging.Logger;
  * when asked, gzip when accepted), {@code /healthz} and {@code /readyz}.
  *
  * <p>The edge, in the order a request meets it: any method but GET and HEAD answers 405; a request
- * body 413; more than {@link EdgeConfig#maxHeaderCount()} headers 431; without valid basic auth
- * (when users are configured) 401, except on the probe paths. Every response carries
+ * body 413 (and the connection closes); more than {@link EdgeConfig#maxHeaderCount()} headers 431;
+ * without valid basic auth (when users are configured) 401, or 503 while too many credentials are
+ * being checked ({@link BasicAuth}), except on the probe paths. Every response carries
  * {@code X-Content-Type-Options: nosniff}. A scrape beyond {@link EdgeConfig#maxConcurrentScrapes()}
  * answers 503 at once, and a scrape whose exposition is not ready by its deadline answers 503.
  * Concurrent scrapes share one collection and one rendering per variant (see {@link Renderings}).
