@@ -12,11 +12,17 @@ module io.hamiobserve.app {
     requires io.helidon.webserver;
     requires io.helidon.webserver.observe;
     requires io.helidon.webserver.observe.metrics;
+    requires io.helidon.metrics.api;
     requires io.helidon.http;
     requires io.helidon.common.configurable;
     requires io.helidon.common.pki;
     requires io.helidon.common.tls;
+    requires io.helidon.common.task;
     requires bcrypt;
+    requires tools.jackson.core;
+    requires tools.jackson.databind;
+    requires tools.jackson.dataformat.yaml;
+    requires org.snakeyaml.engine;
     requires io.prometheus.metrics.model;
     requires io.prometheus.writer.text;
     requires java.logging;

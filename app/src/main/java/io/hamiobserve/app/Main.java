@@ -49,7 +49,13 @@ public final class Main {
             System.exit(2);
             return;
         }
-        int exit = run(options, System.out, System.err);
+        int exit;
+        try {
+            exit = run(options, System.out, System.err);
+        } catch (EdgeStartup.Failure unusable) {
+            System.err.println("hami-observe: " + unusable.getMessage());
+            exit = 2;
+        }
         if (exit >= 0) {
             System.exit(exit);
         }
@@ -140,20 +146,20 @@ public final class Main {
 
     /** Starts each role behind its own server and keeps running; {@code binds} pairs with {@code roles}. */
     static int serveRoles(List<String> binds, List<? extends MetricsSource> roles, Options options, PrintStream out) {
-        List<Servers.Served> servers = new ArrayList<>();
+        EdgeStartup.Checked edge = EdgeStartup.check(options.edge(), binds);
         List<AutoCloseable> closeables = new ArrayList<>();
-        for (int i = 0; i < roles.size(); i++) {
-            MetricsSource role = roles.get(i);
+        for (MetricsSource role : roles) {
             if (role instanceof AllocationRole allocation) {
                 allocation.start();
             } else if (role instanceof UsageRole usage) {
                 usage.start();
             }
             closeables.add((AutoCloseable) role);
-            Servers.Served server = Servers.serve(binds.get(i), role, options.edge());
-            servers.add(server);
+        }
+        List<Servers.Served> servers = Servers.serveAll(edge, roles);
+        for (int i = 0; i < roles.size(); i++) {
             out.printf("hami-observe: %s view on :%d/metrics%n",
-                    role instanceof AllocationRole ? "allocation" : "usage", server.port());
+                    roles.get(i) instanceof AllocationRole ? "allocation" : "usage", servers.get(i).port());
         }
         out.flush();
         stopOnShutdown(servers, closeables, options.edge().shutdownDrain());
@@ -178,10 +184,9 @@ public final class Main {
             nodeB.close();
             return 0;
         }
-        List<Servers.Served> servers = new ArrayList<>();
-        servers.add(Servers.serve(options.allocationBind(), allocation.start(), options.edge()));
-        servers.add(Servers.serve(options.usageBind(), nodeA.start(), options.edge()));
-        servers.add(Servers.serve(options.secondUsageBind(), nodeB.start(), options.edge()));
+        EdgeStartup.Checked edge = EdgeStartup.check(options.edge(),
+                List.of(options.allocationBind(), options.usageBind(), options.secondUsageBind()));
+        List<Servers.Served> servers = Servers.serveAll(edge, List.of(allocation.start(), nodeA.start(), nodeB.start()));
         out.printf("""
                 hami-observe demo: a simulated cluster with nodes %s and %s
                   allocation view (scheduler):   curl http://localhost:%d/metrics

@@ -1,7 +1,6 @@
 package io.hamiobserve.app;
 
 import io.hamiobserve.app.http.EdgeConfig;
-import io.hamiobserve.app.http.WebConfig;
 
 import java.nio.file.Path;
 import java.time.Duration;
@@ -115,8 +114,7 @@ public record Options(String command, String allocationBind, String usageBind, S
                 case "--process-attribution" -> attribution = value == null || Boolean.parseBoolean(value);
                 case "--proc-root" -> procRoot = value != null ? value : next(args, ++i, arg);
                 case "--json" -> json = true;
-                case "--web.config.file" -> edge = edge.withWeb(Optional.of(
-                        WebConfig.read(Path.of(value != null ? value : next(args, ++i, arg)))));
+                case "--web.config.file" -> edge = edge.withWebConfigFile(Path.of(value != null ? value : next(args, ++i, arg)));
                 case "--web.max-requests" -> edge = edge.withMaxConcurrentScrapes(
                         count(value != null ? value : next(args, ++i, arg), arg));
                 case "--web.scrape-timeout" -> edge = edge.withScrapeTimeout(

@@ -1,21 +1,21 @@
 package io.hamiobserve.app;
 
+import io.hamiobserve.app.http.ConnectionGuard;
 import io.hamiobserve.app.http.EdgeConfig;
+import io.hamiobserve.app.http.GuardedHttp1;
 import io.hamiobserve.app.http.MetricsEndpoint;
 import io.hamiobserve.app.http.MetricsSource;
-import io.hamiobserve.app.http.SlowRequestGuard;
+import io.hamiobserve.app.http.TlsFiles;
 import io.hamiobserve.app.http.WebConfig;
-import io.helidon.common.configurable.Resource;
-import io.helidon.common.pki.Keys;
-import io.helidon.common.tls.Tls;
-import io.helidon.common.tls.TlsClientAuth;
 import io.helidon.webserver.WebServer;
 import io.helidon.webserver.http1.Http1Config;
 import io.helidon.webserver.observe.ObserveFeature;
 import io.helidon.webserver.observe.metrics.MetricsObserver;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -33,7 +33,7 @@ public final class Servers {
     }
 
     /** A started server with its endpoint, which shutdown drains. */
-    public record Served(WebServer server, MetricsEndpoint endpoint, SlowRequestGuard guard) {
+    public record Served(WebServer server, MetricsEndpoint endpoint, ConnectionGuard guard, Runnable onStop) {
         public int port() {
             return server.port();
         }
@@ -42,6 +42,7 @@ public final class Servers {
         public void stop() {
             server.stop();
             guard.close();
+            onStop.run();
         }
     }
 
@@ -50,65 +51,86 @@ public final class Servers {
         return serve(bind, source, EdgeConfig.defaults()).server();
     }
 
-    /** Serves {@code source} at {@code bind} behind {@code edge}; the server's port may be ephemeral. */
+    /**
+     * Serves each source at its checked bind address, all or none: when one cannot start, those
+     * started are stopped and the {@link EdgeStartup.Failure} is thrown. With TLS, a renewed
+     * certificate is served without a restart ({@link TlsReload}).
+     */
+    public static List<Served> serveAll(EdgeStartup.Checked checked, List<? extends MetricsSource> sources) {
+        if (checked.binds().size() != sources.size()) {
+            throw new IllegalArgumentException(checked.binds().size() + " binds for " + sources.size() + " sources");
+        }
+        List<Served> servers = new ArrayList<>();
+        try {
+            for (int i = 0; i < sources.size(); i++) {
+                servers.add(serve(checked.binds().get(i), sources.get(i), checked.edge()));
+            }
+        } catch (RuntimeException failed) {
+            servers.forEach(Served::stop);
+            throw failed;
+        }
+        Optional<WebConfig.Tls> tls = checked.edge().web().flatMap(WebConfig::tls);
+        if (tls.isEmpty()) {
+            return servers;
+        }
+        TlsReload reload = new TlsReload(TlsFiles.read(tls.get()),
+                servers.stream().map(Served::server).toList(), TlsReload.PERIOD);
+        return servers.stream().map(served -> new Served(served.server(), served.endpoint(), served.guard(), () -> {
+            served.onStop().run();
+            reload.close();
+        })).toList();
+    }
+
+    /**
+     * Serves {@code source} at {@code bind} behind {@code edge}; the server's port may be ephemeral.
+     * Throws {@link EdgeStartup.Failure} when the server does not listen, and
+     * {@link IllegalArgumentException} for unusable TLS files.
+     */
     public static Served serve(String bind, MetricsSource source, EdgeConfig edge) {
         Options.BindAddress address = Options.BindAddress.parse(bind);
         MetricsEndpoint endpoint = new MetricsEndpoint(source, edge);
-        SlowRequestGuard guard = new SlowRequestGuard(edge.readTimeout());
-        WebServer server = WebServer.builder()
-                .host(address.host())
-                .port(address.port())
-                .shutdownHook(false)
-                .maxPayloadSize(MAX_PAYLOAD_BYTES)
-                .maxTcpConnections(edge.maxConnections())
-                .idleConnectionTimeout(edge.idleTimeout())
-                .idleConnectionPeriod(min(edge.idleTimeout().dividedBy(2), Duration.ofSeconds(30)))
-                .shutdownGracePeriod(Duration.ofMillis(500))
-                .addProtocol(Http1Config.builder()
-                        .maxPrologueLength(edge.maxRequestLineBytes())
-                        .maxHeadersSize(edge.maxHeaderBytes())
-                        .addReceiveListener(guard)
-                        .build())
-                .update(builder -> edge.web().flatMap(WebConfig::tls).ifPresent(tls -> builder.tls(tls(tls))))
-                .addFeature(ObserveFeature.builder()
-                        .endpoint("/observe")
-                        .addObserver(MetricsObserver.create())
-                        .build())
-                .routing(endpoint::routing)
-                .build()
-                .start();
-        return new Served(server, endpoint, guard);
-    }
-
-    /** Helidon's TLS from exporter-toolkit's settings; throws {@link IllegalArgumentException} on unusable files. */
-    static Tls tls(WebConfig.Tls settings) {
+        ConnectionGuard guard = new ConnectionGuard(edge.readTimeout(), edge.maxConnections());
+        Http1Config http1 = Http1Config.builder()
+                .maxPrologueLength(edge.maxRequestLineBytes())
+                .maxHeadersSize(edge.maxHeaderBytes())
+                .addReceiveListener(guard)
+                .addSendListener(guard.responses())
+                .build();
+        WebServer server;
         try {
-            Keys identity = Keys.builder().pem(pem -> pem.key(Resource.create(settings.keyFile()))
-                    .certChain(Resource.create(settings.certFile()))).build();
-            var builder = Tls.builder()
-                    .privateKey(identity.privateKey().orElseThrow(
-                            () -> new IllegalArgumentException("no private key in " + settings.keyFile())))
-                    .privateKeyCertChain(identity.certChain());
-            settings.clientCaFile().ifPresent(ca -> builder.trust(Keys.builder()
-                    .pem(pem -> pem.certificates(Resource.create(ca))).build().certs()));
-            builder.clientAuth(switch (settings.clientAuth()) {
-                case NoClientCert -> TlsClientAuth.NONE;
-                case RequestClientCert, VerifyClientCertIfGiven -> TlsClientAuth.OPTIONAL;
-                case RequireAnyClientCert, RequireAndVerifyClientCert -> TlsClientAuth.REQUIRED;
-            });
-            if (settings.clientAuth() == WebConfig.ClientAuth.RequestClientCert
-                    || settings.clientAuth() == WebConfig.ClientAuth.RequireAnyClientCert) {
-                // These two ask for a certificate without verifying it (exporter-toolkit's meaning).
-                builder.trustAll(true);
-            }
-            return builder.build();
-        } catch (RuntimeException unusable) {
-            if (unusable instanceof IllegalArgumentException) {
-                throw unusable;
-            }
-            throw new IllegalArgumentException("cannot use the TLS files " + settings.certFile() + ", "
-                    + settings.keyFile() + ": " + unusable.getMessage(), unusable);
+            server = WebServer.builder()
+                    .host(address.host())
+                    .port(address.port())
+                    .shutdownHook(false)
+                    .maxPayloadSize(MAX_PAYLOAD_BYTES)
+                    .maxTcpConnections(edge.maxConnections())
+                    .idleConnectionTimeout(edge.idleTimeout())
+                    // Checked often, so an idle connection closes within a second of its timeout.
+                    .idleConnectionPeriod(min(edge.idleTimeout().dividedBy(4), Duration.ofSeconds(1)))
+                    .shutdownGracePeriod(Duration.ofMillis(500))
+                    // The guarded selector is the only one: no protocol found by the service loader is added.
+                    .protocolsDiscoverServices(false)
+                    .addConnectionSelector(new GuardedHttp1(http1, guard))
+                    .update(builder -> edge.web().flatMap(WebConfig::tls)
+                            .ifPresent(tls -> builder.tls(TlsFiles.read(tls).tls())))
+                    .addFeature(ObserveFeature.builder()
+                            .endpoint("/observe")
+                            .addObserver(MetricsObserver.create())
+                            .build())
+                    .routing(endpoint::routing)
+                    .build()
+                    .start();
+        } catch (RuntimeException failed) {
+            guard.close();
+            throw failed;
         }
+        if (!server.isRunning() || server.port() <= 0) {
+            // Helidon logs the cause and carries on without the listener; this endpoint must not.
+            server.stop();
+            guard.close();
+            throw new EdgeStartup.Failure("cannot listen on " + bind);
+        }
+        return new Served(server, endpoint, guard, () -> { });
     }
 
     /**

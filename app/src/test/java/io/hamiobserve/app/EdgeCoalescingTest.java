@@ -139,13 +139,16 @@ class EdgeCoalescingTest {
             public io.hamiobserve.app.metrics.Exposition collect() {
                 if (collections.get() == 0) {
                     collections.incrementAndGet();
-                    throw new IllegalStateException("a bug in a collector");
+                    throw new ArithmeticException("long overflow in pod secret-tenant/db-0");
                 }
                 return super.collect();
             }
         };
         Servers.Served served = serve(failing);
-        assertEquals(500, scrape(served).get().statusCode());
+        HttpResponse<byte[]> failed = scrape(served).get();
+        assertEquals(500, failed.statusCode());
+        assertEquals("the exposition could not be rendered; the exporter's log has the detail\n", text(failed.body()),
+                "a stable text naming no exception class, message or data");
         HttpResponse<byte[]> retried = scrape(served).get();
         assertEquals(200, retried.statusCode());
         assertTrue(text(retried.body()).contains("edge_test_collection 2.0"), text(retried.body()));

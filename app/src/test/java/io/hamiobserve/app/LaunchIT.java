@@ -136,6 +136,39 @@ class LaunchIT {
         }
     }
 
+    @Test
+    void startupMistakesExitTwoWithOneLine() throws Exception {
+        Path dir = Files.createTempDirectory("hami-observe-startup");
+        Path web = dir.resolve("web.yml");
+        Files.writeString(web, "tls_server_config:\n  cert_file: missing.crt\n  key_file: missing.key\n");
+        try (java.net.ServerSocket taken = new java.net.ServerSocket(0, 50, java.net.InetAddress.getLoopbackAddress())) {
+            String busy = "127.0.0.1:" + taken.getLocalPort();
+            String[][] cases = {
+                {"hami-observe: cannot listen on " + busy + ": Address already in use", "demo", "--allocation-bind-address",
+                    "127.0.0.1:0", "--usage-bind-address", busy, "--demo-second-node-bind-address", "127.0.0.1:0"},
+                {"hami-observe: --web.max-header-bytes 10 is below 1024, the least that serves a Prometheus scrape "
+                    + "request with basic auth", "scheduler", "--snapshot",
+                    ROOT.resolve("adapters-k8s/src/test/resources/cluster-snapshot.yaml").toString(), "--web.max-header-bytes", "10",
+                    "--metrics-bind-address", "127.0.0.1:0"},
+                {"hami-observe: cert_file " + dir.resolve("missing.crt") + " does not exist", "demo", "--web.config.file",
+                    web.toString(), "--allocation-bind-address", "127.0.0.1:0"},
+                {"hami-observe: web config /dev/zero is not a regular file", "demo", "--web.config.file", "/dev/zero"},
+            };
+            for (String[] mistake : cases) {
+                Path log = Files.createTempFile(dir, "stderr", ".log");
+                Process app = launcher(java.util.Arrays.copyOfRange(mistake, 1, mistake.length))
+                        .redirectError(log.toFile()).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+                boolean ended = app.waitFor(60, TimeUnit.SECONDS);
+                if (!ended) {
+                    app.destroyForcibly();
+                }
+                assertTrue(ended, "ended within 60 s: " + String.join(" ", mistake));
+                assertEquals(2, app.exitValue(), Files.readString(log));
+                assertEquals(mistake[0] + "\n", Files.readString(log), "one line on stderr");
+            }
+        }
+    }
+
     private static String scrape(HttpClient client, String url) throws IOException, InterruptedException {
         HttpResponse<String> response = client.send(HttpRequest.newBuilder(URI.create(url))
                 .timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());

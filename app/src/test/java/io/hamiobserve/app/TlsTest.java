@@ -35,7 +35,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** TLS and basic auth from an exporter-toolkit web config file, on a certificate made by keytool. */
 class TlsTest {
-    private static final char[] STORE_PASSWORD = "changeit".toCharArray();
+    private static final char[] STORE_PASSWORD = TestCertificates.STORE_PASSWORD;
     @TempDir
     static Path dir;
     private static KeyStore identity;
@@ -44,28 +44,9 @@ class TlsTest {
 
     @BeforeAll
     static void certificate() throws Exception {
-        Path store = dir.resolve("server.p12");
-        Process keytool = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "keytool").toString(),
-                "-genkeypair", "-alias", "server", "-keyalg", "EC", "-groupname", "secp256r1", "-validity", "2",
-                "-dname", "CN=localhost", "-ext", "san=dns:localhost,ip:127.0.0.1", "-storetype", "PKCS12",
-                "-keystore", store.toString(), "-storepass", new String(STORE_PASSWORD))
-                .redirectErrorStream(true).start();
-        String output = new String(keytool.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertTrue(keytool.waitFor(60, TimeUnit.SECONDS) && keytool.exitValue() == 0, "keytool: " + output);
-        identity = KeyStore.getInstance("PKCS12");
-        try (InputStream in = Files.newInputStream(store)) {
-            identity.load(in, STORE_PASSWORD);
-        }
-        Certificate cert = identity.getCertificate("server");
-        Files.writeString(dir.resolve("server.crt"), pem("CERTIFICATE", cert.getEncoded()));
-        Files.writeString(dir.resolve("server.key"),
-                pem("PRIVATE KEY", identity.getKey("server", STORE_PASSWORD).getEncoded()));
+        TestCertificates.Identity server = TestCertificates.make(dir, "server", null, 2);
+        identity = server.store();
         hash = BCrypt.withDefaults().hashToString(4, "s3cret".toCharArray());
-    }
-
-    private static String pem(String type, byte[] der) {
-        return "-----BEGIN " + type + "-----\n" + Base64.getMimeEncoder(64, "\n".getBytes(StandardCharsets.US_ASCII))
-                .encodeToString(der) + "\n-----END " + type + "-----\n";
     }
 
     @AfterEach

@@ -1,6 +1,7 @@
 package io.hamiobserve.app.http;
 
 import io.helidon.http.HeaderNames;
+import io.helidon.http.HeaderValues;
 import io.helidon.http.Method;
 import io.helidon.http.Status;
 import io.helidon.webserver.http.FilterChain;
@@ -13,6 +14,7 @@ import io.helidon.webserver.http.ServerResponse;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.ExecutionException;
@@ -28,8 +30,9 @@ import java.util.logging.Logger;
  * when asked, gzip when accepted), {@code /healthz} and {@code /readyz}.
  *
  * <p>The edge, in the order a request meets it: any method but GET and HEAD answers 405; a request
- * body 413; more than {@link EdgeConfig#maxHeaderCount()} headers 431; without valid basic auth
- * (when users are configured) 401, except on the probe paths. Every response carries
+ * body 413 (and the connection closes); more than {@link EdgeConfig#maxHeaderCount()} headers 431;
+ * without valid basic auth (when users are configured) 401, or 503 while too many credentials are
+ * being checked ({@link BasicAuth}), except on the probe paths. Every response carries
  * {@code X-Content-Type-Options: nosniff}. A scrape beyond {@link EdgeConfig#maxConcurrentScrapes()}
  * answers 503 at once, and a scrape whose exposition is not ready by its deadline answers 503.
  * Concurrent scrapes share one collection and one rendering per variant (see {@link Renderings}).
@@ -39,6 +42,8 @@ public final class MetricsEndpoint {
     private static final Logger LOG = Logger.getLogger(MetricsEndpoint.class.getName());
     private static final Status HEADER_FIELDS_TOO_LARGE = Status.create(431, "Request Header Fields Too Large");
     private static final String SCRAPE_TIMEOUT_HEADER = "X-Prometheus-Scrape-Timeout-Seconds";
+    /** The body of a 500: stable, short, and naming no exception (the log has the detail). */
+    static final String RENDERING_FAILED = "the exposition could not be rendered; the exporter's log has the detail\n";
 
     private final MetricsSource source;
     private final EdgeConfig edge;
@@ -57,7 +62,7 @@ public final class MetricsEndpoint {
         this.edge = edge;
         this.renderings = new Renderings(source, edge.scrapeTimeout());
         this.scrapeSlots = new Semaphore(edge.maxConcurrentScrapes());
-        this.auth = edge.web().filter(web -> !web.users().isEmpty()).map(web -> new BasicAuth(web.users()));
+        this.auth = edge.web().filter(web -> !web.users().isEmpty()).map(BasicAuth::new);
     }
 
     /** Adds this endpoint's filter and routes. */
@@ -65,8 +70,8 @@ public final class MetricsEndpoint {
         routing.addFilter(this::filter)
                 .get("/metrics", this::metrics)
                 .head("/metrics", this::metrics)
-                .get("/healthz", (request, response) -> response.send("ok\n"))
-                .head("/healthz", (request, response) -> response.send())
+                .get("/healthz", (request, response) -> answer(request, response, Status.OK_200, "ok\n"))
+                .head("/healthz", (request, response) -> answer(request, response, Status.OK_200, "ok\n"))
                 .get("/readyz", this::readiness)
                 .head("/readyz", this::readiness);
     }
@@ -75,25 +80,35 @@ public final class MetricsEndpoint {
         response.header(HeaderNames.X_CONTENT_TYPE_OPTIONS, "nosniff");
         Method method = request.prologue().method();
         if (method != Method.GET && method != Method.HEAD) {
-            response.status(Status.METHOD_NOT_ALLOWED_405).header(HeaderNames.ALLOW, "GET, HEAD")
-                    .send("only GET and HEAD are served here\n");
+            response.header(HeaderNames.ALLOW, "GET, HEAD");
+            answer(request, response, Status.METHOD_NOT_ALLOWED_405, "only GET and HEAD are served here\n");
             return;
         }
         if (request.content().hasEntity()) {
-            response.status(Status.REQUEST_ENTITY_TOO_LARGE_413).send("requests carry no body here\n");
+            // The body is not read: the connection cannot carry another request after it.
+            response.header(HeaderValues.CONNECTION_CLOSE);
+            answer(request, response, Status.REQUEST_ENTITY_TOO_LARGE_413, "requests carry no body here\n");
             return;
         }
         if (request.headers().size() > edge.maxHeaderCount()) {
-            response.status(HEADER_FIELDS_TOO_LARGE)
-                    .send("more than " + edge.maxHeaderCount() + " header fields\n");
+            answer(request, response, HEADER_FIELDS_TOO_LARGE, "more than " + edge.maxHeaderCount() + " header fields\n");
             return;
         }
-        if (auth.isPresent() && !isProbe(request.path().path())
-                && !auth.get().allows(request.headers().first(HeaderNames.AUTHORIZATION))) {
-            response.status(Status.UNAUTHORIZED_401)
-                    .header(HeaderNames.WWW_AUTHENTICATE, "Basic realm=\"hami-observe\", charset=\"UTF-8\"")
-                    .send("unauthorized\n");
-            return;
+        if (auth.isPresent() && !isProbe(request.path().path())) {
+            switch (auth.get().check(request.headers().first(HeaderNames.AUTHORIZATION))) {
+                case ALLOWED -> { }
+                case REFUSED -> {
+                    response.header(HeaderNames.WWW_AUTHENTICATE, "Basic realm=\"hami-observe\", charset=\"UTF-8\"");
+                    answer(request, response, Status.UNAUTHORIZED_401, "unauthorized\n");
+                    return;
+                }
+                case BUSY -> {
+                    response.header(HeaderNames.RETRY_AFTER, "1");
+                    answer(request, response, Status.SERVICE_UNAVAILABLE_503,
+                            "too many credential checks at once, try again\n");
+                    return;
+                }
+            }
         }
         chain.proceed();
     }
@@ -105,18 +120,18 @@ public final class MetricsEndpoint {
 
     private void readiness(ServerRequest request, ServerResponse response) {
         if (draining) {
-            response.status(Status.SERVICE_UNAVAILABLE_503).send("not ready: shutting down\n");
+            answer(request, response, Status.SERVICE_UNAVAILABLE_503, "not ready: shutting down\n");
         } else if (source.ready()) {
-            response.send("ready\n");
+            answer(request, response, Status.OK_200, "ready\n");
         } else {
-            response.status(Status.SERVICE_UNAVAILABLE_503).send("not ready: " + source.notReadyReason() + "\n");
+            answer(request, response, Status.SERVICE_UNAVAILABLE_503, "not ready: " + source.notReadyReason() + "\n");
         }
     }
 
     private void metrics(ServerRequest request, ServerResponse response) {
         if (!scrapeSlots.tryAcquire()) {
             // As node_exporter does: refuse at once rather than queue work Prometheus will give up on.
-            response.status(Status.SERVICE_UNAVAILABLE_503).send("limit of " + edge.maxConcurrentScrapes()
+            answer(request, response, Status.SERVICE_UNAVAILABLE_503, "limit of " + edge.maxConcurrentScrapes()
                     + " concurrent scrapes reached, try again later\n");
             return;
         }
@@ -141,18 +156,18 @@ public final class MetricsEndpoint {
             body = renderings.body(new Renderings.Variant(format, gzip))
                     .get(deadline.toNanos() - (System.nanoTime() - started), TimeUnit.NANOSECONDS);
         } catch (TimeoutException late) {
-            response.status(Status.SERVICE_UNAVAILABLE_503)
-                    .send("the exposition was not ready within the scrape deadline of " + deadline.toMillis()
-                            + " ms\n");
+            answer(request, response, Status.SERVICE_UNAVAILABLE_503,
+                    "the exposition was not ready within the scrape deadline of " + deadline.toMillis() + " ms\n");
             return;
         } catch (InterruptedException interrupted) {
             Thread.currentThread().interrupt();
-            response.status(Status.SERVICE_UNAVAILABLE_503).send("shutting down\n");
+            answer(request, response, Status.SERVICE_UNAVAILABLE_503, "shutting down\n");
             return;
         } catch (ExecutionException failure) {
-            // A bug, not bad data (bad data is skipped and counted by the sources): say so plainly.
+            // A bug, not bad data (bad data is skipped and counted by the sources). The detail goes to
+            // the log only: an exception's class and message can carry data a scraper should not see.
             LOG.log(Level.SEVERE, "collecting or rendering the exposition failed", failure.getCause());
-            response.status(Status.INTERNAL_SERVER_ERROR_500).send("rendering failed: " + failure.getCause() + "\n");
+            answer(request, response, Status.INTERNAL_SERVER_ERROR_500, RENDERING_FAILED);
             return;
         }
         response.header(HeaderNames.CONTENT_TYPE, format.contentType());
@@ -170,6 +185,21 @@ public final class MetricsEndpoint {
         } catch (IOException | UncheckedIOException gone) {
             // The scraper went away mid-body (timeout, restart): nothing to answer any more.
             LOG.log(Level.FINE, "the client closed the connection while the exposition was sent", gone);
+        }
+    }
+
+    /**
+     * Answers with a short plain-text body; a HEAD request gets the same status and headers and no
+     * body (Helidon sends a body given to a HEAD response).
+     */
+    private static void answer(ServerRequest request, ServerResponse response, Status status, String text) {
+        response.status(status);
+        if (request.prologue().method() == Method.HEAD) {
+            response.header(HeaderNames.CONTENT_TYPE, "text/plain; charset=UTF-8");
+            response.header(HeaderNames.CONTENT_LENGTH, Integer.toString(text.getBytes(StandardCharsets.UTF_8).length));
+            response.send();
+        } else {
+            response.send(text);
         }
     }
 
