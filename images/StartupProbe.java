@@ -1,4 +1,5 @@
 import java.io.BufferedReader;
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.net.ConnectException;
@@ -16,6 +17,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.zip.GZIPInputStream;
 
 /**
  * Starts an exporter process, times launch to its first answered scrape, and stops it with SIGTERM.
@@ -28,7 +30,8 @@ import java.util.regex.Pattern;
  *
  * The port is read from what the process prints ({@code ... view on :PORT/metrics}, or the demo's
  * {@code curl http://localhost:PORT/metrics} lines); {@code --port} overrides it (a container's
- * published port). A scrape counts as answered when {@code /metrics} returns 200 and, with
+ * published port). Scrapes are asked as Prometheus asks (OpenMetrics, gzip), every 5 ms from launch;
+ * one counts as answered when {@code /metrics} returns 200 and, with
  * {@code --ready}, its body matches the expression: the scheduler's first answer holds the ledger only
  * once {@code hami_observe_ledger_synced 1}. {@code --train N} then makes N rounds of the requests a
  * deployed exporter gets (Prometheus's gzip OpenMetrics and text scrapes, kubelet's probes, the JVM
@@ -220,13 +223,24 @@ public final class StartupProbe {
         }
     }
 
-    /** The body of a 200 answer to /metrics, or null while nothing (or not yet 200) answers. */
+    /**
+     * The body of a 200 answer to /metrics, asked the way Prometheus asks (OpenMetrics first, gzip),
+     * or null while nothing (or not yet 200) answers.
+     */
     private String scrape(int port) throws InterruptedException {
         try {
-            HttpResponse<String> response = http.send(
-                    HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/metrics")).timeout(timeout).build(),
-                    HttpResponse.BodyHandlers.ofString());
-            return response.statusCode() == 200 ? response.body() : null;
+            HttpResponse<byte[]> response = http.send(prometheusScrape(port).timeout(timeout).build(),
+                    HttpResponse.BodyHandlers.ofByteArray());
+            if (response.statusCode() != 200) {
+                return null;
+            }
+            byte[] body = response.body();
+            if (response.headers().firstValue("Content-Encoding").orElse("").equals("gzip")) {
+                try (GZIPInputStream unzipped = new GZIPInputStream(new ByteArrayInputStream(body))) {
+                    body = unzipped.readAllBytes();
+                }
+            }
+            return new String(body, StandardCharsets.UTF_8);
         } catch (ConnectException notYet) {
             return null;
         } catch (IOException failed) {
@@ -234,12 +248,16 @@ public final class StartupProbe {
         }
     }
 
+    private static HttpRequest.Builder prometheusScrape(int port) {
+        return HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/metrics"))
+                .header("Accept", PROMETHEUS_ACCEPT).header("Accept-Encoding", "gzip");
+    }
+
     /** One round of what a deployed exporter is asked: scrapes in both formats, probes, JVM figures. */
     private void exercise(int port) throws InterruptedException {
         String base = "http://127.0.0.1:" + port;
         List<HttpRequest> requests = new ArrayList<>();
-        requests.add(HttpRequest.newBuilder(URI.create(base + "/metrics")).header("Accept", PROMETHEUS_ACCEPT)
-                .header("Accept-Encoding", "gzip").build());
+        requests.add(prometheusScrape(port).build());
         requests.add(HttpRequest.newBuilder(URI.create(base + "/metrics")).build());
         for (String path : List.of("/healthz", "/readyz", "/observe/metrics")) {
             requests.add(HttpRequest.newBuilder(URI.create(base + path)).build());
