@@ -26,6 +26,8 @@ import java.util.Comparator;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.stream.Stream;
 
 /**
@@ -48,6 +50,10 @@ public final class Main {
             System.err.print(Options.USAGE);
             System.exit(2);
             return;
+        }
+        if (!options.once() && !List.of("help", "inspect-cache").contains(options.command())) {
+            // What every server shares is set up while the roles are built (docs/deploy.md, start-up).
+            Servers.prepare();
         }
         int exit;
         try {
@@ -144,16 +150,32 @@ public final class Main {
                 Clock.systemUTC());
     }
 
-    /** Starts each role behind its own server and keeps running; {@code binds} pairs with {@code roles}. */
+    /**
+     * Starts each role behind its own server and keeps running; {@code binds} pairs with {@code roles}.
+     * The roles' sources start beside the servers: until a source has read its input (a snapshot,
+     * the first list of an informer), a scrape answers what is known, with the ledger or the pod
+     * directory reported not synced, and {@code /readyz} answers 503. Returns 1 when a source
+     * cannot start at all (an unreadable snapshot).
+     */
     static int serveRoles(List<String> binds, List<? extends MetricsSource> roles, Options options, PrintStream out) {
         EdgeStartup.Checked edge = EdgeStartup.check(options.edge(), binds);
+        CompletableFuture<Void> started = new CompletableFuture<>();
+        Thread.ofPlatform().name("hami-observe-start").start(() -> {
+            try {
+                for (MetricsSource role : roles) {
+                    if (role instanceof AllocationRole allocation) {
+                        allocation.start();
+                    } else if (role instanceof UsageRole usage) {
+                        usage.start();
+                    }
+                }
+                started.complete(null);
+            } catch (RuntimeException failed) {
+                started.completeExceptionally(failed);
+            }
+        });
         List<AutoCloseable> closeables = new ArrayList<>();
         for (MetricsSource role : roles) {
-            if (role instanceof AllocationRole allocation) {
-                allocation.start();
-            } else if (role instanceof UsageRole usage) {
-                usage.start();
-            }
             closeables.add((AutoCloseable) role);
         }
         List<Servers.Served> servers = Servers.serveAll(edge, roles);
@@ -163,6 +185,12 @@ public final class Main {
         }
         out.flush();
         stopOnShutdown(servers, closeables, options.edge().shutdownDrain());
+        try {
+            started.join();
+        } catch (CompletionException failed) {
+            System.err.println("hami-observe: " + failed.getCause().getMessage());
+            return 1;
+        }
         return -1;
     }
 

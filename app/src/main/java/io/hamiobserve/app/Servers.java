@@ -16,6 +16,9 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -29,7 +32,41 @@ public final class Servers {
      */
     private static final long MAX_PAYLOAD_BYTES = 1024;
 
+    /**
+     * Helidon's metrics observer (the JVM figures at {@code /observe/metrics}), one for every server
+     * of the process. Its first creation sets up Helidon's service registry and configuration and
+     * Micrometer's registry with the JVM meters: about as long as the rest of a start together
+     * (measured with JFR, docs/deploy.md), and nothing a first {@code /metrics} scrape needs.
+     */
+    private static final CompletableFuture<MetricsObserver> OBSERVER = new CompletableFuture<>();
+    private static final AtomicBoolean OBSERVER_STARTED = new AtomicBoolean();
+
     private Servers() {
+    }
+
+    /**
+     * Starts setting up what every server shares on a thread of its own, so that it runs beside the
+     * roles being built; {@link #serve} waits for it. Without this call, the first serve does it.
+     */
+    public static void prepare() {
+        if (OBSERVER_STARTED.compareAndSet(false, true)) {
+            Thread.ofPlatform().daemon().name("hami-observe-prepare").start(() -> {
+                try {
+                    OBSERVER.complete(MetricsObserver.create());
+                } catch (Throwable failed) {
+                    OBSERVER.completeExceptionally(failed);
+                }
+            });
+        }
+    }
+
+    private static MetricsObserver observer() {
+        prepare();
+        try {
+            return OBSERVER.join();
+        } catch (CompletionException failed) {
+            throw failed.getCause() instanceof RuntimeException cause ? cause : failed;
+        }
     }
 
     /** A started server with its endpoint, which shutdown drains. */
@@ -115,7 +152,7 @@ public final class Servers {
                             .ifPresent(tls -> builder.tls(TlsFiles.read(tls).tls())))
                     .addFeature(ObserveFeature.builder()
                             .endpoint("/observe")
-                            .addObserver(MetricsObserver.create())
+                            .addObserver(observer())
                             .build())
                     .routing(endpoint::routing)
                     .build()

@@ -96,6 +96,47 @@ class LaunchIT {
     }
 
     @Test
+    void schedulerServesASnapshotReadBesideItsServer() throws Exception {
+        Path snapshot = ROOT.resolve("adapters-k8s/src/test/resources/cluster-snapshot.yaml");
+        Path log = Files.createTempFile("hami-observe-snapshot", ".log");
+        Process app = launcher("scheduler", "--snapshot", snapshot.toString(), "--metrics-bind-address", "127.0.0.1:0")
+                .redirectError(log.toFile()).start();
+        try {
+            String line = new BufferedReader(new InputStreamReader(app.getInputStream(), StandardCharsets.UTF_8)).readLine();
+            assertTrue(line != null && line.contains("allocation view on :"), "printed its endpoint: " + line
+                    + "\nstderr:\n" + Files.readString(log));
+            String base = "http://localhost:" + line.replaceAll(".*:(\\d+)/metrics.*", "$1");
+            HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+            // Answered from the first request on; the snapshot's cards once the ledger says synced.
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            String metrics = scrape(client, base + "/metrics");
+            while (!metrics.contains("hami_observe_ledger_synced 1.0") && System.nanoTime() < deadline) {
+                assertTrue(metrics.contains("hami_observe_ledger_synced 0.0"), metrics);
+                Thread.sleep(20);
+                metrics = scrape(client, base + "/metrics");
+            }
+            assertTrue(metrics.contains("hami_gpu_memory_allocated_bytes{"), metrics);
+            assertEquals("ready\n", scrape(client, base + "/readyz"));
+            Promtool.assertClean(metrics);
+        } finally {
+            app.destroy();
+            assertTrue(app.waitFor(10, TimeUnit.SECONDS), "the scheduler stops within 10 s of SIGTERM");
+        }
+    }
+
+    @Test
+    void schedulerWithAnUnreadableSnapshotStopsWithTheReason() throws Exception {
+        Path missing = Files.createTempDirectory("hami-observe-snapshot").resolve("missing.yaml");
+        Path log = Files.createTempFile("hami-observe-snapshot", ".log");
+        Process app = launcher("scheduler", "--snapshot", missing.toString(), "--metrics-bind-address", "127.0.0.1:0")
+                .redirectError(log.toFile()).start();
+        assertTrue(app.waitFor(60, TimeUnit.SECONDS), "the scheduler stops on its own");
+        String stderr = Files.readString(log);
+        assertEquals(1, app.exitValue(), stderr);
+        assertTrue(stderr.contains("hami-observe: cannot read snapshot " + missing), stderr);
+    }
+
+    @Test
     void nodeRoleWithoutDriverOrApiServerStillServes() throws Exception {
         Path hook = Files.createTempDirectory("hami-observe-hook");
         Files.createDirectories(hook.resolve("containers"));
