@@ -7,6 +7,7 @@ import io.hamiobserve.adapters.nvml.Nvml;
 import io.hamiobserve.adapters.nvml.ProcCgroupOwners;
 import io.hamiobserve.app.demo.DemoCacheFiles;
 import io.hamiobserve.app.demo.DemoCluster;
+import io.hamiobserve.app.demo.DemoHistory;
 import io.hamiobserve.app.demo.DemoSources;
 import io.hamiobserve.app.demo.DemoWorkload;
 import io.hamiobserve.app.http.ExpositionFormat;
@@ -25,6 +26,7 @@ import java.time.Duration;
 import java.util.Comparator;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Stream;
 
@@ -41,15 +43,18 @@ public final class Main {
 
     public static void main(String[] args) {
         Options options;
+        ConsoleOptions console;
         try {
-            options = Options.parse(args, System.getenv());
+            ConsoleOptions.Split split = ConsoleOptions.extract(args);
+            console = split.options();
+            options = Options.parse(split.rest(), System.getenv());
         } catch (IllegalArgumentException badArguments) {
             System.err.println("hami-observe: " + badArguments.getMessage());
-            System.err.print(Options.USAGE);
+            System.err.print(Options.USAGE + ConsoleOptions.USAGE);
             System.exit(2);
             return;
         }
-        int exit = run(options, System.out, System.err);
+        int exit = run(options, console, System.out, System.err);
         if (exit >= 0) {
             System.exit(exit);
         }
@@ -60,13 +65,23 @@ public final class Main {
      * started and the process should keep running.
      */
     static int run(Options options, PrintStream out, PrintStream err) {
+        return run(options, ConsoleOptions.defaults(), out, err);
+    }
+
+    static int run(Options options, ConsoleOptions console, PrintStream out, PrintStream err) {
         switch (options.command()) {
             case "help" -> {
-                out.print(Options.USAGE);
+                out.print(Options.USAGE + ConsoleOptions.USAGE);
                 return 0;
             }
             case "demo" -> {
-                return demo(options, out);
+                return demo(options, console, out);
+            }
+            case "console" -> {
+                return ConsoleCommands.console(options, console, out, err);
+            }
+            case "rightsize" -> {
+                return ConsoleCommands.rightsize(console, out, err);
             }
             case "inspect-cache" -> {
                 Path path = Path.of(options.arguments().getFirst());
@@ -161,7 +176,8 @@ public final class Main {
     }
 
     /** The demo: the embedded cluster behind the same ports the real adapters implement. */
-    static int demo(Options options, PrintStream out) {
+    static int demo(Options options, ConsoleOptions console, PrintStream out) {
+        long began = System.nanoTime();
         DemoWorkload workload = new DemoWorkload(DemoCluster.standard(), Clock.systemUTC());
         BuildInfo build = BuildInfo.current();
         AllocationRole allocation = new AllocationRole(DemoSources.ledger(workload), options.legacyMetrics(), build);
@@ -190,12 +206,24 @@ public final class Main {
                   health:                        /healthz and /readyz on each port
                   HAMi-Core cache files written under %s
                   (read them: bin/hami-observe inspect-cache %s)
-                Press Ctrl-C to stop.
                 """, DemoCluster.NODE_A, DemoCluster.NODE_B, servers.get(0).port(), DemoCluster.NODE_A,
                 servers.get(1).port(), DemoCluster.NODE_B, servers.get(2).port(), cacheRoot,
                 cacheRoot.resolve(DemoCluster.NODE_A).resolve("containers"));
+        Map<String, Servers.Served> endpoints = new java.util.LinkedHashMap<>();
+        endpoints.put("scheduler", servers.get(0));
+        endpoints.put(DemoCluster.NODE_A, servers.get(1));
+        endpoints.put(DemoCluster.NODE_B, servers.get(2));
+        ConsoleCommands.Served web = ConsoleCommands.demo(options, console, new DemoHistory(workload.cluster(),
+                workload.clock().instant()), workload.clock().instant(), endpoints, out);
+        servers.add(web.server());
+        List<AutoCloseable> closeables = new ArrayList<>(List.of(allocation, nodeA, nodeB));
+        web.prometheus().ifPresent(closeables::add);
+        out.printf("""
+                  web console:                   http://localhost:%d%s
+                Started in %.1f s. Press Ctrl-C to stop.
+                """, web.server().port(), web.console().home(), (System.nanoTime() - began) / 1e9);
         out.flush();
-        stopOnShutdown(servers, List.of(allocation, nodeA, nodeB), options.edge().shutdownDrain());
+        stopOnShutdown(servers, closeables, options.edge().shutdownDrain());
         return -1;
     }
 
@@ -238,7 +266,7 @@ public final class Main {
      * On SIGTERM or Ctrl-C: readiness turns 503, in-flight scrapes get up to {@code drain} to
      * finish, the servers stop, then the roles release their sources (NVML, files, informers).
      */
-    private static void stopOnShutdown(List<Servers.Served> servers, List<AutoCloseable> roles, Duration drain) {
+    static void stopOnShutdown(List<Servers.Served> servers, List<AutoCloseable> roles, Duration drain) {
         Runtime.getRuntime().addShutdownHook(new Thread(() -> Servers.shutdown(servers, roles, drain),
                 "hami-observe-shutdown"));
     }

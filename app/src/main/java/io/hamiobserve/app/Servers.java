@@ -10,12 +10,14 @@ import io.helidon.common.pki.Keys;
 import io.helidon.common.tls.Tls;
 import io.helidon.common.tls.TlsClientAuth;
 import io.helidon.webserver.WebServer;
+import io.helidon.webserver.http.HttpRouting;
 import io.helidon.webserver.http1.Http1Config;
 import io.helidon.webserver.observe.ObserveFeature;
 import io.helidon.webserver.observe.metrics.MetricsObserver;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.function.Consumer;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -52,6 +54,15 @@ public final class Servers {
 
     /** Serves {@code source} at {@code bind} behind {@code edge}; the server's port may be ephemeral. */
     public static Served serve(String bind, MetricsSource source, EdgeConfig edge) {
+        return serve(bind, source, edge, routing -> { });
+    }
+
+    /**
+     * Serves {@code source} and {@code routes} (the console's pages) at {@code bind}, behind the
+     * same edge: the endpoint's filter (methods, bodies, headers, basic auth) applies to both.
+     */
+    public static Served serve(String bind, MetricsSource source, EdgeConfig edge,
+                               Consumer<HttpRouting.Builder> routes) {
         Options.BindAddress address = Options.BindAddress.parse(bind);
         MetricsEndpoint endpoint = new MetricsEndpoint(source, edge);
         SlowRequestGuard guard = new SlowRequestGuard(edge.readTimeout());
@@ -74,7 +85,10 @@ public final class Servers {
                         .endpoint("/observe")
                         .addObserver(MetricsObserver.create())
                         .build())
-                .routing(endpoint::routing)
+                .routing(routing -> {
+                    endpoint.routing(routing);
+                    routes.accept(routing);
+                })
                 .build()
                 .start();
         return new Served(server, endpoint, guard);

@@ -2,6 +2,7 @@ package io.hamiobserve.adapters.prometheus;
 
 import io.hamiobserve.adapters.prometheus.PrometheusApi.Sample;
 import io.hamiobserve.domain.fleet.Absence;
+import io.hamiobserve.domain.fleet.Chargeback;
 import io.hamiobserve.domain.fleet.AccrualHistory;
 import io.hamiobserve.domain.fleet.Figure;
 import io.hamiobserve.domain.fleet.FleetReadings;
@@ -253,8 +254,7 @@ public final class PrometheusFleetHistory implements FleetHistory {
 
     @Override
     public AccrualHistory accruals(Instant at, Duration window) throws SourceUnavailableException {
-        // About 336 steps per window (hourly over KRR's 14 days), whole minutes, at least one.
-        Duration step = Duration.ofMinutes(Math.max(1, (window.toSeconds() / 336 + 59) / 60));
+        Duration step = Chargeback.step(window);
         Map<String, Object> values = Map.of("window", window, "step", step, "stepSeconds", step.toSeconds());
         Batch batch = new Batch(at);
         var memoryAllocated = batch.query(Measure.NAMESPACE_MEMORY_ALLOCATED_SECONDS,
@@ -283,11 +283,11 @@ public final class PrometheusFleetHistory implements FleetHistory {
     @Override
     public TrendSet trends(TrendScope scope, Instant end, Duration range, Duration step)
             throws SourceUnavailableException {
-        long stepSeconds = Math.max(1, step.toSeconds());
-        // Steps on whole multiples of the step: reloading a page asks Prometheus the same question.
-        long last = Math.floorDiv(end.getEpochSecond(), stepSeconds) * stepSeconds;
-        int steps = (int) Math.max(1, range.toSeconds() / stepSeconds) + 1;
-        long first = last - (long) (steps - 1) * stepSeconds;
+        TrendSet.Grid grid = TrendSet.Grid.of(end, range, step);
+        long stepSeconds = grid.step();
+        int steps = grid.steps();
+        long first = grid.first();
+        long last = grid.at(steps - 1);
         Map<Measure, PromQl.Query> queries = new LinkedHashMap<>();
         switch (scope) {
             case TrendScope.Cluster cluster -> {
@@ -315,7 +315,8 @@ public final class PrometheusFleetHistory implements FleetHistory {
             }
             case TrendScope.OneWorkload workload -> {
                 Map<String, Object> byName = Map.of("namespace", workload.ref().namespace(),
-                        "pod", workload.ref().pod(), "container", workload.ref().container());
+                        "pod", workload.ref().pod(), "container", workload.ref().container(),
+                        "step", Duration.ofSeconds(stepSeconds));
                 queries.put(Measure.TREND_MEMORY_USED, WORKLOAD_MEMORY_USED.bind(byName));
                 queries.put(Measure.TREND_UTILISATION, WORKLOAD_UTILISATION.bind(byName));
                 if (workload.containerIndex() >= 0) {

@@ -24,6 +24,8 @@ public enum Absence {
     NOT_ENOUGH_HISTORY("not enough history in the window"),
     /** The card is shared as MIG instances, which HAMi-Core does not account per container. */
     MIG_INSTANCE("MIG instance: not shared through HAMi-Core"),
+    /** No ResourceQuota limits the resource in the namespace. */
+    NO_QUOTA("no quota: no ResourceQuota limits this in the namespace"),
     /** A ratio whose whole is zero or missing. */
     NO_WHOLE("nothing to compare with (the total is zero or missing)");
 

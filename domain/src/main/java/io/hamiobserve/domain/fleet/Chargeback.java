@@ -20,6 +20,14 @@ public record Chargeback(String namespace, Figure memoryAllocatedGibHours, Figur
     private static final double GIB_HOUR = 1024.0 * 1024 * 1024 * 3600;
     private static final double CARD_HOUR = 100.0 * 3600;
 
+    /** Steps per window when integrating: hourly over KRR's 14 days. */
+    public static final int STEPS_PER_WINDOW = 336;
+
+    /** The integration step for a window: about {@value #STEPS_PER_WINDOW} per window, whole minutes. */
+    public static Duration step(Duration window) {
+        return Duration.ofMinutes(Math.max(1, (window.toSeconds() / STEPS_PER_WINDOW + 59) / 60));
+    }
+
     public Figure memoryEfficiency() {
         return memoryUsedGibHours.fractionOf(memoryAllocatedGibHours);
     }

@@ -240,7 +240,7 @@ public record FleetState(Instant at, List<Card> cards, List<Workload> workloads,
             }
         }
         List<NamespaceSummary> namespaces = new ArrayList<>();
-        Figure none = Figure.missing(Absence.NOT_REPORTED);
+        Figure none = Figure.missing(Absence.NO_QUOTA);
         byNamespace.forEach((namespace, members) -> namespaces.add(new NamespaceSummary(namespace, members.size(),
                 total(members, Workload::memoryAllocated), total(members, Workload::memoryUsed),
                 total(members, Workload::coresAllocated), total(members, Workload::utilisation),

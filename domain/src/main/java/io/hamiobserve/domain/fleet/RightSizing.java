@@ -101,7 +101,13 @@ public final class RightSizing {
             currentCores = currentCores.max(share.coresAllocated());
             Optional<UsageHistory.ShareHistory> found = history.apply(share);
             if (found.isEmpty()) {
-                insufficient = insufficient.or(() -> Optional.of("no usage samples in the window"));
+                // No samples at all: say why there is no usage now, when the join knows (outside
+                // HAMi-Core, a MIG instance, a failing source), rather than only "no samples".
+                String why = share.memoryUsed() instanceof Figure.Missing missing
+                        && missing.why() != Absence.NO_USAGE_YET && missing.why() != Absence.NOT_REPORTED
+                        ? "no usage samples in the window: " + missing.why().explanation()
+                        : "no usage samples in the window";
+                insufficient = insufficient.or(() -> Optional.of(why));
                 fewestSamples = 0;
                 idle = false;
                 continue;

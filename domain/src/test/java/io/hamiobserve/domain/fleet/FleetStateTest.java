@@ -160,7 +160,7 @@ class FleetStateTest {
         FleetState.NamespaceSummary team = state.namespaces().get(1);
         assertEquals(40 * GIB, team.memoryQuota().orElseThrow());
         assertEquals(8192 * MIB, team.memoryAllocated().orElseThrow());
-        assertEquals(Figure.missing(Absence.NOT_REPORTED), team.coresQuota());
+        assertEquals(Figure.missing(Absence.NO_QUOTA), team.coresQuota());
         assertEquals(100, ml.coresQuota().orElseThrow());
     }
 
