@@ -102,7 +102,8 @@ record Table<R>(String id, String title, List<Column<R>> columns, String default
             }
             kept.add(new Row<>(row, sortBy.value().apply(row)));
         }
-        Comparator<Value> order = view.descending() ? Value.ORDER.reversed() : Value.ORDER;
+        boolean descending = sortBy.key().equals(view.sort()) ? view.descending() : defaultDescending;
+        Comparator<Value> order = descending ? Value.ORDER.reversed() : Value.ORDER;
         kept.sort((a, b) -> {
             boolean aMissing = a.key().missing() != null;
             boolean bMissing = b.key().missing() != null;
@@ -266,6 +267,7 @@ record Table<R>(String id, String title, List<Column<R>> columns, String default
                         object.put(column.key() + "_missing", value.missing());
                     }
                     case Double number -> object.put(column.key(), number);
+                    case Long number -> object.put(column.key(), number);
                     default -> object.put(column.key(), exported.toString());
                 }
             }

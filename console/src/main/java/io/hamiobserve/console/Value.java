@@ -75,12 +75,21 @@ sealed interface Value {
         return missing() != null ? "missing" : numeric() ? "num" : "";
     }
 
-    /** The value as exported: a number, a string, or null for a missing figure. */
+    /**
+     * The value as exported: a number (whole numbers as integers, so bytes read 8589934592 and
+     * not 8.589934592E9), a string, or null for a missing figure.
+     */
     default Object exported() {
         return switch (this) {
             case Text text -> text.text();
             case Graded graded -> graded.severity().name().toLowerCase(Locale.ROOT);
-            default -> figure().isKnown() ? (Object) figure().orElseThrow() : null;
+            default -> {
+                if (!figure().isKnown()) {
+                    yield null;
+                }
+                double value = figure().orElseThrow();
+                yield value == Math.rint(value) && Math.abs(value) < 0x1p53 ? (Object) (long) value : (Object) value;
+            }
         };
     }
 
