@@ -32,6 +32,7 @@ final class Assets {
         add("uPlot.min.css", systemResource(uplot + "uPlot.min.css"), "text/css; charset=utf-8");
         add("console.js", ownResource("console.js"), "text/javascript; charset=utf-8");
         add("console.css", ownResource("console.css"), "text/css; charset=utf-8");
+        add("favicon.svg", ownResource("favicon.svg"), "image/svg+xml");
     }
 
     Optional<Asset> get(String name) {
