@@ -74,7 +74,9 @@ final class ConsoleCommands {
         ConsoleSettings settings = ConsoleSettings.defaults().withRoutePrefix(console.routePrefix())
                 .withPrometheusExternal(external).withBanner(banner);
         Console web = Console.create(role.observe(history), settings, Clock.systemUTC());
-        return new Served(Servers.serve(console.bind(), role, options.edge(), web::routing), web, Optional.empty());
+        Servers.Served server = Servers.serve(console.bind(), role, options.edge(), web::routing);
+        web.warmUp();
+        return new Served(server, web, Optional.empty());
     }
 
     /**

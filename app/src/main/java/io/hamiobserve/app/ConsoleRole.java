@@ -8,6 +8,7 @@ import io.hamiobserve.app.metrics.SkipCounter;
 import io.hamiobserve.app.metrics.SourceHealth;
 import io.hamiobserve.domain.fleet.AccrualHistory;
 import io.hamiobserve.domain.fleet.FleetReadings;
+import io.hamiobserve.domain.fleet.FleetScope;
 import io.hamiobserve.domain.fleet.TrendScope;
 import io.hamiobserve.domain.fleet.TrendSet;
 import io.hamiobserve.domain.fleet.UsageHistory;
@@ -56,14 +57,14 @@ public final class ConsoleRole implements MetricsSource {
             }
 
             @Override
-            public FleetReadings readings(Instant at) throws SourceUnavailableException {
-                return recorded(() -> history.readings(at));
+            public FleetReadings readings(Instant at, FleetScope scope) throws SourceUnavailableException {
+                return recorded(() -> history.readings(at, scope));
             }
 
             @Override
-            public UsageHistory usage(Instant at, Duration window, Duration settledAfter)
+            public UsageHistory usage(Instant at, Duration window, Duration settledAfter, FleetScope scope)
                     throws SourceUnavailableException {
-                return recorded(() -> history.usage(at, window, settledAfter));
+                return recorded(() -> history.usage(at, window, settledAfter, scope));
             }
 
             @Override

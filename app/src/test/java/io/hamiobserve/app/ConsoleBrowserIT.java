@@ -32,7 +32,6 @@ import java.util.Collections;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.logging.Level;
@@ -379,7 +378,7 @@ class ConsoleBrowserIT {
             out.write("# EOF\n");
         }
         try {
-            return LocalPrometheus.start(List.of(), Duration.ofSeconds(60), Optional.of(file), Duration.ofSeconds(60));
+            return LocalPrometheus.start(List.of(), Duration.ofSeconds(60), List.of(file), Duration.ofSeconds(60));
         } finally {
             Files.deleteIfExists(file);
         }

@@ -67,6 +67,22 @@ public final class Console {
         return new Console(history, settings, clock);
     }
 
+    /**
+     * Reads, in the background, what the fleet-wide pages need (every container now, each one's
+     * use over the default window, the namespaces' accrual over a week), so the first person to open
+     * them does not wait for it; a failure here is only logged (the pages ask again).
+     */
+    public void warmUp() {
+        Thread.ofVirtual().name("console-warm-up").start(() -> {
+            Instant at = clock.instant().truncatedTo(ChronoUnit.SECONDS);
+            try {
+                pages.warmUp(at);
+            } catch (SourceUnavailableException | RuntimeException failed) {
+                LOG.log(Level.INFO, "warming the console up failed (the pages will ask again): " + failed.getMessage());
+            }
+        });
+    }
+
     /** The path the console answers under: "/" or the route prefix. */
     public String home() {
         return settings.routePrefix().isEmpty() ? "/" : settings.routePrefix() + "/";

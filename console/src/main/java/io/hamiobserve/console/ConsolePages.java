@@ -17,6 +17,7 @@ import io.hamiobserve.domain.fleet.Capacity;
 import io.hamiobserve.domain.fleet.Card;
 import io.hamiobserve.domain.fleet.Chargeback;
 import io.hamiobserve.domain.fleet.Figure;
+import io.hamiobserve.domain.fleet.FleetScope;
 import io.hamiobserve.domain.fleet.FleetState;
 import io.hamiobserve.domain.fleet.FleetTotals;
 import io.hamiobserve.domain.fleet.Measure;
@@ -65,15 +66,23 @@ final class ConsolePages {
         this.settings = settings;
     }
 
-    private Builder page(String title, Request request) {
-        return new Builder(title, request.path(), links, settings, fleet.history().description(), request.at());
+    /** A page whose figures describe {@code asOf} (earlier than the request when served from the cache). */
+    private Builder page(String title, Request request, java.time.Instant asOf) {
+        return new Builder(title, request.path(), links, settings, fleet.history().description(), asOf);
+    }
+
+    /** Reads what the fleet-wide pages need with their default windows, into the cache. */
+    void warmUp(java.time.Instant at) throws SourceUnavailableException {
+        fleet.state(at, FleetScope.EVERYTHING);
+        fleet.usage(at, RightSizing.DEFAULT_WINDOW, RightSizing.MIN_HISTORY, FleetScope.EVERYTHING);
+        fleet.accruals(at, Duration.ofDays(7));
     }
 
     // ---- Overview ----
 
     Result overview(Request request) throws SourceUnavailableException {
-        FleetState state = fleet.state(request.at());
-        Builder page = page("Overview", request);
+        FleetState state = fleet.state(request.at(), FleetScope.EVERYTHING);
+        Builder page = page("Overview", request, state.at());
         Map<Measure, String> queries = page.queries(state.provenance());
         List<WorkloadShare> idle = FleetTotals.topIdle(state, Integer.MAX_VALUE);
         List<Card> beyond = FleetTotals.usedBeyondAllocation(state);
@@ -135,8 +144,8 @@ final class ConsolePages {
     // ---- Nodes ----
 
     Result nodes(Request request) throws SourceUnavailableException {
-        FleetState state = fleet.state(request.at());
-        Builder page = page("Nodes", request);
+        FleetState state = fleet.state(request.at(), FleetScope.CARDS_ONLY);
+        Builder page = page("Nodes", request, state.at());
         Map<Measure, String> queries = page.queries(state.provenance());
         Table<FleetState.NodeSummary> table = Columns.nodes(links);
         Optional<Result> export = export(request, Map.of("nodes", rows(table, state.nodes())));
@@ -150,13 +159,14 @@ final class ConsolePages {
 
     Result node(Request request) throws SourceUnavailableException {
         String name = request.get("name");
-        FleetState state = fleet.state(request.at());
-        Builder page = page("Node " + name, request).crumb("Overview", links.to("/")).crumb("Nodes", links.to("/nodes"));
+        FleetState state = fleet.state(request.at(), new FleetScope.OnNode(name));
+        Builder page = page("Node " + name, request, state.at()).crumb("Overview", links.to("/")).crumb("Nodes", links.to("/nodes"));
         Map<Measure, String> queries = page.queries(state.provenance());
         Optional<FleetState.NodeSummary> found = state.node(name);
         List<Card> cards = state.cards().stream().filter(card -> card.node().equals(name)).toList();
         List<Workload> workloads = state.workloads().stream().filter(w -> w.node().equals(name)).toList();
-        Map<WorkloadRef, Recommendation> advice = recommendations(request, workloads, page);
+        Map<WorkloadRef, Recommendation> advice = recommendations(request, workloads, page,
+                new FleetScope.OnNode(name));
         Table<Workload> workloadTable = Columns.workloads(links, advice, windowLabel(request));
         Optional<Result> export = export(request, Map.of("cards", rows(Columns.cards(links), cards),
                 "workloads", rows(workloadTable, workloads)));
@@ -196,8 +206,8 @@ final class ConsolePages {
     // ---- Cards ----
 
     Result cards(Request request) throws SourceUnavailableException {
-        FleetState state = fleet.state(request.at());
-        Builder page = page("Cards", request);
+        FleetState state = fleet.state(request.at(), FleetScope.CARDS_ONLY);
+        Builder page = page("Cards", request, state.at());
         Map<Measure, String> queries = page.queries(state.provenance());
         Optional<Result> export = export(request, Map.of("cards", rows(Columns.cards(links), state.cards())));
         if (export.isPresent()) {
@@ -211,11 +221,11 @@ final class ConsolePages {
 
     Result card(Request request) throws SourceUnavailableException {
         String uuid = request.get("uuid");
-        FleetState state = fleet.state(request.at());
+        FleetState state = fleet.state(request.at(), new FleetScope.OnCard(uuid));
         Optional<Card> found = state.card(uuid);
         String title = found.filter(card -> card.index() >= 0)
                 .map(card -> "Card " + card.index() + " of " + card.node()).orElse("Card " + uuid);
-        Builder page = page(title, request).crumb("Overview", links.to("/"));
+        Builder page = page(title, request, state.at()).crumb("Overview", links.to("/"));
         Map<Measure, String> queries = page.queries(state.provenance());
         Optional<Result> export = export(request, Map.of("shares", rows(Columns.shares(links),
                 found.map(Card::shares).orElse(List.of()))));
@@ -263,10 +273,11 @@ final class ConsolePages {
     // ---- Workloads ----
 
     Result workloads(Request request) throws SourceUnavailableException {
-        FleetState state = fleet.state(request.at());
-        Builder page = page("Workloads", request);
+        FleetState state = fleet.state(request.at(), FleetScope.EVERYTHING);
+        Builder page = page("Workloads", request, state.at());
         page.queries(state.provenance());
-        Map<WorkloadRef, Recommendation> advice = recommendations(request, state.workloads(), page);
+        Map<WorkloadRef, Recommendation> advice = recommendations(request, state.workloads(), page,
+                FleetScope.EVERYTHING);
         Table<Workload> table = Columns.workloads(links, advice, windowLabel(request));
         Optional<Result> export = export(request, Map.of("workloads", rows(table, state.workloads())));
         if (export.isPresent()) {
@@ -281,8 +292,8 @@ final class ConsolePages {
 
     Result workload(Request request) throws SourceUnavailableException {
         WorkloadRef ref = new WorkloadRef(request.get("namespace"), request.get("pod"), request.get("container"));
-        FleetState state = fleet.state(request.at());
-        Builder page = page("Workload " + ref.pod(), request).crumb("Overview", links.to("/"));
+        FleetState state = fleet.state(request.at(), new FleetScope.OfWorkload(ref));
+        Builder page = page("Workload " + ref.pod(), request, state.at()).crumb("Overview", links.to("/"));
         Map<Measure, String> queries = page.queries(state.provenance());
         Optional<Workload> found = state.workload(ref);
         List<WorkloadShare> shares = found.map(Workload::shares).orElse(List.of());
@@ -301,7 +312,8 @@ final class ConsolePages {
                     + "its history, if Prometheus still has it, is below.");
         }
         Duration window = window(request);
-        UsageHistory usage = fleet.usage(request.at(), window, RightSizing.MIN_HISTORY);
+        UsageHistory usage = fleet.usage(request.at(), window, RightSizing.MIN_HISTORY,
+                new FleetScope.OfWorkload(ref));
         page.queries(usage.provenance());
         Optional<Recommendation> recommendation = found.map(w -> RightSizing.recommend(w, usage));
         found.ifPresent(workload -> page.add(new Facts(ref.toString(), List.of(
@@ -401,8 +413,8 @@ final class ConsolePages {
     // ---- Namespaces ----
 
     Result namespaces(Request request) throws SourceUnavailableException {
-        FleetState state = fleet.state(request.at());
-        Builder page = page("Namespaces", request);
+        FleetState state = fleet.state(request.at(), FleetScope.EVERYTHING);
+        Builder page = page("Namespaces", request, state.at());
         page.queries(state.provenance());
         Duration window = window(request, Duration.ofDays(7));
         AccrualHistory accruals = fleet.accruals(request.at(), window);
@@ -447,11 +459,11 @@ final class ConsolePages {
     // ---- Right-sizing ----
 
     Result rightsizing(Request request) throws SourceUnavailableException {
-        FleetState state = fleet.state(request.at());
-        Builder page = page("Right-sizing", request);
+        FleetState state = fleet.state(request.at(), FleetScope.EVERYTHING);
+        Builder page = page("Right-sizing", request, state.at());
         page.queries(state.provenance());
         Duration window = window(request);
-        UsageHistory usage = fleet.usage(request.at(), window, RightSizing.MIN_HISTORY);
+        UsageHistory usage = fleet.usage(request.at(), window, RightSizing.MIN_HISTORY, FleetScope.EVERYTHING);
         page.queries(usage.provenance());
         List<Recommendation> recommendations = RightSizing.recommendAll(state.workloads(), usage);
         Table<Recommendation> table = Columns.recommendations(links);
@@ -491,8 +503,8 @@ final class ConsolePages {
     // ---- Capacity ----
 
     Result capacity(Request request) throws SourceUnavailableException {
-        FleetState state = fleet.state(request.at());
-        Builder page = page("Capacity", request);
+        FleetState state = fleet.state(request.at(), FleetScope.CARDS_ONLY);
+        Builder page = page("Capacity", request, state.at());
         Map<Measure, String> queries = page.queries(state.provenance());
         String memory = request.get("memory").isBlank() ? "4096" : request.get("memory");
         String cores = request.get("cores").isBlank() ? "10" : request.get("cores");
@@ -528,9 +540,9 @@ final class ConsolePages {
 
     // ---- Shared parts ----
 
-    private Map<WorkloadRef, Recommendation> recommendations(Request request, List<Workload> workloads, Builder page)
-            throws SourceUnavailableException {
-        UsageHistory usage = fleet.usage(request.at(), window(request), RightSizing.MIN_HISTORY);
+    private Map<WorkloadRef, Recommendation> recommendations(Request request, List<Workload> workloads, Builder page,
+                                                             FleetScope scope) throws SourceUnavailableException {
+        UsageHistory usage = fleet.usage(request.at(), window(request), RightSizing.MIN_HISTORY, scope);
         page.queries(usage.provenance());
         Map<WorkloadRef, Recommendation> byRef = new LinkedHashMap<>();
         RightSizing.recommendAll(workloads, usage).forEach(r -> byRef.put(r.workload(), r));

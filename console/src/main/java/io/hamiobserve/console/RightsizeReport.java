@@ -1,5 +1,6 @@
 package io.hamiobserve.console;
 
+import io.hamiobserve.domain.fleet.FleetScope;
 import io.hamiobserve.domain.fleet.FleetState;
 import io.hamiobserve.domain.fleet.FleetTotals;
 import io.hamiobserve.domain.fleet.Recommendation;
@@ -32,8 +33,8 @@ public final class RightsizeReport {
      */
     public static void write(FleetHistory history, Instant at, Duration window, Format format, PrintStream out)
             throws SourceUnavailableException {
-        FleetState state = FleetState.of(history.readings(at));
-        UsageHistory usage = history.usage(at, window, RightSizing.MIN_HISTORY);
+        FleetState state = FleetState.of(history.readings(at, FleetScope.EVERYTHING));
+        UsageHistory usage = history.usage(at, window, RightSizing.MIN_HISTORY, FleetScope.EVERYTHING);
         List<Recommendation> recommendations = RightSizing.recommendAll(state.workloads(), usage);
         Table<Recommendation> table = Columns.recommendations(new Links(""));
         switch (format) {

@@ -1,5 +1,7 @@
 package io.hamiobserve.console;
 
+import io.hamiobserve.domain.fleet.FleetScope;
+import io.hamiobserve.domain.fleet.WorkloadRef;
 import io.helidon.webserver.WebServer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -201,6 +203,19 @@ class ConsoleTest {
         get(base + "/nodes");
         get(base + "/cards?cards.sort=model");
         assertEquals(after, history.calls.get(), "the fleet now is reused while fresh");
+    }
+
+    @Test
+    void eachPageAsksOnlyForTheContainersItShows() throws Exception {
+        String base = start(ConsoleSettings.defaults().withFresh(Duration.ZERO));
+        get(base + "/cards");
+        get(base + "/card?uuid=GPU-A1");
+        get(base + "/node?name=node-a");
+        get(base + "/workload?namespace=ml-team&pod=llm-inference&container=server");
+        get(base + "/rightsizing");
+        assertEquals(List.of(FleetScope.CARDS_ONLY, new FleetScope.OnCard("GPU-A1"), new FleetScope.OnNode("node-a"),
+                new FleetScope.OfWorkload(new WorkloadRef("ml-team", "llm-inference", "server")),
+                FleetScope.EVERYTHING), history.scopes);
     }
 
     @Test

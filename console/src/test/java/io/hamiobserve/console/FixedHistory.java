@@ -4,6 +4,7 @@ import io.hamiobserve.domain.fleet.Absence;
 import io.hamiobserve.domain.fleet.AccrualHistory;
 import io.hamiobserve.domain.fleet.Figure;
 import io.hamiobserve.domain.fleet.FleetReadings;
+import io.hamiobserve.domain.fleet.FleetScope;
 import io.hamiobserve.domain.fleet.Measure;
 import io.hamiobserve.domain.fleet.NamespaceAccrual;
 import io.hamiobserve.domain.fleet.Provenance;
@@ -36,6 +37,7 @@ final class FixedHistory implements FleetHistory {
     static final Provenance QUERY = new Provenance("q\"<b>", "up{job=\"<script>\"}");
 
     final AtomicInteger calls = new AtomicInteger();
+    final List<FleetScope> scopes = new java.util.concurrent.CopyOnWriteArrayList<>();
     volatile String failure;
 
     private static Map<Measure, Provenance> provenance() {
@@ -54,8 +56,9 @@ final class FixedHistory implements FleetHistory {
     }
 
     @Override
-    public FleetReadings readings(Instant at) throws SourceUnavailableException {
+    public FleetReadings readings(Instant at, FleetScope scope) throws SourceUnavailableException {
         check();
+        scopes.add(scope);
         Figure one = Figure.of(1);
         List<FleetReadings.Registered> cards = List.of(
                 new FleetReadings.Registered("node-a", "GPU-A0", 0, "NVIDIA A100", "hami-core", one,
@@ -91,11 +94,12 @@ final class FixedHistory implements FleetHistory {
         List<FleetReadings.Quota> quotas = List.of(new FleetReadings.Quota("ml-team", "nvidia.com/gpumem",
                 Figure.of(12288), Figure.of(40960)));
         return new FleetReadings(at, cards, hosts, allocations, names, uses, List.of(), quotas, sources,
-                List.of(new FleetReadings.LedgerAge("sched:9395", 4)), List.of(), List.of(), provenance());
+                List.of(new FleetReadings.LedgerAge("sched:9395", 4)), List.of(), List.of(), Map.of(), provenance());
     }
 
     @Override
-    public UsageHistory usage(Instant at, Duration window, Duration settledAfter) throws SourceUnavailableException {
+    public UsageHistory usage(Instant at, Duration window, Duration settledAfter, FleetScope scope)
+            throws SourceUnavailableException {
         check();
         return new UsageHistory(at, window, settledAfter, List.of(
                 new UsageHistory.ShareHistory("ml-team", "llm-inference", "server", "GPU-A0", Figure.of(2226 * MIB),

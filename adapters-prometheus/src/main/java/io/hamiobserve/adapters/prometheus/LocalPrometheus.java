@@ -62,13 +62,14 @@ public final class LocalPrometheus implements AutoCloseable {
 
     /**
      * Starts Prometheus scraping {@code jobs} every {@code interval}, with the samples of
-     * {@code history} (an OpenMetrics file with timestamps, or empty) already in its storage.
+     * {@code history} (OpenMetrics files with timestamps, each loaded by its own promtool run, in
+     * parallel) already in its storage.
      * Returns once Prometheus answers {@code /-/ready}.
      *
      * @throws IOException when a binary is missing, the history cannot be loaded, or Prometheus
      *                     does not become ready within {@code startTimeout} (its log is in the message)
      */
-    public static LocalPrometheus start(List<Job> jobs, Duration interval, Optional<Path> history,
+    public static LocalPrometheus start(List<Job> jobs, Duration interval, List<Path> history,
                                         Duration startTimeout) throws IOException {
         Path prometheus = binary().orElseThrow(() -> new IOException(
                 "prometheus and promtool are not on the PATH (Debian package: prometheus)"));
@@ -76,9 +77,7 @@ public final class LocalPrometheus implements AutoCloseable {
         Path directory = Files.createTempDirectory("hami-observe-prometheus");
         try {
             Path data = Files.createDirectory(directory.resolve("data"));
-            if (history.isPresent()) {
-                backfill(promtool, history.get(), data, directory.resolve("promtool.log"));
-            }
+            backfill(promtool, history, data, directory);
             Path config = directory.resolve("prometheus.yml");
             Files.writeString(config, config(jobs, interval));
             int port = freePort();
@@ -101,24 +100,36 @@ public final class LocalPrometheus implements AutoCloseable {
         return url;
     }
 
-    /** Loads timestamped samples into {@code data}: blocks up to 32 days long, so promtool reads the file once. */
-    private static void backfill(Path promtool, Path history, Path data, Path log) throws IOException {
-        Process process = new ProcessBuilder(promtool.toString(), "tsdb", "create-blocks-from", "openmetrics",
-                "--max-block-duration=768h", history.toString(), data.toString())
-                .redirectErrorStream(true).redirectOutput(log.toFile()).start();
+    /**
+     * Loads timestamped samples into {@code data}, one promtool run per file, all at once. Blocks
+     * may be up to 32 days long: promtool then reads each file once instead of once per two hours.
+     */
+    private static void backfill(Path promtool, List<Path> history, Path data, Path directory) throws IOException {
+        List<Process> runs = new ArrayList<>();
+        List<Path> logs = new ArrayList<>();
         try {
-            if (!process.waitFor(5, TimeUnit.MINUTES)) {
-                process.destroyForcibly();
-                throw new IOException("promtool did not finish loading the history within 5 minutes");
+            for (int i = 0; i < history.size(); i++) {
+                Path log = directory.resolve("promtool-" + i + ".log");
+                logs.add(log);
+                runs.add(new ProcessBuilder(promtool.toString(), "tsdb", "create-blocks-from", "openmetrics",
+                        "--max-block-duration=768h", history.get(i).toString(), data.toString())
+                        .redirectErrorStream(true).redirectOutput(log.toFile()).start());
+            }
+            for (int i = 0; i < runs.size(); i++) {
+                Process run = runs.get(i);
+                if (!run.waitFor(10, TimeUnit.MINUTES)) {
+                    throw new IOException("promtool did not finish loading " + history.get(i) + " within 10 minutes");
+                }
+                if (run.exitValue() != 0) {
+                    throw new IOException("promtool could not load " + history.get(i) + " (exit " + run.exitValue()
+                            + "): " + tail(logs.get(i)));
+                }
             }
         } catch (InterruptedException interrupted) {
-            process.destroyForcibly();
             Thread.currentThread().interrupt();
             throw new IOException("interrupted while loading the history", interrupted);
-        }
-        if (process.exitValue() != 0) {
-            throw new IOException("promtool could not load the history (exit " + process.exitValue() + "): "
-                    + tail(log));
+        } finally {
+            runs.forEach(Process::destroyForcibly);
         }
     }
 

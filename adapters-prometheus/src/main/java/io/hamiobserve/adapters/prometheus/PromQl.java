@@ -10,7 +10,8 @@ import java.util.regex.Pattern;
 /**
  * Named PromQL templates and the only way values get into them. A placeholder {@code ${name}}
  * takes a label value (written as a double-quoted PromQL string, every character that could end
- * or bend the string escaped), a duration (whole seconds, {@code 3600s}) or a number. Nothing from
+ * or bend the string escaped), label matchers built of such values, a duration (whole seconds,
+ * {@code 3600s}) or a number. Nothing from
  * a request ever becomes PromQL in any other way: the browser names a card, a node or a workload,
  * never an expression.
  */
@@ -68,9 +69,42 @@ final class PromQl {
     record Query(String name, String expression) {
     }
 
+    /**
+     * Label matchers for a selector's braces ({@code node="a", device_uuid="b"}): label names from
+     * the code only (checked), values quoted like every other label value. Empty selects all.
+     */
+    record Matchers(java.util.Map<String, String> labels) {
+        static final Matchers NONE = new Matchers(java.util.Map.of());
+
+        Matchers {
+            labels = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(labels));
+            for (String name : labels.keySet()) {
+                if (!name.matches("[a-zA-Z_][a-zA-Z0-9_]*")) {
+                    throw new IllegalArgumentException("not a label name: " + name);
+                }
+            }
+        }
+
+        static Matchers of(String... namesAndValues) {
+            java.util.Map<String, String> labels = new java.util.LinkedHashMap<>();
+            for (int i = 0; i < namesAndValues.length; i += 2) {
+                labels.put(namesAndValues[i], namesAndValues[i + 1]);
+            }
+            return new Matchers(labels);
+        }
+
+        String render() {
+            StringBuilder out = new StringBuilder();
+            labels.forEach((name, value) -> out.append(out.isEmpty() ? "" : ", ").append(name).append('=')
+                    .append(quote(value)));
+            return out.toString();
+        }
+    }
+
     private static String literal(Object value) {
         return switch (value) {
             case String text -> quote(text);
+            case Matchers matchers -> matchers.render();
             case Duration duration -> duration(duration);
             case Integer number -> number.toString();
             case Long number -> number.toString();

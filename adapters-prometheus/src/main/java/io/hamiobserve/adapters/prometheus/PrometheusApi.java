@@ -2,7 +2,8 @@ package io.hamiobserve.adapters.prometheus;
 
 import io.hamiobserve.ports.SourceUnavailableException;
 import tools.jackson.core.JacksonException;
-import tools.jackson.databind.JsonNode;
+import tools.jackson.core.JsonParser;
+import tools.jackson.core.JsonToken;
 import tools.jackson.databind.ObjectMapper;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -83,13 +84,13 @@ final class PrometheusApi {
 
     CompletableFuture<List<Sample>> instant(PromQl.Query query, Instant at) {
         return post(query, "api/v1/query", Map.of("query", query.expression(), "time", seconds(at)))
-                .thenApply(data -> vector(query, data));
+                .thenApply(answer -> vector(query, answer));
     }
 
     CompletableFuture<List<Series>> range(PromQl.Query query, Instant start, Instant end, Duration step) {
         return post(query, "api/v1/query_range", Map.of("query", query.expression(), "start", seconds(start),
                 "end", seconds(end), "step", Long.toString(Math.max(1, step.toSeconds()))))
-                .thenApply(data -> matrix(query, data));
+                .thenApply(answer -> matrix(query, answer));
     }
 
     /** Waits for a query's answer; its failure is the port's exception. */
@@ -104,7 +105,7 @@ final class PrometheusApi {
         }
     }
 
-    private CompletableFuture<JsonNode> post(PromQl.Query query, String path, Map<String, String> form) {
+    private CompletableFuture<Answer> post(PromQl.Query query, String path, Map<String, String> form) {
         StringBuilder body = new StringBuilder();
         form.forEach((key, value) -> body.append(body.isEmpty() ? "" : "&").append(key).append('=')
                 .append(URLEncoder.encode(value, StandardCharsets.UTF_8)));
@@ -119,7 +120,7 @@ final class PrometheusApi {
                     if (failure != null) {
                         throw new QueryFailed(query, unreachable(failure), failure);
                     }
-                    return decode(query, response);
+                    return checked(query, response);
                 });
     }
 
@@ -138,65 +139,154 @@ final class PrometheusApi {
         return "Prometheus at " + base + " is unreachable: " + cause;
     }
 
-    private JsonNode decode(PromQl.Query query, HttpResponse<InputStream> response) {
-        JsonNode root;
-        try (InputStream in = new BoundedStream(response.body(), MAX_ANSWER_BYTES)) {
-            root = JSON.readTree(in);
-        } catch (IOException | JacksonException unreadable) {
+    /**
+     * Prometheus's answer, read as a stream: a vector of 10,000 series is 2 MB of JSON, and building
+     * a tree of it first would double the work and the garbage.
+     */
+    private record Answer(String status, String errorType, String error, String resultType, List<Series> result) {
+    }
+
+    private Answer decode(PromQl.Query query, HttpResponse<InputStream> response) {
+        try (InputStream in = new BoundedStream(response.body(), MAX_ANSWER_BYTES);
+             JsonParser parser = JSON.createParser(in)) {
+            if (parser.nextToken() != JsonToken.START_OBJECT) {
+                throw new IOException("the answer is not a JSON object");
+            }
+            String status = "";
+            String errorType = "";
+            String error = "";
+            String resultType = "";
+            List<Series> result = List.of();
+            while (parser.nextToken() == JsonToken.PROPERTY_NAME) {
+                String name = parser.currentName();
+                parser.nextToken();
+                switch (name) {
+                    case "status" -> status = parser.getValueAsString("");
+                    case "errorType" -> errorType = parser.getValueAsString("");
+                    case "error" -> error = parser.getValueAsString("");
+                    case "data" -> {
+                        if (parser.currentToken() != JsonToken.START_OBJECT) {
+                            parser.skipChildren();
+                            continue;
+                        }
+                        while (parser.nextToken() == JsonToken.PROPERTY_NAME) {
+                            String field = parser.currentName();
+                            parser.nextToken();
+                            if (field.equals("resultType")) {
+                                resultType = parser.getValueAsString("");
+                            } else if (field.equals("result")) {
+                                result = resultType.equals("scalar") ? List.of(new Series(Map.of(),
+                                        List.<double[]>of(point(parser)))) : series(parser);
+                            } else {
+                                parser.skipChildren();
+                            }
+                        }
+                    }
+                    default -> parser.skipChildren();
+                }
+            }
+            return new Answer(status, errorType, error, resultType, result);
+        } catch (IOException | JacksonException | NumberFormatException unreadable) {
             throw new QueryFailed(query, "Prometheus at " + base + " answered HTTP " + response.statusCode()
                     + " with something that is not its JSON (" + unreadable.getMessage() + ")", unreadable);
         }
-        if (root == null || !root.isObject() || !"success".equals(root.path("status").asString(""))) {
-            String error = root == null ? "" : root.path("errorType").asString("") + ": "
-                    + root.path("error").asString("");
-            throw new QueryFailed(query, "Prometheus at " + base + " refused the query (HTTP " + response.statusCode()
-                    + (error.isBlank() || error.equals(": ") ? "" : ", " + error) + ")", null);
-        }
-        return root.path("data");
     }
 
-    private static List<Sample> vector(PromQl.Query query, JsonNode data) {
-        String type = data.path("resultType").asString("");
-        List<Sample> samples = new ArrayList<>();
-        if (type.equals("scalar")) {
-            samples.add(new Sample(Map.of(), number(data.path("result").path(1))));
-            return samples;
-        }
-        if (!type.equals("vector")) {
-            throw new QueryFailed(query, "the query " + query.name() + " returned a " + type + ", not a vector", null);
-        }
-        for (JsonNode result : data.path("result")) {
-            samples.add(new Sample(labels(result.path("metric")), number(result.path("value").path(1))));
-        }
-        return samples;
-    }
-
-    private static List<Series> matrix(PromQl.Query query, JsonNode data) {
-        if (!data.path("resultType").asString("").equals("matrix")) {
-            throw new QueryFailed(query, "the range query " + query.name() + " returned no matrix", null);
-        }
+    /** The result array: objects with a "metric" and a "value" (vector) or "values" (matrix). */
+    private static List<Series> series(JsonParser parser) throws IOException {
         List<Series> series = new ArrayList<>();
-        for (JsonNode result : data.path("result")) {
-            List<double[]> points = new ArrayList<>();
-            for (JsonNode point : result.path("values")) {
-                points.add(new double[] {point.path(0).asDouble(Double.NaN), number(point.path(1))});
+        if (parser.currentToken() != JsonToken.START_ARRAY) {
+            parser.skipChildren();
+            return series;
+        }
+        while (parser.nextToken() == JsonToken.START_OBJECT) {
+            Map<String, String> labels = Map.of();
+            List<double[]> points = new ArrayList<>(1);
+            while (parser.nextToken() == JsonToken.PROPERTY_NAME) {
+                String field = parser.currentName();
+                parser.nextToken();
+                switch (field) {
+                    case "metric" -> labels = labels(parser);
+                    case "value" -> points.add(point(parser));
+                    case "values" -> {
+                        while (parser.nextToken() == JsonToken.START_ARRAY) {
+                            points.add(pointBody(parser));
+                        }
+                    }
+                    default -> parser.skipChildren();
+                }
             }
-            series.add(new Series(labels(result.path("metric")), points));
+            series.add(new Series(labels, points));
         }
         return series;
     }
 
-    private static Map<String, String> labels(JsonNode metric) {
+    private static Map<String, String> labels(JsonParser parser) throws IOException {
         Map<String, String> labels = new HashMap<>();
-        for (Map.Entry<String, JsonNode> label : metric.properties()) {
-            labels.put(label.getKey(), label.getValue().asString(""));
+        if (parser.currentToken() != JsonToken.START_OBJECT) {
+            parser.skipChildren();
+            return labels;
+        }
+        while (parser.nextToken() == JsonToken.PROPERTY_NAME) {
+            String name = parser.currentName();
+            parser.nextToken();
+            labels.put(name, parser.getValueAsString(""));
         }
         return labels;
     }
 
+    /** A [time, "value"] pair; the parser is on its opening bracket. */
+    private static double[] point(JsonParser parser) throws IOException {
+        if (parser.currentToken() != JsonToken.START_ARRAY) {
+            parser.skipChildren();
+            return new double[] {Double.NaN, Double.NaN};
+        }
+        return pointBody(parser);
+    }
+
+    private static double[] pointBody(JsonParser parser) throws IOException {
+        parser.nextToken();
+        double time = parser.currentToken().isNumeric() ? parser.getDoubleValue() : Double.NaN;
+        parser.nextToken();
+        double value = number(parser.getValueAsString("NaN"));
+        while (parser.nextToken() != JsonToken.END_ARRAY) {
+            parser.skipChildren();
+        }
+        return new double[] {time, value};
+    }
+
+    private Answer checked(PromQl.Query query, HttpResponse<InputStream> response) {
+        Answer answer = decode(query, response);
+        if (!answer.status().equals("success")) {
+            String error = answer.errorType() + ": " + answer.error();
+            throw new QueryFailed(query, "Prometheus at " + base + " refused the query (HTTP " + response.statusCode()
+                    + (error.equals(": ") ? "" : ", " + error) + ")", null);
+        }
+        return answer;
+    }
+
+    private static List<Sample> vector(PromQl.Query query, Answer answer) {
+        if (!answer.resultType().equals("vector") && !answer.resultType().equals("scalar")) {
+            throw new QueryFailed(query, "the query " + query.name() + " returned a " + answer.resultType()
+                    + ", not a vector", null);
+        }
+        List<Sample> samples = new ArrayList<>(answer.result().size());
+        for (Series series : answer.result()) {
+            samples.add(new Sample(series.labels(), series.points().isEmpty() ? Double.NaN
+                    : series.points().getFirst()[1]));
+        }
+        return samples;
+    }
+
+    private static List<Series> matrix(PromQl.Query query, Answer answer) {
+        if (!answer.resultType().equals("matrix")) {
+            throw new QueryFailed(query, "the range query " + query.name() + " returned no matrix", null);
+        }
+        return answer.result();
+    }
+
     /** Prometheus writes sample values as strings, including "NaN", "+Inf" and "-Inf". */
-    private static double number(JsonNode value) {
-        String text = value.asString("NaN");
+    private static double number(String text) {
         return switch (text) {
             case "+Inf", "Inf" -> Double.POSITIVE_INFINITY;
             case "-Inf" -> Double.NEGATIVE_INFINITY;

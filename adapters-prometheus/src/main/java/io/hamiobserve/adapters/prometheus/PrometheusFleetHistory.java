@@ -6,6 +6,7 @@ import io.hamiobserve.domain.fleet.Chargeback;
 import io.hamiobserve.domain.fleet.AccrualHistory;
 import io.hamiobserve.domain.fleet.Figure;
 import io.hamiobserve.domain.fleet.FleetReadings;
+import io.hamiobserve.domain.fleet.FleetScope;
 import io.hamiobserve.domain.fleet.Measure;
 import io.hamiobserve.domain.fleet.NamespaceAccrual;
 import io.hamiobserve.domain.fleet.Provenance;
@@ -74,6 +75,11 @@ public final class PrometheusFleetHistory implements FleetHistory {
             this.at = at;
         }
 
+        /** Nothing to ask: an empty answer, and no query listed. */
+        CompletableFuture<List<Sample>> none() {
+            return CompletableFuture.completedFuture(List.of());
+        }
+
         CompletableFuture<List<Sample>> query(Measure measure, PromQl.Query query) {
             provenance.put(measure, new Provenance(query.name(), query.expression()));
             CompletableFuture<List<Sample>> answer = api.instant(query, at);
@@ -89,8 +95,35 @@ public final class PrometheusFleetHistory implements FleetHistory {
         }
     }
 
+    /** Which containers a scope reads: matchers for allocation, usage and name series. */
+    private record Where(PromQl.Matchers allocation, PromQl.Matchers use, PromQl.Matchers names, boolean containers) {
+        static Where of(FleetScope scope) {
+            return switch (scope) {
+                case FleetScope.Everything all -> new Where(PromQl.Matchers.NONE, PromQl.Matchers.NONE,
+                        PromQl.Matchers.NONE, true);
+                case FleetScope.CardsOnly cards -> new Where(PromQl.Matchers.NONE, PromQl.Matchers.NONE,
+                        PromQl.Matchers.NONE, false);
+                case FleetScope.OnNode node -> {
+                    PromQl.Matchers matchers = PromQl.Matchers.of("node", node.node());
+                    yield new Where(matchers, matchers, matchers, true);
+                }
+                case FleetScope.OnCard card -> {
+                    PromQl.Matchers matchers = PromQl.Matchers.of("device_uuid", card.uuid());
+                    yield new Where(matchers, matchers, matchers, true);
+                }
+                case FleetScope.OfWorkload workload -> {
+                    PromQl.Matchers pod = PromQl.Matchers.of("namespace", workload.workload().namespace(), "pod",
+                            workload.workload().pod());
+                    yield new Where(pod, PromQl.Matchers.of("namespace", workload.workload().namespace(), "pod",
+                            workload.workload().pod(), "container", workload.workload().container()), pod, true);
+                }
+            };
+        }
+    }
+
     @Override
-    public FleetReadings readings(Instant at) throws SourceUnavailableException {
+    public FleetReadings readings(Instant at, FleetScope scope) throws SourceUnavailableException {
+        Where where = Where.of(scope);
         Batch batch = new Batch(at);
         var memoryTotal = batch.query(Measure.CARD_MEMORY_TOTAL, CARD_MEMORY_TOTAL.plain());
         var memoryAllocated = batch.query(Measure.CARD_MEMORY_ALLOCATED, CARD_MEMORY_ALLOCATED.plain());
@@ -104,13 +137,24 @@ public final class PrometheusFleetHistory implements FleetHistory {
         var temperature = batch.query(Measure.CARD_TEMPERATURE, CARD_TEMPERATURE.plain());
         var power = batch.query(Measure.CARD_POWER, CARD_POWER.plain());
         var beyond = batch.query(Measure.CARD_MEMORY_BEYOND_ALLOCATION, CARD_BEYOND_ALLOCATION.plain());
-        var shareMemory = batch.query(Measure.CONTAINER_MEMORY_ALLOCATED, CONTAINER_MEMORY_ALLOCATED.plain());
-        var shareCores = batch.query(Measure.CONTAINER_CORES_ALLOCATED, CONTAINER_CORES_ALLOCATED.plain());
-        var names = batch.query(Measure.CONTAINER_NAMES, CONTAINER_NAMES.plain());
-        var useMemory = batch.query(Measure.CONTAINER_MEMORY_USED, CONTAINER_MEMORY_USED.plain());
-        var useUtilisation = batch.query(Measure.CONTAINER_UTILISATION, CONTAINER_UTILISATION.plain());
-        var lastKernel = batch.query(Measure.CONTAINER_LAST_KERNEL, CONTAINER_LAST_KERNEL.plain());
-        var unmanaged = batch.query(Measure.CONTAINER_UNMANAGED_MEMORY, CONTAINER_UNMANAGED.plain());
+        boolean containers = where.containers();
+        var shareMemory = containers ? batch.query(Measure.CONTAINER_MEMORY_ALLOCATED,
+                CONTAINER_MEMORY_ALLOCATED.bind("where", where.allocation())) : batch.none();
+        var shareCores = containers ? batch.query(Measure.CONTAINER_CORES_ALLOCATED,
+                CONTAINER_CORES_ALLOCATED.bind("where", where.allocation())) : batch.none();
+        var names = !containers ? batch.none() : scope instanceof FleetScope.OnCard
+                ? batch.query(Measure.CONTAINER_NAMES, CONTAINER_NAMES_ON_CARD.bind("where", where.names()))
+                : batch.query(Measure.CONTAINER_NAMES, CONTAINER_NAMES.bind("where", where.names()));
+        var useMemory = containers ? batch.query(Measure.CONTAINER_MEMORY_USED,
+                CONTAINER_MEMORY_USED.bind("where", where.use())) : batch.none();
+        var useUtilisation = containers ? batch.query(Measure.CONTAINER_UTILISATION,
+                CONTAINER_UTILISATION.bind("where", where.use())) : batch.none();
+        var lastKernel = containers ? batch.query(Measure.CONTAINER_LAST_KERNEL,
+                CONTAINER_LAST_KERNEL.bind("where", where.use())) : batch.none();
+        var unmanaged = containers ? batch.query(Measure.CONTAINER_UNMANAGED_MEMORY,
+                CONTAINER_UNMANAGED.bind("where", where.use())) : batch.none();
+        var counted = containers ? batch.none()
+                : batch.query(Measure.CONTAINER_COUNT, CONTAINERS_PER_NODE.plain());
         var quotaUsed = batch.query(Measure.QUOTA_USED, QUOTA_USED.plain());
         var quotaLimit = batch.query(Measure.QUOTA_LIMIT, QUOTA_LIMIT.plain());
         var sources = batch.query(Measure.SOURCE_HEALTH, SOURCE_HEALTH.plain());
@@ -217,29 +261,32 @@ public final class PrometheusFleetHistory implements FleetHistory {
         List<FleetReadings.TargetDown> targetsDown = down.join().stream()
                 .map(sample -> new FleetReadings.TargetDown(sample.label("job"), sample.label("instance")))
                 .toList();
+        Map<String, Long> perNode = new LinkedHashMap<>();
+        counted.join().forEach(sample -> perNode.put(sample.label("node"), count(sample.value())));
         return new FleetReadings(at, registered, hosts, allocations, containerNames, uses, outside, quotas, statuses,
-                ages, skipped, targetsDown, batch.provenance);
+                ages, skipped, targetsDown, perNode, batch.provenance);
     }
 
     @Override
-    public UsageHistory usage(Instant at, Duration window, Duration settledAfter) throws SourceUnavailableException {
+    public UsageHistory usage(Instant at, Duration window, Duration settledAfter, FleetScope scope)
+            throws SourceUnavailableException {
+        PromQl.Matchers where = Where.of(scope).use();
         Batch batch = new Batch(at);
-        var peaks = batch.query(Measure.CONTAINER_MEMORY_PEAK, MEMORY_PEAK.bind("window", window));
-        var p95 = batch.query(Measure.CONTAINER_UTILISATION_P95, UTILISATION_P95.bind("window", window));
-        var samples = batch.query(Measure.CONTAINER_SAMPLES, MEMORY_SAMPLES.bind("window", window));
-        Duration older = window.minus(settledAfter);
-        CompletableFuture<List<Sample>> settled = older.isNegative() || older.isZero()
-                ? CompletableFuture.completedFuture(List.of())
-                : batch.query(Measure.CONTAINER_SAMPLES_SETTLED,
-                        MEMORY_SAMPLES_SETTLED.bind("window", older, "settled", settledAfter));
+        var peaks = batch.query(Measure.CONTAINER_MEMORY_PEAK, MEMORY_PEAK.bind("where", where, "window", window));
+        var p95 = batch.query(Measure.CONTAINER_UTILISATION_P95, UTILISATION_P95.bind("where", where, "window",
+                window));
+        var samples = batch.query(Measure.CONTAINER_SAMPLES, MEMORY_SAMPLES.bind("where", where, "window", window));
+        Duration recentPart = settledAfter.compareTo(window) < 0 ? settledAfter : window;
+        var recentSamples = batch.query(Measure.CONTAINER_SAMPLES_RECENT,
+                MEMORY_SAMPLES_RECENT.bind("where", where, "settled", recentPart));
         var recent = batch.query(Measure.CONTAINER_UTILISATION_RECENT_MAX,
-                UTILISATION_RECENT_MAX.bind("recent", RightSizing.IDLE_AFTER));
+                UTILISATION_RECENT_MAX.bind("where", where, "recent", RightSizing.IDLE_AFTER));
         batch.await();
 
         String[] shareKey = {"namespace", "pod", "container", "device_uuid"};
         Map<String, Double> p95ByShare = byKey(p95.join(), shareKey);
         Map<String, Double> samplesByShare = byKey(samples.join(), shareKey);
-        Map<String, Double> settledByShare = byKey(settled.join(), shareKey);
+        Map<String, Double> recentByShareCount = byKey(recentSamples.join(), shareKey);
         Map<String, Double> recentByShare = byKey(recent.join(), shareKey);
         List<UsageHistory.ShareHistory> shares = new ArrayList<>();
         for (Sample peak : peaks.join()) {
@@ -247,7 +294,8 @@ public final class PrometheusFleetHistory implements FleetHistory {
             shares.add(new UsageHistory.ShareHistory(peak.label("namespace"), peak.label("pod"),
                     peak.label("container"), peak.label("device_uuid"), figure(peak.value()),
                     figure(p95ByShare.get(id), Absence.NOT_SUPPORTED), count(samplesByShare.get(id)),
-                    count(settledByShare.get(id)), figure(recentByShare.get(id), Absence.NOT_REPORTED)));
+                    Math.max(0, count(samplesByShare.get(id)) - count(recentByShareCount.get(id))),
+                    figure(recentByShare.get(id), Absence.NOT_REPORTED)));
         }
         return new UsageHistory(at, window, settledAfter, shares, batch.provenance);
     }

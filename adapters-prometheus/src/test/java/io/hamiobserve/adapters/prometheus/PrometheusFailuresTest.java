@@ -72,7 +72,7 @@ class PrometheusFailuresTest {
 
     private static String message(PrometheusFleetHistory history) {
         SourceUnavailableException failure = assertThrows(SourceUnavailableException.class,
-                () -> history.readings(Instant.now()));
+                () -> history.readings(Instant.now(), io.hamiobserve.domain.fleet.FleetScope.EVERYTHING));
         return failure.getMessage();
     }
 
@@ -142,7 +142,7 @@ class PrometheusFailuresTest {
         URI url = answering(200, "{\"status\":\"success\",\"data\":{\"resultType\":\"vector\",\"result\":[]}}", head);
         PrometheusFleetHistory history = PrometheusFleetHistory.at(
                 URI.create("http://viewer:s%40cret@127.0.0.1:" + url.getPort()), Duration.ofSeconds(5));
-        history.readings(Instant.now());
+        history.readings(Instant.now(), io.hamiobserve.domain.fleet.FleetScope.EVERYTHING);
         String expected = "Basic " + java.util.Base64.getEncoder().encodeToString(
                 "viewer:s@cret".getBytes(StandardCharsets.UTF_8));
         assertTrue(head.get().toLowerCase(java.util.Locale.ROOT).contains("authorization: " + expected.toLowerCase(

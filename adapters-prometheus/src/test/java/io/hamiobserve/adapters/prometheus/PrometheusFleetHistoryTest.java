@@ -2,8 +2,10 @@ package io.hamiobserve.adapters.prometheus;
 
 import io.hamiobserve.domain.fleet.Absence;
 import io.hamiobserve.domain.fleet.AccrualHistory;
+import io.hamiobserve.domain.fleet.Chargeback;
 import io.hamiobserve.domain.fleet.Figure;
 import io.hamiobserve.domain.fleet.FleetReadings;
+import io.hamiobserve.domain.fleet.FleetScope;
 import io.hamiobserve.domain.fleet.FleetState;
 import io.hamiobserve.domain.fleet.Measure;
 import io.hamiobserve.domain.fleet.NamespaceAccrual;
@@ -27,7 +29,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Random;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -128,8 +129,7 @@ class PrometheusFleetHistoryTest {
             }
         }
         try {
-            prometheus = LocalPrometheus.start(List.of(), Duration.ofSeconds(60), Optional.of(file),
-                    Duration.ofSeconds(60));
+            prometheus = LocalPrometheus.start(List.of(), Duration.ofSeconds(60), List.of(file), Duration.ofSeconds(60));
         } finally {
             Files.deleteIfExists(file);
         }
@@ -171,7 +171,7 @@ class PrometheusFleetHistoryTest {
 
     @Test
     void theFleetNowIsReadAndJoinedWithHostileLabelValuesKeptExactly() throws Exception {
-        FleetReadings readings = history.readings(Instant.ofEpochSecond(end));
+        FleetReadings readings = history.readings(Instant.ofEpochSecond(end), FleetScope.EVERYTHING);
         FleetState state = FleetState.of(readings);
         assertEquals(2, state.cards().size());
         assertEquals(40 * GIB, state.card("GPU-A0").orElseThrow().memoryTotal().orElseThrow());
@@ -203,9 +203,36 @@ class PrometheusFleetHistoryTest {
     }
 
     @Test
+    void aScopeReadsOnlyTheContainersItNames() throws Exception {
+        Instant at = Instant.ofEpochSecond(end);
+        FleetReadings cardsOnly = history.readings(at, FleetScope.CARDS_ONLY);
+        assertEquals(2, cardsOnly.registered().size());
+        assertTrue(cardsOnly.allocations().isEmpty() && cardsOnly.uses().isEmpty() && cardsOnly.names().isEmpty());
+        assertEquals(Map.of("node-a", 2L, "node-b", 1L), cardsOnly.containersByNode());
+        FleetState cards = FleetState.of(cardsOnly);
+        assertEquals(2, cards.node("node-a").orElseThrow().workloads(), "counted, not listed");
+
+        FleetState onCard = FleetState.of(history.readings(at, new FleetScope.OnCard(HOSTILE_UUID)));
+        assertEquals(List.of(new WorkloadRef(HOSTILE_NAMESPACE, HOSTILE_POD, "eval")),
+                onCard.workloads().stream().map(Workload::ref).toList(), "named through the card's allocations");
+
+        FleetState onNode = FleetState.of(history.readings(at, new FleetScope.OnNode("node-a")));
+        assertEquals(List.of("llm-inference", "new-pod", "notebook-alice"),
+                onNode.workloads().stream().map(w -> w.ref().pod()).toList());
+
+        WorkloadRef llm = new WorkloadRef("ml-team", "llm-inference", "server");
+        FleetState one = FleetState.of(history.readings(at, new FleetScope.OfWorkload(llm)));
+        assertEquals(List.of(llm), one.workloads().stream().map(Workload::ref).toList());
+        UsageHistory usage = history.usage(at, RightSizing.DEFAULT_WINDOW, RightSizing.MIN_HISTORY,
+                new FleetScope.OfWorkload(llm));
+        assertEquals(1, usage.shares().size());
+        assertEquals(2226 * MIB, usage.shares().getFirst().memoryPeak().orElseThrow());
+    }
+
+    @Test
     void usageOverTheWindowGivesTheBriefsPodItsTwoAndAHalfGiB() throws Exception {
         UsageHistory usage = history.usage(Instant.ofEpochSecond(end), RightSizing.DEFAULT_WINDOW,
-                RightSizing.MIN_HISTORY);
+                RightSizing.MIN_HISTORY, FleetScope.EVERYTHING);
         UsageHistory.ShareHistory llm = usage.shares().stream().filter(share -> share.pod().equals("llm-inference"))
                 .findFirst().orElseThrow();
         assertEquals(2226 * MIB, llm.memoryPeak().orElseThrow());
@@ -213,7 +240,7 @@ class PrometheusFleetHistoryTest {
         assertTrue(llm.settledSamples() > 100, "samples older than three hours: " + llm.settledSamples());
         assertTrue(llm.utilisationP95().orElseThrow() > 28 && llm.utilisationP95().orElseThrow() <= 29);
 
-        FleetState state = FleetState.of(history.readings(Instant.ofEpochSecond(end)));
+        FleetState state = FleetState.of(history.readings(Instant.ofEpochSecond(end), FleetScope.EVERYTHING));
         List<Recommendation> recommendations = RightSizing.recommendAll(state.workloads(), usage);
         Recommendation forLlm = recommendations.stream().filter(r -> r.workload().pod().equals("llm-inference"))
                 .findFirst().orElseThrow();
@@ -232,9 +259,10 @@ class PrometheusFleetHistoryTest {
         AccrualHistory accruals = history.accruals(Instant.ofEpochSecond(end), Duration.ofHours(6));
         NamespaceAccrual ml = accruals.namespaces().stream().filter(ns -> ns.namespace().equals("ml-team"))
                 .findFirst().orElseThrow();
-        // 12 GiB held for six hours; one two-minute step either way.
-        assertEquals(12 * 6, ml.memoryAllocatedByteSeconds().orElseThrow() / GIB / 3600, 0.5);
-        assertEquals(50 * 6, ml.coresAllocatedPercentSeconds().orElseThrow() / 3600, 2);
+        // 12 GiB held for six hours, to one integration step either way.
+        double step = Chargeback.step(Duration.ofHours(6)).toSeconds() / 3600.0;
+        assertEquals(12 * 6, ml.memoryAllocatedByteSeconds().orElseThrow() / GIB / 3600, 12 * step + 1e-9);
+        assertEquals(50 * 6, ml.coresAllocatedPercentSeconds().orElseThrow() / 3600, 50 * step + 1e-9);
         NamespaceAccrual hostile = accruals.namespaces().stream()
                 .filter(ns -> ns.namespace().equals(HOSTILE_NAMESPACE)).findFirst().orElseThrow();
         assertEquals(Figure.missing(Absence.NO_USAGE_YET), hostile.memoryUsedByteSeconds());

@@ -7,6 +7,7 @@ import io.hamiobserve.domain.fleet.AccrualHistory;
 import io.hamiobserve.domain.fleet.Chargeback;
 import io.hamiobserve.domain.fleet.Figure;
 import io.hamiobserve.domain.fleet.FleetReadings;
+import io.hamiobserve.domain.fleet.FleetScope;
 import io.hamiobserve.domain.fleet.Measure;
 import io.hamiobserve.domain.fleet.NamespaceAccrual;
 import io.hamiobserve.domain.fleet.Provenance;
@@ -60,8 +61,9 @@ public final class DemoFleetHistory implements FleetHistory {
         return all;
     }
 
+    /** The whole simulated fleet whatever the scope: it is small, and more than asked is allowed. */
     @Override
-    public FleetReadings readings(Instant at) {
+    public FleetReadings readings(Instant at, FleetScope scope) {
         AllocationView allocation = history.allocation(at);
         List<UsageView> usage = history.usage(at);
         List<FleetReadings.Registered> registered = new ArrayList<>();
@@ -114,7 +116,7 @@ public final class DemoFleetHistory implements FleetHistory {
                 quota.namespace(), quota.resource().quotaName(), Figure.of(quota.used()), figure(quota.limit())))
                 .toList();
         return new FleetReadings(at, registered, hosts, allocations, names, uses, unmanaged, quotas, sources,
-                List.of(new FleetReadings.LedgerAge("simulation", 0)), List.of(), List.of(), provenance());
+                List.of(new FleetReadings.LedgerAge("simulation", 0)), List.of(), List.of(), Map.of(), provenance());
     }
 
     /** The instants of the simulated past (and present) in {@code (from, to]}, {@link DemoHistory#STEP} apart. */
@@ -132,7 +134,7 @@ public final class DemoFleetHistory implements FleetHistory {
     }
 
     @Override
-    public UsageHistory usage(Instant at, Duration window, Duration settledAfter) {
+    public UsageHistory usage(Instant at, Duration window, Duration settledAfter, FleetScope scope) {
         Map<Share, List<double[]>> samples = new LinkedHashMap<>();
         for (Instant t : samples(at.minus(window), at)) {
             for (UsageView view : history.usage(t)) {

@@ -6,18 +6,9 @@ import io.hamiobserve.domain.AllocationView;
 import io.hamiobserve.domain.Ledger;
 import io.hamiobserve.domain.NodePod;
 import io.hamiobserve.domain.UsageView;
-import io.prometheus.metrics.expositionformats.OpenMetricsTextFormatWriter;
-import io.prometheus.metrics.model.snapshots.GaugeSnapshot;
 import io.prometheus.metrics.model.snapshots.Labels;
-import io.prometheus.metrics.model.snapshots.MetricSnapshot;
-import io.prometheus.metrics.model.snapshots.MetricSnapshots;
 
-import java.io.BufferedOutputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.OutputStream;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -140,130 +131,82 @@ public final class DemoHistory {
      * the last instant every series, so the console has a present before the first live scrape.
      * The series are written by the same catalogues as the live endpoints, with the labels a
      * Prometheus scrape would add (job, instance, and the node of a node's endpoint), so history
-     * and live scrapes are one series each.
+     * and live scrapes are one series each. The instants are split into consecutive parts, one per
+     * file, written at once (each file is a block of its own once loaded).
      *
      * @param schedulerInstance the allocation endpoint's {@code host:port}
      * @param nodeInstances     each node's usage endpoint {@code host:port}
      * @return the number of samples written
      */
-    public long writeOpenMetrics(Path file, Instant end, String schedulerInstance, Map<String, String> nodeInstances)
-            throws IOException {
-        OpenMetricsTextFormatWriter writer = OpenMetricsTextFormatWriter.create();
-        long samples = 0;
+    public long writeOpenMetrics(List<Path> files, Instant end, String schedulerInstance,
+                                 Map<String, String> nodeInstances) throws IOException {
         long first = Math.ceilDiv(start.getEpochSecond(), STEP.toSeconds()) * STEP.toSeconds();
-        try (OutputStream out = new BufferedOutputStream(Files.newOutputStream(file), 1 << 16)) {
-            List<Instant> instants = new ArrayList<>();
-            for (long t = first; t < end.getEpochSecond(); t += STEP.toSeconds()) {
-                instants.add(Instant.ofEpochSecond(t));
+        List<Instant> instants = new ArrayList<>();
+        for (long t = first; t < end.getEpochSecond(); t += STEP.toSeconds()) {
+            instants.add(Instant.ofEpochSecond(t));
+        }
+        instants.add(end);
+        Labels scheduler = Labels.of("job", "hami-observe-scheduler", "instance", schedulerInstance);
+        List<java.util.concurrent.Future<Long>> parts = new ArrayList<>();
+        try (var executor = java.util.concurrent.Executors.newFixedThreadPool(files.size())) {
+            for (int p = 0; p < files.size(); p++) {
+                List<Instant> part = instants.subList(p * instants.size() / files.size(),
+                        (p + 1) * instants.size() / files.size());
+                Path file = files.get(p);
+                boolean last = p == files.size() - 1;
+                parts.add(executor.submit(() -> writePart(file, part, last, scheduler, nodeInstances)));
             }
-            instants.add(end);
-            // The same catalogues as the endpoints write the series; as the simulation repeats, each
-            // ledger state and each phase of use is collected (and labelled) once, and only stamped
-            // with the time at each instant.
-            Labels scheduler = Labels.of("job", "hami-observe-scheduler", "instance", schedulerInstance);
-            Map<AllocationView, List<Family>> ledgers = new java.util.HashMap<>();
-            Map<List<UsageView>, List<Family>> phases = new java.util.IdentityHashMap<>();
+            long samples = 0;
+            for (java.util.concurrent.Future<Long> part : parts) {
+                samples += part.get();
+            }
+            return samples;
+        } catch (InterruptedException interrupted) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted while writing the history", interrupted);
+        } catch (java.util.concurrent.ExecutionException failed) {
+            throw failed.getCause() instanceof IOException io ? io : new IOException(failed.getCause());
+        }
+    }
+
+    /**
+     * One part of the history. As the simulation repeats, each ledger state and each phase of use
+     * is collected (and labelled) once, and only stamped with the time at each instant.
+     */
+    private long writePart(Path file, List<Instant> instants, boolean endsNow, Labels scheduler,
+                           Map<String, String> nodeInstances) throws IOException {
+        Map<AllocationView, List<HistoryFile.Family>> ledgers = new java.util.HashMap<>();
+        Map<List<UsageView>, List<HistoryFile.Family>> phases = new java.util.IdentityHashMap<>();
+        try (HistoryFile out = new HistoryFile(file)) {
             for (int i = 0; i < instants.size(); i++) {
                 Instant at = instants.get(i);
-                boolean everything = i == instants.size() - 1;
-                List<Family> families = new ArrayList<>();
-                if (everything) {
-                    families.addAll(labelled(AllocationMetrics.snapshots(ledgerAt(at), false), scheduler, true));
-                    families.addAll(usageFamilies(usage(at), at, nodeInstances, true));
+                List<HistoryFile.Family> families = new ArrayList<>();
+                if (endsNow && i == instants.size() - 1) {
+                    families.addAll(HistoryFile.labelled(AllocationMetrics.snapshots(ledgerAt(at), false), scheduler,
+                            name -> true));
+                    families.addAll(usageFamilies(usage(at), at, nodeInstances, name -> true));
                 } else {
-                    families.addAll(ledgers.computeIfAbsent(allocation(at),
-                            view -> labelled(AllocationMetrics.snapshots(view, false), scheduler, false)));
+                    families.addAll(ledgers.computeIfAbsent(allocation(at), view -> HistoryFile.labelled(
+                            AllocationMetrics.snapshots(view, false), scheduler, HISTORY_FAMILIES::contains)));
                     families.addAll(phases.computeIfAbsent(usage(at),
-                            views -> usageFamilies(views, at, nodeInstances, false)));
+                            views -> usageFamilies(views, at, nodeInstances, HISTORY_FAMILIES::contains)));
                 }
-                Map<String, GaugeSnapshot> snapshots = stamped(families, at);
-                ByteArrayOutputStream buffer = new ByteArrayOutputStream(64 * 1024);
-                writer.write(buffer, new MetricSnapshots(new ArrayList<>(snapshots.values())));
-                byte[] bytes = buffer.toByteArray();
-                // The writer ends every exposition with "# EOF"; the file has one, at its very end.
-                int length = endsWith(bytes, EOF) ? bytes.length - EOF.length : bytes.length;
-                out.write(bytes, 0, length);
-                for (GaugeSnapshot snapshot : snapshots.values()) {
-                    samples += snapshot.getDataPoints().size();
-                }
+                out.write(families, at);
             }
-            out.write(EOF);
+            return out.samples();
         }
-        return samples;
     }
 
-    private static final byte[] EOF = "# EOF\n".getBytes(StandardCharsets.US_ASCII);
-
-    private static boolean endsWith(byte[] bytes, byte[] suffix) {
-        if (bytes.length < suffix.length) {
-            return false;
-        }
-        for (int i = 0; i < suffix.length; i++) {
-            if (bytes[bytes.length - suffix.length + i] != suffix[i]) {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    /** A family's series with the scrape's labels added, ready to be stamped with an instant. */
-    private record Family(io.prometheus.metrics.model.snapshots.MetricMetadata metadata, List<Labels> labels,
-                          double[] values) {
-    }
-
-    private List<Family> usageFamilies(List<UsageView> views, Instant at, Map<String, String> nodeInstances,
-                                       boolean everything) {
+    private List<HistoryFile.Family> usageFamilies(List<UsageView> views, Instant at, Map<String, String> nodeInstances,
+                                                   java.util.function.Predicate<String> keep) {
         DemoWorkload workload = workload(at);
-        List<Family> families = new ArrayList<>();
+        List<HistoryFile.Family> families = new ArrayList<>();
         for (UsageView view : views) {
             Labels node = Labels.of("job", "hami-observe-node", "instance",
                     nodeInstances.getOrDefault(view.node(), view.node()), "node", view.node());
-            families.addAll(labelled(UsageMetrics.collect(view, pods(workload, view.node()), false), node, everything));
+            families.addAll(HistoryFile.labelled(UsageMetrics.collect(view, pods(workload, view.node()), false), node,
+                    keep));
         }
         return families;
-    }
-
-    /** The gauges of {@code view} (all, or the history families only) with the labels a scrape adds. */
-    private static List<Family> labelled(MetricSnapshots view, Labels target, boolean everything) {
-        List<Family> families = new ArrayList<>();
-        for (MetricSnapshot snapshot : view) {
-            if (!(snapshot instanceof GaugeSnapshot gauge)
-                    || !(everything || HISTORY_FAMILIES.contains(snapshot.getMetadata().getPrometheusName()))) {
-                continue;
-            }
-            List<Labels> labels = new ArrayList<>(gauge.getDataPoints().size());
-            double[] values = new double[gauge.getDataPoints().size()];
-            for (int p = 0; p < values.length; p++) {
-                GaugeSnapshot.GaugeDataPointSnapshot point = gauge.getDataPoints().get(p);
-                Labels merged = point.getLabels();
-                for (int i = 0; i < target.size(); i++) {
-                    if (!merged.contains(target.getName(i))) {
-                        merged = merged.add(target.getName(i), target.getValue(i));
-                    }
-                }
-                labels.add(merged);
-                values[p] = point.getValue();
-            }
-            families.add(new Family(gauge.getMetadata(), labels, values));
-        }
-        return families;
-    }
-
-    /** The families as gauges stamped with {@code at}, one snapshot per name (two nodes write the same names). */
-    private static Map<String, GaugeSnapshot> stamped(List<Family> families, Instant at) {
-        Map<String, List<GaugeSnapshot.GaugeDataPointSnapshot>> points = new java.util.LinkedHashMap<>();
-        Map<String, io.prometheus.metrics.model.snapshots.MetricMetadata> metadata = new java.util.HashMap<>();
-        for (Family family : families) {
-            String name = family.metadata().getPrometheusName();
-            metadata.putIfAbsent(name, family.metadata());
-            List<GaugeSnapshot.GaugeDataPointSnapshot> into = points.computeIfAbsent(name, key -> new ArrayList<>());
-            for (int p = 0; p < family.values().length; p++) {
-                into.add(new GaugeSnapshot.GaugeDataPointSnapshot(family.values()[p], family.labels().get(p), null,
-                        at.toEpochMilli()));
-            }
-        }
-        Map<String, GaugeSnapshot> snapshots = new java.util.LinkedHashMap<>();
-        points.forEach((name, list) -> snapshots.put(name, new GaugeSnapshot(metadata.get(name), list)));
-        return snapshots;
     }
 }

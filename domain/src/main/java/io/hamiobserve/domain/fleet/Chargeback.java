@@ -20,8 +20,12 @@ public record Chargeback(String namespace, Figure memoryAllocatedGibHours, Figur
     private static final double GIB_HOUR = 1024.0 * 1024 * 1024 * 3600;
     private static final double CARD_HOUR = 100.0 * 3600;
 
-    /** Steps per window when integrating: hourly over KRR's 14 days. */
-    public static final int STEPS_PER_WINDOW = 336;
+    /**
+     * Steps per window when integrating: hourly over a week, two-hourly over KRR's 14 days. A
+     * subquery's cost grows with its steps times the series (measured in docs/benchmarks.md); a pod
+     * shorter than a step is counted to the nearest step.
+     */
+    public static final int STEPS_PER_WINDOW = 168;
 
     /** The integration step for a window: about {@value #STEPS_PER_WINDOW} per window, whole minutes. */
     public static Duration step(Duration window) {

@@ -22,12 +22,15 @@ import java.util.Objects;
  * @param ledgerAges  seconds since each scheduler exporter last confirmed its ledger complete
  * @param skips       inputs skipped by the exporters over the last hour
  * @param targetsDown exporter targets Prometheus cannot scrape
+ * @param containersByNode containers holding shares, per node, when the scope left the containers
+ *                    themselves out ({@link FleetScope.CardsOnly}); empty otherwise
  * @param provenance  the query behind each measure
  */
 public record FleetReadings(Instant at, List<Registered> registered, List<Host> hosts, List<Allocation> allocations,
                             List<ContainerName> names, List<Use> uses, List<Unmanaged> unmanaged, List<Quota> quotas,
                             List<SourceStatus> sources, List<LedgerAge> ledgerAges, List<Skip> skips,
-                            List<TargetDown> targetsDown, Map<Measure, Provenance> provenance) {
+                            List<TargetDown> targetsDown, Map<String, Long> containersByNode,
+                            Map<Measure, Provenance> provenance) {
 
     public FleetReadings {
         Objects.requireNonNull(at);
@@ -42,6 +45,7 @@ public record FleetReadings(Instant at, List<Registered> registered, List<Host> 
         ledgerAges = List.copyOf(ledgerAges);
         skips = List.copyOf(skips);
         targetsDown = List.copyOf(targetsDown);
+        containersByNode = Map.copyOf(containersByNode);
         provenance = Map.copyOf(provenance);
     }
 

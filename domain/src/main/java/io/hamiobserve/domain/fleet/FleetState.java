@@ -186,7 +186,8 @@ public record FleetState(Instant at, List<Card> cards, List<Workload> workloads,
         List<Workload> workloads = new ArrayList<>();
         byWorkload.forEach((ref, parts) -> workloads.add(new Workload(ref, parts.getFirst().node(), parts)));
 
-        return new FleetState(readings.at(), cards, workloads, nodes(cards, workloads, readings.sources()),
+        return new FleetState(readings.at(), cards, workloads,
+                nodes(cards, workloads, readings.containersByNode(), readings.sources()),
                 namespaces(workloads, readings.quotas()), health(readings), readings.provenance());
     }
 
@@ -205,12 +206,13 @@ public record FleetState(Instant at, List<Card> cards, List<Workload> workloads,
                 coresAllocated, none, slotsUsed, slotsTotal, none, none, none, shares);
     }
 
-    private static List<NodeSummary> nodes(List<Card> cards, List<Workload> workloads,
+    private static List<NodeSummary> nodes(List<Card> cards, List<Workload> workloads, Map<String, Long> counted,
                                            List<FleetReadings.SourceStatus> sources) {
         Map<String, List<Card>> cardsByNode = new TreeMap<>();
         cards.forEach(card -> cardsByNode.computeIfAbsent(card.node(), node -> new ArrayList<>()).add(card));
         Map<String, Integer> workloadsByNode = new HashMap<>();
         workloads.forEach(workload -> workloadsByNode.merge(workload.node(), 1, Integer::sum));
+        counted.forEach((node, count) -> workloadsByNode.merge(node, count.intValue(), Integer::sum));
         Map<String, Integer> failing = new HashMap<>();
         sources.stream().filter(source -> !source.ok() && !source.node().isEmpty())
                 .forEach(source -> failing.merge(source.node(), 1, Integer::sum));

@@ -3,6 +3,7 @@ package io.hamiobserve.domain.fleet;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
+import java.util.Map;
 
 import static io.hamiobserve.domain.fleet.Readings.GIB;
 import static io.hamiobserve.domain.fleet.Readings.MIB;
@@ -170,7 +171,8 @@ class FleetStateTest {
         FleetReadings fresh = readings.build();
         FleetReadings stale = new FleetReadings(fresh.at(), fresh.registered(), fresh.hosts(), fresh.allocations(),
                 fresh.names(), fresh.uses(), fresh.unmanaged(), fresh.quotas(), fresh.sources(),
-                List.of(new FleetReadings.LedgerAge("scheduler:9395", 301)), List.of(), List.of(), fresh.provenance());
+                List.of(new FleetReadings.LedgerAge("scheduler:9395", 301)), List.of(), List.of(), Map.of(),
+                fresh.provenance());
         assertTrue(FleetState.of(fresh).health().healthy());
         assertTrue(FleetState.of(stale).health().ledgerStale());
     }

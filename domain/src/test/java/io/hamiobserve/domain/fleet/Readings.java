@@ -53,7 +53,7 @@ final class Readings {
 
     FleetReadings build() {
         return new FleetReadings(Instant.ofEpochSecond(1_800_000_000), registered, hosts, allocations, names, uses,
-                unmanaged, quotas, sources, List.of(), List.of(), List.of(), Map.of());
+                unmanaged, quotas, sources, List.of(), List.of(), List.of(), Map.of(), Map.of());
     }
 
     FleetState state() {
