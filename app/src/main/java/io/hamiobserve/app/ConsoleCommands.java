@@ -106,14 +106,27 @@ final class ConsoleCommands {
                 });
                 DemoPrometheus.Started started = DemoPrometheus.start(history, scheduler, nodes, now);
                 LocalPrometheus prometheus = started.prometheus();
-                out.printf("  local Prometheus:              %s (%,d samples of %d days' history written in %.1f s, "
-                                + "loaded and ready in %.1f s)%n", prometheus.url(), started.samples(),
-                        DemoHistory.LENGTH.toDays(), seconds(started.history()), seconds(started.startup()));
+                out.printf("  local Prometheus:              %s (the last %d h of history, %,d samples, written in "
+                                + "%.1f s; loaded and ready in %.1f s)%n", prometheus.url(),
+                        DemoPrometheus.AT_ONCE.toHours(), started.samples(), seconds(started.history()),
+                        seconds(started.startup()));
+                long restStarted = System.nanoTime();
+                started.rest().whenComplete((samples, failed) -> {
+                    if (failed == null) {
+                        out.printf("  history: the other %,d samples of %d days written and handed to Prometheus in "
+                                        + "%.1f s (it takes them in within a minute)%n", samples,
+                                DemoHistory.LENGTH.toDays(), (System.nanoTime() - restStarted) / 1e9);
+                    } else {
+                        out.println("  history: loading the older history failed: " + failed.getMessage());
+                    }
+                    out.flush();
+                });
                 FleetHistory history1 = PrometheusFleetHistory.at(prometheus.url(), console.prometheusTimeout());
                 Served served = serve(options, console, history1, Optional.of("Demo: a local Prometheus ("
                         + prometheus.url() + ") scrapes the simulated cluster every "
-                        + DemoPrometheus.SCRAPE_INTERVAL.toSeconds() + " s, and was filled with "
-                        + DemoHistory.LENGTH.toDays() + " days of its history at start."),
+                        + DemoPrometheus.SCRAPE_INTERVAL.toSeconds() + " s. It started with the last "
+                        + DemoPrometheus.AT_ONCE.toHours() + " hours of the cluster's history and takes in the rest of "
+                        + DemoHistory.LENGTH.toDays() + " days within about a minute."),
                         Optional.of(console.prometheusExternal().orElse(prometheus.url())));
                 return new Served(served.server(), served.console(), Optional.of(prometheus));
             } catch (IOException failed) {

@@ -68,6 +68,8 @@ class ConsoleBrowserIT {
     private static final String HOSTILE_POD = "p\"><svg onload=window.__xss=3>";
 
     private static final List<Process> processes = new ArrayList<>();
+    private static final List<String> demoOutput = Collections.synchronizedList(new ArrayList<>());
+    private static Process demo;
     private static final List<AutoCloseable> closeables = new ArrayList<>();
     private static String console;
     private static String prometheus;
@@ -81,8 +83,8 @@ class ConsoleBrowserIT {
             }
         }
         Files.createDirectories(SHOTS);
-        List<String> output = Collections.synchronizedList(new ArrayList<>());
-        Process demo = launch(output, "demo", "--allocation-bind-address", "127.0.0.1:0", "--usage-bind-address",
+        List<String> output = demoOutput;
+        demo = launch(output, "demo", "--allocation-bind-address", "127.0.0.1:0", "--usage-bind-address",
                 "127.0.0.1:0", "--demo-second-node-bind-address", "127.0.0.1:0", "--console-bind-address",
                 "127.0.0.1:0");
         String consoleLine = awaitLine(demo, output, CONSOLE, Duration.ofSeconds(120));
@@ -303,6 +305,13 @@ class ConsoleBrowserIT {
         open(console + "/rightsizing", "rightsizing");
         WebElement first = browser.findElements(By.cssSelector("#rightsizing tbody tr")).getFirst();
         assertTrue(first.getText().startsWith("critical ml-team llm-inference-7d9f server"), first.getText());
+    }
+
+    @Test
+    void theRestOfTheWeeksHistoryIsHandedToPrometheus() throws Exception {
+        String line = awaitLine(demo, demoOutput, Pattern.compile("history: the other [0-9,]+ samples of 7 days"),
+                Duration.ofSeconds(150));
+        assertTrue(line.contains("handed to Prometheus"), line);
     }
 
     @Test

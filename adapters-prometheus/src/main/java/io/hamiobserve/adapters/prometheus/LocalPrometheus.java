@@ -101,6 +101,24 @@ public final class LocalPrometheus implements AutoCloseable {
     }
 
     /**
+     * Loads more history into the running Prometheus: promtool writes the blocks beside its
+     * storage, then each finished block is moved in whole. Prometheus picks new blocks up when it
+     * next reloads its storage, within about a minute (measured: 57 s with Prometheus 2.42).
+     */
+    public void addHistory(List<Path> history) throws IOException {
+        Path staging = Files.createTempDirectory(directory, "staging");
+        backfill(binary().orElseThrow(() -> new IOException("promtool is not on the PATH")).resolveSibling("promtool"),
+                history, staging, directory);
+        try (Stream<Path> blocks = Files.list(staging)) {
+            for (Path block : blocks.toList()) {
+                Files.move(block, directory.resolve("data").resolve(block.getFileName()),
+                        java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+            }
+        }
+        deleteTree(staging);
+    }
+
+    /**
      * Loads timestamped samples into {@code data}, one promtool run per file, all at once. Blocks
      * may be up to 32 days long: promtool then reads each file once instead of once per two hours.
      */

@@ -140,12 +140,24 @@ public final class DemoHistory {
      */
     public long writeOpenMetrics(List<Path> files, Instant end, String schedulerInstance,
                                  Map<String, String> nodeInstances) throws IOException {
-        long first = Math.ceilDiv(start.getEpochSecond(), STEP.toSeconds()) * STEP.toSeconds();
+        return writeOpenMetrics(files, start, end, true, schedulerInstance, nodeInstances);
+    }
+
+    /**
+     * The part of the history from {@code from} (or its start) to before {@code end}, and at
+     * {@code end} itself, with every series, when {@code endsNow}.
+     */
+    public long writeOpenMetrics(List<Path> files, Instant from, Instant end, boolean endsNow,
+                                 String schedulerInstance, Map<String, String> nodeInstances) throws IOException {
+        long step = STEP.toSeconds();
+        long first = Math.ceilDiv(Math.max(start.getEpochSecond(), from.getEpochSecond()), step) * step;
         List<Instant> instants = new ArrayList<>();
-        for (long t = first; t < end.getEpochSecond(); t += STEP.toSeconds()) {
+        for (long t = first; t < end.getEpochSecond(); t += step) {
             instants.add(Instant.ofEpochSecond(t));
         }
-        instants.add(end);
+        if (endsNow) {
+            instants.add(end);
+        }
         Labels scheduler = Labels.of("job", "hami-observe-scheduler", "instance", schedulerInstance);
         List<java.util.concurrent.Future<Long>> parts = new ArrayList<>();
         try (var executor = java.util.concurrent.Executors.newFixedThreadPool(files.size())) {
@@ -153,7 +165,7 @@ public final class DemoHistory {
                 List<Instant> part = instants.subList(p * instants.size() / files.size(),
                         (p + 1) * instants.size() / files.size());
                 Path file = files.get(p);
-                boolean last = p == files.size() - 1;
+                boolean last = endsNow && p == files.size() - 1;
                 parts.add(executor.submit(() -> writePart(file, part, last, scheduler, nodeInstances)));
             }
             long samples = 0;
