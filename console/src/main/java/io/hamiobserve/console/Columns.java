@@ -135,37 +135,32 @@ final class Columns {
 
     /** The containers holding shares of one card. */
     static Table<WorkloadShare> shares(Links links) {
-        return new Table<>("shares", "Containers on the card", List.of(
+        List<Table.Column<WorkloadShare>> columns = new java.util.ArrayList<>(List.of(
                 column("namespace", "Namespace", (WorkloadShare s) -> Value.text(s.workload().namespace())),
                 Table.<WorkloadShare>column("pod", "Pod", s -> Value.text(s.workload().pod()))
                         .linked(s -> links.workload(s.workload().namespace(), s.workload().pod(),
                                 s.workload().container())),
-                column("container", "Container", (WorkloadShare s) -> Value.text(s.workload().container())),
-                Table.<WorkloadShare>column("memory_allocated", "Mem alloc",
-                        s -> bar(s.memoryAllocated(), s.memoryAllocated(), s.memoryUsed(), s.memoryAllocated()))
-                        .from(Measure.CONTAINER_MEMORY_ALLOCATED),
-                Table.<WorkloadShare>column("memory_used", "Used", s -> Value.of(s.memoryUsed(), Kind.BYTES))
-                        .from(Measure.CONTAINER_MEMORY_USED),
-                column("memory_idle", "Idle", (WorkloadShare s) -> Value.of(s.memoryIdle(), Kind.BYTES)),
-                Table.<WorkloadShare>column("cores_allocated", "Compute alloc",
-                        s -> Value.of(s.coresAllocated(), Kind.PERCENT)).from(Measure.CONTAINER_CORES_ALLOCATED),
-                Table.<WorkloadShare>column("utilisation", "Compute used",
-                        s -> Value.of(s.utilisation(), Kind.PERCENT)).from(Measure.CONTAINER_UTILISATION),
-                Table.<WorkloadShare>column("unmanaged", "Outside HAMi-Core",
-                        s -> Value.of(s.unmanagedMemory(), Kind.BYTES)).from(Measure.CONTAINER_UNMANAGED_MEMORY),
-                Table.<WorkloadShare>column("last_kernel", "Last kernel",
-                        s -> Value.of(s.lastKernelSeconds(), Kind.SECONDS)).from(Measure.CONTAINER_LAST_KERNEL)),
-                "memory_allocated", true);
+                column("container", "Container", (WorkloadShare s) -> Value.text(s.workload().container()))));
+        columns.addAll(shareFigures(true));
+        return new Table<>("shares", "Containers on the card", columns, "memory_allocated", true);
     }
 
     /** A workload's shares, one per card. */
     static Table<WorkloadShare> workloadCards(Links links) {
-        return new Table<>("cards", "Its cards", List.of(
+        List<Table.Column<WorkloadShare>> columns = new java.util.ArrayList<>(List.of(
                 Table.<WorkloadShare>column("uuid", "Card", s -> Value.text(s.uuid())).linked(s -> links.card(s.uuid())),
                 column("model", "Model", (WorkloadShare s) -> Value.text(s.model())),
-                Table.<WorkloadShare>column("node", "Node", s -> Value.text(s.node())).linked(s -> links.node(s.node())),
-                Table.<WorkloadShare>column("memory_allocated", "Mem alloc",
-                        s -> Value.of(s.memoryAllocated(), Kind.BYTES)).from(Measure.CONTAINER_MEMORY_ALLOCATED),
+                Table.<WorkloadShare>column("node", "Node", s -> Value.text(s.node())).linked(s -> links.node(s.node()))));
+        columns.addAll(shareFigures(false));
+        return new Table<>("cards", "Its cards", columns, "uuid", false);
+    }
+
+    /** A share's figures: allocated, used, idle, compute, memory outside HAMi-Core, last kernel. */
+    private static List<Table.Column<WorkloadShare>> shareFigures(boolean bar) {
+        return List.of(
+                Table.<WorkloadShare>column("memory_allocated", "Mem alloc", s -> bar
+                        ? bar(s.memoryAllocated(), s.memoryAllocated(), s.memoryUsed(), s.memoryAllocated())
+                        : Value.of(s.memoryAllocated(), Kind.BYTES)).from(Measure.CONTAINER_MEMORY_ALLOCATED),
                 Table.<WorkloadShare>column("memory_used", "Used", s -> Value.of(s.memoryUsed(), Kind.BYTES))
                         .from(Measure.CONTAINER_MEMORY_USED),
                 column("memory_idle", "Idle", (WorkloadShare s) -> Value.of(s.memoryIdle(), Kind.BYTES)),
@@ -176,8 +171,7 @@ final class Columns {
                 Table.<WorkloadShare>column("unmanaged", "Outside HAMi-Core",
                         s -> Value.of(s.unmanagedMemory(), Kind.BYTES)).from(Measure.CONTAINER_UNMANAGED_MEMORY),
                 Table.<WorkloadShare>column("last_kernel", "Last kernel",
-                        s -> Value.of(s.lastKernelSeconds(), Kind.SECONDS)).from(Measure.CONTAINER_LAST_KERNEL)),
-                "uuid", false);
+                        s -> Value.of(s.lastKernelSeconds(), Kind.SECONDS)).from(Measure.CONTAINER_LAST_KERNEL));
     }
 
     static Table<Recommendation> recommendations(Links links) {

@@ -341,7 +341,7 @@ final class ConsolePages {
                 .orElse(-1);
         TrendSet trends = fleet.trends(new TrendScope.OneWorkload(ref, index), request.at(), range.length(),
                 range.step());
-        explanationCharts(page, trends, recommendation, shares);
+        explanationCharts(page, trends, recommendation);
         page.add(view(Columns.workloadCards(links), shares, request, queries, "", "No cards."));
         return page.html();
     }
@@ -370,44 +370,40 @@ final class ConsolePages {
      * The explanation graphs: the usage series with the peak, the recommendation and the current
      * request drawn over it, so the numbers above can be checked by eye.
      */
-    private void explanationCharts(Builder page, TrendSet trends, Optional<Recommendation> recommendation,
-                                   List<WorkloadShare> shares) {
-        List<String> memoryQueries = anchors(page, trends, Measure.TREND_MEMORY_USED, Measure.TREND_MEMORY_ALLOCATED);
-        List<Charts.Line> memoryLines = new ArrayList<>();
-        trends.of(Measure.TREND_MEMORY_USED).forEach(trend -> memoryLines.add(new Charts.Line(
-                "used" + suffix(trend, trends.of(Measure.TREND_MEMORY_USED).size()), "used", trend)));
-        trends.of(Measure.TREND_MEMORY_ALLOCATED).stream().limit(1).forEach(trend -> memoryLines.add(
-                new Charts.Line("allocated", "allocated", trend)));
-        List<Charts.Mark> memoryMarks = new ArrayList<>();
-        recommendation.ifPresent(advice -> {
-            if (advice.memoryPeak().isKnown()) {
-                memoryMarks.add(new Charts.Mark("peak", "peak", advice.memoryPeak().orElseThrow()));
-            }
-            if (advice.memoryMib().isKnown()) {
-                memoryMarks.add(new Charts.Mark("recommended", "recommended", advice.memoryMib().orElseThrow() * MIB));
-            }
-        });
+    private void explanationCharts(Builder page, TrendSet trends, Optional<Recommendation> recommendation) {
         long[] times = times(trends);
-        page.add(Charts.chart("chart-memory", "Memory: use, peak, recommendation and request", Charts.Unit.BYTES,
-                times, memoryLines, memoryMarks, memoryQueries, "Flat lines: the peak over the window and the "
-                        + "recommendation computed from it; the allocated line is the current request."));
-        List<Charts.Line> computeLines = new ArrayList<>();
-        trends.of(Measure.TREND_UTILISATION).forEach(trend -> computeLines.add(new Charts.Line(
-                "used" + suffix(trend, trends.of(Measure.TREND_UTILISATION).size()), "used", trend)));
-        trends.of(Measure.TREND_CORES_ALLOCATED).stream().limit(1).forEach(trend -> computeLines.add(
-                new Charts.Line("allocated", "allocated", trend)));
-        List<Charts.Mark> computeMarks = new ArrayList<>();
-        recommendation.ifPresent(advice -> {
-            if (advice.utilisationP95().isKnown()) {
-                computeMarks.add(new Charts.Mark("p95", "peak", advice.utilisationP95().orElseThrow()));
-            }
-            if (advice.cores().isKnown()) {
-                computeMarks.add(new Charts.Mark("recommended", "recommended", advice.cores().orElseThrow()));
-            }
-        });
-        page.add(Charts.chart("chart-compute", "Compute: utilisation, p95, recommendation and request",
-                Charts.Unit.PERCENT, times, computeLines, computeMarks,
-                anchors(page, trends, Measure.TREND_UTILISATION, Measure.TREND_CORES_ALLOCATED), ""));
+        page.add(explanation(page, trends, times, "chart-memory", "Memory: use, peak, recommendation and request",
+                Charts.Unit.BYTES, Measure.TREND_MEMORY_USED, Measure.TREND_MEMORY_ALLOCATED,
+                marks(recommendation.map(Recommendation::memoryPeak), "peak",
+                        recommendation.map(advice -> advice.memoryMib().map(mib -> mib * MIB))),
+                "Flat lines: the peak over the window and the recommendation computed from it; the allocated "
+                        + "line is the current request."));
+        page.add(explanation(page, trends, times, "chart-compute", "Compute: utilisation, p95, recommendation and "
+                        + "request", Charts.Unit.PERCENT, Measure.TREND_UTILISATION, Measure.TREND_CORES_ALLOCATED,
+                marks(recommendation.map(Recommendation::utilisationP95), "p95",
+                        recommendation.map(Recommendation::cores)), ""));
+    }
+
+    /** One explanation graph: each card's use, the request, and the flat marks. */
+    private static ChartView explanation(Builder page, TrendSet trends, long[] times, String id, String title,
+                                         Charts.Unit unit, Measure used, Measure allocated, List<Charts.Mark> marks,
+                                         String note) {
+        List<Charts.Line> lines = new ArrayList<>();
+        List<Trend> uses = trends.of(used);
+        uses.forEach(trend -> lines.add(new Charts.Line("used" + suffix(trend, uses.size()), "used", trend)));
+        trends.of(allocated).stream().limit(1).forEach(trend -> lines.add(new Charts.Line("allocated", "allocated",
+                trend)));
+        return Charts.chart(id, title, unit, times, lines, marks, anchors(page, trends, used, allocated), note);
+    }
+
+    /** The flat lines of an explanation graph: the peak (or percentile) and the recommendation, when known. */
+    private static List<Charts.Mark> marks(Optional<Figure> peak, String peakLabel, Optional<Figure> recommended) {
+        List<Charts.Mark> marks = new ArrayList<>();
+        peak.filter(Figure::isKnown).ifPresent(value -> marks.add(new Charts.Mark(peakLabel, "peak",
+                value.orElseThrow())));
+        recommended.filter(Figure::isKnown).ifPresent(value -> marks.add(new Charts.Mark("recommended",
+                "recommended", value.orElseThrow())));
+        return marks;
     }
 
     // ---- Namespaces ----
