@@ -81,6 +81,8 @@ final class ConsolePages {
     // ---- Overview ----
 
     Result overview(Request request) throws SourceUnavailableException {
+        TimeRange range = range(request, TimeRange.DAY);
+        fleet.ahead(() -> fleet.trends(new TrendScope.Cluster(), request.at(), range.length(), range.step()));
         FleetState state = fleet.state(request.at(), FleetScope.EVERYTHING);
         Builder page = page("Overview", request, state.at());
         Map<Measure, String> queries = page.queries(state.provenance());
@@ -122,7 +124,6 @@ final class ConsolePages {
                         + (health.size() == 1 ? "" : "s"), state.health().sourcesReporting()
                         + " sources reporting", state.health().healthy() ? "good" : "bad", null,
                         queries.get(Measure.SOURCE_HEALTH)))));
-        TimeRange range = range(request, TimeRange.DAY);
         page.add(rangeChoices(request, range));
         TrendSet trends = fleet.trends(new TrendScope.Cluster(), request.at(), range.length(), range.step());
         charts(page, "cluster", trends, "");
@@ -159,6 +160,10 @@ final class ConsolePages {
 
     Result node(Request request) throws SourceUnavailableException {
         String name = request.get("name");
+        TimeRange range = range(request, TimeRange.DAY);
+        fleet.ahead(() -> fleet.trends(new TrendScope.Node(name), request.at(), range.length(), range.step()));
+        fleet.ahead(() -> fleet.usage(request.at(), window(request), RightSizing.MIN_HISTORY,
+                new FleetScope.OnNode(name)));
         FleetState state = fleet.state(request.at(), new FleetScope.OnNode(name));
         Builder page = page("Node " + name, request, state.at()).crumb("Overview", links.to("/")).crumb("Nodes", links.to("/nodes"));
         Map<Measure, String> queries = page.queries(state.provenance());
@@ -197,7 +202,6 @@ final class ConsolePages {
                         node.sourcesFailing() > 0 ? "bad" : "good", null, queries.get(Measure.SOURCE_HEALTH)))));
         page.add(view(Columns.cards(links), cards, request, queries, "", "No cards."));
         page.add(view(workloadTable, workloads, request, page.anchors(), "", "No workloads hold shares here."));
-        TimeRange range = range(request, TimeRange.DAY);
         page.add(rangeChoices(request, range));
         charts(page, "node", fleet.trends(new TrendScope.Node(name), request.at(), range.length(), range.step()), "");
         return page.html();
@@ -221,6 +225,8 @@ final class ConsolePages {
 
     Result card(Request request) throws SourceUnavailableException {
         String uuid = request.get("uuid");
+        TimeRange range = range(request, TimeRange.DAY);
+        fleet.ahead(() -> fleet.trends(new TrendScope.OneCard(uuid), request.at(), range.length(), range.step()));
         FleetState state = fleet.state(request.at(), new FleetScope.OnCard(uuid));
         Optional<Card> found = state.card(uuid);
         String title = found.filter(card -> card.index() >= 0)
@@ -263,7 +269,6 @@ final class ConsolePages {
         }
         page.add(Bars.card(card, links));
         page.add(view(Columns.shares(links), card.shares(), request, queries, "", "No container holds a share."));
-        TimeRange range = range(request, TimeRange.DAY);
         page.add(rangeChoices(request, range));
         TrendSet trends = fleet.trends(new TrendScope.OneCard(uuid), request.at(), range.length(), range.step());
         charts(page, "card", trends, "");
@@ -273,6 +278,7 @@ final class ConsolePages {
     // ---- Workloads ----
 
     Result workloads(Request request) throws SourceUnavailableException {
+        fleet.ahead(() -> fleet.usage(request.at(), window(request), RightSizing.MIN_HISTORY, FleetScope.EVERYTHING));
         FleetState state = fleet.state(request.at(), FleetScope.EVERYTHING);
         Builder page = page("Workloads", request, state.at());
         page.queries(state.provenance());
@@ -292,6 +298,8 @@ final class ConsolePages {
 
     Result workload(Request request) throws SourceUnavailableException {
         WorkloadRef ref = new WorkloadRef(request.get("namespace"), request.get("pod"), request.get("container"));
+        fleet.ahead(() -> fleet.usage(request.at(), window(request), RightSizing.MIN_HISTORY,
+                new FleetScope.OfWorkload(ref)));
         FleetState state = fleet.state(request.at(), new FleetScope.OfWorkload(ref));
         Builder page = page("Workload " + ref.pod(), request, state.at()).crumb("Overview", links.to("/"));
         Map<Measure, String> queries = page.queries(state.provenance());
@@ -409,6 +417,7 @@ final class ConsolePages {
     // ---- Namespaces ----
 
     Result namespaces(Request request) throws SourceUnavailableException {
+        fleet.ahead(() -> fleet.accruals(request.at(), window(request, Duration.ofDays(7))));
         FleetState state = fleet.state(request.at(), FleetScope.EVERYTHING);
         Builder page = page("Namespaces", request, state.at());
         page.queries(state.provenance());
@@ -455,6 +464,7 @@ final class ConsolePages {
     // ---- Right-sizing ----
 
     Result rightsizing(Request request) throws SourceUnavailableException {
+        fleet.ahead(() -> fleet.usage(request.at(), window(request), RightSizing.MIN_HISTORY, FleetScope.EVERYTHING));
         FleetState state = fleet.state(request.at(), FleetScope.EVERYTHING);
         Builder page = page("Right-sizing", request, state.at());
         page.queries(state.provenance());

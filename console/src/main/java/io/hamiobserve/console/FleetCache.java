@@ -87,6 +87,26 @@ final class FleetCache {
         return fresh.compareTo(Duration.ofMinutes(1)) > 0 ? fresh : Duration.ofMinutes(1);
     }
 
+    /** A read of the history, run ahead of the page that needs it. */
+    interface Read {
+        void run() throws SourceUnavailableException;
+    }
+
+    /**
+     * Starts {@code read} now, on its own thread, so a page's independent reads (the fleet now, a
+     * window's summary, a trend) reach Prometheus together; the page's own call then joins the
+     * answer in flight. A failure is the page's own call's to report.
+     */
+    void ahead(Read read) {
+        Thread.ofVirtual().start(() -> {
+            try {
+                read.run();
+            } catch (SourceUnavailableException | RuntimeException reportedByThePage) {
+                LOG.log(java.util.logging.Level.FINE, "a read ahead failed", reportedByThePage);
+            }
+        });
+    }
+
     private interface Timed<T> {
         T at(Instant when) throws SourceUnavailableException;
     }
@@ -95,7 +115,9 @@ final class FleetCache {
     private <T> T cached(Object key, Duration keep, Instant at, Timed<T> call) throws SourceUnavailableException {
         long now = System.nanoTime();
         Entry mine = new Entry(now, keep, new CompletableFuture<>(), new java.util.concurrent.atomic.AtomicBoolean());
-        Entry entry = entries.compute(key, (k, old) -> old != null && (old.fresh(now) || old.usable(now)) ? old : mine);
+        // An answer still being fetched is joined, however old the request that asked for it.
+        Entry entry = entries.compute(key, (k, old) -> old != null
+                && (!old.answer().isDone() || old.fresh(now) || old.usable(now)) ? old : mine);
         if (entry == mine) {
             trim(now);
             fetch(key, mine, at, call);
