@@ -9,6 +9,8 @@ module io.hamiobserve.app {
     requires io.hamiobserve.adapters.cachefile;
     requires io.hamiobserve.adapters.nvml;
     requires io.hamiobserve.adapters.k8s;
+    requires io.hamiobserve.adapters.prometheus;
+    requires io.hamiobserve.console;
     requires io.helidon.webserver;
     requires io.helidon.webserver.observe;
     requires io.helidon.webserver.observe.metrics;

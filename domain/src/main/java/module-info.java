@@ -6,4 +6,5 @@
  */
 module io.hamiobserve.domain {
     exports io.hamiobserve.domain;
+    exports io.hamiobserve.domain.fleet;
 }

@@ -7,6 +7,7 @@ import io.hamiobserve.adapters.nvml.Nvml;
 import io.hamiobserve.adapters.nvml.ProcCgroupOwners;
 import io.hamiobserve.app.demo.DemoCacheFiles;
 import io.hamiobserve.app.demo.DemoCluster;
+import io.hamiobserve.app.demo.DemoHistory;
 import io.hamiobserve.app.demo.DemoSources;
 import io.hamiobserve.app.demo.DemoWorkload;
 import io.hamiobserve.app.http.ExpositionFormat;
@@ -25,6 +26,7 @@ import java.time.Duration;
 import java.util.Comparator;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -43,21 +45,24 @@ public final class Main {
 
     public static void main(String[] args) {
         Options options;
+        ConsoleOptions console;
         try {
-            options = Options.parse(args, System.getenv());
+            ConsoleOptions.Split split = ConsoleOptions.extract(args);
+            console = split.options();
+            options = Options.parse(split.rest(), System.getenv());
         } catch (IllegalArgumentException badArguments) {
             System.err.println("hami-observe: " + badArguments.getMessage());
-            System.err.print(Options.USAGE);
+            System.err.print(Options.USAGE + ConsoleOptions.USAGE);
             System.exit(2);
             return;
         }
-        if (!options.once() && !List.of("help", "inspect-cache").contains(options.command())) {
+        if (!options.once() && !List.of("help", "inspect-cache", "rightsize").contains(options.command())) {
             // What every server shares is set up while the roles are built (docs/deploy.md, start-up).
             Servers.prepare();
         }
         int exit;
         try {
-            exit = run(options, System.out, System.err);
+            exit = run(options, console, System.out, System.err);
         } catch (EdgeStartup.Failure unusable) {
             System.err.println("hami-observe: " + unusable.getMessage());
             exit = 2;
@@ -72,13 +77,23 @@ public final class Main {
      * started and the process should keep running.
      */
     static int run(Options options, PrintStream out, PrintStream err) {
+        return run(options, ConsoleOptions.defaults(), out, err);
+    }
+
+    static int run(Options options, ConsoleOptions console, PrintStream out, PrintStream err) {
         switch (options.command()) {
             case "help" -> {
-                out.print(Options.USAGE);
+                out.print(Options.USAGE + ConsoleOptions.USAGE);
                 return 0;
             }
             case "demo" -> {
-                return demo(options, out);
+                return demo(options, console, out);
+            }
+            case "console" -> {
+                return ConsoleCommands.console(options, console, out, err);
+            }
+            case "rightsize" -> {
+                return ConsoleCommands.rightsize(console, out, err);
             }
             case "inspect-cache" -> {
                 Path path = Path.of(options.arguments().getFirst());
@@ -195,7 +210,8 @@ public final class Main {
     }
 
     /** The demo: the embedded cluster behind the same ports the real adapters implement. */
-    static int demo(Options options, PrintStream out) {
+    static int demo(Options options, ConsoleOptions console, PrintStream out) {
+        long began = System.nanoTime();
         DemoWorkload workload = new DemoWorkload(DemoCluster.standard(), Clock.systemUTC());
         BuildInfo build = BuildInfo.current();
         AllocationRole allocation = new AllocationRole(DemoSources.ledger(workload), options.legacyMetrics(), build);
@@ -223,12 +239,32 @@ public final class Main {
                   health:                        /healthz and /readyz on each port
                   HAMi-Core cache files written under %s
                   (read them: bin/hami-observe inspect-cache %s)
-                Press Ctrl-C to stop.
                 """, DemoCluster.NODE_A, DemoCluster.NODE_B, servers.get(0).port(), DemoCluster.NODE_A,
                 servers.get(1).port(), DemoCluster.NODE_B, servers.get(2).port(), cacheRoot,
                 cacheRoot.resolve(DemoCluster.NODE_A).resolve("containers"));
+        Map<String, Servers.Served> endpoints = new java.util.LinkedHashMap<>();
+        endpoints.put("scheduler", servers.get(0));
+        endpoints.put(DemoCluster.NODE_A, servers.get(1));
+        endpoints.put(DemoCluster.NODE_B, servers.get(2));
+        List<Servers.Served> all = new ArrayList<>(servers);
+        List<AutoCloseable> closeables = new ArrayList<>(List.of(allocation, nodeA, nodeB));
+        ConsoleCommands.Served web;
+        try {
+            web = ConsoleCommands.demo(options, console, new DemoHistory(workload.cluster(),
+                    workload.clock().instant()), workload.clock().instant(), endpoints, out);
+        } catch (RuntimeException failed) {
+            // The console could not start (its port is taken, say): nothing of the demo keeps running.
+            Servers.shutdown(servers, closeables, Duration.ZERO);
+            throw failed;
+        }
+        all.add(web.server());
+        web.prometheus().ifPresent(closeables::add);
+        out.printf("""
+                  web console:                   http://localhost:%d%s
+                Started in %.1f s. Press Ctrl-C to stop.
+                """, web.server().port(), web.console().home(), (System.nanoTime() - began) / 1e9);
         out.flush();
-        stopOnShutdown(servers, List.of(allocation, nodeA, nodeB), options.edge().shutdownDrain());
+        stopOnShutdown(all, closeables, options.edge().shutdownDrain());
         return -1;
     }
 
@@ -271,7 +307,7 @@ public final class Main {
      * On SIGTERM or Ctrl-C: readiness turns 503, in-flight scrapes get up to {@code drain} to
      * finish, the servers stop, then the roles release their sources (NVML, files, informers).
      */
-    private static void stopOnShutdown(List<Servers.Served> servers, List<AutoCloseable> roles, Duration drain) {
+    static void stopOnShutdown(List<Servers.Served> servers, List<AutoCloseable> roles, Duration drain) {
         Runtime.getRuntime().addShutdownHook(new Thread(() -> Servers.shutdown(servers, roles, drain),
                 "hami-observe-shutdown"));
     }

@@ -14,7 +14,8 @@ import java.util.Optional;
  * {@code --legacy-metrics}); environment variables as HAMi's node process reads them
  * ({@code NODE_NAME}, {@code HOOK_PATH}).
  *
- * @param command                 demo, scheduler, node, all or inspect-cache
+ * @param command                 demo, scheduler, node, all, inspect-cache, console or rightsize
+ *                                (the console's flags: {@link ConsoleOptions})
  * @param allocationBind          where the allocation endpoint listens
  * @param usageBind               where the usage endpoint listens
  * @param secondUsageBind         the demo's second node's usage endpoint
@@ -143,7 +144,8 @@ public record Options(String command, String allocationBind, String usageBind, S
         if (!command.equals("help") && !positional.isEmpty()) {
             command = positional.removeFirst();
         }
-        if (!List.of("demo", "scheduler", "node", "all", "inspect-cache", "help").contains(command)) {
+        if (!List.of("demo", "scheduler", "node", "all", "inspect-cache", "console", "rightsize", "help")
+                .contains(command)) {
             throw new IllegalArgumentException("unknown command " + command);
         }
         if (metricsBind != null) {

@@ -8,6 +8,7 @@ import io.hamiobserve.app.http.MetricsSource;
 import io.hamiobserve.app.http.TlsFiles;
 import io.hamiobserve.app.http.WebConfig;
 import io.helidon.webserver.WebServer;
+import io.helidon.webserver.http.HttpRouting;
 import io.helidon.webserver.http1.Http1Config;
 import io.helidon.webserver.observe.ObserveFeature;
 import io.helidon.webserver.observe.metrics.MetricsObserver;
@@ -19,6 +20,8 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
+import java.util.function.Function;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -94,13 +97,24 @@ public final class Servers {
      * certificate is served without a restart ({@link TlsReload}).
      */
     public static List<Served> serveAll(EdgeStartup.Checked checked, List<? extends MetricsSource> sources) {
+        return serveAll(checked, sources, source -> routing -> { });
+    }
+
+    /**
+     * As {@link #serveAll(EdgeStartup.Checked, List)}, each source with the extra routes
+     * {@code routesOf} gives it (the console's pages), behind the same edge: the endpoint's filter
+     * (methods, bodies, headers, basic auth) applies to them too.
+     */
+    public static List<Served> serveAll(EdgeStartup.Checked checked, List<? extends MetricsSource> sources,
+                                        Function<MetricsSource, Consumer<HttpRouting.Builder>> routesOf) {
         if (checked.binds().size() != sources.size()) {
             throw new IllegalArgumentException(checked.binds().size() + " binds for " + sources.size() + " sources");
         }
         List<Served> servers = new ArrayList<>();
         try {
             for (int i = 0; i < sources.size(); i++) {
-                servers.add(serve(checked.binds().get(i), sources.get(i), checked.edge()));
+                servers.add(serve(checked.binds().get(i), sources.get(i), checked.edge(),
+                        routesOf.apply(sources.get(i))));
             }
         } catch (RuntimeException failed) {
             servers.forEach(Served::stop);
@@ -124,6 +138,12 @@ public final class Servers {
      * {@link IllegalArgumentException} for unusable TLS files.
      */
     public static Served serve(String bind, MetricsSource source, EdgeConfig edge) {
+        return serve(bind, source, edge, routing -> { });
+    }
+
+    /** Serves {@code source} and the extra {@code routes} at {@code bind} behind {@code edge}. */
+    public static Served serve(String bind, MetricsSource source, EdgeConfig edge,
+                               Consumer<HttpRouting.Builder> routes) {
         Options.BindAddress address = Options.BindAddress.parse(bind);
         MetricsEndpoint endpoint = new MetricsEndpoint(source, edge);
         ConnectionGuard guard = new ConnectionGuard(edge.readTimeout(), edge.maxConnections());
@@ -154,7 +174,10 @@ public final class Servers {
                             .endpoint("/observe")
                             .addObserver(observer())
                             .build())
-                    .routing(endpoint::routing)
+                    .routing(routing -> {
+                        endpoint.routing(routing);
+                        routes.accept(routing);
+                    })
                     .build()
                     .start();
         } catch (RuntimeException failed) {

@@ -21,8 +21,9 @@ class ArchitectureTest {
     private static final String PORTS = "io.hamiobserve.ports..";
     private static final String ADAPTERS = "io.hamiobserve.adapters..";
     private static final String APP = "io.hamiobserve.app..";
+    private static final String CONSOLE = "io.hamiobserve.console..";
     private static final String[] TECHNOLOGY = {"io.helidon..", "io.fabric8..", "com.sun.jna..", "io.prometheus..",
-            "tools.jackson..", "com.fasterxml.jackson..", "org.slf4j.."};
+            "tools.jackson..", "com.fasterxml.jackson..", "org.slf4j..", "gg.jte..", "org.apache.commons.csv.."};
 
     private static JavaClasses production;
 
@@ -41,6 +42,7 @@ class ArchitectureTest {
     void everyModuleIsImported() {
         for (String module : new String[] {"io.hamiobserve.domain", "io.hamiobserve.ports",
                 "io.hamiobserve.adapters.cachefile", "io.hamiobserve.adapters.nvml", "io.hamiobserve.adapters.k8s",
+                "io.hamiobserve.adapters.prometheus", "io.hamiobserve.console", "io.hamiobserve.console.templates",
                 "io.hamiobserve.app"}) {
             if (!production.containPackage(module)) {
                 throw new AssertionError("no classes imported from " + module + ": the rules would check nothing there");
@@ -89,13 +91,36 @@ class ArchitectureTest {
     }
 
     @Test
+    void thePrometheusAdapterUsesOnlyPortsDomainJacksonAndTheJavaLibrary() {
+        check(classes().that().resideInAPackage("io.hamiobserve.adapters.prometheus..")
+                .should().onlyDependOnClassesThat()
+                .resideInAnyPackage("io.hamiobserve.adapters.prometheus..", PORTS, DOMAIN, "java..", "tools.jackson.."));
+    }
+
+    @Test
+    void theConsoleIsADrivingAdapterThatReachesTheFleetOnlyThroughThePort() {
+        check(classes().that().resideInAPackage(CONSOLE)
+                .should().onlyDependOnClassesThat()
+                .resideInAnyPackage(CONSOLE, PORTS, DOMAIN, "java..", "io.helidon..", "gg.jte..", "tools.jackson..",
+                        "org.apache.commons.csv.."));
+    }
+
+    @Test
+    void theConsolesTemplatesSeeOnlyItsViewModels() {
+        check(classes().that().resideInAPackage("io.hamiobserve.console.templates..")
+                .should().onlyDependOnClassesThat()
+                .resideInAnyPackage("io.hamiobserve.console.templates..", "io.hamiobserve.console.view..", "java..",
+                        "javax.annotation.processing..", "gg.jte.."));
+    }
+
+    @Test
     void noAdapterDependsOnAnotherAdapter() {
         check(slices().matching("io.hamiobserve.adapters.(*)..").should().notDependOnEachOther());
     }
 
     @Test
     void onlyTheAppKnowsTheAdapters() {
-        check(noClasses().that().resideInAnyPackage(DOMAIN, PORTS)
+        check(noClasses().that().resideInAnyPackage(DOMAIN, PORTS, CONSOLE)
                 .should().dependOnClassesThat().resideInAnyPackage(ADAPTERS, APP));
     }
 

@@ -43,7 +43,9 @@ class LaunchIT {
     @Test
     void demoServesBothViewsOnTheModulePath() throws Exception {
         Path log = Files.createTempFile("hami-observe-launch", ".log");
-        Process app = launcher("demo", "--allocation-bind-address", "127.0.0.1:0", "--usage-bind-address",
+        // The console and its Prometheus have their own launch test (ConsoleBrowserIT).
+        Process app = launcher("demo", "--console-bind-address", "127.0.0.1:0", "--demo.prometheus", "off",
+                "--allocation-bind-address", "127.0.0.1:0", "--usage-bind-address",
                 "127.0.0.1:0", "--demo-second-node-bind-address", "127.0.0.1:0")
                 .redirectError(log.toFile())
                 .start();

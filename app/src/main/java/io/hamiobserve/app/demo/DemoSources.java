@@ -71,7 +71,8 @@ public final class DemoSources {
         ledger.markSynced(workload.clock().millis());
     }
 
-    private static void churn(DemoWorkload workload, Ledger ledger) {
+    /** Places the pending pods on even minutes of the workload's clock and withdraws them on odd ones. */
+    static void churn(DemoWorkload workload, Ledger ledger) {
         long minute = workload.clock().millis() / 60_000;
         for (DemoCluster.Pod pod : workload.cluster().pods()) {
             if (pod.phase() == PodPhase.PENDING) {

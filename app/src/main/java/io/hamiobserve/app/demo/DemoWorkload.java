@@ -26,6 +26,11 @@ public final class DemoWorkload {
     static final long CONTEXT_MIB = 304;
     static final long MODULE_MIB = 48;
     private static final double PERIOD_SECONDS = 180;
+    /**
+     * Every figure of the simulation repeats after this (memory has this period, compute a third
+     * of it): the demo's history computes each phase once.
+     */
+    public static final long REPEATS_AFTER_SECONDS = (long) PERIOD_SECONDS;
 
     private final DemoCluster cluster;
     private final Clock clock;

@@ -1,0 +1,164 @@
+package io.hamiobserve.adapters.prometheus;
+
+import io.hamiobserve.adapters.prometheus.PromQl.Template;
+
+/**
+ * Every query the console sends, named. Each reads one of HAMi's series (or one of this project's
+ * additions) for the whole fleet at once, so the number of queries per page is fixed whatever the
+ * fleet's size; scoped queries (one node, card or workload) fill their label values through
+ * {@link PromQl}.
+ *
+ * <p>Allocation-side series can come from more than one scheduler replica: they are reduced with
+ * {@code max by} over the labels that identify the thing, so a replica does not double a total.
+ */
+final class FleetQueries {
+    private FleetQueries() {
+    }
+
+    private static final String CARD = "node, device_uuid, device_index, device_type";
+    private static final String ALLOCATION = "namespace, pod, container_index, node, device_uuid";
+    private static final String USE = "namespace, pod, container, node, device_uuid";
+
+    // The fleet now.
+    static final Template CARD_MEMORY_TOTAL = new Template("card_memory_total",
+            "max by (" + CARD + ") (hami_gpu_memory_limit_bytes)");
+    static final Template CARD_MEMORY_ALLOCATED = new Template("card_memory_allocated",
+            "max by (" + CARD + ") (hami_gpu_memory_allocated_bytes)");
+    static final Template CARD_CORES_TOTAL = new Template("card_cores_total",
+            "max by (" + CARD + ") (hami_gpu_core_limit_ratio)");
+    static final Template CARD_CORES_ALLOCATED = new Template("card_cores_allocated",
+            "max by (" + CARD + ") (hami_gpu_core_allocated_ratio)");
+    static final Template CARD_SLOTS_USED = new Template("card_slots_used",
+            "max by (" + CARD + ") (hami_gpu_shared_count)");
+    static final Template CARD_SLOTS_TOTAL = new Template("card_slots_total",
+            "max by (" + CARD + ") (hami_observe_gpu_share_limit)");
+    static final Template CARD_HEALTH = new Template("card_health",
+            "max by (" + CARD + ", mode) (hami_observe_gpu_healthy)");
+    static final Template CARD_MEMORY_USED = new Template("card_memory_used",
+            "max by (node, device_uuid) (hami_host_gpu_memory_used_bytes)");
+    static final Template CARD_UTILISATION = new Template("card_utilisation",
+            "max by (node, device_uuid) (hami_host_gpu_utilization_ratio)");
+    static final Template CARD_TEMPERATURE = new Template("card_temperature",
+            "max by (node, device_uuid) (hami_observe_host_gpu_temperature_celsius)");
+    static final Template CARD_POWER = new Template("card_power",
+            "max by (node, device_uuid) (hami_observe_host_gpu_power_watts)");
+    static final Template CARD_BEYOND_ALLOCATION = new Template("card_memory_beyond_allocation",
+            "max by (node, device_uuid) (hami_observe_gpu_memory_beyond_allocation_bytes)");
+    static final Template CONTAINER_MEMORY_ALLOCATED = new Template("container_memory_allocated",
+            "max by (" + ALLOCATION + ") (hami_vgpu_memory_allocated_bytes{${where}})");
+    static final Template CONTAINER_CORES_ALLOCATED = new Template("container_cores_allocated",
+            "max by (" + ALLOCATION + ") (hami_vgpu_core_allocated_ratio{${where}})");
+    static final Template CONTAINER_NAMES = new Template("container_names",
+            "max by (namespace, pod, container_index, container, init) (hami_observe_container_info{${where}})");
+    /** The names of the containers holding shares of one card (the info series carries no card). */
+    static final Template CONTAINER_NAMES_ON_CARD = new Template("container_names",
+            "max by (namespace, pod, container_index, container, init) (hami_observe_container_info"
+                    + " and on (namespace, pod, container_index) hami_vgpu_memory_allocated_bytes{${where}})");
+    static final Template CONTAINERS_PER_NODE = new Template("containers_per_node",
+            "count by (node) (max by (namespace, pod, container_index, node) (hami_vgpu_memory_allocated_bytes))");
+    static final Template CONTAINER_MEMORY_USED = new Template("container_memory_used",
+            "max by (" + USE + ") (hami_vgpu_memory_used_bytes{${where}})");
+    static final Template CONTAINER_UTILISATION = new Template("container_utilisation",
+            "max by (" + USE + ") (hami_container_device_utilization_ratio{${where}})");
+    static final Template CONTAINER_LAST_KERNEL = new Template("container_last_kernel",
+            "min by (" + USE + ") (hami_container_last_kernel_elapsed_seconds{${where}})");
+    static final Template CONTAINER_UNMANAGED = new Template("container_unmanaged_memory",
+            "max by (node, device_uuid, namespace, pod, container) (hami_observe_unmanaged_memory_bytes{${where}})");
+    static final Template QUOTA_USED = new Template("quota_used",
+            "max by (namespace, quota_name) (hami_resource_quota_used)");
+    static final Template QUOTA_LIMIT = new Template("quota_limit",
+            "max by (namespace, quota_name) (hami_resource_quota_limit)");
+    static final Template SOURCE_HEALTH = new Template("source_health",
+            "hami_observe_scrape_source_success");
+    static final Template LEDGER_AGE = new Template("ledger_age",
+            "time() - hami_observe_ledger_last_sync_timestamp_seconds");
+    static final Template SKIPPED_INPUTS = new Template("skipped_inputs",
+            "sum by (source, kind, reason) (increase(hami_observe_skipped_inputs_total[1h])) > 0");
+    static final Template TARGETS_DOWN = new Template("targets_down",
+            "(up == 0) and on (job) (count by (job) (hami_build_info))");
+
+    // Each container's use over a window (right-sizing).
+    static final Template MEMORY_PEAK = new Template("container_memory_peak",
+            "max by (namespace, pod, container, device_uuid) (max_over_time(hami_vgpu_memory_used_bytes{${where}}[${window}]))");
+    static final Template UTILISATION_P95 = new Template("container_utilisation_p95",
+            "max by (namespace, pod, container, device_uuid) "
+                    + "(quantile_over_time(0.95, hami_container_device_utilization_ratio{${where}}[${window}]))");
+    static final Template MEMORY_SAMPLES = new Template("container_memory_samples",
+            "max by (namespace, pod, container, device_uuid) (count_over_time(hami_vgpu_memory_used_bytes{${where}}[${window}]))");
+    // Samples in the window minus those of its last hours: whether history goes back that far. A
+    // short range, where an offset range over the whole window costs as much as the window again.
+    static final Template MEMORY_SAMPLES_RECENT = new Template("container_memory_samples_recent",
+            "max by (namespace, pod, container, device_uuid) "
+                    + "(count_over_time(hami_vgpu_memory_used_bytes{${where}}[${settled}]))");
+    static final Template UTILISATION_RECENT_MAX = new Template("container_utilisation_recent_max",
+            "max by (namespace, pod, container, device_uuid) "
+                    + "(max_over_time(hami_container_device_utilization_ratio{${where}}[${recent}]))");
+
+    // Each namespace's accrual over a window (chargeback): the sum at each step times the step. The
+    // per-series de-duplication of the instant queries is left out here: inside a subquery it costs
+    // four times the query (measured at 10,000 containers); one scheduler-side exporter per
+    // cluster, as deployed, has nothing to de-duplicate.
+    static final Template NAMESPACE_MEMORY_ALLOCATED = new Template("namespace_memory_allocated_seconds",
+            "sum_over_time((sum by (namespace) (hami_vgpu_memory_allocated_bytes))[${window}:${step}])"
+                    + " * ${stepSeconds}");
+    static final Template NAMESPACE_MEMORY_USED = new Template("namespace_memory_used_seconds",
+            "sum_over_time((sum by (namespace) (hami_vgpu_memory_used_bytes))[${window}:${step}]) * ${stepSeconds}");
+    static final Template NAMESPACE_CORES_ALLOCATED = new Template("namespace_cores_allocated_seconds",
+            "sum_over_time((sum by (namespace) (hami_vgpu_core_allocated_ratio))[${window}:${step}])"
+                    + " * ${stepSeconds}");
+    static final Template NAMESPACE_CORES_USED = new Template("namespace_cores_used_seconds",
+            "sum_over_time((sum by (namespace) (hami_container_device_utilization_ratio))[${window}:${step}])"
+                    + " * ${stepSeconds}");
+
+    // Trends: the cluster, one node, one card, one workload.
+    static final Template CLUSTER_MEMORY_TOTAL = new Template("trend_memory_total",
+            "sum(max by (device_uuid) (hami_gpu_memory_limit_bytes))");
+    static final Template CLUSTER_MEMORY_ALLOCATED = new Template("trend_memory_allocated",
+            "sum(max by (device_uuid) (hami_gpu_memory_allocated_bytes))");
+    static final Template CLUSTER_MEMORY_USED = new Template("trend_memory_used",
+            "sum(max by (device_uuid) (hami_host_gpu_memory_used_bytes))");
+    static final Template CLUSTER_CORES_ALLOCATED = new Template("trend_cores_allocated_percent",
+            "100 * sum(max by (device_uuid) (hami_gpu_core_allocated_ratio))"
+                    + " / sum(max by (device_uuid) (hami_gpu_core_limit_ratio))");
+    static final Template CLUSTER_UTILISATION = new Template("trend_utilisation_percent",
+            "avg(max by (device_uuid) (hami_host_gpu_utilization_ratio))");
+    static final Template NODE_MEMORY_TOTAL = new Template("node_trend_memory_total",
+            "sum(max by (device_uuid) (hami_gpu_memory_limit_bytes{node=${node}}))");
+    static final Template NODE_MEMORY_ALLOCATED = new Template("node_trend_memory_allocated",
+            "sum(max by (device_uuid) (hami_gpu_memory_allocated_bytes{node=${node}}))");
+    static final Template NODE_MEMORY_USED = new Template("node_trend_memory_used",
+            "sum(max by (device_uuid) (hami_host_gpu_memory_used_bytes{node=${node}}))");
+    static final Template NODE_CORES_ALLOCATED = new Template("node_trend_cores_allocated_percent",
+            "100 * sum(max by (device_uuid) (hami_gpu_core_allocated_ratio{node=${node}}))"
+                    + " / sum(max by (device_uuid) (hami_gpu_core_limit_ratio{node=${node}}))");
+    static final Template NODE_UTILISATION = new Template("node_trend_utilisation_percent",
+            "avg(max by (device_uuid) (hami_host_gpu_utilization_ratio{node=${node}}))");
+    static final Template CARD_TREND_MEMORY_TOTAL = new Template("card_trend_memory_total",
+            "max(hami_gpu_memory_limit_bytes{device_uuid=${uuid}})");
+    static final Template CARD_TREND_MEMORY_ALLOCATED = new Template("card_trend_memory_allocated",
+            "max(hami_gpu_memory_allocated_bytes{device_uuid=${uuid}})");
+    static final Template CARD_TREND_MEMORY_USED = new Template("card_trend_memory_used",
+            "max(hami_host_gpu_memory_used_bytes{device_uuid=${uuid}})");
+    static final Template CARD_TREND_CORES_ALLOCATED = new Template("card_trend_cores_allocated_percent",
+            "max(hami_gpu_core_allocated_ratio{device_uuid=${uuid}})");
+    static final Template CARD_TREND_UTILISATION = new Template("card_trend_utilisation_percent",
+            "max(hami_host_gpu_utilization_ratio{device_uuid=${uuid}})");
+    static final Template CARD_TREND_TEMPERATURE = new Template("card_trend_temperature",
+            "max(hami_observe_host_gpu_temperature_celsius{device_uuid=${uuid}})");
+    static final Template CARD_TREND_POWER = new Template("card_trend_power",
+            "max(hami_observe_host_gpu_power_watts{device_uuid=${uuid}})");
+    static final Template WORKLOAD_MEMORY_ALLOCATED = new Template("workload_trend_memory_allocated",
+            "max by (device_uuid) (hami_vgpu_memory_allocated_bytes{namespace=${namespace}, pod=${pod},"
+                    + " container_index=${index}})");
+    // A workload's use at each step is the most it used since the previous step (memory) or its
+    // average (compute): a short peak between two steps is not lost from the explanation graph.
+    static final Template WORKLOAD_MEMORY_USED = new Template("workload_trend_memory_used",
+            "max by (device_uuid) (max_over_time(hami_vgpu_memory_used_bytes{namespace=${namespace}, pod=${pod},"
+                    + " container=${container}}[${step}]))");
+    static final Template WORKLOAD_CORES_ALLOCATED = new Template("workload_trend_cores_allocated",
+            "max by (device_uuid) (hami_vgpu_core_allocated_ratio{namespace=${namespace}, pod=${pod},"
+                    + " container_index=${index}})");
+    static final Template WORKLOAD_UTILISATION = new Template("workload_trend_utilisation",
+            "max by (device_uuid) (avg_over_time(hami_container_device_utilization_ratio{namespace=${namespace},"
+                    + " pod=${pod}, container=${container}}[${step}]))");
+}

@@ -1,0 +1,144 @@
+package io.hamiobserve.adapters.prometheus;
+
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Named PromQL templates and the only way values get into them. A placeholder {@code ${name}}
+ * takes a label value (written as a double-quoted PromQL string, every character that could end
+ * or bend the string escaped), label matchers built of such values, a duration (whole seconds,
+ * {@code 3600s}) or a number. Nothing from
+ * a request ever becomes PromQL in any other way: the browser names a card, a node or a workload,
+ * never an expression.
+ */
+final class PromQl {
+    private static final Pattern PLACEHOLDER = Pattern.compile("\\$\\{([a-zA-Z]+)}");
+
+    private PromQl() {
+    }
+
+    /**
+     * A query template.
+     *
+     * @param name a stable name, shown next to each figure and used in errors
+     * @param text PromQL with {@code ${placeholders}}
+     */
+    record Template(String name, String text) {
+        Template {
+            Objects.requireNonNull(name);
+            Objects.requireNonNull(text);
+        }
+
+        /** The query with no placeholders. */
+        Query plain() {
+            return bind(Map.of());
+        }
+
+        Query bind(String key, Object value) {
+            return bind(Map.of(key, value));
+        }
+
+        Query bind(String key1, Object value1, String key2, Object value2) {
+            Map<String, Object> values = new LinkedHashMap<>();
+            values.put(key1, value1);
+            values.put(key2, value2);
+            return bind(values);
+        }
+
+        /** Fills every placeholder; throws when one is left or a value is not a string, duration or number. */
+        Query bind(Map<String, ?> values) {
+            Matcher matcher = PLACEHOLDER.matcher(text);
+            StringBuilder out = new StringBuilder();
+            while (matcher.find()) {
+                String key = matcher.group(1);
+                if (!values.containsKey(key)) {
+                    throw new IllegalArgumentException("template " + name + " needs a value for " + key);
+                }
+                matcher.appendReplacement(out, Matcher.quoteReplacement(literal(values.get(key))));
+            }
+            matcher.appendTail(out);
+            return new Query(name, out.toString());
+        }
+    }
+
+    /** A query ready to send: its template's name and the full expression. */
+    record Query(String name, String expression) {
+    }
+
+    /**
+     * Label matchers for a selector's braces ({@code node="a", device_uuid="b"}): label names from
+     * the code only (checked), values quoted like every other label value. Empty selects all.
+     */
+    record Matchers(java.util.Map<String, String> labels) {
+        static final Matchers NONE = new Matchers(java.util.Map.of());
+
+        Matchers {
+            labels = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(labels));
+            for (String name : labels.keySet()) {
+                if (!name.matches("[a-zA-Z_][a-zA-Z0-9_]*")) {
+                    throw new IllegalArgumentException("not a label name: " + name);
+                }
+            }
+        }
+
+        static Matchers of(String... namesAndValues) {
+            java.util.Map<String, String> labels = new java.util.LinkedHashMap<>();
+            for (int i = 0; i < namesAndValues.length; i += 2) {
+                labels.put(namesAndValues[i], namesAndValues[i + 1]);
+            }
+            return new Matchers(labels);
+        }
+
+        String render() {
+            StringBuilder out = new StringBuilder();
+            labels.forEach((name, value) -> out.append(out.isEmpty() ? "" : ", ").append(name).append('=')
+                    .append(quote(value)));
+            return out.toString();
+        }
+    }
+
+    private static String literal(Object value) {
+        return switch (value) {
+            case String text -> quote(text);
+            case Matchers matchers -> matchers.render();
+            case Duration duration -> duration(duration);
+            case Integer number -> number.toString();
+            case Long number -> number.toString();
+            case Double number when Double.isFinite(number) -> number.toString();
+            default -> throw new IllegalArgumentException("not a label value, duration or finite number: " + value);
+        };
+    }
+
+    /** A duration in PromQL's syntax, whole seconds, at least one. */
+    static String duration(Duration duration) {
+        return Math.max(1, duration.toSeconds()) + "s";
+    }
+
+    /**
+     * A label value as a double-quoted PromQL string: backslash and double quote escaped, control
+     * characters as {@code \xNN}, a lone surrogate (no valid UTF-8) as U+FFFD; everything else as is.
+     */
+    static String quote(String value) {
+        StringBuilder out = new StringBuilder(value.length() + 2).append('"');
+        for (int i = 0; i < value.length(); i++) {
+            char c = value.charAt(i);
+            if (c == '\\' || c == '"') {
+                out.append('\\').append(c);
+            } else if (c < 0x20 || c == 0x7f) {
+                out.append(String.format("\\x%02x", (int) c));
+            } else if (Character.isHighSurrogate(c) && i + 1 < value.length()
+                    && Character.isLowSurrogate(value.charAt(i + 1))) {
+                out.append(c).append(value.charAt(++i));
+            } else if (Character.isSurrogate(c)) {
+                out.append('\uFFFD');
+            } else {
+                out.append(c);
+            }
+        }
+        return out.append('"').toString();
+    }
+}

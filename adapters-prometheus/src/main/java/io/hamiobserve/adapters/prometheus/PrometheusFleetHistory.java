@@ -1,0 +1,434 @@
+package io.hamiobserve.adapters.prometheus;
+
+import io.hamiobserve.adapters.prometheus.PrometheusApi.Sample;
+import io.hamiobserve.domain.fleet.Absence;
+import io.hamiobserve.domain.fleet.Chargeback;
+import io.hamiobserve.domain.fleet.AccrualHistory;
+import io.hamiobserve.domain.fleet.Figure;
+import io.hamiobserve.domain.fleet.FleetReadings;
+import io.hamiobserve.domain.fleet.FleetScope;
+import io.hamiobserve.domain.fleet.Measure;
+import io.hamiobserve.domain.fleet.NamespaceAccrual;
+import io.hamiobserve.domain.fleet.Provenance;
+import io.hamiobserve.domain.fleet.RightSizing;
+import io.hamiobserve.domain.fleet.Trend;
+import io.hamiobserve.domain.fleet.TrendScope;
+import io.hamiobserve.domain.fleet.TrendSet;
+import io.hamiobserve.domain.fleet.UsageHistory;
+import io.hamiobserve.ports.FleetHistory;
+import io.hamiobserve.ports.SourceUnavailableException;
+
+import java.net.URI;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
+
+import static io.hamiobserve.adapters.prometheus.FleetQueries.*;
+
+/**
+ * The fleet's history from a Prometheus that scrapes the exporters (hami-observe's, or HAMi's own
+ * for the series they share). Each call sends a fixed set of queries at once and waits for all of
+ * them; the first failure fails the call, so a page never shows half an answer as the whole.
+ */
+public final class PrometheusFleetHistory implements FleetHistory {
+    /** How long one query may take unless told otherwise. */
+    public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(10);
+
+    private final PrometheusApi api;
+
+    private PrometheusFleetHistory(PrometheusApi api) {
+        this.api = api;
+    }
+
+    /**
+     * The history in the Prometheus at {@code url} (user info in the URL is sent as basic auth).
+     *
+     * @param timeout how long one query may take before the call fails with a clear message
+     */
+    public static PrometheusFleetHistory at(URI url, Duration timeout) {
+        if (url.getScheme() == null || !(url.getScheme().equals("http") || url.getScheme().equals("https"))
+                || url.getHost() == null) {
+            throw new IllegalArgumentException("a Prometheus URL needs http:// or https:// and a host: " + url);
+        }
+        return new PrometheusFleetHistory(new PrometheusApi(url, timeout));
+    }
+
+    @Override
+    public String description() {
+        return "Prometheus at " + api.base();
+    }
+
+    /** A batch of instant queries sent together; each measure remembers its query. */
+    private final class Batch {
+        private final Instant at;
+        private final Map<Measure, Provenance> provenance = new EnumMap<>(Measure.class);
+        private final List<CompletableFuture<?>> pending = new ArrayList<>();
+
+        Batch(Instant at) {
+            this.at = at;
+        }
+
+        /** Nothing to ask: an empty answer, and no query listed. */
+        CompletableFuture<List<Sample>> none() {
+            return CompletableFuture.completedFuture(List.of());
+        }
+
+        CompletableFuture<List<Sample>> query(Measure measure, PromQl.Query query) {
+            provenance.put(measure, new Provenance(query.name(), query.expression()));
+            CompletableFuture<List<Sample>> answer = api.instant(query, at);
+            pending.add(answer);
+            return answer;
+        }
+
+        /** Waits for every query; fails with the first failure. */
+        void await() throws SourceUnavailableException {
+            for (CompletableFuture<?> answer : pending) {
+                PrometheusApi.await(answer);
+            }
+        }
+    }
+
+    /** Which containers a scope reads: matchers for allocation, usage and name series. */
+    private record Where(PromQl.Matchers allocation, PromQl.Matchers use, PromQl.Matchers names, boolean containers) {
+        static Where of(FleetScope scope) {
+            return switch (scope) {
+                case FleetScope.Everything all -> new Where(PromQl.Matchers.NONE, PromQl.Matchers.NONE,
+                        PromQl.Matchers.NONE, true);
+                case FleetScope.CardsOnly cards -> new Where(PromQl.Matchers.NONE, PromQl.Matchers.NONE,
+                        PromQl.Matchers.NONE, false);
+                case FleetScope.OnNode node -> {
+                    PromQl.Matchers matchers = PromQl.Matchers.of("node", node.node());
+                    yield new Where(matchers, matchers, matchers, true);
+                }
+                case FleetScope.OnCard card -> {
+                    PromQl.Matchers matchers = PromQl.Matchers.of("device_uuid", card.uuid());
+                    yield new Where(matchers, matchers, matchers, true);
+                }
+                case FleetScope.OfWorkload workload -> {
+                    PromQl.Matchers pod = PromQl.Matchers.of("namespace", workload.workload().namespace(), "pod",
+                            workload.workload().pod());
+                    yield new Where(pod, PromQl.Matchers.of("namespace", workload.workload().namespace(), "pod",
+                            workload.workload().pod(), "container", workload.workload().container()), pod, true);
+                }
+            };
+        }
+    }
+
+    @Override
+    public FleetReadings readings(Instant at, FleetScope scope) throws SourceUnavailableException {
+        Where where = Where.of(scope);
+        Batch batch = new Batch(at);
+        var memoryTotal = batch.query(Measure.CARD_MEMORY_TOTAL, CARD_MEMORY_TOTAL.plain());
+        var memoryAllocated = batch.query(Measure.CARD_MEMORY_ALLOCATED, CARD_MEMORY_ALLOCATED.plain());
+        var coresTotal = batch.query(Measure.CARD_CORES_TOTAL, CARD_CORES_TOTAL.plain());
+        var coresAllocated = batch.query(Measure.CARD_CORES_ALLOCATED, CARD_CORES_ALLOCATED.plain());
+        var slotsUsed = batch.query(Measure.CARD_SLOTS_USED, CARD_SLOTS_USED.plain());
+        var slotsTotal = batch.query(Measure.CARD_SLOTS_TOTAL, CARD_SLOTS_TOTAL.plain());
+        var health = batch.query(Measure.CARD_HEALTH, CARD_HEALTH.plain());
+        var used = batch.query(Measure.CARD_MEMORY_USED, CARD_MEMORY_USED.plain());
+        var utilisation = batch.query(Measure.CARD_UTILISATION, CARD_UTILISATION.plain());
+        var temperature = batch.query(Measure.CARD_TEMPERATURE, CARD_TEMPERATURE.plain());
+        var power = batch.query(Measure.CARD_POWER, CARD_POWER.plain());
+        var beyond = batch.query(Measure.CARD_MEMORY_BEYOND_ALLOCATION, CARD_BEYOND_ALLOCATION.plain());
+        boolean containers = where.containers();
+        var shareMemory = containers ? batch.query(Measure.CONTAINER_MEMORY_ALLOCATED,
+                CONTAINER_MEMORY_ALLOCATED.bind("where", where.allocation())) : batch.none();
+        var shareCores = containers ? batch.query(Measure.CONTAINER_CORES_ALLOCATED,
+                CONTAINER_CORES_ALLOCATED.bind("where", where.allocation())) : batch.none();
+        var names = !containers ? batch.none() : scope instanceof FleetScope.OnCard
+                ? batch.query(Measure.CONTAINER_NAMES, CONTAINER_NAMES_ON_CARD.bind("where", where.names()))
+                : batch.query(Measure.CONTAINER_NAMES, CONTAINER_NAMES.bind("where", where.names()));
+        var useMemory = containers ? batch.query(Measure.CONTAINER_MEMORY_USED,
+                CONTAINER_MEMORY_USED.bind("where", where.use())) : batch.none();
+        var useUtilisation = containers ? batch.query(Measure.CONTAINER_UTILISATION,
+                CONTAINER_UTILISATION.bind("where", where.use())) : batch.none();
+        var lastKernel = containers ? batch.query(Measure.CONTAINER_LAST_KERNEL,
+                CONTAINER_LAST_KERNEL.bind("where", where.use())) : batch.none();
+        var unmanaged = containers ? batch.query(Measure.CONTAINER_UNMANAGED_MEMORY,
+                CONTAINER_UNMANAGED.bind("where", where.use())) : batch.none();
+        var counted = containers ? batch.none()
+                : batch.query(Measure.CONTAINER_COUNT, CONTAINERS_PER_NODE.plain());
+        var quotaUsed = batch.query(Measure.QUOTA_USED, QUOTA_USED.plain());
+        var quotaLimit = batch.query(Measure.QUOTA_LIMIT, QUOTA_LIMIT.plain());
+        var sources = batch.query(Measure.SOURCE_HEALTH, SOURCE_HEALTH.plain());
+        var ledger = batch.query(Measure.LEDGER_AGE, LEDGER_AGE.plain());
+        var skips = batch.query(Measure.SKIPPED_INPUTS, SKIPPED_INPUTS.plain());
+        var down = batch.query(Measure.TARGETS_DOWN, TARGETS_DOWN.plain());
+        batch.await();
+
+        Map<String, Double> allocatedByCard = byKey(memoryAllocated.join(), "device_uuid");
+        Map<String, Double> coresTotalByCard = byKey(coresTotal.join(), "device_uuid");
+        Map<String, Double> coresAllocatedByCard = byKey(coresAllocated.join(), "device_uuid");
+        Map<String, Double> slotsUsedByCard = byKey(slotsUsed.join(), "device_uuid");
+        Map<String, Double> slotsTotalByCard = byKey(slotsTotal.join(), "device_uuid");
+        Map<String, Sample> healthByCard = new HashMap<>();
+        health.join().forEach(sample -> healthByCard.putIfAbsent(sample.label("device_uuid"), sample));
+        List<FleetReadings.Registered> registered = new ArrayList<>();
+        for (Sample card : memoryTotal.join()) {
+            String uuid = card.label("device_uuid");
+            Sample healthy = healthByCard.get(uuid);
+            registered.add(new FleetReadings.Registered(card.label("node"), uuid, index(card.label("device_index")),
+                    card.label("device_type"), healthy == null ? "" : healthy.label("mode"),
+                    healthy == null ? Figure.missing(Absence.NOT_REPORTED) : figure(healthy.value()),
+                    figure(card.value()), figure(allocatedByCard.get(uuid)), figure(coresTotalByCard.get(uuid)),
+                    figure(coresAllocatedByCard.get(uuid)), figure(slotsUsedByCard.get(uuid)),
+                    figure(slotsTotalByCard.get(uuid))));
+        }
+
+        Map<String, Double> utilisationByCard = byKey(utilisation.join(), "device_uuid");
+        Map<String, Double> temperatureByCard = byKey(temperature.join(), "device_uuid");
+        Map<String, Double> powerByCard = byKey(power.join(), "device_uuid");
+        Map<String, Double> beyondByCard = byKey(beyond.join(), "device_uuid");
+        Map<String, String> hostNodes = new LinkedHashMap<>();
+        Map<String, Double> usedByCard = new HashMap<>();
+        for (Sample sample : used.join()) {
+            hostNodes.putIfAbsent(sample.label("device_uuid"), sample.label("node"));
+            usedByCard.putIfAbsent(sample.label("device_uuid"), sample.value());
+        }
+        for (Sample sample : utilisation.join()) {
+            hostNodes.putIfAbsent(sample.label("device_uuid"), sample.label("node"));
+        }
+        List<FleetReadings.Host> hosts = new ArrayList<>();
+        hostNodes.forEach((uuid, node) -> hosts.add(new FleetReadings.Host(node, uuid,
+                figure(usedByCard.get(uuid), Absence.NOT_SUPPORTED),
+                figure(utilisationByCard.get(uuid), Absence.NOT_SUPPORTED),
+                figure(temperatureByCard.get(uuid), Absence.NOT_SUPPORTED),
+                figure(powerByCard.get(uuid), Absence.NOT_SUPPORTED),
+                figure(beyondByCard.get(uuid), Absence.NOT_REPORTED))));
+
+        Map<String, Double> coresByShare = byKey(shareCores.join(), "namespace", "pod", "container_index",
+                "device_uuid");
+        List<FleetReadings.Allocation> allocations = new ArrayList<>();
+        for (Sample share : shareMemory.join()) {
+            allocations.add(new FleetReadings.Allocation(share.label("namespace"), share.label("pod"),
+                    index(share.label("container_index")), share.label("node"), share.label("device_uuid"),
+                    figure(share.value()), figure(coresByShare.get(key(share, "namespace", "pod", "container_index",
+                    "device_uuid")))));
+        }
+        List<FleetReadings.ContainerName> containerNames = names.join().stream()
+                .map(name -> new FleetReadings.ContainerName(name.label("namespace"), name.label("pod"),
+                        index(name.label("container_index")), name.label("container"),
+                        name.label("init").equals("true")))
+                .toList();
+
+        String[] useKey = {"namespace", "pod", "container", "device_uuid"};
+        Map<String, Double> utilisationByUse = byKey(useUtilisation.join(), useKey);
+        Map<String, Double> kernelByUse = byKey(lastKernel.join(), useKey);
+        List<FleetReadings.Use> uses = new ArrayList<>();
+        for (Sample use : useMemory.join()) {
+            String id = key(use, useKey);
+            uses.add(new FleetReadings.Use(use.label("namespace"), use.label("pod"), use.label("container"),
+                    use.label("node"), use.label("device_uuid"), figure(use.value()),
+                    figure(utilisationByUse.get(id), Absence.NOT_SUPPORTED),
+                    figure(kernelByUse.get(id), Absence.NOT_REPORTED)));
+        }
+        List<FleetReadings.Unmanaged> outside = unmanaged.join().stream()
+                .filter(sample -> !Double.isNaN(sample.value()))
+                .map(sample -> new FleetReadings.Unmanaged(sample.label("node"), sample.label("device_uuid"),
+                        sample.label("namespace"), sample.label("pod"), sample.label("container"), sample.value()))
+                .toList();
+
+        Map<String, Double> limits = byKey(quotaLimit.join(), "namespace", "quota_name");
+        List<FleetReadings.Quota> quotas = new ArrayList<>();
+        TreeSet<String> quotaKeys = new TreeSet<>(limits.keySet());
+        Map<String, Double> usedQuota = byKey(quotaUsed.join(), "namespace", "quota_name");
+        quotaKeys.addAll(usedQuota.keySet());
+        for (String id : quotaKeys) {
+            String[] parts = id.split("\u0000", -1);
+            quotas.add(new FleetReadings.Quota(parts[0], parts[1], figure(usedQuota.get(id)),
+                    figure(limits.get(id))));
+        }
+
+        List<FleetReadings.SourceStatus> statuses = sources.join().stream()
+                .map(sample -> new FleetReadings.SourceStatus(sample.label("instance"), sample.label("node"),
+                        sample.label("source"), sample.value() == 1))
+                .toList();
+        List<FleetReadings.LedgerAge> ages = ledger.join().stream()
+                .filter(sample -> !Double.isNaN(sample.value()))
+                .map(sample -> new FleetReadings.LedgerAge(sample.label("instance"), sample.value()))
+                .toList();
+        List<FleetReadings.Skip> skipped = skips.join().stream()
+                .map(sample -> new FleetReadings.Skip(sample.label("source"), sample.label("kind"),
+                        sample.label("reason"), sample.value()))
+                .toList();
+        List<FleetReadings.TargetDown> targetsDown = down.join().stream()
+                .map(sample -> new FleetReadings.TargetDown(sample.label("job"), sample.label("instance")))
+                .toList();
+        Map<String, Long> perNode = new LinkedHashMap<>();
+        counted.join().forEach(sample -> perNode.put(sample.label("node"), count(sample.value())));
+        return new FleetReadings(at, registered, hosts, allocations, containerNames, uses, outside, quotas, statuses,
+                ages, skipped, targetsDown, perNode, batch.provenance);
+    }
+
+    @Override
+    public UsageHistory usage(Instant at, Duration window, Duration settledAfter, FleetScope scope)
+            throws SourceUnavailableException {
+        PromQl.Matchers where = Where.of(scope).use();
+        Batch batch = new Batch(at);
+        var peaks = batch.query(Measure.CONTAINER_MEMORY_PEAK, MEMORY_PEAK.bind("where", where, "window", window));
+        var p95 = batch.query(Measure.CONTAINER_UTILISATION_P95, UTILISATION_P95.bind("where", where, "window",
+                window));
+        var samples = batch.query(Measure.CONTAINER_SAMPLES, MEMORY_SAMPLES.bind("where", where, "window", window));
+        Duration recentPart = settledAfter.compareTo(window) < 0 ? settledAfter : window;
+        var recentSamples = batch.query(Measure.CONTAINER_SAMPLES_RECENT,
+                MEMORY_SAMPLES_RECENT.bind("where", where, "settled", recentPart));
+        var recent = batch.query(Measure.CONTAINER_UTILISATION_RECENT_MAX,
+                UTILISATION_RECENT_MAX.bind("where", where, "recent", RightSizing.IDLE_AFTER));
+        batch.await();
+
+        String[] shareKey = {"namespace", "pod", "container", "device_uuid"};
+        Map<String, Double> p95ByShare = byKey(p95.join(), shareKey);
+        Map<String, Double> samplesByShare = byKey(samples.join(), shareKey);
+        Map<String, Double> recentByShareCount = byKey(recentSamples.join(), shareKey);
+        Map<String, Double> recentByShare = byKey(recent.join(), shareKey);
+        List<UsageHistory.ShareHistory> shares = new ArrayList<>();
+        for (Sample peak : peaks.join()) {
+            String id = key(peak, shareKey);
+            shares.add(new UsageHistory.ShareHistory(peak.label("namespace"), peak.label("pod"),
+                    peak.label("container"), peak.label("device_uuid"), figure(peak.value()),
+                    figure(p95ByShare.get(id), Absence.NOT_SUPPORTED), count(samplesByShare.get(id)),
+                    Math.max(0, count(samplesByShare.get(id)) - count(recentByShareCount.get(id))),
+                    figure(recentByShare.get(id), Absence.NOT_REPORTED)));
+        }
+        return new UsageHistory(at, window, settledAfter, shares, batch.provenance);
+    }
+
+    @Override
+    public AccrualHistory accruals(Instant at, Duration window) throws SourceUnavailableException {
+        Duration step = Chargeback.step(window);
+        Map<String, Object> values = Map.of("window", window, "step", step, "stepSeconds", step.toSeconds());
+        Batch batch = new Batch(at);
+        var memoryAllocated = batch.query(Measure.NAMESPACE_MEMORY_ALLOCATED_SECONDS,
+                NAMESPACE_MEMORY_ALLOCATED.bind(values));
+        var memoryUsed = batch.query(Measure.NAMESPACE_MEMORY_USED_SECONDS, NAMESPACE_MEMORY_USED.bind(values));
+        var coresAllocated = batch.query(Measure.NAMESPACE_CORES_ALLOCATED_SECONDS,
+                NAMESPACE_CORES_ALLOCATED.bind(values));
+        var coresUsed = batch.query(Measure.NAMESPACE_CORES_USED_SECONDS, NAMESPACE_CORES_USED.bind(values));
+        batch.await();
+        Map<String, Double> memory = byKey(memoryAllocated.join(), "namespace");
+        Map<String, Double> memoryUse = byKey(memoryUsed.join(), "namespace");
+        Map<String, Double> cores = byKey(coresAllocated.join(), "namespace");
+        Map<String, Double> coresUse = byKey(coresUsed.join(), "namespace");
+        TreeSet<String> namespaces = new TreeSet<>(memory.keySet());
+        namespaces.addAll(memoryUse.keySet());
+        namespaces.addAll(cores.keySet());
+        List<NamespaceAccrual> accruals = new ArrayList<>();
+        for (String namespace : namespaces) {
+            accruals.add(new NamespaceAccrual(namespace, figure(memory.get(namespace)),
+                    figure(memoryUse.get(namespace), Absence.NO_USAGE_YET), figure(cores.get(namespace)),
+                    figure(coresUse.get(namespace), Absence.NO_USAGE_YET)));
+        }
+        return new AccrualHistory(at, window, accruals, batch.provenance);
+    }
+
+    @Override
+    public TrendSet trends(TrendScope scope, Instant end, Duration range, Duration step)
+            throws SourceUnavailableException {
+        TrendSet.Grid grid = TrendSet.Grid.of(end, range, step);
+        long stepSeconds = grid.step();
+        int steps = grid.steps();
+        long first = grid.first();
+        long last = grid.at(steps - 1);
+        Map<Measure, PromQl.Query> queries = new LinkedHashMap<>();
+        switch (scope) {
+            case TrendScope.Cluster cluster -> {
+                queries.put(Measure.TREND_MEMORY_TOTAL, CLUSTER_MEMORY_TOTAL.plain());
+                queries.put(Measure.TREND_MEMORY_ALLOCATED, CLUSTER_MEMORY_ALLOCATED.plain());
+                queries.put(Measure.TREND_MEMORY_USED, CLUSTER_MEMORY_USED.plain());
+                queries.put(Measure.TREND_CORES_ALLOCATED, CLUSTER_CORES_ALLOCATED.plain());
+                queries.put(Measure.TREND_UTILISATION, CLUSTER_UTILISATION.plain());
+            }
+            case TrendScope.Node node -> {
+                queries.put(Measure.TREND_MEMORY_TOTAL, NODE_MEMORY_TOTAL.bind("node", node.name()));
+                queries.put(Measure.TREND_MEMORY_ALLOCATED, NODE_MEMORY_ALLOCATED.bind("node", node.name()));
+                queries.put(Measure.TREND_MEMORY_USED, NODE_MEMORY_USED.bind("node", node.name()));
+                queries.put(Measure.TREND_CORES_ALLOCATED, NODE_CORES_ALLOCATED.bind("node", node.name()));
+                queries.put(Measure.TREND_UTILISATION, NODE_UTILISATION.bind("node", node.name()));
+            }
+            case TrendScope.OneCard card -> {
+                queries.put(Measure.TREND_MEMORY_TOTAL, CARD_TREND_MEMORY_TOTAL.bind("uuid", card.uuid()));
+                queries.put(Measure.TREND_MEMORY_ALLOCATED, CARD_TREND_MEMORY_ALLOCATED.bind("uuid", card.uuid()));
+                queries.put(Measure.TREND_MEMORY_USED, CARD_TREND_MEMORY_USED.bind("uuid", card.uuid()));
+                queries.put(Measure.TREND_CORES_ALLOCATED, CARD_TREND_CORES_ALLOCATED.bind("uuid", card.uuid()));
+                queries.put(Measure.TREND_UTILISATION, CARD_TREND_UTILISATION.bind("uuid", card.uuid()));
+                queries.put(Measure.TREND_TEMPERATURE, CARD_TREND_TEMPERATURE.bind("uuid", card.uuid()));
+                queries.put(Measure.TREND_POWER, CARD_TREND_POWER.bind("uuid", card.uuid()));
+            }
+            case TrendScope.OneWorkload workload -> {
+                Map<String, Object> byName = Map.of("namespace", workload.ref().namespace(),
+                        "pod", workload.ref().pod(), "container", workload.ref().container(),
+                        "step", Duration.ofSeconds(stepSeconds));
+                queries.put(Measure.TREND_MEMORY_USED, WORKLOAD_MEMORY_USED.bind(byName));
+                queries.put(Measure.TREND_UTILISATION, WORKLOAD_UTILISATION.bind(byName));
+                if (workload.containerIndex() >= 0) {
+                    Map<String, Object> byIndex = Map.of("namespace", workload.ref().namespace(),
+                            "pod", workload.ref().pod(), "index", Integer.toString(workload.containerIndex()));
+                    queries.put(Measure.TREND_MEMORY_ALLOCATED, WORKLOAD_MEMORY_ALLOCATED.bind(byIndex));
+                    queries.put(Measure.TREND_CORES_ALLOCATED, WORKLOAD_CORES_ALLOCATED.bind(byIndex));
+                }
+            }
+        }
+        Map<Measure, CompletableFuture<List<PrometheusApi.Series>>> answers = new LinkedHashMap<>();
+        queries.forEach((measure, query) -> answers.put(measure, api.range(query, Instant.ofEpochSecond(first),
+                Instant.ofEpochSecond(last), Duration.ofSeconds(stepSeconds))));
+        List<Trend> trends = new ArrayList<>();
+        for (Map.Entry<Measure, CompletableFuture<List<PrometheusApi.Series>>> answer : answers.entrySet()) {
+            PromQl.Query query = queries.get(answer.getKey());
+            Provenance provenance = new Provenance(query.name(), query.expression());
+            List<PrometheusApi.Series> series = PrometheusApi.await(answer.getValue());
+            if (series.isEmpty()) {
+                trends.add(Trend.aligned(answer.getKey(), "", provenance, first, stepSeconds, steps, List.of()));
+            }
+            for (PrometheusApi.Series each : series) {
+                trends.add(Trend.aligned(answer.getKey(), each.labels().getOrDefault("device_uuid", ""), provenance,
+                        first, stepSeconds, steps, each.points()));
+            }
+        }
+        return new TrendSet(scope, first, stepSeconds, steps, trends);
+    }
+
+    private static Figure figure(Double value) {
+        return figure(value, Absence.NOT_REPORTED);
+    }
+
+    private static Figure figure(Double value, Absence why) {
+        return value == null || value.isNaN() || value.isInfinite() ? Figure.missing(why) : Figure.of(value);
+    }
+
+    private static long count(Double value) {
+        return value == null || value.isNaN() ? 0 : Math.round(value);
+    }
+
+    private static int index(String text) {
+        try {
+            return Integer.parseInt(text);
+        } catch (NumberFormatException notIndex) {
+            return -1;
+        }
+    }
+
+    private static String key(Sample sample, String... labels) {
+        StringBuilder key = new StringBuilder();
+        for (String label : labels) {
+            if (!key.isEmpty()) {
+                key.append('\u0000');
+            }
+            key.append(sample.label(label));
+        }
+        return key.toString();
+    }
+
+    /** The first value per key (label values joined by NUL, which no label value holds). */
+    private static Map<String, Double> byKey(List<Sample> samples, String... labels) {
+        Map<String, Double> values = new HashMap<>();
+        samples.forEach(sample -> values.putIfAbsent(key(sample, labels), sample.value()));
+        return values;
+    }
+}

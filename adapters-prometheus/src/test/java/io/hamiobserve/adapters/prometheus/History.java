@@ -1,0 +1,54 @@
+package io.hamiobserve.adapters.prometheus;
+
+import java.io.IOException;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.function.LongToDoubleFunction;
+
+/**
+ * Test data: an OpenMetrics file of timestamped samples, as promtool's backfill reads it, written
+ * series by series.
+ */
+final class History implements AutoCloseable {
+    private final Writer out;
+    private final long start;
+    private final long end;
+    private final long step;
+
+    History(Path file, long start, long end, long step) throws IOException {
+        this.out = Files.newBufferedWriter(file, StandardCharsets.UTF_8);
+        this.start = start;
+        this.end = end;
+        this.step = step;
+    }
+
+    /** One series with a value at every step from start to end. */
+    History series(String name, Map<String, String> labels, LongToDoubleFunction value) throws IOException {
+        return series(name, labels, start, value);
+    }
+
+    History series(String name, Map<String, String> labels, long from, LongToDoubleFunction value) throws IOException {
+        StringBuilder prefix = new StringBuilder(name).append('{');
+        new TreeMap<>(labels).forEach((key, text) -> prefix.append(key).append("=\"").append(escape(text)).append("\","));
+        prefix.setLength(prefix.length() - 1);
+        prefix.append("} ");
+        for (long t = from; t <= end; t += step) {
+            out.write(prefix + Double.toString(value.applyAsDouble(t)) + " " + t + "\n");
+        }
+        return this;
+    }
+
+    static String escape(String value) {
+        return value.replace("\\", "\\\\").replace("\"", "\\\"").replace("\n", "\\n");
+    }
+
+    @Override
+    public void close() throws IOException {
+        out.write("# EOF\n");
+        out.close();
+    }
+}

@@ -1,0 +1,65 @@
+package io.hamiobserve.console;
+
+import java.net.URI;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * How the console is served.
+ *
+ * @param routePrefix        the path it lives under behind an Ingress: "" (the root) or like "/gpu"
+ * @param prometheusExternal Prometheus's address as a browser reaches it, for "open in Prometheus"
+ *                           links next to each query; empty shows the queries without links
+ * @param banner             a notice over every page (the demo says where its figures come from), or empty
+ * @param fresh              how long the fleet's current figures are reused across requests
+ */
+public record ConsoleSettings(String routePrefix, Optional<URI> prometheusExternal, Optional<String> banner,
+                              Duration fresh) {
+    public ConsoleSettings {
+        routePrefix = normalise(routePrefix);
+        Objects.requireNonNull(prometheusExternal);
+        Objects.requireNonNull(banner);
+        if (fresh.isNegative()) {
+            throw new IllegalArgumentException("the freshness of cached figures cannot be negative");
+        }
+    }
+
+    public static ConsoleSettings defaults() {
+        return new ConsoleSettings("", Optional.empty(), Optional.empty(), Duration.ofSeconds(5));
+    }
+
+    public ConsoleSettings withRoutePrefix(String prefix) {
+        return new ConsoleSettings(prefix, prometheusExternal, banner, fresh);
+    }
+
+    public ConsoleSettings withPrometheusExternal(Optional<URI> url) {
+        return new ConsoleSettings(routePrefix, url, banner, fresh);
+    }
+
+    public ConsoleSettings withBanner(Optional<String> text) {
+        return new ConsoleSettings(routePrefix, prometheusExternal, text, fresh);
+    }
+
+    public ConsoleSettings withFresh(Duration duration) {
+        return new ConsoleSettings(routePrefix, prometheusExternal, banner, duration);
+    }
+
+    /** "/", "", "gpu", "/gpu/" → "" or "/gpu"; only path characters a URL carries plainly. */
+    static String normalise(String prefix) {
+        String trimmed = prefix == null ? "" : prefix.trim();
+        while (trimmed.endsWith("/")) {
+            trimmed = trimmed.substring(0, trimmed.length() - 1);
+        }
+        if (trimmed.isEmpty()) {
+            return "";
+        }
+        if (!trimmed.startsWith("/")) {
+            trimmed = "/" + trimmed;
+        }
+        if (!trimmed.matches("(/[A-Za-z0-9._~-]+)+")) {
+            throw new IllegalArgumentException("a route prefix is a path like /gpu or /tools/gpu-console: " + prefix);
+        }
+        return trimmed;
+    }
+}

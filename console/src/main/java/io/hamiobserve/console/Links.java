@@ -1,0 +1,65 @@
+package io.hamiobserve.console;
+
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * Every URL the console writes: under its route prefix, parameters encoded, so a page's state
+ * (filters, sort, range) is in its address and can be bookmarked or shared.
+ */
+final class Links {
+    private final String prefix;
+
+    /** @param prefix the route prefix, "" or like "/gpu" (no trailing slash) */
+    Links(String prefix) {
+        this.prefix = prefix;
+    }
+
+    String prefix() {
+        return prefix;
+    }
+
+    /** A console path ("/cards") with parameters; null or empty values are left out. */
+    String to(String path, Map<String, String> parameters) {
+        StringBuilder url = new StringBuilder(prefix).append(path);
+        char separator = '?';
+        for (Map.Entry<String, String> parameter : parameters.entrySet()) {
+            if (parameter.getValue() == null || parameter.getValue().isEmpty()) {
+                continue;
+            }
+            url.append(separator).append(encode(parameter.getKey())).append('=').append(encode(parameter.getValue()));
+            separator = '&';
+        }
+        return url.toString();
+    }
+
+    String to(String path) {
+        return prefix + path;
+    }
+
+    String node(String name) {
+        return to("/node", Map.of("name", name));
+    }
+
+    String card(String uuid) {
+        return to("/card", Map.of("uuid", uuid));
+    }
+
+    String workload(String namespace, String pod, String container) {
+        Map<String, String> parameters = new LinkedHashMap<>();
+        parameters.put("namespace", namespace);
+        parameters.put("pod", pod);
+        parameters.put("container", container);
+        return to("/workload", parameters);
+    }
+
+    String asset(String name) {
+        return prefix + "/assets/" + name;
+    }
+
+    static String encode(String value) {
+        return URLEncoder.encode(value, StandardCharsets.UTF_8).replace("+", "%20");
+    }
+}

@@ -1,0 +1,152 @@
+package io.hamiobserve.console;
+
+import io.hamiobserve.console.view.Link;
+import io.hamiobserve.console.view.Note;
+import io.hamiobserve.console.view.Page;
+import io.hamiobserve.console.view.QueryView;
+import io.hamiobserve.console.view.Section;
+import io.hamiobserve.console.view.Tiles;
+import io.hamiobserve.domain.fleet.Figure;
+import io.hamiobserve.domain.fleet.Measure;
+import io.hamiobserve.domain.fleet.Provenance;
+
+import java.net.URI;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/** What every page shares: its request, its frame, its list of queries, and its headline tiles. */
+final class PageKit {
+    /** The navigation, in order: path and label. */
+    static final List<String[]> NAV = List.of(new String[] {"/", "Overview"}, new String[] {"/nodes", "Nodes"},
+            new String[] {"/cards", "Cards"}, new String[] {"/workloads", "Workloads"},
+            new String[] {"/namespaces", "Namespaces"}, new String[] {"/rightsizing", "Right-sizing"},
+            new String[] {"/capacity", "Capacity"});
+
+    private PageKit() {
+    }
+
+    /** A page request: its path under the prefix, its query parameters (first value each), its instant. */
+    record Request(String path, Map<String, String> parameters, Instant at) {
+        String get(String name) {
+            return parameters.getOrDefault(name, "");
+        }
+
+        /** The table export this request asks for ({@code export=workloads.csv}), if any. */
+        Optional<String[]> export() {
+            String export = get("export");
+            int dot = export.lastIndexOf('.');
+            if (dot <= 0) {
+                return Optional.empty();
+            }
+            String format = export.substring(dot + 1);
+            return format.equals("csv") || format.equals("json")
+                    ? Optional.of(new String[] {export.substring(0, dot), format}) : Optional.empty();
+        }
+    }
+
+    /** What a page answers: HTML, or one of its tables as a file. */
+    sealed interface Result {
+        record Html(Page page, int status) implements Result {
+        }
+
+        record Export(String body, String contentType, String fileName) implements Result {
+        }
+    }
+
+    /** Assembles one page: sections in order, and every query behind them once. */
+    static final class Builder {
+        private final String title;
+        private final String path;
+        private final Links links;
+        private final ConsoleSettings settings;
+        private final String source;
+        private final Instant at;
+        private final List<Link> crumbs = new ArrayList<>();
+        private final List<Section> sections = new ArrayList<>();
+        private final Map<String, QueryView> queries = new LinkedHashMap<>();
+        private final Map<Measure, String> anchors = new EnumMap<>(Measure.class);
+
+        Builder(String title, String path, Links links, ConsoleSettings settings, String source, Instant at) {
+            this.title = title;
+            this.path = path;
+            this.links = links;
+            this.settings = settings;
+            this.source = source;
+            this.at = at;
+        }
+
+        Builder crumb(String text, String href) {
+            crumbs.add(new Link(text, href, false));
+            return this;
+        }
+
+        Builder add(Section section) {
+            sections.add(section);
+            return this;
+        }
+
+        Builder note(String tone, String text) {
+            return add(new Note(tone, text));
+        }
+
+        /** Lists the queries behind a set of measures; returns their anchors. */
+        Map<Measure, String> queries(Map<Measure, Provenance> provenance) {
+            provenance.forEach((measure, query) -> anchors.put(measure, anchor(query)));
+            return anchors;
+        }
+
+        Map<Measure, String> anchors() {
+            return anchors;
+        }
+
+        /** Lists one query; returns its anchor. */
+        String anchor(Provenance query) {
+            String anchor = "q-" + query.name().replaceAll("[^A-Za-z0-9_-]", "_");
+            queries.computeIfAbsent(anchor, key -> new QueryView(key, query.name(), query.expression(),
+                    settings.prometheusExternal().map(url -> prometheusLink(url, query.expression())).orElse(null)));
+            return anchor;
+        }
+
+        Result html() {
+            return html(200);
+        }
+
+        Result html(int status) {
+            List<Link> nav = NAV.stream().map(entry -> new Link(entry[1], links.to(entry[0]),
+                    entry[0].equals(path) || (!entry[0].equals("/") && path.startsWith(entry[0]))))
+                    .toList();
+            return new Result.Html(new Page(title, nav, List.copyOf(crumbs), settings.banner().orElse(null),
+                    List.copyOf(sections), List.copyOf(queries.values()), source,
+                    at.truncatedTo(ChronoUnit.SECONDS).toString(), links.asset("")), status);
+        }
+    }
+
+    /** Prometheus's graph page with the expression filled in, in its table tab. */
+    static String prometheusLink(URI external, String expression) {
+        String base = external.toString();
+        return (base.endsWith("/") ? base : base + "/") + "graph?g0.expr=" + Links.encode(expression)
+                + "&g0.tab=1";
+    }
+
+    static Tiles.Tile tile(String label, Figure figure, Format.Kind kind, String detail, String tone, String query) {
+        return new Tiles.Tile(label, Format.figure(figure, kind), detail, figure.isKnown() ? tone : "",
+                figure instanceof Figure.Missing missing ? missing.why().explanation() : null, query);
+    }
+
+    /** "24h", "7d", "14d" and the like; empty for anything else. */
+    static Optional<Duration> window(String text) {
+        if (text == null || !text.matches("[1-9][0-9]{0,3}[hd]")) {
+            return Optional.empty();
+        }
+        long amount = Long.parseLong(text.substring(0, text.length() - 1));
+        Duration duration = text.endsWith("d") ? Duration.ofDays(amount) : Duration.ofHours(amount);
+        return duration.compareTo(Duration.ofDays(90)) <= 0 ? Optional.of(duration) : Optional.empty();
+    }
+}

@@ -1,0 +1,229 @@
+package io.hamiobserve.console;
+
+import io.hamiobserve.domain.fleet.FleetScope;
+import io.hamiobserve.domain.fleet.WorkloadRef;
+import io.helidon.webserver.WebServer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The console's routes served by a real Helidon server over a fixed fleet. */
+class ConsoleTest {
+    private static final Instant NOW = Instant.parse("2026-11-30T12:00:00Z");
+    private static final List<String> PAGES = List.of("/", "/nodes", "/node?name=node-a", "/cards",
+            "/card?uuid=GPU-A1", "/workloads", "/workload?namespace=ml-team&pod=llm-inference&container=server",
+            "/namespaces", "/rightsizing", "/capacity");
+
+    private final HttpClient client = HttpClient.newHttpClient();
+    private WebServer server;
+    private FixedHistory history;
+
+    private String start(ConsoleSettings settings) {
+        history = new FixedHistory();
+        Console console = Console.create(history, settings, Clock.fixed(NOW, ZoneOffset.UTC));
+        server = WebServer.builder().port(0).host("127.0.0.1").shutdownHook(false).routing(console::routing).build()
+                .start();
+        return "http://127.0.0.1:" + server.port();
+    }
+
+    @AfterEach
+    void stop() {
+        if (server != null) {
+            server.stop();
+        }
+    }
+
+    private HttpResponse<String> get(String url) throws IOException, InterruptedException {
+        return client.send(HttpRequest.newBuilder(URI.create(url)).build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    @Test
+    void everyPageAnswersWithAStrictContentSecurityPolicyAndNoInlineScriptOrStyle() throws Exception {
+        String base = start(ConsoleSettings.defaults());
+        for (String page : PAGES) {
+            HttpResponse<String> response = get(base + page);
+            assertEquals(200, response.statusCode(), page + ": " + response.body());
+            assertEquals(Console.CONTENT_SECURITY_POLICY,
+                    response.headers().firstValue("Content-Security-Policy").orElseThrow(), page);
+            assertTrue(response.headers().firstValue("Content-Type").orElseThrow().startsWith("text/html"), page);
+            String html = response.body();
+            assertFalse(html.contains(" style="), page + " has an inline style attribute");
+            assertFalse(html.contains("<style"), page + " has an inline style element");
+            Matcher scripts = Pattern.compile("<script([^>]*)>").matcher(html);
+            while (scripts.find()) {
+                assertTrue(scripts.group(1).contains("src="), page + " has an inline script: " + scripts.group());
+            }
+            assertFalse(Pattern.compile("\\son[a-z]+=\"").matcher(html.replace("onerror=alert", "")).find(),
+                    page + " has an event handler attribute");
+        }
+    }
+
+    @Test
+    void labelValuesCarryingHtmlStayInertText() throws Exception {
+        String base = start(ConsoleSettings.defaults());
+        for (String page : List.of("/cards", "/workloads", "/namespaces", "/card?uuid=GPU-A1", "/rightsizing")) {
+            String html = get(base + page).body();
+            assertFalse(html.contains("<img src=x"), page);
+            assertFalse(html.contains("<script>alert"), page);
+            assertFalse(html.contains("<svg onload"), page);
+            assertFalse(html.contains("<i>"), page + ": the source's description is text too");
+        }
+        String cards = get(base + "/cards").body();
+        assertTrue(cards.contains("&lt;img src=x onerror=alert(1)&gt;"), "the card type is shown, escaped");
+        String workloads = get(base + "/workloads").body();
+        assertTrue(workloads.contains(">&lt;script&gt;alert('ns')&lt;/script&gt;<"), workloads);
+        assertTrue(workloads.contains(">pod\"&gt;&lt;svg onload=alert(2)&gt;</a>"), workloads);
+        // In a link, the value is URL-encoded, so it cannot end the attribute either.
+        assertTrue(workloads.contains("namespace=%3Cscript%3Ealert%28%27ns%27%29%3C%2Fscript%3E"), workloads);
+        String queries = get(base + "/").body();
+        assertTrue(queries.contains("<pre>up{job=\"&lt;script&gt;\"}</pre>"), "the query text is escaped too");
+    }
+
+    @Test
+    void theBriefsPodGetsTwoAndAHalfGibAndACopyableSnippet() throws Exception {
+        String base = start(ConsoleSettings.defaults());
+        String page = get(base + "/workload?namespace=ml-team&pod=llm-inference&container=server").body();
+        assertTrue(page.contains("8 GiB (8,192 MiB) → 2.50 GiB (2,560 MiB)"), page);
+        assertTrue(page.contains("nvidia.com/gpumem: 2560"), page);
+        assertTrue(page.contains("data-copy=\"snippet\""), page);
+        assertTrue(page.contains("data-chart=\""), "the explanation graph's data");
+        String rightsizing = get(base + "/rightsizing").body();
+        assertTrue(rightsizing.contains("critical"), rightsizing);
+        assertTrue(rightsizing.contains("50 samples, fewer than 100"), "the notebook has too little data");
+    }
+
+    @Test
+    void tablesExportEveryFilteredRowAsCsvAndJson() throws Exception {
+        String base = start(ConsoleSettings.defaults());
+        HttpResponse<String> csv = get(base + "/workloads?export=workloads.csv&workloads.q=ml-team");
+        assertEquals(200, csv.statusCode());
+        assertEquals("text/csv; charset=utf-8", csv.headers().firstValue("Content-Type").orElseThrow());
+        assertEquals("attachment; filename=\"workloads.csv\"",
+                csv.headers().firstValue("Content-Disposition").orElseThrow());
+        List<String> lines = csv.body().lines().toList();
+        assertTrue(lines.getFirst().startsWith("namespace,pod,container,node,cards,memory_allocated,memory_used"),
+                lines.getFirst());
+        assertEquals(3, lines.size(), "a header and the two ml-team workloads: " + lines);
+        assertTrue(csv.body().contains("8589934592"), "raw bytes, not formatted text");
+        HttpResponse<String> json = get(base + "/workloads?export=workloads.json");
+        assertEquals("application/json", json.headers().firstValue("Content-Type").orElseThrow());
+        assertTrue(json.body().contains("\"memory_used\" : null"), json.body());
+        assertTrue(json.body().contains("\"memory_used_missing\" : \"no usage yet"), json.body());
+        // An export of a table the page does not have is the page itself.
+        assertTrue(get(base + "/workloads?export=nosuch.csv").headers().firstValue("Content-Type").orElseThrow()
+                .startsWith("text/html"));
+    }
+
+    @Test
+    void sortingFilteringAndPagingLiveInTheUrl() throws Exception {
+        String base = start(ConsoleSettings.defaults());
+        String ascending = get(base + "/workloads?workloads.sort=memory_allocated&workloads.dir=asc").body();
+        String descending = get(base + "/workloads?workloads.sort=memory_allocated&workloads.dir=desc").body();
+        assertTrue(ascending.indexOf(">notebook</a>") < ascending.indexOf(">llm-inference</a>"), "4 GiB before 8 GiB");
+        String hostile = ">pod\"&gt;&lt;svg onload=alert(2)&gt;</a>";
+        assertTrue(descending.indexOf(hostile) < descending.indexOf(">llm-inference</a>"), "20 GiB before 8 GiB");
+        assertTrue(descending.indexOf(">llm-inference</a>") < descending.indexOf(">notebook</a>"), "8 before 4 GiB");
+        String filtered = get(base + "/workloads?workloads.q=jupyter").body();
+        assertTrue(filtered.contains("1 of 3 rows match"), filtered);
+        String paged = get(base + "/workloads?workloads.size=1&workloads.page=2").body();
+        assertTrue(paged.contains("page 2 of 3"), paged);
+        assertTrue(paged.contains("workloads.page=1") && paged.contains("workloads.page=3"), "previous and next");
+    }
+
+    @Test
+    void missingFiguresReadNoDataWithTheirReasonNeverZero() throws Exception {
+        String base = start(ConsoleSettings.defaults());
+        String workloads = get(base + "/workloads").body();
+        assertTrue(workloads.contains("title=\"no usage yet: HAMi-Core reports a container from its first CUDA call"),
+                workloads);
+        String card = get(base + "/card?uuid=GPU-A1").body();
+        assertTrue(card.contains("no data — the driver does not report this for the card"), card);
+    }
+
+    @Test
+    void theConsoleWorksUnderARoutePrefix() throws Exception {
+        String base = start(ConsoleSettings.defaults().withRoutePrefix("/gpu/"));
+        String home = get(base + "/gpu/").body();
+        assertEquals(200, get(base + "/gpu").statusCode());
+        assertTrue(home.contains("href=\"/gpu/cards\""), home);
+        assertTrue(home.contains("src=\"/gpu/assets/console.js\""), home);
+        assertEquals(200, get(base + "/gpu/assets/uPlot.iife.min.js").statusCode());
+        assertEquals(404, get(base + "/cards").statusCode());
+    }
+
+    @Test
+    void onlyTheListedStaticFilesAreServedAndTheyRevalidate() throws Exception {
+        String base = start(ConsoleSettings.defaults());
+        HttpResponse<String> script = get(base + "/assets/uPlot.iife.min.js");
+        assertEquals(200, script.statusCode());
+        assertTrue(script.body().contains("uPlot"));
+        String etag = script.headers().firstValue("ETag").orElseThrow();
+        HttpResponse<String> again = client.send(HttpRequest.newBuilder(URI.create(base + "/assets/uPlot.iife.min.js"))
+                .header("If-None-Match", etag).build(), HttpResponse.BodyHandlers.ofString());
+        assertEquals(304, again.statusCode());
+        assertEquals(200, get(base + "/assets/console.css").statusCode());
+        assertEquals(404, get(base + "/assets/..%2Fmodule-info.class").statusCode());
+        assertEquals(404, get(base + "/assets/Console.class").statusCode());
+    }
+
+    @Test
+    void prometheusDownGivesAClearPageNotAHang() throws Exception {
+        String base = start(ConsoleSettings.defaults());
+        history.failure = "Prometheus at http://prometheus:9090/ is unreachable (connection refused) [query x]";
+        HttpResponse<String> page = get(base + "/cards");
+        assertEquals(503, page.statusCode());
+        assertTrue(page.body().contains("The figures cannot be read now: Prometheus at http://prometheus:9090/ is "
+                + "unreachable (connection refused)"), page.body());
+        history.failure = null;
+        assertEquals(200, get(base + "/cards").statusCode(), "the next request asks again");
+    }
+
+    @Test
+    void concurrentPagesShareOneReadingOfTheFleet() throws Exception {
+        String base = start(ConsoleSettings.defaults().withFresh(Duration.ofMinutes(5)));
+        get(base + "/cards");
+        int after = history.calls.get();
+        get(base + "/nodes");
+        get(base + "/cards?cards.sort=model");
+        assertEquals(after, history.calls.get(), "the fleet now is reused while fresh");
+    }
+
+    @Test
+    void eachPageAsksOnlyForTheContainersItShows() throws Exception {
+        String base = start(ConsoleSettings.defaults().withFresh(Duration.ZERO));
+        get(base + "/cards");
+        get(base + "/card?uuid=GPU-A1");
+        get(base + "/node?name=node-a");
+        get(base + "/workload?namespace=ml-team&pod=llm-inference&container=server");
+        get(base + "/rightsizing");
+        assertEquals(List.of(FleetScope.CARDS_ONLY, new FleetScope.OnCard("GPU-A1"), new FleetScope.OnNode("node-a"),
+                new FleetScope.OfWorkload(new WorkloadRef("ml-team", "llm-inference", "server")),
+                FleetScope.EVERYTHING), history.scopes);
+    }
+
+    @Test
+    void queriesLinkIntoPrometheusWhenItsExternalAddressIsKnown() throws Exception {
+        String base = start(ConsoleSettings.defaults().withPrometheusExternal(
+                Optional.of(URI.create("https://prometheus.example.com/"))));
+        String page = get(base + "/").body();
+        assertTrue(page.contains("href=\"https://prometheus.example.com/graph?g0.expr=up%7Bjob%3D%22%3Cscript%3E%22%7D"
+                + "&amp;g0.tab=1\""), page);
+    }
+}

@@ -1,0 +1,145 @@
+package io.hamiobserve.console;
+
+import io.hamiobserve.domain.fleet.Absence;
+import io.hamiobserve.domain.fleet.AccrualHistory;
+import io.hamiobserve.domain.fleet.Figure;
+import io.hamiobserve.domain.fleet.FleetReadings;
+import io.hamiobserve.domain.fleet.FleetScope;
+import io.hamiobserve.domain.fleet.Measure;
+import io.hamiobserve.domain.fleet.NamespaceAccrual;
+import io.hamiobserve.domain.fleet.Provenance;
+import io.hamiobserve.domain.fleet.Trend;
+import io.hamiobserve.domain.fleet.TrendScope;
+import io.hamiobserve.domain.fleet.TrendSet;
+import io.hamiobserve.domain.fleet.UsageHistory;
+import io.hamiobserve.ports.FleetHistory;
+import io.hamiobserve.ports.SourceUnavailableException;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * A small fleet held in memory, for the console's own tests: one node with the brief's pod, and a
+ * namespace, card model and pod whose names carry HTML and quotes (labels are attacker-controlled
+ * text). The real sources are tested against a real Prometheus in their adapter and end to end.
+ */
+final class FixedHistory implements FleetHistory {
+    static final double MIB = 1024 * 1024;
+    static final double GIB = 1024 * MIB;
+    static final String HOSTILE_TYPE = "<img src=x onerror=alert(1)>";
+    static final String HOSTILE_NAMESPACE = "<script>alert('ns')</script>";
+    static final String HOSTILE_POD = "pod\"><svg onload=alert(2)>";
+    static final Provenance QUERY = new Provenance("q\"<b>", "up{job=\"<script>\"}");
+
+    final AtomicInteger calls = new AtomicInteger();
+    final List<FleetScope> scopes = new java.util.concurrent.CopyOnWriteArrayList<>();
+    volatile String failure;
+
+    private static Map<Measure, Provenance> provenance() {
+        Map<Measure, Provenance> all = new EnumMap<>(Measure.class);
+        for (Measure measure : Measure.values()) {
+            all.put(measure, QUERY);
+        }
+        return all;
+    }
+
+    private void check() throws SourceUnavailableException {
+        calls.incrementAndGet();
+        if (failure != null) {
+            throw new SourceUnavailableException(failure);
+        }
+    }
+
+    @Override
+    public FleetReadings readings(Instant at, FleetScope scope) throws SourceUnavailableException {
+        check();
+        scopes.add(scope);
+        Figure one = Figure.of(1);
+        List<FleetReadings.Registered> cards = List.of(
+                new FleetReadings.Registered("node-a", "GPU-A0", 0, "NVIDIA A100", "hami-core", one,
+                        Figure.of(40 * GIB), Figure.of(12 * GIB), Figure.of(100), Figure.of(50), Figure.of(2),
+                        Figure.of(10)),
+                new FleetReadings.Registered("node-a", "GPU-A1", 1, HOSTILE_TYPE, "hami-core", one,
+                        Figure.of(40 * GIB), Figure.of(20 * GIB), Figure.of(100), Figure.of(40), Figure.of(1),
+                        Figure.of(10)));
+        List<FleetReadings.Host> hosts = List.of(
+                new FleetReadings.Host("node-a", "GPU-A0", Figure.of(5.5 * GIB), Figure.of(30), Figure.of(48),
+                        Figure.of(150), Figure.of(0)),
+                new FleetReadings.Host("node-a", "GPU-A1", Figure.of(1 * GIB), Figure.of(0),
+                        Figure.missing(Absence.NOT_SUPPORTED), Figure.missing(Absence.NOT_SUPPORTED), Figure.of(0)));
+        List<FleetReadings.Allocation> allocations = List.of(
+                new FleetReadings.Allocation("ml-team", "llm-inference", 0, "node-a", "GPU-A0", Figure.of(8192 * MIB),
+                        Figure.of(30)),
+                new FleetReadings.Allocation("ml-team", "notebook", 0, "node-a", "GPU-A0", Figure.of(4096 * MIB),
+                        Figure.of(20)),
+                new FleetReadings.Allocation(HOSTILE_NAMESPACE, HOSTILE_POD, 0, "node-a", "GPU-A1",
+                        Figure.of(20 * GIB), Figure.of(40)));
+        List<FleetReadings.ContainerName> names = List.of(
+                new FleetReadings.ContainerName("ml-team", "llm-inference", 0, "server", false),
+                new FleetReadings.ContainerName("ml-team", "notebook", 0, "jupyter", false),
+                new FleetReadings.ContainerName(HOSTILE_NAMESPACE, HOSTILE_POD, 0, "main", false));
+        List<FleetReadings.Use> uses = List.of(
+                new FleetReadings.Use("ml-team", "llm-inference", "server", "node-a", "GPU-A0", Figure.of(2100 * MIB),
+                        Figure.of(22), Figure.of(3)),
+                new FleetReadings.Use("ml-team", "notebook", "jupyter", "node-a", "GPU-A0", Figure.of(3000 * MIB),
+                        Figure.of(5), Figure.of(40)));
+        List<FleetReadings.SourceStatus> sources = List.of(
+                new FleetReadings.SourceStatus("a:9394", "node-a", "nvml", true),
+                new FleetReadings.SourceStatus("a:9394", "node-a", "cachefile", true));
+        List<FleetReadings.Quota> quotas = List.of(new FleetReadings.Quota("ml-team", "nvidia.com/gpumem",
+                Figure.of(12288), Figure.of(40960)));
+        return new FleetReadings(at, cards, hosts, allocations, names, uses, List.of(), quotas, sources,
+                List.of(new FleetReadings.LedgerAge("sched:9395", 4)), List.of(), List.of(), Map.of(), provenance());
+    }
+
+    @Override
+    public UsageHistory usage(Instant at, Duration window, Duration settledAfter, FleetScope scope)
+            throws SourceUnavailableException {
+        check();
+        return new UsageHistory(at, window, settledAfter, List.of(
+                new UsageHistory.ShareHistory("ml-team", "llm-inference", "server", "GPU-A0", Figure.of(2226 * MIB),
+                        Figure.of(27.4), 2000, 1800, Figure.of(25)),
+                new UsageHistory.ShareHistory("ml-team", "notebook", "jupyter", "GPU-A0", Figure.of(3180 * MIB),
+                        Figure.of(8), 50, 10, Figure.of(5))), provenance());
+    }
+
+    @Override
+    public AccrualHistory accruals(Instant at, Duration window) throws SourceUnavailableException {
+        check();
+        double seconds = window.toSeconds();
+        return new AccrualHistory(at, window, List.of(
+                new NamespaceAccrual("ml-team", Figure.of(12 * GIB * seconds), Figure.of(5 * GIB * seconds),
+                        Figure.of(50 * seconds), Figure.of(27 * seconds)),
+                new NamespaceAccrual(HOSTILE_NAMESPACE, Figure.of(20 * GIB * seconds),
+                        Figure.missing(Absence.NO_USAGE_YET), Figure.of(40 * seconds),
+                        Figure.missing(Absence.NO_USAGE_YET))), provenance());
+    }
+
+    @Override
+    public TrendSet trends(TrendScope scope, Instant end, Duration range, Duration step)
+            throws SourceUnavailableException {
+        check();
+        TrendSet.Grid grid = TrendSet.Grid.of(end, range, step);
+        List<Trend> trends = new ArrayList<>();
+        for (Measure measure : List.of(Measure.TREND_MEMORY_TOTAL, Measure.TREND_MEMORY_ALLOCATED,
+                Measure.TREND_MEMORY_USED, Measure.TREND_CORES_ALLOCATED, Measure.TREND_UTILISATION)) {
+            List<double[]> samples = new ArrayList<>();
+            // The first half of the range has no samples: it must be drawn as a gap.
+            for (int i = grid.steps() / 2; i < grid.steps(); i++) {
+                samples.add(new double[] {grid.at(i), measure.ordinal() * 1e9 + i});
+            }
+            trends.add(Trend.aligned(measure, "", QUERY, grid.first(), grid.step(), grid.steps(), samples));
+        }
+        return new TrendSet(scope, grid.first(), grid.step(), grid.steps(), trends);
+    }
+
+    @Override
+    public String description() {
+        return "a fixed test fleet <i>";
+    }
+}

@@ -1,0 +1,40 @@
+package io.hamiobserve.console;
+
+import org.junit.jupiter.api.Test;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class RightsizeReportTest {
+    private static String report(RightsizeReport.Format format) throws Exception {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        RightsizeReport.write(new FixedHistory(), Instant.parse("2026-11-30T12:00:00Z"), Duration.ofDays(14), format,
+                new PrintStream(bytes, true, StandardCharsets.UTF_8));
+        return bytes.toString(StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void theTableSaysWhatEachWorkloadShouldAskAndWhatItAllFrees() throws Exception {
+        String table = report(RightsizeReport.Format.TABLE);
+        assertTrue(table.startsWith("Right-sizing over 14d from a fixed test fleet <i> (3 workloads):"), table);
+        assertTrue(table.contains("critical"), table);
+        assertTrue(table.contains("2.50 GiB (2,560 MiB)"), table);
+        assertTrue(table.contains("Applying every recommendation frees 5.5 GiB of GPU memory"), table);
+    }
+
+    @Test
+    void jsonAndCsvAreForScripts() throws Exception {
+        String json = report(RightsizeReport.Format.JSON);
+        assertTrue(json.contains("\"memory_recommended\" : 2560"), json);
+        assertTrue(json.contains("\"severity\" : \"critical\""), json);
+        String csv = report(RightsizeReport.Format.CSV);
+        assertTrue(csv.lines().findFirst().orElseThrow().startsWith("severity,namespace,pod,container,node,cards,"
+                + "memory_now,memory_recommended"), csv);
+        assertTrue(csv.contains("critical,ml-team,llm-inference,server,node-a,1,8192,2560,-5632"), csv);
+    }
+}

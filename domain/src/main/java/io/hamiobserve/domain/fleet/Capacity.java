@@ -1,0 +1,105 @@
+package io.hamiobserve.domain.fleet;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * How many more pods of a shape fit now, per card model: what HAMi's scheduler would still place
+ * if the pods came one after another, counting per card its free memory, free compute and free
+ * share slots, and per node that a pod's cards must be distinct cards of one model.
+ *
+ * <p>Cards that are unhealthy, shared as MIG instances (their shapes are MIG profiles, not
+ * memory and cores) or lack a figure are not counted, and the result says how many were left out.
+ */
+public final class Capacity {
+    private Capacity() {
+    }
+
+    /** What limits a card: the resource that runs out first for the shape. */
+    public enum Limit { MEMORY, CORES, SLOTS }
+
+    /**
+     * Capacity of one card model.
+     *
+     * @param cards           cards of the model
+     * @param counted         cards counted (healthy, HAMi-Core, every figure known)
+     * @param fits            pods of the shape that fit now
+     * @param freeMemory      Σ free memory of the counted cards, bytes
+     * @param strandedMemory  free memory that no further pod of the shape can use (fragmentation), bytes
+     * @param largestFreeMemory the most free memory on any one counted card, bytes
+     * @param limitedBy       per resource, how many counted cards it limits first
+     */
+    public record ModelCapacity(String model, int cards, int counted, long fits, double freeMemory,
+                                double strandedMemory, double largestFreeMemory, Map<Limit, Integer> limitedBy) {
+    }
+
+    public static List<ModelCapacity> of(List<Card> cards, PodShape shape) {
+        Map<String, List<Card>> byModel = new TreeMap<>();
+        cards.forEach(card -> byModel.computeIfAbsent(card.model().isEmpty() ? "(unregistered)" : card.model(),
+                model -> new ArrayList<>()).add(card));
+        List<ModelCapacity> out = new ArrayList<>();
+        byModel.forEach((model, ofModel) -> out.add(ofModel(model, ofModel, shape)));
+        return out;
+    }
+
+    private static ModelCapacity ofModel(String model, List<Card> cards, PodShape shape) {
+        double shapeBytes = shape.memoryMib() * 1024.0 * 1024.0;
+        Map<String, List<Long>> unitsByNode = new TreeMap<>();
+        Map<Limit, Integer> limitedBy = new java.util.EnumMap<>(Limit.class);
+        int counted = 0;
+        double free = 0;
+        double largest = 0;
+        for (Card card : cards) {
+            if (!countable(card)) {
+                continue;
+            }
+            counted++;
+            double freeMemory = card.memoryFree().orElseThrow();
+            free += freeMemory;
+            largest = Math.max(largest, freeMemory);
+            long byMemory = (long) Math.floor(freeMemory / shapeBytes);
+            long byCores = shape.cores() == 0 ? Long.MAX_VALUE
+                    : (long) Math.floor(card.coresFree().orElseThrow() / shape.cores());
+            long bySlots = (long) card.slotsFree().orElseThrow();
+            long units = Math.min(byMemory, Math.min(byCores, bySlots));
+            Limit limit = units == byMemory ? Limit.MEMORY : units == byCores ? Limit.CORES : Limit.SLOTS;
+            limitedBy.merge(limit, 1, Integer::sum);
+            unitsByNode.computeIfAbsent(card.node(), node -> new ArrayList<>()).add(units);
+        }
+        long fits = unitsByNode.values().stream().mapToLong(units -> podsOnNode(units, shape.cards())).sum();
+        double usable = fits * shape.cards() * shapeBytes;
+        return new ModelCapacity(model, cards.size(), counted, fits, free, Math.max(0, free - usable), largest,
+                Map.copyOf(limitedBy));
+    }
+
+    /**
+     * Pods of {@code cardsPerPod} distinct cards that fit on one node whose cards can each take
+     * {@code units[i]} more shares: the largest t with Σ min(units[i], t) ≥ cardsPerPod · t
+     * (each pod takes one share on each of cardsPerPod different cards).
+     */
+    static long podsOnNode(List<Long> units, int cardsPerPod) {
+        long total = units.stream().mapToLong(Long::longValue).sum();
+        long low = 0;
+        long high = total / cardsPerPod;
+        while (low < high) {
+            long middle = (low + high + 1) >>> 1;
+            long available = 0;
+            for (long each : units) {
+                available += Math.min(each, middle);
+            }
+            if (available >= (long) cardsPerPod * middle) {
+                low = middle;
+            } else {
+                high = middle - 1;
+            }
+        }
+        return low;
+    }
+
+    private static boolean countable(Card card) {
+        return !card.mig() && card.healthy().isKnown() && card.healthy().orElseThrow() > 0
+                && card.memoryFree().isKnown() && card.coresFree().isKnown() && card.slotsFree().isKnown();
+    }
+}

@@ -1,0 +1,55 @@
+package io.hamiobserve.domain.fleet;
+
+import java.util.List;
+
+/**
+ * One card, joined: the scheduler's registration and totals, the driver's readings and the
+ * containers holding shares of it. Memory in bytes, compute in percent of the card.
+ *
+ * @param mode  {@code hami-core}, {@code mig}, or empty when unknown
+ * @param model empty when no node registers the card (seen only by its driver or in a pod's share)
+ */
+public record Card(String node, String uuid, int index, String model, String mode, Figure healthy,
+                   Figure memoryTotal, Figure memoryAllocated, Figure memoryUsed, Figure coresTotal,
+                   Figure coresAllocated, Figure utilisation, Figure slotsUsed, Figure slotsTotal,
+                   Figure temperature, Figure power, Figure beyondAllocation, List<WorkloadShare> shares) {
+
+    public Card {
+        shares = List.copyOf(shares);
+    }
+
+    public boolean mig() {
+        return "mig".equals(mode);
+    }
+
+    public Figure memoryFree() {
+        return memoryTotal.minus(memoryAllocated).map(free -> Math.max(0, free));
+    }
+
+    public Figure coresFree() {
+        return coresTotal.minus(coresAllocated).map(free -> Math.max(0, free));
+    }
+
+    public Figure slotsFree() {
+        return slotsTotal.minus(slotsUsed).map(free -> Math.max(0, free));
+    }
+
+    /**
+     * Memory the driver reports in use that no container's HAMi-Core accounting covers: the
+     * driver's own reserve plus processes outside HAMi-Core. Missing without a driver reading.
+     */
+    public Figure memoryOutsideHamiCore() {
+        double accounted = shares.stream().map(WorkloadShare::memoryUsed).filter(Figure::isKnown)
+                .mapToDouble(Figure::orElseThrow).sum();
+        return memoryUsed.map(used -> Math.max(0, used - accounted));
+    }
+
+    /** Whether the card is used beyond everything allocated on it (someone is not held to a share). */
+    public boolean usedBeyondAllocation() {
+        if (beyondAllocation.isKnown()) {
+            return beyondAllocation.orElseThrow() > 0;
+        }
+        return memoryUsed.isKnown() && memoryAllocated.isKnown()
+                && memoryUsed.orElseThrow() > memoryAllocated.orElseThrow();
+    }
+}

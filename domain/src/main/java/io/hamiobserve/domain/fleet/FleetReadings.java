@@ -1,0 +1,118 @@
+package io.hamiobserve.domain.fleet;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * What the metrics say about the fleet at one instant, series family by series family, before
+ * anything is joined. The allocation side names a container by its index in the pod; the usage
+ * side by its name; {@link FleetState#of} joins them.
+ *
+ * @param at          the instant the figures describe
+ * @param registered  every registered card with what the scheduler allocated on it
+ * @param hosts       what each card's driver reports (usage endpoints)
+ * @param allocations each container's share of each card
+ * @param names       container index → name, per pod
+ * @param uses        each container's use of each card (HAMi-Core's accounting)
+ * @param unmanaged   memory of processes outside HAMi-Core, by owning container
+ * @param quotas      GPU resource quotas per namespace
+ * @param sources     each exporter source's health
+ * @param ledgerAges  seconds since each scheduler exporter last confirmed its ledger complete
+ * @param skips       inputs skipped by the exporters over the last hour
+ * @param targetsDown exporter targets Prometheus cannot scrape
+ * @param containersByNode containers holding shares, per node, when the scope left the containers
+ *                    themselves out ({@link FleetScope.CardsOnly}); empty otherwise
+ * @param provenance  the query behind each measure
+ */
+public record FleetReadings(Instant at, List<Registered> registered, List<Host> hosts, List<Allocation> allocations,
+                            List<ContainerName> names, List<Use> uses, List<Unmanaged> unmanaged, List<Quota> quotas,
+                            List<SourceStatus> sources, List<LedgerAge> ledgerAges, List<Skip> skips,
+                            List<TargetDown> targetsDown, Map<String, Long> containersByNode,
+                            Map<Measure, Provenance> provenance) {
+
+    public FleetReadings {
+        Objects.requireNonNull(at);
+        registered = List.copyOf(registered);
+        hosts = List.copyOf(hosts);
+        allocations = List.copyOf(allocations);
+        names = List.copyOf(names);
+        uses = List.copyOf(uses);
+        unmanaged = List.copyOf(unmanaged);
+        quotas = List.copyOf(quotas);
+        sources = List.copyOf(sources);
+        ledgerAges = List.copyOf(ledgerAges);
+        skips = List.copyOf(skips);
+        targetsDown = List.copyOf(targetsDown);
+        containersByNode = Map.copyOf(containersByNode);
+        provenance = Map.copyOf(provenance);
+    }
+
+    /**
+     * A registered card and the scheduler's totals on it (allocation endpoint).
+     *
+     * @param mode      {@code hami-core}, {@code mig}, or empty when the exporter does not say
+     * @param healthy   1 healthy, 0 not
+     * @param slotsUsed containers sharing the card; {@code slotsTotal} how many may
+     */
+    public record Registered(String node, String uuid, int index, String model, String mode, Figure healthy,
+                             Figure memoryTotal, Figure memoryAllocated, Figure coresTotal, Figure coresAllocated,
+                             Figure slotsUsed, Figure slotsTotal) {
+    }
+
+    /**
+     * A card as its driver sees it (usage endpoint). Memory in bytes, utilisation 0–100.
+     *
+     * @param beyondAllocation used beyond everything allocated on the card
+     */
+    public record Host(String node, String uuid, Figure memoryUsed, Figure utilisation, Figure temperature,
+                       Figure power, Figure beyondAllocation) {
+    }
+
+    /** One container's share of one card, in bytes and percent of a card. */
+    public record Allocation(String namespace, String pod, int containerIndex, String node, String uuid,
+                             Figure memory, Figure cores) {
+    }
+
+    /** The name of a pod's container at an index. */
+    public record ContainerName(String namespace, String pod, int containerIndex, String container, boolean init) {
+    }
+
+    /**
+     * A container's use of one card: HAMi-Core's memory accounting (bytes), SM utilisation
+     * (percent of a card, summed over the container's processes, so above 100 is possible) and
+     * seconds since its last kernel.
+     */
+    public record Use(String namespace, String pod, String container, String node, String uuid, Figure memory,
+                      Figure utilisation, Figure lastKernelSeconds) {
+    }
+
+    /** Memory used on a card by processes HAMi-Core does not account, by owning container. */
+    public record Unmanaged(String node, String uuid, String namespace, String pod, String container, double bytes) {
+    }
+
+    /**
+     * A GPU resource quota: used and limit in the resource's own unit (MiB for memory, percent for cores).
+     *
+     * @param resource e.g. {@code nvidia.com/gpumem}
+     */
+    public record Quota(String namespace, String resource, Figure used, Figure limit) {
+    }
+
+    /** Whether one exporter's source answered at its last scrape. */
+    public record SourceStatus(String instance, String node, String source, boolean ok) {
+    }
+
+    /** Seconds since a scheduler exporter last confirmed its ledger complete. */
+    public record LedgerAge(String instance, double seconds) {
+    }
+
+    /** Inputs skipped over the last hour, with the stable reason. */
+    public record Skip(String source, String kind, String reason, double count) {
+    }
+
+    /** A scrape target of an exporter job that Prometheus cannot reach. */
+    public record TargetDown(String job, String instance) {
+    }
+}

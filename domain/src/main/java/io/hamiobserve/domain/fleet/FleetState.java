@@ -1,0 +1,289 @@
+package io.hamiobserve.domain.fleet;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.function.Function;
+
+/**
+ * The fleet at one instant, joined from {@link FleetReadings}: every card with the containers on
+ * it, every workload with its cards, per node and per namespace summaries, and the exporters'
+ * health. Every list is sorted, so two states of the same readings compare and render alike.
+ */
+public record FleetState(Instant at, List<Card> cards, List<Workload> workloads, List<NodeSummary> nodes,
+                         List<NamespaceSummary> namespaces, Health health, Map<Measure, Provenance> provenance) {
+
+    /** A ledger not confirmed complete for this long is stale (the alert rule's threshold). */
+    public static final double LEDGER_STALE_SECONDS = 300;
+
+    public FleetState {
+        cards = List.copyOf(cards);
+        workloads = List.copyOf(workloads);
+        nodes = List.copyOf(nodes);
+        namespaces = List.copyOf(namespaces);
+        provenance = Map.copyOf(provenance);
+    }
+
+    /** Per node: its cards and workloads, summed. */
+    public record NodeSummary(String name, int cards, int workloads, Figure memoryTotal, Figure memoryAllocated,
+                              Figure memoryUsed, Figure coresTotal, Figure coresAllocated, Figure utilisation,
+                              int cardsWithoutUsage, int sourcesFailing) {
+    }
+
+    /**
+     * Per namespace: its workloads summed, against its quotas (memory quota in bytes, cores in
+     * percent of a card; missing when the namespace has no quota).
+     */
+    public record NamespaceSummary(String name, int workloads, Figure memoryAllocated, Figure memoryUsed,
+                                   Figure coresAllocated, Figure utilisation, Figure memoryQuota,
+                                   Figure coresQuota) {
+    }
+
+    /** What the exporters say about themselves. */
+    public record Health(List<FleetReadings.SourceStatus> failing, List<FleetReadings.LedgerAge> ledgerAges,
+                         List<FleetReadings.Skip> skips, List<FleetReadings.TargetDown> targetsDown,
+                         int sourcesReporting) {
+        public Health {
+            failing = List.copyOf(failing);
+            ledgerAges = List.copyOf(ledgerAges);
+            skips = List.copyOf(skips);
+            targetsDown = List.copyOf(targetsDown);
+        }
+
+        public boolean ledgerStale() {
+            return ledgerAges.stream().anyMatch(age -> age.seconds() > LEDGER_STALE_SECONDS);
+        }
+
+        public double skippedLastHour() {
+            return skips.stream().mapToDouble(FleetReadings.Skip::count).sum();
+        }
+
+        public boolean healthy() {
+            return failing.isEmpty() && targetsDown.isEmpty() && !ledgerStale();
+        }
+    }
+
+    private record ShareKey(String namespace, String pod, String container, String uuid) {
+    }
+
+    /** Joins the readings. Rows that repeat a key (two scheduler replicas) are taken once. */
+    public static FleetState of(FleetReadings readings) {
+        Map<String, FleetReadings.Registered> registered = firstBy(readings.registered(),
+                FleetReadings.Registered::uuid);
+        Map<String, FleetReadings.Host> hosts = firstBy(readings.hosts(), FleetReadings.Host::uuid);
+        Map<List<Object>, String> names = new HashMap<>();
+        for (FleetReadings.ContainerName name : readings.names()) {
+            names.putIfAbsent(List.of(name.namespace(), name.pod(), name.containerIndex()), name.container());
+        }
+        Map<ShareKey, Double> unmanaged = new HashMap<>();
+        for (FleetReadings.Unmanaged each : readings.unmanaged()) {
+            unmanaged.merge(new ShareKey(each.namespace(), each.pod(), each.container(), each.uuid()), each.bytes(),
+                    Double::sum);
+        }
+        Set<String> failingCacheNodes = new HashSet<>();
+        Set<String> failingDriverNodes = new HashSet<>();
+        Set<String> reportingNodes = new HashSet<>();
+        for (FleetReadings.SourceStatus source : readings.sources()) {
+            if (!source.node().isEmpty() && !source.source().equals("ledger")) {
+                reportingNodes.add(source.node());
+            }
+            if (!source.ok() && source.source().equals("cachefile")) {
+                failingCacheNodes.add(source.node());
+            }
+            if (!source.ok() && source.source().equals("nvml")) {
+                failingDriverNodes.add(source.node());
+            }
+        }
+        readings.hosts().forEach(host -> reportingNodes.add(host.node()));
+
+        Map<ShareKey, FleetReadings.Use> uses = new LinkedHashMap<>();
+        for (FleetReadings.Use use : readings.uses()) {
+            uses.putIfAbsent(new ShareKey(use.namespace(), use.pod(), use.container(), use.uuid()), use);
+        }
+
+        List<WorkloadShare> shares = new ArrayList<>();
+        Set<ShareKey> joined = new HashSet<>();
+        for (FleetReadings.Allocation allocation : readings.allocations()) {
+            String container = names.getOrDefault(
+                    List.of(allocation.namespace(), allocation.pod(), allocation.containerIndex()),
+                    WorkloadRef.unnamed(allocation.containerIndex()));
+            ShareKey key = new ShareKey(allocation.namespace(), allocation.pod(), container, allocation.uuid());
+            if (!joined.add(key)) {
+                continue;
+            }
+            FleetReadings.Use use = uses.get(key);
+            FleetReadings.Registered card = registered.get(allocation.uuid());
+            double outside = unmanaged.getOrDefault(key, 0.0);
+            Figure used;
+            Figure utilisation;
+            Figure lastKernel;
+            if (use != null) {
+                used = use.memory();
+                utilisation = use.utilisation();
+                lastKernel = use.lastKernelSeconds();
+            } else {
+                Absence why = outside > 0 ? Absence.OUTSIDE_HAMI_CORE
+                        : card != null && "mig".equals(card.mode()) ? Absence.MIG_INSTANCE
+                        : failingCacheNodes.contains(allocation.node()) ? Absence.SOURCE_FAILING
+                        : !reportingNodes.contains(allocation.node()) ? Absence.NO_USAGE_EXPORTER
+                        : Absence.NO_USAGE_YET;
+                used = Figure.missing(why);
+                utilisation = Figure.missing(why);
+                lastKernel = Figure.missing(why);
+            }
+            shares.add(new WorkloadShare(new WorkloadRef(allocation.namespace(), allocation.pod(), container),
+                    allocation.containerIndex(), allocation.node(), allocation.uuid(),
+                    card == null ? "" : card.model(), allocation.memory(), allocation.cores(), used, utilisation,
+                    lastKernel, outside));
+        }
+        for (Map.Entry<ShareKey, FleetReadings.Use> entry : uses.entrySet()) {
+            if (joined.contains(entry.getKey())) {
+                continue;
+            }
+            // Usage of a container the allocation side does not list (another scheduler, or a
+            // ledger that has not caught up): shown, with its allocation missing.
+            FleetReadings.Use use = entry.getValue();
+            FleetReadings.Registered card = registered.get(use.uuid());
+            String node = !use.node().isEmpty() ? use.node() : card != null ? card.node() : "";
+            shares.add(new WorkloadShare(new WorkloadRef(use.namespace(), use.pod(), use.container()), -1, node,
+                    use.uuid(), card == null ? "" : card.model(), Figure.missing(Absence.NOT_REPORTED),
+                    Figure.missing(Absence.NOT_REPORTED), use.memory(), use.utilisation(), use.lastKernelSeconds(),
+                    unmanaged.getOrDefault(entry.getKey(), 0.0)));
+        }
+        shares.sort(Comparator.comparing(WorkloadShare::workload).thenComparing(WorkloadShare::uuid));
+
+        Map<String, List<WorkloadShare>> sharesByCard = new HashMap<>();
+        shares.forEach(share -> sharesByCard.computeIfAbsent(share.uuid(), uuid -> new ArrayList<>()).add(share));
+
+        List<Card> cards = new ArrayList<>();
+        for (FleetReadings.Registered card : registered.values()) {
+            FleetReadings.Host host = hosts.get(card.uuid());
+            cards.add(card(card.node(), card.uuid(), card.index(), card.model(), card.mode(), card.healthy(),
+                    card.memoryTotal(), card.memoryAllocated(), card.coresTotal(), card.coresAllocated(),
+                    card.slotsUsed(), card.slotsTotal(), host, failingDriverNodes, reportingNodes,
+                    sharesByCard.getOrDefault(card.uuid(), List.of())));
+        }
+        for (FleetReadings.Host host : hosts.values()) {
+            if (!registered.containsKey(host.uuid())) {
+                Figure unknown = Figure.missing(Absence.NOT_REPORTED);
+                cards.add(card(host.node(), host.uuid(), -1, "", "", unknown, unknown, unknown, unknown, unknown,
+                        unknown, unknown, host, failingDriverNodes, reportingNodes,
+                        sharesByCard.getOrDefault(host.uuid(), List.of())));
+            }
+        }
+        cards.sort(Comparator.comparing(Card::node).thenComparingInt(Card::index).thenComparing(Card::uuid));
+
+        Map<WorkloadRef, List<WorkloadShare>> byWorkload = new TreeMap<>();
+        shares.forEach(share -> byWorkload.computeIfAbsent(share.workload(), ref -> new ArrayList<>()).add(share));
+        List<Workload> workloads = new ArrayList<>();
+        byWorkload.forEach((ref, parts) -> workloads.add(new Workload(ref, parts.getFirst().node(), parts)));
+
+        return new FleetState(readings.at(), cards, workloads,
+                nodes(cards, workloads, readings.containersByNode(), readings.sources()),
+                namespaces(workloads, readings.quotas()), health(readings), readings.provenance());
+    }
+
+    private static Card card(String node, String uuid, int index, String model, String mode, Figure healthy,
+                             Figure memoryTotal, Figure memoryAllocated, Figure coresTotal, Figure coresAllocated,
+                             Figure slotsUsed, Figure slotsTotal, FleetReadings.Host host,
+                             Set<String> failingDriverNodes, Set<String> reportingNodes, List<WorkloadShare> shares) {
+        if (host != null) {
+            return new Card(node, uuid, index, model, mode, healthy, memoryTotal, memoryAllocated, host.memoryUsed(),
+                    coresTotal, coresAllocated, host.utilisation(), slotsUsed, slotsTotal, host.temperature(),
+                    host.power(), host.beyondAllocation(), shares);
+        }
+        Figure none = Figure.missing(failingDriverNodes.contains(node) ? Absence.SOURCE_FAILING
+                : reportingNodes.contains(node) ? Absence.NOT_REPORTED : Absence.NO_USAGE_EXPORTER);
+        return new Card(node, uuid, index, model, mode, healthy, memoryTotal, memoryAllocated, none, coresTotal,
+                coresAllocated, none, slotsUsed, slotsTotal, none, none, none, shares);
+    }
+
+    private static List<NodeSummary> nodes(List<Card> cards, List<Workload> workloads, Map<String, Long> counted,
+                                           List<FleetReadings.SourceStatus> sources) {
+        Map<String, List<Card>> cardsByNode = new TreeMap<>();
+        cards.forEach(card -> cardsByNode.computeIfAbsent(card.node(), node -> new ArrayList<>()).add(card));
+        Map<String, Integer> workloadsByNode = new HashMap<>();
+        workloads.forEach(workload -> workloadsByNode.merge(workload.node(), 1, Integer::sum));
+        counted.forEach((node, count) -> workloadsByNode.merge(node, count.intValue(), Integer::sum));
+        Map<String, Integer> failing = new HashMap<>();
+        sources.stream().filter(source -> !source.ok() && !source.node().isEmpty())
+                .forEach(source -> failing.merge(source.node(), 1, Integer::sum));
+        List<NodeSummary> nodes = new ArrayList<>();
+        cardsByNode.forEach((node, onNode) -> nodes.add(new NodeSummary(node, onNode.size(),
+                workloadsByNode.getOrDefault(node, 0), total(onNode, Card::memoryTotal),
+                total(onNode, Card::memoryAllocated), total(onNode, Card::memoryUsed), total(onNode, Card::coresTotal),
+                total(onNode, Card::coresAllocated), total(onNode, Card::utilisation),
+                (int) onNode.stream().filter(card -> !card.memoryUsed().isKnown()).count(),
+                failing.getOrDefault(node, 0))));
+        return nodes;
+    }
+
+    private static List<NamespaceSummary> namespaces(List<Workload> workloads, List<FleetReadings.Quota> quotas) {
+        Map<String, List<Workload>> byNamespace = new TreeMap<>();
+        workloads.forEach(workload -> byNamespace.computeIfAbsent(workload.ref().namespace(), ns -> new ArrayList<>())
+                .add(workload));
+        Map<String, Figure> memoryQuota = new HashMap<>();
+        Map<String, Figure> coresQuota = new HashMap<>();
+        for (FleetReadings.Quota quota : quotas) {
+            byNamespace.computeIfAbsent(quota.namespace(), ns -> new ArrayList<>());
+            if (quota.resource().endsWith("gpumem")) {
+                // HAMi's quota series speak MiB; everything else here speaks bytes.
+                memoryQuota.putIfAbsent(quota.namespace(), quota.limit().map(mib -> mib * 1024 * 1024));
+            } else if (quota.resource().endsWith("gpucores")) {
+                coresQuota.putIfAbsent(quota.namespace(), quota.limit());
+            }
+        }
+        List<NamespaceSummary> namespaces = new ArrayList<>();
+        Figure none = Figure.missing(Absence.NO_QUOTA);
+        byNamespace.forEach((namespace, members) -> namespaces.add(new NamespaceSummary(namespace, members.size(),
+                total(members, Workload::memoryAllocated), total(members, Workload::memoryUsed),
+                total(members, Workload::coresAllocated), total(members, Workload::utilisation),
+                memoryQuota.getOrDefault(namespace, none), coresQuota.getOrDefault(namespace, none))));
+        return namespaces;
+    }
+
+    private static Health health(FleetReadings readings) {
+        List<FleetReadings.SourceStatus> failing = readings.sources().stream()
+                .filter(source -> !source.ok())
+                .sorted(Comparator.comparing(FleetReadings.SourceStatus::node)
+                        .thenComparing(FleetReadings.SourceStatus::source))
+                .toList();
+        return new Health(failing, readings.ledgerAges(), readings.skips(), readings.targetsDown(),
+                readings.sources().size());
+    }
+
+    /** The known parts summed; missing only when no part is known. */
+    static <T> Figure total(List<T> items, Function<T, Figure> figure) {
+        return Figure.Total.of(items.stream().map(figure).toList()).figure();
+    }
+
+    private static <T> Map<String, T> firstBy(List<T> rows, Function<T, String> key) {
+        Map<String, T> first = new LinkedHashMap<>();
+        rows.forEach(row -> first.putIfAbsent(key.apply(row), row));
+        return first;
+    }
+
+    public Optional<Card> card(String uuid) {
+        return cards.stream().filter(card -> card.uuid().equals(uuid)).findFirst();
+    }
+
+    public Optional<NodeSummary> node(String name) {
+        return nodes.stream().filter(node -> node.name().equals(name)).findFirst();
+    }
+
+    public Optional<Workload> workload(WorkloadRef ref) {
+        return workloads.stream().filter(workload -> workload.ref().equals(ref)).findFirst();
+    }
+
+    public Provenance provenance(Measure measure) {
+        return provenance.getOrDefault(measure, new Provenance(measure.name().toLowerCase(java.util.Locale.ROOT), ""));
+    }
+}

@@ -1,0 +1,48 @@
+package io.hamiobserve.domain.fleet;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * Each container's use of each card over a window, summarised where the samples are (Prometheus
+ * computes the peak and the percentile; only the summary travels).
+ *
+ * @param at      the window's end
+ * @param window  how far back it looks
+ * @param settledAfter the age a sample must have to count in {@link ShareHistory#settledSamples()}
+ * @param shares  one summary per container and card
+ * @param provenance the query behind each measure
+ */
+public record UsageHistory(Instant at, Duration window, Duration settledAfter, List<ShareHistory> shares,
+                           Map<Measure, Provenance> provenance) {
+    public UsageHistory {
+        Objects.requireNonNull(at);
+        shares = List.copyOf(shares);
+        provenance = Map.copyOf(provenance);
+    }
+
+    /**
+     * One container's use of one card over the window.
+     *
+     * @param memoryPeak           highest memory use in the window, bytes
+     * @param utilisationP95       95th percentile of the SM utilisation samples, percent of a card
+     * @param samples              memory samples in the window
+     * @param settledSamples       memory samples older than {@link #settledAfter()}: history exists that long
+     * @param utilisationRecentMax highest utilisation in the last {@link RightSizing#IDLE_AFTER}: 0 means idle
+     */
+    public record ShareHistory(String namespace, String pod, String container, String uuid, Figure memoryPeak,
+                               Figure utilisationP95, long samples, long settledSamples,
+                               Figure utilisationRecentMax) {
+        public boolean matches(WorkloadShare share) {
+            return share.workload().namespace().equals(namespace) && share.workload().pod().equals(pod)
+                    && share.workload().container().equals(container) && share.uuid().equals(uuid);
+        }
+    }
+
+    public Provenance provenance(Measure measure) {
+        return provenance.getOrDefault(measure, new Provenance(measure.name().toLowerCase(java.util.Locale.ROOT), ""));
+    }
+}

@@ -1,0 +1,179 @@
+package io.hamiobserve.domain.fleet;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+import java.util.Map;
+
+import static io.hamiobserve.domain.fleet.Readings.GIB;
+import static io.hamiobserve.domain.fleet.Readings.MIB;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class FleetStateTest {
+    private static final String A100 = "NVIDIA A100";
+
+    private static Readings twoCards() {
+        return new Readings()
+                .card("node-a", "GPU-0", 0, A100, "hami-core", 40, 16, 70, 3, 10)
+                .card("node-a", "GPU-1", 1, A100, "hami-core", 40, 0, 0, 0, 10)
+                .host("node-a", "GPU-0", 7, 30)
+                .host("node-a", "GPU-1", 0.4, 0)
+                .share("ml", "llm", 0, "server", "node-a", "GPU-0", 8192, 30)
+                .use("ml", "llm", "server", "node-a", "GPU-0", 2100, 20);
+    }
+
+    @Test
+    void allocationByIndexJoinsUsageByName() {
+        FleetState state = twoCards().state();
+        Workload llm = state.workload(new WorkloadRef("ml", "llm", "server")).orElseThrow();
+        WorkloadShare share = llm.shares().getFirst();
+        assertEquals(8192 * MIB, share.memoryAllocated().orElseThrow());
+        assertEquals(2100 * MIB, share.memoryUsed().orElseThrow());
+        assertEquals((8192 - 2100) * MIB, share.memoryIdle().orElseThrow());
+        assertEquals(A100, share.model());
+        assertEquals(List.of(share), state.card("GPU-0").orElseThrow().shares());
+    }
+
+    @Test
+    void aContainerWithoutUsageIsMissingWithTheReasonNotZero() {
+        FleetState state = twoCards()
+                .share("ml", "pending", 0, "worker", "node-a", "GPU-1", 4096, 10)
+                .state();
+        WorkloadShare pending = state.workload(new WorkloadRef("ml", "pending", "worker")).orElseThrow()
+                .shares().getFirst();
+        assertEquals(Figure.missing(Absence.NO_USAGE_YET), pending.memoryUsed());
+        assertEquals(Figure.missing(Absence.NO_USAGE_YET), pending.memoryIdle());
+        assertEquals(Figure.missing(Absence.NO_USAGE_YET), pending.utilisation());
+    }
+
+    @Test
+    void theReasonForMissingUsageSaysWhatIsWrong() {
+        Readings readings = twoCards()
+                .card("node-b", "GPU-2", 0, A100, "hami-core", 40, 8, 10, 1, 10)
+                .card("node-c", "GPU-3", 0, "H100", "mig", 80, 10, 14, 1, 7)
+                .share("research", "sim", 0, "sim", "node-a", "GPU-1", 2048, 10)
+                .share("ml", "far", 0, "x", "node-b", "GPU-2", 8192, 10)
+                .share("ml", "mig", 0, "tuner", "node-c", "GPU-3", 10240, 14);
+        readings.unmanaged.add(new FleetReadings.Unmanaged("node-a", "GPU-1", "research", "sim", "sim", 6 * GIB));
+        FleetState state = readings.state();
+        assertEquals(Figure.missing(Absence.OUTSIDE_HAMI_CORE),
+                state.workload(new WorkloadRef("research", "sim", "sim")).orElseThrow().memoryUsed());
+        assertEquals(6 * GIB, state.workload(new WorkloadRef("research", "sim", "sim")).orElseThrow().unmanagedMemory());
+        assertEquals(Figure.missing(Absence.NO_USAGE_EXPORTER),
+                state.workload(new WorkloadRef("ml", "far", "x")).orElseThrow().memoryUsed());
+        assertEquals(Figure.missing(Absence.NO_USAGE_EXPORTER), state.card("GPU-2").orElseThrow().memoryUsed());
+        assertEquals(Figure.missing(Absence.MIG_INSTANCE),
+                state.workload(new WorkloadRef("ml", "mig", "tuner")).orElseThrow().memoryUsed());
+
+        readings.sources.add(new FleetReadings.SourceStatus("node-b:9394", "node-b", "cachefile", false));
+        readings.sources.add(new FleetReadings.SourceStatus("node-b:9394", "node-b", "nvml", false));
+        FleetState failing = readings.state();
+        assertEquals(Figure.missing(Absence.SOURCE_FAILING),
+                failing.workload(new WorkloadRef("ml", "far", "x")).orElseThrow().memoryUsed());
+        assertEquals(Figure.missing(Absence.SOURCE_FAILING), failing.card("GPU-2").orElseThrow().utilisation());
+        assertEquals(2, failing.health().failing().size());
+        assertFalse(failing.health().healthy());
+    }
+
+    @Test
+    void usageOfAContainerTheLedgerDoesNotListIsShownWithItsAllocationMissing() {
+        FleetState state = twoCards().use("ml", "stray", "main", "node-a", "GPU-1", 512, 5).state();
+        Workload stray = state.workload(new WorkloadRef("ml", "stray", "main")).orElseThrow();
+        assertEquals(Figure.missing(Absence.NOT_REPORTED), stray.memoryAllocated());
+        assertEquals(512 * MIB, stray.memoryUsed().orElseThrow());
+        assertEquals(-1, stray.shares().getFirst().containerIndex());
+    }
+
+    @Test
+    void aContainerWhoseNameIsUnknownIsNamedByItsIndex() {
+        Readings readings = twoCards();
+        readings.allocations.add(new FleetReadings.Allocation("ml", "old", 2, "node-a", "GPU-1", Figure.of(MIB),
+                Figure.of(5)));
+        FleetState state = readings.state();
+        assertTrue(state.workload(new WorkloadRef("ml", "old", "#2")).isPresent());
+    }
+
+    @Test
+    void aMultiCardContainerSumsOverItsCardsAndAMissingPartMakesTheSumMissing() {
+        FleetState state = twoCards()
+                .share("vision", "embed", 0, "worker", "node-a", "GPU-0", 10240, 40)
+                .share("vision", "embed", 0, "worker", "node-a", "GPU-1", 10240, 40)
+                .use("vision", "embed", "worker", "node-a", "GPU-0", 9000, 30)
+                .state();
+        Workload embed = state.workload(new WorkloadRef("vision", "embed", "worker")).orElseThrow();
+        assertEquals(20480 * MIB, embed.memoryAllocated().orElseThrow());
+        assertEquals(80, embed.coresAllocated().orElseThrow());
+        assertEquals(Figure.missing(Absence.NO_USAGE_YET), embed.memoryUsed());
+        assertEquals(List.of("GPU-0", "GPU-1"), embed.cards());
+    }
+
+    @Test
+    void totalsCountUseOverTheCardsThatReportIt() {
+        Readings readings = twoCards().card("node-b", "GPU-2", 0, A100, "hami-core", 40, 8, 10, 1, 10);
+        FleetTotals totals = FleetTotals.of(readings.state());
+        assertEquals(3, totals.cards());
+        assertEquals(2, totals.nodes());
+        assertEquals(1, totals.cardsWithoutUsage());
+        assertEquals(120 * GIB, totals.memoryTotal().orElseThrow());
+        assertEquals(24.0 / 120, totals.memoryAllocatedFraction().orElseThrow(), 1e-9);
+        // 7.4 GiB used on the two reporting cards (80 GiB), not over all three (120 GiB).
+        assertEquals(7.4 / 80, totals.memoryUsedFraction().orElseThrow(), 1e-9);
+        assertEquals(80.0 / 300, totals.coresAllocatedFraction().orElseThrow(), 1e-9);
+        assertEquals(30.0 / 200, totals.coresUsedFraction().orElseThrow(), 1e-9);
+        assertEquals((8192 - 2100) * MIB, totals.memoryIdle().orElseThrow());
+        assertEquals((8192 - 2100) * MIB / (40 * GIB), totals.memoryIdleCards().orElseThrow(), 1e-9);
+    }
+
+    @Test
+    void cardsUsedBeyondTheirAllocationAreFound() {
+        Readings readings = new Readings().card("node-a", "GPU-0", 0, A100, "hami-core", 40, 2, 10, 1, 10);
+        readings.hosts.add(new FleetReadings.Host("node-a", "GPU-0", Figure.of(6.5 * GIB), Figure.of(50),
+                Figure.missing(Absence.NOT_SUPPORTED), Figure.missing(Absence.NOT_SUPPORTED),
+                Figure.missing(Absence.NOT_REPORTED)));
+        FleetState state = readings.state();
+        assertEquals(List.of("GPU-0"), FleetTotals.usedBeyondAllocation(state).stream().map(Card::uuid).toList());
+        Card card = state.card("GPU-0").orElseThrow();
+        assertEquals(Figure.missing(Absence.NOT_SUPPORTED), card.temperature());
+        assertEquals(6.5 * GIB, card.memoryOutsideHamiCore().orElseThrow());
+    }
+
+    @Test
+    void topIdleAllocationsAreTheLargestFirst() {
+        FleetState state = twoCards()
+                .share("ml", "small", 0, "c", "node-a", "GPU-1", 1024, 5)
+                .use("ml", "small", "c", "node-a", "GPU-1", 512, 5)
+                .state();
+        List<WorkloadShare> top = FleetTotals.topIdle(state, 5);
+        assertEquals(List.of("llm", "small"), top.stream().map(share -> share.workload().pod()).toList());
+        assertEquals(1, FleetTotals.topIdle(state, 1).size());
+    }
+
+    @Test
+    void namespacesAreSummedAndSetAgainstTheirQuotaInBytes() {
+        Readings readings = twoCards();
+        readings.quotas.add(new FleetReadings.Quota("ml", "nvidia.com/gpumem", Figure.of(8192), Figure.of(40960)));
+        readings.quotas.add(new FleetReadings.Quota("idle-team", "nvidia.com/gpucores", Figure.of(0), Figure.of(100)));
+        FleetState state = readings.state();
+        FleetState.NamespaceSummary ml = state.namespaces().getFirst();
+        assertEquals("idle-team", ml.name());
+        FleetState.NamespaceSummary team = state.namespaces().get(1);
+        assertEquals(40 * GIB, team.memoryQuota().orElseThrow());
+        assertEquals(8192 * MIB, team.memoryAllocated().orElseThrow());
+        assertEquals(Figure.missing(Absence.NO_QUOTA), team.coresQuota());
+        assertEquals(100, ml.coresQuota().orElseThrow());
+    }
+
+    @Test
+    void aStaleLedgerIsUnhealthy() {
+        Readings readings = twoCards();
+        FleetReadings fresh = readings.build();
+        FleetReadings stale = new FleetReadings(fresh.at(), fresh.registered(), fresh.hosts(), fresh.allocations(),
+                fresh.names(), fresh.uses(), fresh.unmanaged(), fresh.quotas(), fresh.sources(),
+                List.of(new FleetReadings.LedgerAge("scheduler:9395", 301)), List.of(), List.of(), Map.of(),
+                fresh.provenance());
+        assertTrue(FleetState.of(fresh).health().healthy());
+        assertTrue(FleetState.of(stale).health().ledgerStale());
+    }
+}

@@ -1,0 +1,44 @@
+package io.hamiobserve.ports;
+
+import io.hamiobserve.domain.fleet.AccrualHistory;
+import io.hamiobserve.domain.fleet.FleetReadings;
+import io.hamiobserve.domain.fleet.FleetScope;
+import io.hamiobserve.domain.fleet.TrendScope;
+import io.hamiobserve.domain.fleet.TrendSet;
+import io.hamiobserve.domain.fleet.UsageHistory;
+
+import java.time.Duration;
+import java.time.Instant;
+
+/**
+ * What the fleet's metrics say now and over a window: every card, share and container at an
+ * instant, each container's use summarised over a window (for right-sizing), each namespace's
+ * accrued allocation and use (for chargeback), and trends for charts. Read-only.
+ *
+ * <p>A scope says which containers a caller needs; an implementation reads at least those (an
+ * in-memory one may return everything). Every answer carries, for each measure, the query it came from. An implementation bounds the
+ * work of each call independently of the fleet's size (a fixed set of queries, not one per card)
+ * and fails with {@link SourceUnavailableException} (saying why: unreachable, too slow, refused)
+ * rather than hang or answer partly.
+ */
+public interface FleetHistory {
+    /** The fleet at {@code at}: every card, and the containers {@code scope} asks for. */
+    FleetReadings readings(Instant at, FleetScope scope) throws SourceUnavailableException;
+
+    /**
+     * The use of each card by the containers {@code scope} asks for, over {@code window} ending at
+     * {@code at}; samples older than {@code settledAfter} are counted apart, to tell how long the
+     * history goes back.
+     */
+    UsageHistory usage(Instant at, Duration window, Duration settledAfter, FleetScope scope)
+            throws SourceUnavailableException;
+
+    /** Each namespace's allocated and used memory and compute, integrated over {@code window}. */
+    AccrualHistory accruals(Instant at, Duration window) throws SourceUnavailableException;
+
+    /** Allocated and used memory and compute (and, for a card, temperature and power) over a range. */
+    TrendSet trends(TrendScope scope, Instant end, Duration range, Duration step) throws SourceUnavailableException;
+
+    /** Where the figures come from, in words for the page footer ("Prometheus at http://..."). */
+    String description();
+}
