@@ -33,8 +33,11 @@ import java.util.stream.Stream;
  * and starts one endpoint per role. The wiring is explicit here; tests reuse the same methods.
  */
 public final class Main {
-    /** How long {@code scheduler --once} waits for a live cluster's ledger to sync. */
-    private static final Duration ONCE_SYNC_TIMEOUT = Duration.ofSeconds(60);
+    /**
+     * How long {@code scheduler --once} waits for a live cluster's ledger to sync; a source that has
+     * failed for good (a snapshot that is not a dump) ends the wait at once.
+     */
+    static final Duration ONCE_SYNC_TIMEOUT = Duration.ofSeconds(60);
 
     private Main() {
     }
@@ -102,24 +105,30 @@ public final class Main {
         if (!options.once()) {
             return serveRoles(List.of(options.allocationBind()), List.of(role), options, out);
         }
+        if (options.snapshot().isEmpty()) {
+            // fabric8 logs every retry with a stack trace; a one-shot command says why it failed in one line.
+            java.util.logging.Logger.getLogger("io.fabric8").setLevel(java.util.logging.Level.SEVERE);
+        }
         try (role) {
             role.start();
             long deadline = System.nanoTime() + ONCE_SYNC_TIMEOUT.toNanos();
-            while (!role.ready() && System.nanoTime() < deadline) {
+            while (!role.ready()) {
+                Optional<SchedulerLedgerSource.Failure> failure = role.failure();
+                if (failure.isPresent() && !failure.get().retrying()) {
+                    err.println("hami-observe: " + failure.get().message());
+                    return 2;
+                }
+                if (System.nanoTime() >= deadline) {
+                    err.println("hami-observe: the ledger did not sync within " + ONCE_SYNC_TIMEOUT.toSeconds() + " s"
+                            + failure.map(f -> ": " + f.message()).orElse(""));
+                    return 1;
+                }
                 Thread.sleep(50);
-            }
-            if (!role.ready()) {
-                err.println("hami-observe: the ledger did not sync within " + ONCE_SYNC_TIMEOUT.toSeconds() + " s");
-                return 1;
             }
             print(role, out);
             return 0;
         } catch (InterruptedException interrupted) {
             Thread.currentThread().interrupt();
-            return 1;
-        } catch (java.io.UncheckedIOException unreadable) {
-            // A snapshot file that cannot be read at all (a damaged document inside is skipped instead).
-            err.println("hami-observe: " + unreadable.getMessage());
             return 1;
         }
     }
