@@ -6,6 +6,7 @@ import io.hamiobserve.adapters.k8s.KubernetesSources;
 import io.hamiobserve.adapters.nvml.Nvml;
 import io.hamiobserve.adapters.nvml.ProcCgroupOwners;
 import io.hamiobserve.app.demo.DemoCacheFiles;
+import io.hamiobserve.app.demo.DemoCacheRoot;
 import io.hamiobserve.app.demo.DemoCluster;
 import io.hamiobserve.app.demo.DemoSources;
 import io.hamiobserve.app.demo.DemoWorkload;
@@ -22,11 +23,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.Comparator;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.stream.Stream;
 
 /**
  * Entry point: parses the command line, wires the adapters of the chosen role(s) to the domain
@@ -174,9 +173,10 @@ public final class Main {
         DemoWorkload workload = new DemoWorkload(DemoCluster.standard(), Clock.systemUTC());
         BuildInfo build = BuildInfo.current();
         AllocationRole allocation = new AllocationRole(DemoSources.ledger(workload), options.legacyMetrics(), build);
-        Path cacheRoot = demoCacheRoot();
-        UsageRole nodeA = demoNode(workload, DemoCluster.NODE_A, cacheRoot, options, build);
-        UsageRole nodeB = demoNode(workload, DemoCluster.NODE_B, cacheRoot, options, build);
+        DemoCacheRoot cacheFiles = DemoCacheRoot.create();
+        Path cacheRoot = cacheFiles.path();
+        UsageRole nodeA = demoNode(workload, DemoCluster.NODE_A, cacheFiles, options, build);
+        UsageRole nodeB = demoNode(workload, DemoCluster.NODE_B, cacheFiles, options, build);
         if (options.once()) {
             allocation.start();
             nodeA.start();
@@ -185,6 +185,7 @@ public final class Main {
             allocation.close();
             nodeA.close();
             nodeB.close();
+            cacheFiles.close();
             return 0;
         }
         List<Servers.Served> servers = new ArrayList<>();
@@ -204,34 +205,17 @@ public final class Main {
                 servers.get(1).port(), DemoCluster.NODE_B, servers.get(2).port(), cacheRoot,
                 cacheRoot.resolve(DemoCluster.NODE_A).resolve("containers"));
         out.flush();
-        stopOnShutdown(servers, List.of(allocation, nodeA, nodeB), options.edge().shutdownDrain());
+        // The cache files go last, once no scrape can write them any more.
+        stopOnShutdown(servers, List.of(allocation, nodeA, nodeB, cacheFiles), options.edge().shutdownDrain());
         return -1;
     }
 
-    static UsageRole demoNode(DemoWorkload workload, String node, Path cacheRoot, Options options, BuildInfo build) {
-        DemoCacheFiles cacheFiles = new DemoCacheFiles(workload, node, cacheRoot.resolve(node).resolve("containers"));
+    static UsageRole demoNode(DemoWorkload workload, String node, DemoCacheRoot root, Options options,
+                              BuildInfo build) {
+        DemoCacheFiles cacheFiles = new DemoCacheFiles(workload, node, root);
         return new UsageRole(node, DemoSources.hostCards(workload, node), cacheFiles,
                 DemoSources.pods(workload, node), Optional.of(DemoSources.processOwners(workload)),
                 options.legacyMetrics(), build, workload.clock());
-    }
-
-    /** A fresh directory for the demo's cache files, removed when the process exits. */
-    private static Path demoCacheRoot() {
-        try {
-            Path root = Files.createTempDirectory("hami-observe-demo");
-            Runtime.getRuntime().addShutdownHook(new Thread(() -> deleteTree(root), "hami-observe-demo-cleanup"));
-            return root;
-        } catch (IOException failed) {
-            throw new java.io.UncheckedIOException("cannot create the demo's cache directory", failed);
-        }
-    }
-
-    private static void deleteTree(Path root) {
-        try (Stream<Path> paths = Files.walk(root)) {
-            paths.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
-        } catch (IOException ignored) {
-            // Best effort: it is a temporary directory.
-        }
     }
 
     private static void print(MetricsSource source, PrintStream out) {
