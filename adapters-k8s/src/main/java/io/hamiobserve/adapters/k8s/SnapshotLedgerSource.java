@@ -56,7 +56,8 @@ final class SnapshotLedgerSource implements SchedulerLedgerSource {
         ledger.markSynced(clock.millis());
     }
 
-    private static void apply(JsonNode object, LedgerFeed feed, KubernetesSerialization serialization, Skips skips) {
+    /** Applies one object of a dump: Nodes, Pods and ResourceQuotas; an object that does not map is skipped. */
+    static void apply(JsonNode object, LedgerFeed feed, KubernetesSerialization serialization, Skips skips) {
         String kind = object.path("kind").asString("");
         try {
             switch (kind) {

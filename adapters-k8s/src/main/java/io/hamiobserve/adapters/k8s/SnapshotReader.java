@@ -98,32 +98,45 @@ final class SnapshotReader {
             throw new NotADumpException(attributes.size() + " bytes, more than the " + MAX_BYTES
                     + " bytes a dump may have");
         }
-        try (CountingInput counted = new CountingInput(Files.newInputStream(file));
-             BufferedInputStream input = new BufferedInputStream(counted, 1 << 16)) {
-            boolean json = startsLikeJson(input);
-            Reading reading = new Reading(objects, skips);
-            try (JsonParser parser = (json ? JSON : YAML).createParser(input)) {
-                reading.documents(parser);
-            } catch (JacksonException | IllegalStateException | IllegalArgumentException broken) {
-                // SnakeYAML's own exceptions are runtime exceptions too; whatever the parser throws ends the read.
-                String why = broken instanceof JacksonException e ? e.getOriginalMessage() : broken.toString();
-                String where = broken instanceof JacksonException e && e.getLocation() != null
-                        ? " at line " + e.getLocation().getLineNr() : "";
-                if (!reading.recognised) {
-                    throw new NotADumpException("not a Kubernetes dump: " + (json ? "JSON" : "YAML")
-                            + " parse error" + where + ": " + why);
-                }
-                skips.skip(Skips.SNAPSHOT, "document " + reading.documents + where, "bad_document", why);
-            }
-            if (!reading.recognised) {
-                throw new NotADumpException("not a Kubernetes dump: " + reading.notADump);
-            }
-            return new Summary(reading.objects, counted.count, json ? "json" : "yaml");
+        try (InputStream input = Files.newInputStream(file)) {
+            return read(input, objects, skips);
         } catch (AccessDeniedException e) {
             throw new NotADumpException("cannot read: permission denied");
         } catch (IOException e) {
             throw new NotADumpException("cannot read: " + e.getMessage());
         }
+    }
+
+    /** As {@link #read(Path, Consumer, Skips)}, from a stream already open (the fuzzer's bytes). */
+    static Summary read(InputStream stream, Consumer<JsonNode> objects, Skips skips)
+            throws NotADumpException, IOException {
+        CountingInput counted = new CountingInput(stream);
+        BufferedInputStream input = new BufferedInputStream(counted, 1 << 16);
+        boolean json = startsLikeJson(input);
+        Reading reading = new Reading(objects, skips);
+        try (JsonParser parser = (json ? JSON : YAML).createParser(input)) {
+            reading.documents(parser);
+        } catch (JacksonException | IllegalStateException | IllegalArgumentException broken) {
+            // SnakeYAML's own exceptions are runtime exceptions too; whatever the parser throws ends the read.
+            String why = oneLine(broken instanceof JacksonException e ? e.getOriginalMessage() : broken.toString());
+            String where = broken instanceof JacksonException e && e.getLocation() != null
+                    ? " at line " + e.getLocation().getLineNr() : "";
+            if (!reading.recognised) {
+                throw new NotADumpException("not a Kubernetes dump: " + (json ? "JSON" : "YAML")
+                        + " parse error" + where + ": " + why);
+            }
+            skips.skip(Skips.SNAPSHOT, "document " + reading.documents + where, "bad_document", why);
+        }
+        if (!reading.recognised) {
+            throw new NotADumpException("not a Kubernetes dump: " + reading.notADump);
+        }
+        return new Summary(reading.objects, counted.count, json ? "json" : "yaml");
+    }
+
+    /** SnakeYAML's messages quote the document over several lines; an error here is one line, and short. */
+    static String oneLine(String message) {
+        String line = String.valueOf(message).strip().replaceAll("\\s*\\R\\s*", " ");
+        return line.length() <= 300 ? line : line.substring(0, 300) + " ...";
     }
 
     /** JSON may be indented with tabs, which YAML forbids, so text starting with '{' or '[' goes to a JSON parser. */
