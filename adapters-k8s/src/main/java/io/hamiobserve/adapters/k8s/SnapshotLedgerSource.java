@@ -25,6 +25,8 @@ import java.util.logging.Logger;
  */
 final class SnapshotLedgerSource implements SchedulerLedgerSource {
     private static final Logger LOG = Logger.getLogger(SnapshotLedgerSource.class.getName());
+    /** fabric8's mapping of Kubernetes objects; costly to build, safe to share. */
+    private static final KubernetesSerialization SERIALIZATION = new KubernetesSerialization();
 
     private final Path file;
     private final Vendors vendors;
@@ -41,10 +43,9 @@ final class SnapshotLedgerSource implements SchedulerLedgerSource {
     public void start(Ledger ledger, SkipReporter reporter) {
         Skips skips = new Skips(reporter);
         LedgerFeed feed = new LedgerFeed(ledger, vendors, skips);
-        KubernetesSerialization serialization = new KubernetesSerialization();
         SnapshotReader.Summary summary;
         try {
-            summary = SnapshotReader.read(file, object -> apply(object, feed, serialization, skips), skips);
+            summary = SnapshotReader.read(file, object -> apply(object, feed, SERIALIZATION, skips), skips);
         } catch (SnapshotReader.NotADumpException notADump) {
             String message = "snapshot " + SkipReporter.loggable(file.toString()) + ": " + notADump.getMessage();
             failure = new Failure(message, false);

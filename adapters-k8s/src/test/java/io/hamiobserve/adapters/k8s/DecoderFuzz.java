@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.ResourceQuota;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import io.hamiobserve.adapters.k8s.fuzz.FuzzInputs;
 import io.hamiobserve.domain.AllocationView;
 import io.hamiobserve.domain.DeviceShare;
 import io.hamiobserve.domain.Ledger;

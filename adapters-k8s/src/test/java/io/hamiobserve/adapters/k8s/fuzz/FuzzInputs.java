@@ -1,4 +1,4 @@
-package io.hamiobserve.adapters.k8s;
+package io.hamiobserve.adapters.k8s.fuzz;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -9,9 +9,15 @@ import java.util.Random;
  * them, mutated the way an attacker or a broken writer would (numbers at and past every bound,
  * exponents, NaN, signs, unicode digits and letters, NUL and control bytes, lone surrogates,
  * separators inserted and removed, slices repeated thousands of times, truncation), and whole
- * dumps built from such objects. Deterministic for a seed. Shared with the app's exposition fuzzer.
+ * dumps built from such objects. Deterministic for a seed. Shared with the app's exposition fuzzer
+ * (so in a package of its own: the adapter's package belongs to its module).
  */
 public final class FuzzInputs {
+    /** Just past what an API server stores for an object's annotations (the adapter's bound). */
+    private static final int PAST_ANNOTATION_LIMIT = 256 * 1024 + 1;
+    /** Just past the most cards the adapter reads from one node. */
+    private static final int PAST_CARD_LIMIT = 1025;
+
     /** Tokens spliced into text: separators, numbers around every bound, odd characters. */
     private static final String[] TOKENS = {
             ",", ":", ";", "[", "]", "{", "}", "\"", "'", "-", "+", " ", "\t", "\n", "\r\n", "\\", "\\u0000",
@@ -54,25 +60,29 @@ public final class FuzzInputs {
     }
 
     public static String registerValue(Random random) {
-        return random.nextInt(8) == 0 ? generatedRegister(random) : mutate(pick(random, REGISTER_SEEDS), random);
+        return registerValue(random, true);
     }
 
     public static String allocationValue(Random random) {
-        return mutate(pick(random, ALLOCATION_SEEDS), random);
+        return mutate(pick(random, ALLOCATION_SEEDS), random, true);
     }
 
     public static String migValue(Random random) {
-        return mutate(pick(random, MIG_SEEDS), random);
+        return mutate(pick(random, MIG_SEEDS), random, true);
     }
 
     public static String quantity(Random random) {
-        return mutate(pick(random, QUANTITY_SEEDS), random);
+        return mutate(pick(random, QUANTITY_SEEDS), random, true);
+    }
+
+    private static String registerValue(Random random, boolean huge) {
+        return random.nextInt(8) == 0 ? generatedRegister(random) : mutate(pick(random, REGISTER_SEEDS), random, huge);
     }
 
     /** A JSON register annotation built from fields with values anywhere around their bounds. */
     private static String generatedRegister(Random random) {
         StringBuilder json = new StringBuilder("[");
-        int cards = random.nextInt(64) == 0 ? InputLimits.MAX_CARDS_PER_NODE + random.nextInt(100)
+        int cards = random.nextInt(64) == 0 ? PAST_CARD_LIMIT + random.nextInt(100)
                 : 1 + random.nextInt(4);
         for (int i = 0; i < cards; i++) {
             json.append(i == 0 ? "" : ",").append("{\"id\":\"GPU-").append(random.nextInt(cards + 3)).append('"');
@@ -97,8 +107,11 @@ public final class FuzzInputs {
         };
     }
 
-    /** 1 to 5 mutations of {@code seed}: splices, deletions, repeats, truncation, digit runs. */
-    public static String mutate(String seed, Random random) {
+    /**
+     * 1 to 5 mutations of {@code seed}: splices, deletions, repeats, truncation, digit runs; with
+     * {@code huge}, now and then text past every size bound.
+     */
+    public static String mutate(String seed, Random random, boolean huge) {
         StringBuilder text = new StringBuilder(seed);
         int mutations = 1 + random.nextInt(5);
         for (int m = 0; m < mutations; m++) {
@@ -115,7 +128,7 @@ public final class FuzzInputs {
                     // A slice repeated many times: huge counts of entries, deeply repeated UUIDs.
                     int end = Math.min(text.length(), at + 1 + random.nextInt(40));
                     String slice = text.substring(Math.min(at, end), end);
-                    int times = random.nextInt(40) == 0 ? 2_000 + random.nextInt(30_000) : 1 + random.nextInt(50);
+                    int times = huge && random.nextInt(40) == 0 ? 2_000 + random.nextInt(30_000) : 1 + random.nextInt(50);
                     if (slice.length() * (long) times < 2_000_000) {
                         text.insert(end, slice.repeat(times));
                     }
@@ -138,7 +151,7 @@ public final class FuzzInputs {
                     }
                 }
                 // Past what an API server stores, now and then: the decoders refuse it before reading it.
-                default -> text.insert(at, "x".repeat(random.nextInt(40) == 0 ? InputLimits.MAX_ANNOTATION_CHARS + 1
+                default -> text.insert(at, "x".repeat(huge && random.nextInt(40) == 0 ? PAST_ANNOTATION_LIMIT
                         : 1 + random.nextInt(400)));
             }
         }
@@ -160,13 +173,16 @@ public final class FuzzInputs {
                 json ? "{\"kind\":\"ConfigMap\"}" : "- {\"kind\": \"ConfigMap\"}\n");
         List<String> items = new ArrayList<>();
         for (int i = 0; i < objects; i++) {
-            String name = random.nextInt(10) == 0 ? mutate("name-" + i, random) : "n" + i;
+            // Sizes past the bounds are the annotation targets' business; here they would only slow the parser.
+            String name = random.nextInt(10) == 0 ? mutate("name-" + i, random, false) : "n" + i;
             items.add(switch (random.nextInt(3)) {
-                case 0 -> node(json, name, registerValue(random));
+                case 0 -> node(json, name, registerValue(random, false));
                 case 1 -> pod(json, "ns" + random.nextInt(3), name, "uid-" + i,
                         random.nextBoolean() ? "steady-node" : "n" + random.nextInt(objects + 1),
-                        allocationValue(random), random.nextInt(3) == 0 ? migValue(random) : null);
-                default -> quota(json, "ns" + random.nextInt(3), name, quantity(random), quantity(random));
+                        mutate(pick(random, ALLOCATION_SEEDS), random, false),
+                        random.nextInt(3) == 0 ? mutate(pick(random, MIG_SEEDS), random, false) : null);
+                default -> quota(json, "ns" + random.nextInt(3), name, mutate(pick(random, QUANTITY_SEEDS), random,
+                        false), mutate(pick(random, QUANTITY_SEEDS), random, false));
             });
         }
         String separator = json ? ",\n" : "";
@@ -175,7 +191,7 @@ public final class FuzzInputs {
         String rest = (items.isEmpty() ? "" : separator + String.join(separator, items)) + (json ? "\n]}\n" : "");
         // Damage to the text itself, after the steady objects so that they still count.
         if (random.nextInt(4) == 0) {
-            rest = mutate(rest, random);
+            rest = mutate(rest, random, false);
         }
         return head + rest;
     }
@@ -210,7 +226,7 @@ public final class FuzzInputs {
     }
 
     /** {@code text} as a JSON (and YAML double-quoted) string: every character escaped that must be. */
-    static String jsonString(String text) {
+    public static String jsonString(String text) {
         StringBuilder out = new StringBuilder(text.length() + 2).append('"');
         for (int i = 0; i < text.length(); i++) {
             char c = text.charAt(i);
