@@ -85,7 +85,8 @@ class ArchitectureTest {
         check(classes().that().resideInAPackage("io.hamiobserve.adapters.k8s..")
                 .should().onlyDependOnClassesThat()
                 .resideInAnyPackage("io.hamiobserve.adapters.k8s..", PORTS, DOMAIN, "java..", "io.fabric8..",
-                        "tools.jackson..", "com.fasterxml.jackson.annotation..", "org.slf4j.."));
+                        "tools.jackson..", "com.fasterxml.jackson.annotation..", "org.snakeyaml.engine..",
+                        "org.slf4j.."));
     }
 
     @Test
