@@ -98,6 +98,10 @@ public final class Main {
 
     /** The scheduler role: the allocation view of a live cluster, or of a snapshot file. */
     static int scheduler(Options options, PrintStream out, PrintStream err) {
+        return scheduler(options, out, err, ONCE_SYNC_TIMEOUT);
+    }
+
+    static int scheduler(Options options, PrintStream out, PrintStream err, Duration onceSyncTimeout) {
         SchedulerLedgerSource source = options.snapshot().map(KubernetesSources::snapshot)
                 .orElseGet(KubernetesSources::cluster);
         AllocationRole role = new AllocationRole(source, options.legacyMetrics(), BuildInfo.current());
@@ -110,7 +114,7 @@ public final class Main {
         }
         try (role) {
             role.start();
-            long deadline = System.nanoTime() + ONCE_SYNC_TIMEOUT.toNanos();
+            long deadline = System.nanoTime() + onceSyncTimeout.toNanos();
             while (!role.ready()) {
                 Optional<SchedulerLedgerSource.Failure> failure = role.failure();
                 if (failure.isPresent() && !failure.get().retrying()) {
@@ -118,7 +122,7 @@ public final class Main {
                     return 2;
                 }
                 if (System.nanoTime() >= deadline) {
-                    err.println("hami-observe: the ledger did not sync within " + ONCE_SYNC_TIMEOUT.toSeconds() + " s"
+                    err.println("hami-observe: the ledger did not sync within " + onceSyncTimeout.toSeconds() + " s"
                             + failure.map(f -> ": " + f.message()).orElse(""));
                     return 1;
                 }
