@@ -150,7 +150,7 @@ final class LedgerFeed {
     /**
      * A hard limit in {@code [0, Quantities.MAX_QUOTA]}, rounded up to a whole unit as Kubernetes
      * rounds integer resources. Compared before it is rounded: rounding {@code 1e1000000} would
-     * build a number of a million digits.
+     * build a number of a million digits, and {@code 7e-777777779} one past BigInteger's range.
      */
     private Optional<Long> limit(Quantity quantity, QuotaResource resource, String item) {
         String text = String.valueOf(quantity.getAmount()) + String.valueOf(quantity.getFormat());
@@ -174,6 +174,10 @@ final class LedgerFeed {
             skips.skip(Skips.QUOTA, item, "number_overflow", resource.hardLimitKey() + " = " + quantity + " exceeds "
                     + Quantities.MAX_QUOTA);
             return Optional.empty();
+        }
+        // A fraction of a unit rounds up to one; rounding it with setScale could need 10^(its scale).
+        if (amount.signum() > 0 && amount.compareTo(BigDecimal.ONE) < 0) {
+            return Optional.of(1L);
         }
         return Optional.of(amount.setScale(0, RoundingMode.CEILING).longValueExact());
     }

@@ -38,6 +38,10 @@ class LedgerFeedTest {
             "1e3        | 1000",
             "8Ki        | 8192",
             "8796093022207 | 8796093022207",
+            // Found by the fuzzer: rounding this up with setScale needed 10^777777779.
+            "7e-777777779  | 1",
+            "1e-1000000    | 1",
+            "0             | 0",
     })
     void quotaLimitsWithinTheBoundAreRoundedUpToAWholeUnit(String quantity, long expected) {
         feed.putQuota(quota("ns", "q", Map.of("limits.nvidia.com/gpumem", quantity)));
