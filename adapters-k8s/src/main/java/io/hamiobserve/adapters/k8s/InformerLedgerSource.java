@@ -62,9 +62,12 @@ final class InformerLedgerSource implements SchedulerLedgerSource {
     private CompletableFuture<Void> probe;
     private ExecutorService prober;
     private volatile Failure lastFailure;
+    /** For failure messages: where the API server is, read once (the exception handler must not throw). */
+    private final String masterUrl;
 
     InformerLedgerSource(KubernetesClient client, boolean ownsClient, Vendors vendors, Duration heartbeat, Clock clock) {
         this.client = Objects.requireNonNull(client, "client");
+        this.masterUrl = String.valueOf(client.getConfiguration().getMasterUrl());
         this.ownsClient = ownsClient;
         this.vendors = vendors;
         this.heartbeat = heartbeat;
@@ -183,8 +186,8 @@ final class InformerLedgerSource implements SchedulerLedgerSource {
 
     private void failed(String kind, Throwable failure) {
         boolean first = lastFailure == null;
-        lastFailure = new Failure("cannot list or watch " + kind + " at " + client.getMasterUrl() + ": "
-                + rootCause(failure), true);
+        lastFailure = new Failure("cannot list or watch " + kind + " at " + masterUrl + ": " + rootCause(failure),
+                true);
         // fabric8 retries for ever; one line per outage is enough at WARNING.
         LOG.log(first ? Level.WARNING : Level.FINE, "watch of {0} failed; retrying: {1}",
                 new Object[] {kind, failure});
