@@ -117,8 +117,9 @@ public final class ExpositionFuzz {
     }
 
     private static String allocation(Random random, Path directory, boolean json) throws IOException {
-        Path dump = Files.writeString(directory.resolve(json ? "dump.json" : "dump.yaml"),
-                FuzzInputs.dump(random, json, random.nextInt(12)));
+        // getBytes, not writeString: a file holds bytes, and a lone surrogate becomes '?' as any writer makes it.
+        Path dump = Files.write(directory.resolve(json ? "dump.json" : "dump.yaml"),
+                FuzzInputs.dump(random, json, random.nextInt(12)).getBytes(StandardCharsets.UTF_8));
         AllocationRole role = new AllocationRole(KubernetesSources.snapshot(dump), random.nextBoolean(),
                 Fixtures.BUILD).start();
         try {

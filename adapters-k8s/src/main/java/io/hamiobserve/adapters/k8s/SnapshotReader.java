@@ -116,8 +116,9 @@ final class SnapshotReader {
         Reading reading = new Reading(objects, skips);
         try (JsonParser parser = (json ? JSON : YAML).createParser(input)) {
             reading.documents(parser);
-        } catch (JacksonException | IllegalStateException | IllegalArgumentException broken) {
-            // SnakeYAML's own exceptions are runtime exceptions too; whatever the parser throws ends the read.
+        } catch (RuntimeException broken) {
+            // Jackson's exceptions, and SnakeYAML's should one pass Jackson unwrapped: whatever the
+            // parser throws ends the read (objects are applied by a handler that throws nothing).
             String why = oneLine(broken instanceof JacksonException e ? e.getOriginalMessage() : broken.toString());
             String where = broken instanceof JacksonException e && e.getLocation() != null
                     ? " at line " + e.getLocation().getLineNr() : "";
