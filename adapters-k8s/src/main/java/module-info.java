@@ -16,6 +16,8 @@ module io.hamiobserve.adapters.k8s {
     requires org.slf4j;
     requires tools.jackson.databind;
     requires tools.jackson.dataformat.yaml;
+    // SnakeYAML's load settings: its code-point limit is raised for dumps of large clusters.
+    requires org.snakeyaml.engine;
     requires java.logging;
 
     exports io.hamiobserve.adapters.k8s;

@@ -64,7 +64,7 @@ public final class AllocationRole implements MetricsSource, AutoCloseable {
         long started = System.nanoTime();
         AllocationView view = ledger.view();
         health.record(SOURCE, view.freshness().synced(), System.nanoTime() - started,
-                view.freshness().synced() ? null : "ledger not synced yet");
+                view.freshness().synced() ? null : notReadyReason());
         return AllocationMetrics.exposition(view, legacyMetrics, renderCache,
                 SelfMetrics.snapshots(build, skips, health));
     }
@@ -79,9 +79,15 @@ public final class AllocationRole implements MetricsSource, AutoCloseable {
         return ledger.isSynced();
     }
 
+    /** Why the source has not delivered the ledger, when it knows (see {@link SchedulerLedgerSource#failure}). */
+    public Optional<SchedulerLedgerSource.Failure> failure() {
+        return source.failure();
+    }
+
     @Override
     public String notReadyReason() {
-        return "the scheduler ledger has not been read completely yet";
+        return failure().map(SchedulerLedgerSource.Failure::message)
+                .orElse("the scheduler ledger has not been read completely yet");
     }
 
     @Override

@@ -6,6 +6,7 @@ import io.hamiobserve.adapters.k8s.KubernetesSources;
 import io.hamiobserve.adapters.nvml.Nvml;
 import io.hamiobserve.adapters.nvml.ProcCgroupOwners;
 import io.hamiobserve.app.demo.DemoCacheFiles;
+import io.hamiobserve.app.demo.DemoCacheRoot;
 import io.hamiobserve.app.demo.DemoCluster;
 import io.hamiobserve.app.demo.DemoHistory;
 import io.hamiobserve.app.demo.DemoSources;
@@ -23,22 +24,23 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.Comparator;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
-import java.util.stream.Stream;
 
 /**
  * Entry point: parses the command line, wires the adapters of the chosen role(s) to the domain
  * and starts one endpoint per role. The wiring is explicit here; tests reuse the same methods.
  */
 public final class Main {
-    /** How long {@code scheduler --once} waits for a live cluster's ledger to sync. */
-    private static final Duration ONCE_SYNC_TIMEOUT = Duration.ofSeconds(60);
+    /**
+     * How long {@code scheduler --once} waits for a live cluster's ledger to sync; a source that has
+     * failed for good (a snapshot that is not a dump) ends the wait at once.
+     */
+    static final Duration ONCE_SYNC_TIMEOUT = Duration.ofSeconds(60);
 
     private Main() {
     }
@@ -123,30 +125,40 @@ public final class Main {
 
     /** The scheduler role: the allocation view of a live cluster, or of a snapshot file. */
     static int scheduler(Options options, PrintStream out, PrintStream err) {
+        return scheduler(options, out, err, ONCE_SYNC_TIMEOUT);
+    }
+
+    static int scheduler(Options options, PrintStream out, PrintStream err, Duration onceSyncTimeout) {
         SchedulerLedgerSource source = options.snapshot().map(KubernetesSources::snapshot)
                 .orElseGet(KubernetesSources::cluster);
         AllocationRole role = new AllocationRole(source, options.legacyMetrics(), BuildInfo.current());
         if (!options.once()) {
             return serveRoles(List.of(options.allocationBind()), List.of(role), options, out);
         }
+        if (options.snapshot().isEmpty()) {
+            // fabric8 logs every retry with a stack trace; a one-shot command says why it failed in one line.
+            java.util.logging.Logger.getLogger("io.fabric8").setLevel(java.util.logging.Level.SEVERE);
+        }
         try (role) {
             role.start();
-            long deadline = System.nanoTime() + ONCE_SYNC_TIMEOUT.toNanos();
-            while (!role.ready() && System.nanoTime() < deadline) {
+            long deadline = System.nanoTime() + onceSyncTimeout.toNanos();
+            while (!role.ready()) {
+                Optional<SchedulerLedgerSource.Failure> failure = role.failure();
+                if (failure.isPresent() && !failure.get().retrying()) {
+                    err.println("hami-observe: " + failure.get().message());
+                    return 2;
+                }
+                if (System.nanoTime() >= deadline) {
+                    err.println("hami-observe: the ledger did not sync within " + onceSyncTimeout.toSeconds() + " s"
+                            + failure.map(f -> ": " + f.message()).orElse(""));
+                    return 1;
+                }
                 Thread.sleep(50);
-            }
-            if (!role.ready()) {
-                err.println("hami-observe: the ledger did not sync within " + ONCE_SYNC_TIMEOUT.toSeconds() + " s");
-                return 1;
             }
             print(role, out);
             return 0;
         } catch (InterruptedException interrupted) {
             Thread.currentThread().interrupt();
-            return 1;
-        } catch (java.io.UncheckedIOException unreadable) {
-            // A snapshot file that cannot be read at all (a damaged document inside is skipped instead).
-            err.println("hami-observe: " + unreadable.getMessage());
             return 1;
         }
     }
@@ -180,6 +192,10 @@ public final class Main {
                 for (MetricsSource role : roles) {
                     if (role instanceof AllocationRole allocation) {
                         allocation.start();
+                        // A source that has given up for good (a snapshot that is not a dump) ends the start.
+                        allocation.failure().filter(failure -> !failure.retrying()).ifPresent(failure -> {
+                            throw new IllegalStateException(failure.message());
+                        });
                     } else if (role instanceof UsageRole usage) {
                         usage.start();
                     }
@@ -204,7 +220,7 @@ public final class Main {
             started.join();
         } catch (CompletionException failed) {
             System.err.println("hami-observe: " + failed.getCause().getMessage());
-            return 1;
+            return 2;
         }
         return -1;
     }
@@ -215,9 +231,10 @@ public final class Main {
         DemoWorkload workload = new DemoWorkload(DemoCluster.standard(), Clock.systemUTC());
         BuildInfo build = BuildInfo.current();
         AllocationRole allocation = new AllocationRole(DemoSources.ledger(workload), options.legacyMetrics(), build);
-        Path cacheRoot = demoCacheRoot();
-        UsageRole nodeA = demoNode(workload, DemoCluster.NODE_A, cacheRoot, options, build);
-        UsageRole nodeB = demoNode(workload, DemoCluster.NODE_B, cacheRoot, options, build);
+        DemoCacheRoot cacheFiles = DemoCacheRoot.create();
+        Path cacheRoot = cacheFiles.path();
+        UsageRole nodeA = demoNode(workload, DemoCluster.NODE_A, cacheFiles, options, build);
+        UsageRole nodeB = demoNode(workload, DemoCluster.NODE_B, cacheFiles, options, build);
         if (options.once()) {
             allocation.start();
             nodeA.start();
@@ -226,6 +243,7 @@ public final class Main {
             allocation.close();
             nodeA.close();
             nodeB.close();
+            cacheFiles.close();
             return 0;
         }
         EdgeStartup.Checked edge = EdgeStartup.check(options.edge(),
@@ -254,6 +272,7 @@ public final class Main {
                     workload.clock().instant()), workload.clock().instant(), endpoints, out);
         } catch (RuntimeException failed) {
             // The console could not start (its port is taken, say): nothing of the demo keeps running.
+            closeables.add(cacheFiles);
             Servers.shutdown(servers, closeables, Duration.ZERO);
             throw failed;
         }
@@ -264,34 +283,18 @@ public final class Main {
                 Started in %.1f s. Press Ctrl-C to stop.
                 """, web.server().port(), web.console().home(), (System.nanoTime() - began) / 1e9);
         out.flush();
+        // The cache files go last, once no scrape can write them any more.
+        closeables.add(cacheFiles);
         stopOnShutdown(all, closeables, options.edge().shutdownDrain());
         return -1;
     }
 
-    static UsageRole demoNode(DemoWorkload workload, String node, Path cacheRoot, Options options, BuildInfo build) {
-        DemoCacheFiles cacheFiles = new DemoCacheFiles(workload, node, cacheRoot.resolve(node).resolve("containers"));
+    static UsageRole demoNode(DemoWorkload workload, String node, DemoCacheRoot root, Options options,
+                              BuildInfo build) {
+        DemoCacheFiles cacheFiles = new DemoCacheFiles(workload, node, root);
         return new UsageRole(node, DemoSources.hostCards(workload, node), cacheFiles,
                 DemoSources.pods(workload, node), Optional.of(DemoSources.processOwners(workload)),
                 options.legacyMetrics(), build, workload.clock());
-    }
-
-    /** A fresh directory for the demo's cache files, removed when the process exits. */
-    private static Path demoCacheRoot() {
-        try {
-            Path root = Files.createTempDirectory("hami-observe-demo");
-            Runtime.getRuntime().addShutdownHook(new Thread(() -> deleteTree(root), "hami-observe-demo-cleanup"));
-            return root;
-        } catch (IOException failed) {
-            throw new java.io.UncheckedIOException("cannot create the demo's cache directory", failed);
-        }
-    }
-
-    private static void deleteTree(Path root) {
-        try (Stream<Path> paths = Files.walk(root)) {
-            paths.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
-        } catch (IOException ignored) {
-            // Best effort: it is a temporary directory.
-        }
     }
 
     private static void print(MetricsSource source, PrintStream out) {

@@ -108,6 +108,11 @@ public final class UsageRole implements MetricsSource, AutoCloseable {
         for (ContainerUsage unknown : view.unknownContainers()) {
             skips.skipped(CONTAINERS, "container", "unknown_pod", unknown.podUid() + "_" + unknown.containerName());
         }
+        for (UsageView.ContainerDevice device : view.unmatchedDevices()) {
+            skips.skipped(CONTAINERS, "device", "unknown_device", device.pod().namespace() + "/" + device.pod().name()
+                    + " " + device.container() + " device " + device.usage().vdeviceIndex() + ": "
+                    + device.usage().uuid() + " is neither allocated to the pod nor a card of this node");
+        }
         return Exposition.of(SelfMetrics.append(UsageMetrics.collect(view, nodePods, legacyMetrics), build, skips,
                 health));
     }

@@ -134,8 +134,48 @@ class LaunchIT {
                 .redirectError(log.toFile()).start();
         assertTrue(app.waitFor(60, TimeUnit.SECONDS), "the scheduler stops on its own");
         String stderr = Files.readString(log);
-        assertEquals(1, app.exitValue(), stderr);
-        assertTrue(stderr.contains("hami-observe: cannot read snapshot " + missing), stderr);
+        assertEquals(2, app.exitValue(), stderr);
+        assertTrue(stderr.strip().endsWith("hami-observe: snapshot " + missing + ": no such file"), stderr);
+    }
+
+    @Test
+    void schedulerOnceOnHostileInputOnTheModulePath() throws Exception {
+        // The pod that used to make every allocation scrape fail with "long overflow", next to a good one.
+        Path dump = Files.writeString(Files.createTempFile("hostile", ".yaml"), """
+                apiVersion: v1
+                kind: List
+                items:
+                - {kind: Node, metadata: {name: n1, annotations: {hami.io/node-nvidia-register: 'GPU-a,10,40960,100,T,0,true:'}}}
+                - kind: Pod
+                  metadata: {name: good, namespace: ml, uid: u1, labels: {hami.io/vgpu-node: n1},
+                             annotations: {hami.io/vgpu-node: n1, hami.io/vgpu-devices-allocated: 'GPU-a,NVIDIA,1000,10:;'}}
+                  spec: {containers: [{name: c}]}
+                  status: {phase: Running}
+                - kind: Pod
+                  metadata: {name: blind, namespace: evil, uid: u2, labels: {hami.io/vgpu-node: n1},
+                             annotations: {hami.io/vgpu-node: n1, hami.io/vgpu-devices-allocated: 'GPU-a,NVIDIA,9000000000000,10:;'}}
+                  spec: {containers: [{name: c}]}
+                  status: {phase: Running}
+                """);
+        Process app = launcher("scheduler", "--snapshot", dump.toString(), "--once").start();
+        String exposition = new String(app.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        String stderr = new String(app.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(app.waitFor(60, TimeUnit.SECONDS));
+        assertEquals(0, app.exitValue(), stderr);
+        assertTrue(exposition.contains("device_uuid=\"GPU-a\",node=\"n1\",zone=\"vGPU\"} 1.048576E9"), exposition);
+        assertTrue(exposition.contains("hami_observe_skipped_inputs_total{kind=\"pod_annotation\","
+                + "reason=\"number_overflow\",source=\"kubernetes\"} 1.0"), exposition);
+        Promtool.assertClean(exposition);
+
+        Process notADump = launcher("scheduler", "--snapshot", "/dev/zero", "--once").start();
+        String out = new String(notADump.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        String err = new String(notADump.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(notADump.waitFor(60, TimeUnit.SECONDS));
+        assertEquals(2, notADump.exitValue(), err);
+        assertEquals("", out);
+        assertTrue(err.strip().endsWith("hami-observe: snapshot /dev/zero: not a regular file (a device, FIFO or "
+                + "socket): expected a kubectl -o yaml or -o json dump"), err);
+        assertTrue(!err.contains("Exception"), err);
     }
 
     @Test

@@ -87,7 +87,7 @@ public record AllocationView(List<CardAllocation> cards, List<PodPlacement> pods
 
         /**
          * A pod's shares per container and card, containers in annotation order, cards in the
-         * order the container first lists them; several entries for one card are summed.
+         * order the container first lists them; several entries for one card are summed (saturating).
          */
         public static List<ContainerAllocation> of(PodPlacement placement) {
             List<ContainerAllocation> out = new ArrayList<>();
@@ -95,8 +95,8 @@ public record AllocationView(List<CardAllocation> cards, List<PodPlacement> pods
                 Map<String, long[]> byCard = new LinkedHashMap<>();
                 for (DeviceShare share : container.devices()) {
                     long[] sum = byCard.computeIfAbsent(share.uuid(), uuid -> new long[2]);
-                    sum[0] += share.memoryMib();
-                    sum[1] += share.cores();
+                    sum[0] = Quantities.add(sum[0], share.memoryMib());
+                    sum[1] = Quantities.add(sum[1], share.cores());
                 }
                 ContainerRef ref = new ContainerRef(container.index(), container.name(), container.init());
                 byCard.forEach((uuid, sum) -> out.add(new ContainerAllocation(placement.pod(), placement.node(), ref,

@@ -10,7 +10,8 @@ import java.util.Map;
  * <p>Init containers run one after another and app containers side by side, so a pod's use of a
  * card is the larger of the init containers' peak and the app containers' sum; once the init
  * containers have finished only the app containers count. A pod occupies one slot per app
- * container on the card, and at least one slot if only init containers use it.
+ * container on the card, and at least one slot if only init containers use it. Sums saturate
+ * ({@link Quantities}): a pod listing one card many times cannot wrap its figure.
  *
  * @param uuid      the card
  * @param memoryMib effective memory, MiB
@@ -31,8 +32,8 @@ public record CardUse(String uuid, long memoryMib, long cores, int slots) {
             Map<String, long[]> perContainer = new LinkedHashMap<>();
             for (DeviceShare share : container.devices()) {
                 long[] sum = perContainer.computeIfAbsent(share.uuid(), uuid -> new long[2]);
-                sum[0] = Math.addExact(sum[0], share.memoryMib());
-                sum[1] = Math.addExact(sum[1], share.cores());
+                sum[0] = Quantities.add(sum[0], share.memoryMib());
+                sum[1] = Quantities.add(sum[1], share.cores());
             }
             perContainer.forEach((uuid, sum) -> byCard.computeIfAbsent(uuid, u -> new Accumulator())
                     .add(container.init(), sum[0], sum[1]));
@@ -54,9 +55,9 @@ public record CardUse(String uuid, long memoryMib, long cores, int slots) {
                 initPeakMemory = Math.max(initPeakMemory, memoryMib);
                 initPeakCores = Math.max(initPeakCores, cores);
             } else {
-                appMemory = Math.addExact(appMemory, memoryMib);
-                appCores = Math.addExact(appCores, cores);
-                appContainers++;
+                appMemory = Quantities.add(appMemory, memoryMib);
+                appCores = Quantities.add(appCores, cores);
+                appContainers = appContainers == Integer.MAX_VALUE ? appContainers : appContainers + 1;
             }
         }
 

@@ -14,8 +14,8 @@ public record DeviceShare(String uuid, String vendor, long memoryMib, long cores
     public DeviceShare {
         Require.text(uuid, "uuid");
         vendor = Objects.requireNonNullElse(vendor, "");
-        Require.nonNegative(memoryMib, "memoryMib");
-        Require.nonNegative(cores, "cores");
+        Require.atMost(memoryMib, Quantities.MAX_MEMORY_MIB, "memoryMib");
+        Require.atMost(cores, Quantities.MAX_PERCENT, "cores");
     }
 
     public long memoryBytes() {

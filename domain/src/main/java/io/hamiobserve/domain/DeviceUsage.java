@@ -22,5 +22,15 @@ public record DeviceUsage(int vdeviceIndex, String uuid, long usedBytes, long co
     public DeviceUsage {
         Require.nonNegative(vdeviceIndex, "vdeviceIndex");
         Require.text(uuid, "uuid");
+        // Sums over a container's processes and files, taken with Quantities.add: never negative.
+        Require.nonNegative(usedBytes, "usedBytes");
+        Require.nonNegative(contextBytes, "contextBytes");
+        Require.nonNegative(moduleBytes, "moduleBytes");
+        Require.nonNegative(bufferBytes, "bufferBytes");
+        Require.nonNegative(limitBytes, "limitBytes");
+        Require.nonNegative(smLimitPercent, "smLimitPercent");
+        Require.nonNegative(smUtilPercent, "smUtilPercent");
+        Require.nonNegative(liveProcesses, "liveProcesses");
+        Require.nonNegative(lastKernelEpochSeconds, "lastKernelEpochSeconds");
     }
 }

@@ -5,10 +5,12 @@ import java.util.Collection;
 import java.util.Comparator;
 import java.util.EnumMap;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.OptionalLong;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 
@@ -19,14 +21,20 @@ import java.util.TreeSet;
  * contribution is subtracted, the new one added), never to the cluster. Every update is
  * idempotent, so a source that relists after a watch failure re-applies objects without double
  * counting. Thread-safe: one writer and any number of readers may call it concurrently.
+ *
+ * <p>Totals cannot overflow: each card's and namespace's totals are exact {@link RunningTotal}s,
+ * read saturated (see {@link Quantities}). A card UUID registered by two nodes is counted once,
+ * on the first of them by name ({@link #duplicateRegistrations}).
  */
 public final class Ledger {
     private final Map<String, List<RegisteredCard>> cardsByNode = new TreeMap<>();
+    /** Which nodes register each card UUID; the first by name owns the card in the view. */
+    private final Map<String, TreeSet<String>> nodesByCard = new HashMap<>();
     private final Map<String, PodEntry> podsByUid = new HashMap<>();
     /** The same pods in view order, kept sorted as they change so that a view never sorts. */
     private final TreeMap<PodOrder, PodEntry> podsInOrder = new TreeMap<>();
-    private final Map<String, long[]> cardTotals = new HashMap<>();
-    private final Map<String, EnumMap<QuotaResource, Long>> usedByNamespace = new HashMap<>();
+    private final Map<String, CardTotals> cardTotals = new HashMap<>();
+    private final Map<String, EnumMap<QuotaResource, RunningTotal>> usedByNamespace = new HashMap<>();
     private final Map<String, Map<String, List<QuotaLimit>>> quotasByNamespace = new HashMap<>();
     private boolean synced;
     private long lastSyncEpochMillis;
@@ -35,19 +43,43 @@ public final class Ledger {
     private record PodEntry(PodPlacement placement, List<CardUse> uses) {
     }
 
-    // Indexes into a card's totals array.
-    private static final int MEMORY = 0;
-    private static final int CORES = 1;
-    private static final int SLOTS = 2;
+    /** What the counting pods hold of one card. */
+    private static final class CardTotals {
+        final RunningTotal memoryMib = new RunningTotal();
+        final RunningTotal cores = new RunningTotal();
+        long slots;
+    }
 
-    /** Replaces everything a node registers. An empty list keeps the node with no cards. */
+    /**
+     * A card UUID that two nodes register. A UUID is a card's identity in every view, so the card
+     * is counted once, on the node first by name (deterministic whatever order the nodes arrive
+     * in); the other registration is left out of the view until one of them withdraws it.
+     *
+     * @param uuid    the card
+     * @param keptBy  the node the card is counted on
+     * @param ignored the node whose registration of the card is left out
+     */
+    public record DuplicateRegistration(String uuid, String keptBy, String ignored) {
+    }
+
+    /**
+     * Replaces everything a node registers. An empty list keeps the node with no cards. A UUID
+     * listed twice in {@code cards} is kept once (the first by index).
+     */
     public synchronized void putNode(String node, List<RegisteredCard> cards) {
         Require.text(node, "node");
         List<RegisteredCard> sorted = new ArrayList<>(cards);
         sorted.sort(Comparator.comparingInt(RegisteredCard::index).thenComparing(RegisteredCard::uuid));
+        Set<String> seen = new HashSet<>();
+        sorted.removeIf(card -> !seen.add(card.uuid()));
         List<RegisteredCard> registered = List.copyOf(sorted);
+        List<RegisteredCard> previous = cardsByNode.put(node, registered);
         // A relist re-delivers unchanged nodes: keep the version so scrapes can reuse their rendering.
-        if (!registered.equals(cardsByNode.put(node, registered))) {
+        if (!registered.equals(previous)) {
+            unindex(node, previous);
+            for (RegisteredCard card : registered) {
+                nodesByCard.computeIfAbsent(card.uuid(), uuid -> new TreeSet<>()).add(node);
+            }
             version++;
         }
     }
@@ -57,9 +89,42 @@ public final class Ledger {
      * unless another node still registers the same card.
      */
     public synchronized void removeNode(String node) {
-        if (cardsByNode.remove(node) != null) {
+        List<RegisteredCard> previous = cardsByNode.remove(node);
+        if (previous != null) {
+            unindex(node, previous);
             version++;
         }
+    }
+
+    private void unindex(String node, List<RegisteredCard> cards) {
+        if (cards == null) {
+            return;
+        }
+        for (RegisteredCard card : cards) {
+            TreeSet<String> nodes = nodesByCard.get(card.uuid());
+            if (nodes != null && nodes.remove(node) && nodes.isEmpty()) {
+                nodesByCard.remove(card.uuid());
+            }
+        }
+    }
+
+    /** The cards {@code node} registers that other nodes register too, in the node's card order. */
+    public synchronized List<DuplicateRegistration> duplicateRegistrations(String node) {
+        List<DuplicateRegistration> duplicates = new ArrayList<>();
+        for (RegisteredCard card : cardsByNode.getOrDefault(node, List.of())) {
+            TreeSet<String> nodes = nodesByCard.get(card.uuid());
+            if (nodes == null || nodes.size() < 2) {
+                continue;
+            }
+            String keeper = nodes.first();
+            if (keeper.equals(node)) {
+                nodes.tailSet(node, false).forEach(other -> duplicates.add(
+                        new DuplicateRegistration(card.uuid(), node, other)));
+            } else {
+                duplicates.add(new DuplicateRegistration(card.uuid(), keeper, node));
+            }
+        }
+        return duplicates;
     }
 
     /**
@@ -143,22 +208,23 @@ public final class Ledger {
         return version;
     }
 
+    // Exact running totals: subtracting what was added restores the previous figure even past a long's range.
     private void apply(PodEntry entry, int sign) {
         String namespace = entry.placement().pod().namespace();
-        EnumMap<QuotaResource, Long> used = usedByNamespace.computeIfAbsent(namespace,
+        EnumMap<QuotaResource, RunningTotal> used = usedByNamespace.computeIfAbsent(namespace,
                 ns -> new EnumMap<>(QuotaResource.class));
         for (CardUse use : entry.uses()) {
-            long[] totals = cardTotals.computeIfAbsent(use.uuid(), uuid -> new long[3]);
-            totals[MEMORY] += sign * use.memoryMib();
-            totals[CORES] += sign * use.cores();
-            totals[SLOTS] += sign * use.slots();
-            if (totals[SLOTS] == 0) {
+            CardTotals totals = cardTotals.computeIfAbsent(use.uuid(), uuid -> new CardTotals());
+            totals.memoryMib.add(sign * use.memoryMib());
+            totals.cores.add(sign * use.cores());
+            totals.slots += sign * use.slots();
+            if (totals.slots == 0) {
                 cardTotals.remove(use.uuid());
             }
-            used.merge(QuotaResource.GPU_MEMORY_MIB, sign * use.memoryMib(), Long::sum);
-            used.merge(QuotaResource.GPU_CORES_PERCENT, sign * use.cores(), Long::sum);
+            used.computeIfAbsent(QuotaResource.GPU_MEMORY_MIB, r -> new RunningTotal()).add(sign * use.memoryMib());
+            used.computeIfAbsent(QuotaResource.GPU_CORES_PERCENT, r -> new RunningTotal()).add(sign * use.cores());
         }
-        if (used.values().stream().allMatch(value -> value == 0)) {
+        if (used.values().stream().allMatch(RunningTotal::isZero)) {
             usedByNamespace.remove(namespace);
         }
     }
@@ -200,17 +266,22 @@ public final class Ledger {
     public synchronized AllocationView view() {
         List<AllocationView.CardAllocation> cards = new ArrayList<>();
         List<AllocationView.MigInstanceOnCard> migInstances = new ArrayList<>();
-        // A card may briefly be registered by two nodes (moved, node renamed): the first node by
-        // name owns it here, and it stays registered until no node lists it.
+        // A card registered by two nodes (moved, node renamed, or a node lying) is counted once: the
+        // first node by name owns it, and it stays registered until no node lists it.
         Map<String, RegisteredCard> registered = new HashMap<>();
         Map<String, String> nodeByCard = new HashMap<>();
         cardsByNode.forEach((node, nodeCards) -> {
             for (RegisteredCard card : nodeCards) {
-                registered.putIfAbsent(card.uuid(), card);
-                nodeByCard.putIfAbsent(card.uuid(), node);
-                long[] totals = cardTotals.getOrDefault(card.uuid(), new long[3]);
-                cards.add(new AllocationView.CardAllocation(node, card, totals[MEMORY], totals[CORES],
-                        (int) totals[SLOTS]));
+                if (!nodesByCard.get(card.uuid()).first().equals(node)) {
+                    continue;
+                }
+                registered.put(card.uuid(), card);
+                nodeByCard.put(card.uuid(), node);
+                CardTotals totals = cardTotals.get(card.uuid());
+                cards.add(totals == null
+                        ? new AllocationView.CardAllocation(node, card, 0, 0, 0)
+                        : new AllocationView.CardAllocation(node, card, totals.memoryMib.saturated(),
+                                totals.cores.saturated(), Quantities.toIntSaturated(totals.slots)));
             }
         });
 
@@ -242,14 +313,17 @@ public final class Ledger {
         namespaces.addAll(quotasByNamespace.keySet());
         List<AllocationView.QuotaUsage> usages = new ArrayList<>();
         for (String namespace : namespaces) {
-            Map<QuotaResource, Long> used = usedByNamespace.getOrDefault(namespace, new EnumMap<>(QuotaResource.class));
+            Map<QuotaResource, RunningTotal> used = usedByNamespace.getOrDefault(namespace,
+                    new EnumMap<>(QuotaResource.class));
             for (QuotaResource resource : QuotaResource.values()) {
                 OptionalLong limit = quotasByNamespace.getOrDefault(namespace, Map.of()).values().stream()
                         .flatMap(List::stream)
                         .filter(quota -> quota.resource() == resource)
                         .mapToLong(QuotaLimit::hardLimit)
                         .min();
-                usages.add(new AllocationView.QuotaUsage(namespace, resource, used.getOrDefault(resource, 0L), limit));
+                RunningTotal total = used.get(resource);
+                usages.add(new AllocationView.QuotaUsage(namespace, resource, total == null ? 0 : total.saturated(),
+                        limit));
             }
         }
         return usages;

@@ -16,6 +16,6 @@ public record QuotaLimit(String namespace, String quotaObject, QuotaResource res
         Require.text(namespace, "namespace");
         Require.text(quotaObject, "quotaObject");
         Objects.requireNonNull(resource, "resource");
-        Require.nonNegative(hardLimit, "hardLimit");
+        Require.atMost(hardLimit, Quantities.MAX_QUOTA, "hardLimit");
     }
 }

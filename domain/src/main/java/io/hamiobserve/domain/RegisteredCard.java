@@ -22,8 +22,8 @@ public record RegisteredCard(String uuid, int index, int maxShares, long memoryM
         Require.text(uuid, "uuid");
         Require.nonNegative(index, "index");
         Require.nonNegative(maxShares, "maxShares");
-        Require.nonNegative(memoryMib, "memoryMib");
-        Require.nonNegative(cores, "cores");
+        Require.atMost(memoryMib, Quantities.MAX_MEMORY_MIB, "memoryMib");
+        Require.atMost(cores, Quantities.MAX_PERCENT, "cores");
         type = Objects.requireNonNullElse(type, "");
         Objects.requireNonNull(mode, "mode");
     }

@@ -22,6 +22,15 @@ final class Require {
         return value;
     }
 
+    /** A quantity in {@code [0, max]}: the bounds of {@link Quantities}. */
+    static long atMost(long value, long max, String name) {
+        nonNegative(value, name);
+        if (value > max) {
+            throw new IllegalArgumentException(name + " must not exceed " + max + ", was " + value);
+        }
+        return value;
+    }
+
     static int nonNegative(int value, String name) {
         if (value < 0) {
             throw new IllegalArgumentException(name + " must not be negative, was " + value);

@@ -13,12 +13,14 @@ public final class Units {
     }
 
     /**
-     * Converts MiB to bytes.
-     *
-     * @throws ArithmeticException if the result does not fit in a long (a value no card has)
+     * Converts MiB to bytes; {@link Long#MAX_VALUE} where the result would not fit (a sum no card
+     * has, see {@link Quantities}). Negative MiB, which no record holds, give 0.
      */
     public static long mibToBytes(long mib) {
-        return Math.multiplyExact(mib, BYTES_PER_MIB);
+        if (mib <= 0) {
+            return 0;
+        }
+        return mib > Long.MAX_VALUE / BYTES_PER_MIB ? Long.MAX_VALUE : mib * BYTES_PER_MIB;
     }
 
     /** Converts bytes to whole MiB, rounding down. */

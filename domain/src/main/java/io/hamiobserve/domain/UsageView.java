@@ -19,6 +19,9 @@ import java.util.TreeMap;
  * @param containers         per container and device, HAMi-Core's accounting joined to the pod's names
  * @param unknownContainers  accounting found for pods or containers the pod directory does not
  *                           know (not yet, or no longer): kept out of the series, never guessed
+ * @param unmatchedDevices   devices of known containers whose UUID is neither allocated to the
+ *                           pod nor a card of this node: a tenant writes its own cache file and can
+ *                           name any card, so these are kept out of the series and the sums
  * @param containerGaps      per container and device: allocated vs used memory
  * @param cardGaps           per card with a driver memory reading: host use vs HAMi-Core's
  *                           accounting vs allocations on this node
@@ -27,13 +30,15 @@ import java.util.TreeMap;
  *                           when processes could not be attributed
  */
 public record UsageView(String node, List<HostCardReading> hostCards, List<ContainerDevice> containers,
-                        List<ContainerUsage> unknownContainers, List<ContainerMemoryGap> containerGaps,
-                        List<CardMemoryGap> cardGaps, List<UnmanagedMemory> unmanagedMemory) {
+                        List<ContainerUsage> unknownContainers, List<ContainerDevice> unmatchedDevices,
+                        List<ContainerMemoryGap> containerGaps, List<CardMemoryGap> cardGaps,
+                        List<UnmanagedMemory> unmanagedMemory) {
 
     public UsageView {
         hostCards = List.copyOf(hostCards);
         containers = List.copyOf(containers);
         unknownContainers = List.copyOf(unknownContainers);
+        unmatchedDevices = List.copyOf(unmatchedDevices);
         containerGaps = List.copyOf(containerGaps);
         cardGaps = List.copyOf(cardGaps);
         unmanagedMemory = List.copyOf(unmanagedMemory);
@@ -59,7 +64,7 @@ public record UsageView(String node, List<HostCardReading> hostCards, List<Conta
                                      long allocatedBytes, long usedBytes) {
         /** Memory allocated and not used: what the pod could give back. */
         public long idleBytes() {
-            return Math.max(0, allocatedBytes - usedBytes);
+            return Quantities.excess(allocatedBytes, usedBytes);
         }
     }
 
@@ -74,12 +79,12 @@ public record UsageView(String node, List<HostCardReading> hostCards, List<Conta
                                 long allocatedBytes) {
         /** Used on the card but in no container's HAMi-Core accounting (driver overhead, unmanaged processes). */
         public long unaccountedBytes() {
-            return Math.max(0, hostUsedBytes - hamiCoreUsedBytes);
+            return Quantities.excess(hostUsedBytes, hamiCoreUsedBytes);
         }
 
         /** Used on the card beyond everything allocated on it: someone is not held to a share. */
         public long beyondAllocationBytes() {
-            return Math.max(0, hostUsedBytes - allocatedBytes);
+            return Quantities.excess(hostUsedBytes, allocatedBytes);
         }
     }
 
@@ -112,8 +117,11 @@ public record UsageView(String node, List<HostCardReading> hostCards, List<Conta
             podsByUid.put(pod.pod().uid(), pod);
         }
 
+        Set<String> nodeCards = new HashSet<>();
+        hostCards.forEach(card -> nodeCards.add(card.uuid()));
         List<ContainerDevice> containers = new ArrayList<>();
         List<ContainerUsage> unknown = new ArrayList<>();
+        List<ContainerDevice> unmatched = new ArrayList<>();
         List<ContainerMemoryGap> containerGaps = new ArrayList<>();
         Map<String, Long> hamiCoreUsedByCard = new HashMap<>();
         Set<String> managedContainerCards = new HashSet<>();
@@ -123,12 +131,18 @@ public record UsageView(String node, List<HostCardReading> hostCards, List<Conta
                 unknown.add(usage);
                 continue;
             }
+            Set<String> podCards = allocatedCards(pod);
             for (DeviceUsage device : usage.devices()) {
                 OptionalLong age = device.lastKernelEpochSeconds() > 0
-                        ? OptionalLong.of(Math.max(0, nowEpochSeconds - device.lastKernelEpochSeconds()))
+                        ? OptionalLong.of(Quantities.excess(nowEpochSeconds, device.lastKernelEpochSeconds()))
                         : OptionalLong.empty();
-                containers.add(new ContainerDevice(pod.pod(), usage.containerName(), device, age));
-                hamiCoreUsedByCard.merge(device.uuid(), device.usedBytes(), Long::sum);
+                ContainerDevice known = new ContainerDevice(pod.pod(), usage.containerName(), device, age);
+                if (!podCards.contains(device.uuid()) && !nodeCards.contains(device.uuid())) {
+                    unmatched.add(known);
+                    continue;
+                }
+                containers.add(known);
+                hamiCoreUsedByCard.merge(device.uuid(), device.usedBytes(), Quantities::add);
                 managedContainerCards.add(usage.podUid() + "/" + usage.containerName() + "/" + device.uuid());
                 long allocated = allocatedTo(pod, usage.containerName(), device.uuid()).orElse(device.limitBytes());
                 containerGaps.add(new ContainerMemoryGap(pod.pod(), usage.containerName(), device.vdeviceIndex(),
@@ -145,7 +159,7 @@ public record UsageView(String node, List<HostCardReading> hostCards, List<Conta
         for (NodePod pod : pods) {
             pod.placement().filter(PodPlacement::holdsAllocation).ifPresent(placement -> {
                 for (CardUse use : CardUse.of(placement)) {
-                    allocatedByCard.merge(use.uuid(), Units.mibToBytes(use.memoryMib()), Long::sum);
+                    allocatedByCard.merge(use.uuid(), Units.mibToBytes(use.memoryMib()), Quantities::add);
                 }
             });
         }
@@ -161,7 +175,22 @@ public record UsageView(String node, List<HostCardReading> hostCards, List<Conta
         List<UnmanagedMemory> unmanaged = processOwners
                 .map(owners -> unmanagedMemory(sortedCards, owners, podsByUid, managedContainerCards))
                 .orElse(List.of());
-        return new UsageView(node, sortedCards, containers, unknown, containerGaps, cardGaps, unmanaged);
+        return new UsageView(node, sortedCards, containers, unknown, unmatched, containerGaps, cardGaps, unmanaged);
+    }
+
+    /** The card and MIG UUIDs the pod's placement names: what its containers may account on. */
+    private static Set<String> allocatedCards(NodePod pod) {
+        Set<String> uuids = new HashSet<>();
+        pod.placement().ifPresent(placement -> {
+            placement.containers().forEach(container -> container.devices().forEach(share -> uuids.add(share.uuid())));
+            for (MigInstance instance : placement.migInstances()) {
+                uuids.add(instance.gpuUuid());
+                if (instance.ready()) {
+                    uuids.add(instance.migUuid());
+                }
+            }
+        });
+        return uuids;
     }
 
     private static OptionalLong allocatedTo(NodePod pod, String containerName, String uuid) {
@@ -174,7 +203,7 @@ public record UsageView(String node, List<HostCardReading> hostCards, List<Conta
                 long mib = container.devices().stream()
                         .filter(share -> share.uuid().equals(uuid))
                         .mapToLong(DeviceShare::memoryMib)
-                        .sum();
+                        .reduce(0, Quantities::add);
                 return OptionalLong.of(Units.mibToBytes(mib));
             }
         }
@@ -197,7 +226,7 @@ public record UsageView(String node, List<HostCardReading> hostCards, List<Conta
                     continue;
                 }
                 long[] sum = grouped.computeIfAbsent(new Key(card.uuid(), podUid, container), key -> new long[2]);
-                sum[0] += process.usedBytes().orElse(0);
+                sum[0] = Quantities.add(sum[0], Math.max(0, process.usedBytes().orElse(0)));
                 sum[1]++;
             }
         }

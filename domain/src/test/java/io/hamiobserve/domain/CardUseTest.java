@@ -7,7 +7,6 @@ import static io.hamiobserve.domain.Fixtures.pod;
 import static io.hamiobserve.domain.Fixtures.running;
 import static io.hamiobserve.domain.Fixtures.share;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -125,11 +124,19 @@ class CardUseTest {
     }
 
     @Test
-    void sumsThatOverflowAreRejectedRatherThanWrapped() {
-        PodPlacement placement = running(POD, "node-1",
-                app(0, "a", share("GPU-1", Long.MAX_VALUE, 0)),
-                app(1, "b", share("GPU-1", 1, 0)));
+    void sumsOfBoundedSharesStayExactAndConvertToBytesSaturated() {
+        // The worst a pod can state: every container lists the card many times at the largest share.
+        DeviceShare largest = share("GPU-1", Quantities.MAX_MEMORY_MIB, Quantities.MAX_PERCENT);
+        ContainerShares[] containers = new ContainerShares[64];
+        for (int i = 0; i < containers.length; i++) {
+            containers[i] = app(i, "c" + i, java.util.Collections.nCopies(1024, largest).toArray(DeviceShare[]::new));
+        }
+        CardUse use = CardUse.of(running(POD, "node-1", containers)).getFirst();
 
-        assertThrows(ArithmeticException.class, () -> CardUse.of(placement));
+        // 2^16 shares of 2^30 MiB: exact in MiB (2^46), beyond a long in bytes, so the bytes saturate.
+        assertEquals(1L << 46, use.memoryMib());
+        assertEquals(1L << 46, use.cores());
+        assertEquals(64, use.slots());
+        assertEquals(Long.MAX_VALUE, Units.mibToBytes(use.memoryMib()));
     }
 }

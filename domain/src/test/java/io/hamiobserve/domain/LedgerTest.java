@@ -266,6 +266,39 @@ class LedgerTest {
     }
 
     @Test
+    void aCardRegisteredByTwoNodesIsCountedOnceOnTheFirstNodeByNameWhateverTheOrder() {
+        for (List<String> order : List.of(List.of("node-b", "node-a"), List.of("node-a", "node-b"))) {
+            Ledger ledger = new Ledger();
+            for (String node : order) {
+                ledger.putNode(node, List.of(card("GPU-1", 0, 40960), card("GPU-" + node, 1, 40960)));
+            }
+            ledger.putPod(runningOne(pod("ns", "p"), "node-b", "GPU-1", 1000, 10));
+
+            AllocationView view = ledger.view();
+            assertEquals(List.of("node-a/GPU-1", "node-a/GPU-node-a", "node-b/GPU-node-b"),
+                    view.cards().stream().map(c -> c.node() + "/" + c.card().uuid()).toList(), order.toString());
+            assertEquals(List.of(1000L, 10L, 1L), totals(view, "GPU-1"));
+            List<Ledger.DuplicateRegistration> expected = List.of(
+                    new Ledger.DuplicateRegistration("GPU-1", "node-a", "node-b"));
+            assertEquals(expected, ledger.duplicateRegistrations("node-a"));
+            assertEquals(expected, ledger.duplicateRegistrations("node-b"));
+
+            // When the keeper withdraws the card, the other registration counts.
+            ledger.putNode("node-a", List.of(card("GPU-node-a", 1, 40960)));
+            assertEquals("node-b", cardOf(ledger.view(), "GPU-1").node());
+            assertEquals(List.of(), ledger.duplicateRegistrations("node-b"));
+        }
+    }
+
+    @Test
+    void aCardListedTwiceByOneNodeIsRegisteredOnce() {
+        ledger.putNode("node-a", List.of(card("GPU-1", 0, 40960), card("GPU-1", 3, 1)));
+
+        assertEquals(List.of(40960L), ledger.view().cards().stream().map(c -> c.card().memoryMib()).toList());
+        assertEquals(List.of(), ledger.duplicateRegistrations("node-a"));
+    }
+
+    @Test
     void reregistrationWithChangedMemoryUpdatesTheAllocatedFraction() {
         ledger.putNode("node-a", List.of(card("GPU-A0", 0, 40000)));
         ledger.putPod(runningOne(pod("ns", "p"), "node-a", "GPU-A0", 10000, 10));

@@ -34,9 +34,13 @@ class UnitsAndRecordsTest {
         }
 
         @Test
-        void mibToBytesRejectsOverflow() {
-            assertThrows(ArithmeticException.class, () -> Units.mibToBytes(Long.MAX_VALUE / Units.BYTES_PER_MIB + 1));
-            assertThrows(ArithmeticException.class, () -> Units.mibToBytes(Long.MAX_VALUE));
+        void mibToBytesSaturatesInsteadOfThrowing() {
+            assertEquals(Long.MAX_VALUE, Units.mibToBytes(Long.MAX_VALUE / Units.BYTES_PER_MIB + 1));
+            assertEquals(Long.MAX_VALUE, Units.mibToBytes(Long.MAX_VALUE));
+            assertEquals(0, Units.mibToBytes(-1));
+            assertEquals(0, Units.mibToBytes(Long.MIN_VALUE));
+            // Every quantity a record may hold converts exactly.
+            assertEquals(1L << 50, Units.mibToBytes(Quantities.MAX_MEMORY_MIB));
         }
 
         @Test

@@ -67,7 +67,7 @@ class UsageViewTest {
         DeviceUsage mainDevice = device(0, "GPU-1", 2100, 8192, 0);
         DeviceUsage apiDevice0 = device(0, "GPU-1", 100, 1024, 0);
         DeviceUsage apiDevice1 = device(1, "GPU-2", 200, 1024, 0);
-        UsageView view = compute(List.of(), List.of(
+        UsageView view = compute(List.of(hostCard(0, "GPU-1", 3000L), hostCard(1, "GPU-2", 300L)), List.of(
                 usage(other.uid(), "server", apiDevice1, apiDevice0),
                 usage(SMALL.uid(), "main", mainDevice)),
                 List.of(smallModelPod(), nodePod(other, List.of("server"), Map.of(), null)));
@@ -97,8 +97,53 @@ class UsageViewTest {
     }
 
     @Test
+    void aDeviceNeitherAllocatedToThePodNorACardOfTheNodeIsKeptOutOfTheSeriesAndTheSums() {
+        // The tenant writes its own cache file and names a card of another tenant, and one of no node.
+        DeviceUsage own = device(0, "GPU-1", 2100, 8192, 0);
+        DeviceUsage neighbours = device(1, "GPU-2", 500, 8192, 0);
+        DeviceUsage invented = device(2, "GPU-INVENTED", 70000, 8192, 0);
+        UsageView view = compute(List.of(hostCard(0, "GPU-1", 2600L), hostCard(1, "GPU-2", 900L)),
+                List.of(usage(SMALL.uid(), "main", own, neighbours, invented)), List.of(smallModelPod()));
+
+        assertEquals(List.of("GPU-1", "GPU-2"),
+                view.containers().stream().map(d -> d.usage().uuid()).toList());
+        assertEquals(List.of(new ContainerDevice(SMALL, "main", invented, OptionalLong.empty())),
+                view.unmatchedDevices());
+        assertEquals(List.of("GPU-1", "GPU-2"), view.containerGaps().stream().map(ContainerMemoryGap::uuid).toList());
+        assertEquals(List.of(2100 * MIB, 500 * MIB),
+                view.cardGaps().stream().map(CardMemoryGap::hamiCoreUsedBytes).toList());
+    }
+
+    @Test
+    void withoutTheDriverOnlyTheCardsAndMigInstancesOfThePlacementAreTrusted() {
+        PodPlacement placement = new PodPlacement(SMALL, NODE, PodPhase.RUNNING, true,
+                List.of(app(0, "main", share("GPU-1", 8192, 30))),
+                List.of(new MigInstance(0, 1, "GPU-M", "1g.10gb", 0, 1, "MIG-7", 1, 0)));
+        UsageView view = compute(List.of(), List.of(usage(SMALL.uid(), "main", device(0, "GPU-1", 1, 8192, 0),
+                        device(1, "MIG-7", 1, 8192, 0), device(2, "GPU-9", 1, 8192, 0))),
+                List.of(nodePod(SMALL, List.of("main"), Map.of(), placement)));
+
+        assertEquals(List.of("GPU-1", "MIG-7"), view.containers().stream().map(d -> d.usage().uuid()).toList());
+        assertEquals(List.of("GPU-9"), view.unmatchedDevices().stream().map(d -> d.usage().uuid()).toList());
+    }
+
+    @Test
+    void cardSumsSaturateInsteadOfWrapping() {
+        // Each figure is a sum HAMi-Core's accounting already saturated; their sum must not wrap.
+        DeviceUsage huge = new DeviceUsage(0, "GPU-1", Long.MAX_VALUE, 0, 0, 0, Long.MAX_VALUE, 100, 0, 1, 0);
+        PodRef other = pod("ml", "other");
+        UsageView view = compute(List.of(hostCard(0, "GPU-1", 2600L)),
+                List.of(usage(SMALL.uid(), "main", huge), usage(other.uid(), "main", huge)),
+                List.of(smallModelPod(), nodePod(other, List.of("main"), Map.of(), null)));
+
+        assertEquals(Long.MAX_VALUE, view.cardGaps().get(0).hamiCoreUsedBytes());
+        assertEquals(0, view.cardGaps().get(0).unaccountedBytes());
+        assertEquals(0, view.containerGaps().get(0).idleBytes());
+    }
+
+    @Test
     void lastKernelAgeIsNeverNegativeAndEmptyWhenNotRecorded() {
-        UsageView view = compute(List.of(), List.of(usage(SMALL.uid(), "main",
+        UsageView view = compute(List.of(hostCard(1, "GPU-2", 1L), hostCard(2, "GPU-3", 1L)), List.of(usage(SMALL.uid(), "main",
                 device(0, "GPU-1", 1, 8192, NOW - 42),
                 device(1, "GPU-2", 1, 8192, NOW + 5),
                 device(2, "GPU-3", 1, 8192, 0))), List.of(smallModelPod()));
@@ -109,7 +154,8 @@ class UsageViewTest {
 
     @Test
     void containerGapFallsBackToTheEnforcedLimitWhenThePlacementIsUnknown() {
-        UsageView view = compute(List.of(), List.of(usage(SMALL.uid(), "main", device(0, "GPU-1", 1000, 4096, 0))),
+        UsageView view = compute(List.of(hostCard(0, "GPU-1", 1000L)),
+                List.of(usage(SMALL.uid(), "main", device(0, "GPU-1", 1000, 4096, 0))),
                 List.of(nodePod(SMALL, List.of("main"), Map.of(), null)));
 
         assertEquals(4096 * MIB, view.containerGaps().get(0).allocatedBytes());

@@ -16,4 +16,32 @@ public interface SkipReporter {
      * @param item   which item (a path, {@code namespace/pod}); goes to the log, never to a label
      */
     void skipped(String source, String kind, String reason, String item);
+
+    /** The most characters of one input-derived text a log line carries. */
+    int MAX_LOGGED_CHARS = 256;
+
+    /**
+     * {@code text} as it may go into a log line: control characters escaped (a value cannot forge
+     * log lines) and cut to {@link #MAX_LOGGED_CHARS} with the length left out said, since inputs
+     * are written by whoever wants the log flooded.
+     */
+    static String loggable(String text) {
+        if (text == null) {
+            return "null";
+        }
+        int shown = Math.min(text.length(), MAX_LOGGED_CHARS);
+        StringBuilder out = new StringBuilder(shown + 32);
+        for (int i = 0; i < shown; i++) {
+            char c = text.charAt(i);
+            if (c < 0x20 || c == 0x7f) {
+                out.append(String.format("\\x%02x", (int) c));
+            } else {
+                out.append(c);
+            }
+        }
+        if (text.length() > shown) {
+            out.append("... (").append(text.length() - shown).append(" more characters)");
+        }
+        return out.toString();
+    }
 }

@@ -5,7 +5,9 @@ import java.util.List;
 /**
  * What one cache file holds, decoded but not yet summed: the reader's output, shared by the
  * usage source and the inspector. Every number is as the file states it, except that unsigned
- * 64-bit values beyond {@link Long#MAX_VALUE} are saturated to it.
+ * 64-bit values beyond {@link Long#MAX_VALUE} are saturated to it; live slots and usable devices
+ * hold only figures within {@link io.hamiobserve.domain.Quantities}' bounds (others are skipped
+ * with {@code number_overflow}).
  *
  * @param layout         the format the file was read as
  * @param major          major version (0 for v0 files, which have none)
@@ -37,7 +39,8 @@ record CacheFileContent(CacheLayout layout, int major, int minor, long fileSize,
     /**
      * One device position.
      *
-     * @param uuid         the UUID text, or null when the field is not usable ({@code uuidProblem} says why)
+     * @param uuid         the UUID text, or null when the device is not usable ({@code uuidProblem} says why:
+     *                     the UUID, or a limit beyond any card)
      * @param limitBytes   {@code limit[d]}
      * @param smLimitRaw   {@code sm_limit[d]} as written; 0 means no limit
      */

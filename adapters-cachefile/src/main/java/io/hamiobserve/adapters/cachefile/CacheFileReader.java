@@ -1,5 +1,7 @@
 package io.hamiobserve.adapters.cachefile;
 
+import io.hamiobserve.domain.Quantities;
+
 import java.io.EOFException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -212,8 +214,16 @@ final class CacheFileReader {
                 h.get(start, text);
                 uuid = new String(text, StandardCharsets.US_ASCII);
             }
-            devices.add(new CacheFileContent.Device(d, uuid, uuidProblem,
-                    unsigned(h.getLong(layout.limit + d * 8)), unsigned(h.getLong(layout.smLimit + d * 8))));
+            long limit = h.getLong(layout.limit + d * 8);
+            long smLimit = h.getLong(layout.smLimit + d * 8);
+            if (uuid != null && !(Quantities.isMemoryBytes(limit) && Quantities.isPercent(smLimit))) {
+                uuid = null;
+                uuidProblem = Reasons.NUMBER_OVERFLOW;
+                problems.add(new CacheFileContent.Problem(Reasons.KIND_DEVICE, Reasons.NUMBER_OVERFLOW,
+                        "device " + d + ": limit " + Long.toUnsignedString(limit) + " bytes, sm_limit "
+                                + Long.toUnsignedString(smLimit) + ": beyond what any card has"));
+            }
+            devices.add(new CacheFileContent.Device(d, uuid, uuidProblem, unsigned(limit), unsigned(smLimit)));
         }
 
         int procNumRaw = t.getInt(0);
@@ -350,12 +360,23 @@ final class CacheFileReader {
         long[] dataBytes = new long[deviceCount];
         long[] total = new long[deviceCount];
         long[] sm = new long[deviceCount];
+        boolean live = status != CacheLayout.STATUS_FREE;
         for (int d = 0; d < deviceCount; d++) {
             context[d] = unsigned(slots.getLong(base + layout.usedOffset(d, CacheLayout.USED_CONTEXT)));
             module[d] = unsigned(slots.getLong(base + layout.usedOffset(d, CacheLayout.USED_MODULE)));
             dataBytes[d] = unsigned(slots.getLong(base + layout.usedOffset(d, CacheLayout.USED_DATA)));
             total[d] = unsigned(slots.getLong(base + layout.usedOffset(d, CacheLayout.USED_TOTAL)));
             sm[d] = unsigned(slots.getLong(base + layout.utilOffset(d, CacheLayout.UTIL_SM)));
+            // A live process counts; one figure beyond any card (or a "negative" uint64) discredits the slot.
+            if (live && !(Quantities.isMemoryBytes(context[d]) && Quantities.isMemoryBytes(module[d])
+                    && Quantities.isMemoryBytes(dataBytes[d]) && Quantities.isMemoryBytes(total[d])
+                    && Quantities.isPercent(sm[d]))) {
+                problems.add(new CacheFileContent.Problem(Reasons.KIND_SLOT, Reasons.NUMBER_OVERFLOW, "slot " + p
+                        + " device " + d + ": memory or SM figures beyond what any card has (total "
+                        + total[d] + ", context " + context[d] + ", module " + module[d] + ", data " + dataBytes[d]
+                        + ", sm " + sm[d] + ")"));
+                return;
+            }
         }
         long seqlock = layout.slotSeqlock == CacheLayout.ABSENT ? 0 : slots.getLong(base + layout.slotSeqlock);
         into.add(new CacheFileContent.Slot(p, slots.getInt(base + layout.slotPid),

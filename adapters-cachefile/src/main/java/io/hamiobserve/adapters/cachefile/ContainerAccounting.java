@@ -1,6 +1,7 @@
 package io.hamiobserve.adapters.cachefile;
 
 import io.hamiobserve.domain.DeviceUsage;
+import io.hamiobserve.domain.Quantities;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -19,7 +20,8 @@ import java.util.function.Consumer;
  * container's: the latest over all its files, on every device (the file records it per process
  * group, not per device).
  *
- * <p>Sums saturate at {@link Long#MAX_VALUE} instead of wrapping: tenants write these numbers.
+ * <p>Every figure was bounded by the reader; sums over processes and files saturate
+ * ({@link Quantities#add}) instead of wrapping: tenants write these numbers.
  */
 final class ContainerAccounting {
     private final Position[] positions = new Position[CacheLayout.MAX_DEVICES];
@@ -82,8 +84,7 @@ final class ContainerAccounting {
     }
 
     private static long add(long a, long b) {
-        long sum = a + b;
-        return sum < 0 ? Long.MAX_VALUE : sum;
+        return Quantities.add(a, b);
     }
 
     private static final class Position {

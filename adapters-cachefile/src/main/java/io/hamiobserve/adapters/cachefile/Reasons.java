@@ -42,6 +42,8 @@ final class Reasons {
     static final String EMPTY_UUID = "empty_uuid";
     static final String BAD_UUID = "bad_uuid";
     static final String UUID_CONFLICT = "uuid_conflict";
+    /** A memory or compute figure beyond {@link io.hamiobserve.domain.Quantities}' bounds (devices and slots). */
+    static final String NUMBER_OVERFLOW = "number_overflow";
 
     // Slots.
     static final String SLOT_UNSETTLED = "slot_unsettled";

@@ -1,6 +1,7 @@
 package io.hamiobserve.adapters.cachefile;
 
 import io.hamiobserve.domain.DeviceUsage;
+import io.hamiobserve.domain.Quantities;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -154,17 +155,51 @@ class CacheFileReaderTest {
     }
 
     @Test
-    void saturatesHugeUnsignedValuesInsteadOfGoingNegative() {
+    void figuresBeyondAnyCardSkipTheirSlotOrDeviceWithNumberOverflow() {
         byte[] bytes = Images.v12();
         ByteBuffer b = Images.le(bytes);
+        // A uint64 of 2^64 - 2 (a "negative" long) in process 101, 2^50 + 1 bytes in process 102's context.
         b.putLong(V1.slotOffset(0) + V1.usedOffset(0, CacheLayout.USED_TOTAL), -2L);
-        b.putLong(V1.slotOffset(1) + V1.usedOffset(0, CacheLayout.USED_TOTAL), Long.MAX_VALUE);
-        b.putLong(V1.limit, -1L);
+        b.putLong(V1.slotOffset(1) + V1.usedOffset(0, CacheLayout.USED_CONTEXT), Quantities.MAX_MEMORY_BYTES + 1);
+        // Device 1's limit beyond any card; the exited slot's garbage does not count and is not reported.
+        b.putLong(V1.limit + 8, -1L);
+        b.putLong(V1.slotOffset(2) + V1.usedOffset(0, CacheLayout.USED_TOTAL), -1L);
         b.putLong(V1.lastKernelTime, -7L);
-        DeviceUsage device = ContainerAccounting.of(Images.read(bytes).content()).get(0);
+        CacheFileContent content = Images.read(bytes).content();
+
+        assertEquals(List.of("slot/number_overflow", "slot/number_overflow", "device/number_overflow"),
+                content.problems().stream().map(p -> p.kind() + "/" + p.reason()).sorted(
+                        java.util.Comparator.reverseOrder()).toList());
+        List<DeviceUsage> devices = ContainerAccounting.of(content);
+        assertEquals(1, devices.size(), devices::toString);
+        assertEquals(Images.GPU_A, devices.getFirst().uuid());
+        assertEquals(0, devices.getFirst().usedBytes());
+        assertEquals(0, devices.getFirst().liveProcesses());
+        assertEquals(0, devices.getFirst().lastKernelEpochSeconds());
+    }
+
+    @Test
+    void theLargestFiguresAFileMayHoldSumWithoutWrapping() {
+        CacheFileImage.Builder builder = CacheFileImage.v1(2).device(Images.GPU_A, Quantities.MAX_MEMORY_BYTES, 100);
+        // Context, module and data of 2^48 each: a total of 3 * 2^48 bytes per process, within the bound.
+        long quarter = Quantities.MAX_MEMORY_BYTES / 4;
+        CacheFileImage.DeviceUse largest = CacheFileImage.DeviceUse.of(quarter, quarter, quarter, Quantities.MAX_PERCENT);
+        for (int p = 0; p < CacheLayout.MAX_PROCS; p++) {
+            builder.process(p + 1, p + 1, largest);
+        }
+        CacheFileContent content = Images.read(builder.build().toBytes()).content();
+        assertEquals(List.of(), content.problems());
+        ContainerAccounting accounting = new ContainerAccounting();
+        // 16 files of 1,024 processes: 2^14 * 3 * 2^48 bytes is past a long; the sum saturates, the parts do not.
+        for (int file = 0; file < CacheFileSource.MAX_CACHE_FILES; file++) {
+            accounting.add(content, problem -> { });
+        }
+        DeviceUsage device = accounting.devices().getFirst();
         assertEquals(Long.MAX_VALUE, device.usedBytes());
-        assertEquals(Long.MAX_VALUE, device.limitBytes());
-        assertEquals(0, device.lastKernelEpochSeconds());
+        assertEquals(quarter << 14, device.contextBytes());
+        assertEquals((long) CacheLayout.MAX_PROCS * CacheFileSource.MAX_CACHE_FILES * Quantities.MAX_PERCENT,
+                device.smUtilPercent());
+        assertEquals(CacheLayout.MAX_PROCS * CacheFileSource.MAX_CACHE_FILES, device.liveProcesses());
     }
 
     @Test

@@ -16,6 +16,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -60,9 +61,13 @@ final class InformerLedgerSource implements SchedulerLedgerSource {
     private int unreachableBeats;
     private CompletableFuture<Void> probe;
     private ExecutorService prober;
+    private volatile Failure lastFailure;
+    /** For failure messages: where the API server is, read once (the exception handler must not throw). */
+    private final String masterUrl;
 
     InformerLedgerSource(KubernetesClient client, boolean ownsClient, Vendors vendors, Duration heartbeat, Clock clock) {
         this.client = Objects.requireNonNull(client, "client");
+        this.masterUrl = String.valueOf(client.getConfiguration().getMasterUrl());
         this.ownsClient = ownsClient;
         this.vendors = vendors;
         this.heartbeat = heartbeat;
@@ -163,12 +168,37 @@ final class InformerLedgerSource implements SchedulerLedgerSource {
                 }
             }
             if (healthy()) {
+                lastFailure = null;
                 ledger.markSynced(clock.millis());
             }
         } catch (RuntimeException e) {
             // The heartbeat must survive anything, or the ledger would silently stop aging correctly.
             LOG.log(Level.WARNING, "ledger heartbeat failed", e);
         }
+    }
+
+    /** The last failure of a watch or list while the ledger is not healthy: a live source keeps retrying. */
+    @Override
+    public Optional<Failure> failure() {
+        Failure failure = lastFailure;
+        return failure == null || healthy() ? Optional.empty() : Optional.of(failure);
+    }
+
+    private void failed(String kind, Throwable failure) {
+        boolean first = lastFailure == null;
+        lastFailure = new Failure("cannot list or watch " + kind + " at " + masterUrl + ": " + rootCause(failure),
+                true);
+        // fabric8 retries for ever; one line per outage is enough at WARNING.
+        LOG.log(first ? Level.WARNING : Level.FINE, "watch of {0} failed; retrying: {1}",
+                new Object[] {kind, failure});
+    }
+
+    private static String rootCause(Throwable failure) {
+        Throwable cause = failure;
+        while (cause.getCause() != null && cause.getCause() != cause) {
+            cause = cause.getCause();
+        }
+        return cause.getClass().getSimpleName() + (cause.getMessage() == null ? "" : " " + cause.getMessage());
     }
 
     @Override
@@ -234,7 +264,7 @@ final class InformerLedgerSource implements SchedulerLedgerSource {
             created.itemStore(store);
             created.addEventHandler(handler);
             created.exceptionHandler((started, failure) -> {
-                LOG.log(Level.WARNING, "watch of " + kind + " failed; retrying: " + failure);
+                failed(kind, failure);
                 return !closed;
             });
             informer = created;

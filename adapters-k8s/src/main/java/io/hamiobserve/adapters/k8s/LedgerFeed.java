@@ -7,13 +7,16 @@ import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.ResourceQuota;
 import io.hamiobserve.domain.Ledger;
 import io.hamiobserve.domain.PodPlacement;
+import io.hamiobserve.domain.Quantities;
 import io.hamiobserve.domain.QuotaLimit;
 import io.hamiobserve.domain.QuotaResource;
 import io.hamiobserve.domain.RegisteredCard;
+import io.hamiobserve.ports.SkipReporter;
 import io.hamiobserve.ports.spi.DeviceVendor;
 import io.hamiobserve.ports.spi.DeviceVendor.Problem;
 
 import java.math.BigDecimal;
+import java.math.RoundingMode;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -29,6 +32,9 @@ import java.util.logging.Logger;
  */
 final class LedgerFeed {
     private static final Logger LOG = Logger.getLogger(LedgerFeed.class.getName());
+    /** Kubernetes quantities are short ({@code 40Gi}, {@code 1e3}); a long one is crafted. */
+    static final int MAX_QUANTITY_CHARS = 64;
+    private static final BigDecimal MAX_QUOTA = BigDecimal.valueOf(Quantities.MAX_QUOTA);
 
     private final Ledger ledger;
     private final Vendors vendors;
@@ -70,6 +76,10 @@ final class LedgerFeed {
         }
         if (registers) {
             ledger.putNode(name, cards);
+            for (Ledger.DuplicateRegistration duplicate : ledger.duplicateRegistrations(name)) {
+                skips.skip(Skips.NODE_ANNOTATION, duplicate.ignored(), "duplicate_uuid", "card " + duplicate.uuid()
+                        + " is registered by " + duplicate.keptBy() + " too, which keeps it (first node by name)");
+            }
         } else {
             // A node without GPUs, or one whose device plugin withdrew its registration.
             ledger.removeNode(name);
@@ -137,7 +147,18 @@ final class LedgerFeed {
         }
     }
 
+    /**
+     * A hard limit in {@code [0, Quantities.MAX_QUOTA]}, rounded up to a whole unit as Kubernetes
+     * rounds integer resources. Compared before it is rounded: rounding {@code 1e1000000} would
+     * build a number of a million digits, and {@code 7e-777777779} one past BigInteger's range.
+     */
     private Optional<Long> limit(Quantity quantity, QuotaResource resource, String item) {
+        String text = String.valueOf(quantity.getAmount()) + String.valueOf(quantity.getFormat());
+        if (text.length() > MAX_QUANTITY_CHARS) {
+            skips.skip(Skips.QUOTA, item, "bad_quantity", resource.hardLimitKey() + " of " + text.length()
+                    + " characters");
+            return Optional.empty();
+        }
         BigDecimal amount;
         try {
             amount = quantity.getNumericalAmount();
@@ -149,12 +170,16 @@ final class LedgerFeed {
             skips.skip(Skips.QUOTA, item, "negative_number", resource.hardLimitKey() + " = " + quantity);
             return Optional.empty();
         }
-        try {
-            return Optional.of(amount.setScale(0, java.math.RoundingMode.CEILING).longValueExact());
-        } catch (ArithmeticException tooLarge) {
-            skips.skip(Skips.QUOTA, item, "number_overflow", resource.hardLimitKey() + " = " + quantity);
+        if (amount.compareTo(MAX_QUOTA) > 0) {
+            skips.skip(Skips.QUOTA, item, "number_overflow", resource.hardLimitKey() + " = " + quantity + " exceeds "
+                    + Quantities.MAX_QUOTA);
             return Optional.empty();
         }
+        // A fraction of a unit rounds up to one; rounding it with setScale could need 10^(its scale).
+        if (amount.signum() > 0 && amount.compareTo(BigDecimal.ONE) < 0) {
+            return Optional.of(1L);
+        }
+        return Optional.of(amount.setScale(0, RoundingMode.CEILING).longValueExact());
     }
 
     // A bug in mapping one object must cost that object only, never the informer thread.
@@ -162,7 +187,7 @@ final class LedgerFeed {
         try {
             action.run();
         } catch (RuntimeException e) {
-            LOG.log(Level.WARNING, "could not apply " + what, e);
+            LOG.log(Level.WARNING, "could not apply " + SkipReporter.loggable(what), e);
             String kind = what.startsWith("node") ? Skips.NODE_ANNOTATION
                     : what.startsWith("quota") ? Skips.QUOTA : Skips.POD_ANNOTATION;
             skips.skip(kind, what, "invalid_object", String.valueOf(e.getMessage()));

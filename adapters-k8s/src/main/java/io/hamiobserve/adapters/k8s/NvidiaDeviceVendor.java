@@ -1,6 +1,7 @@
 package io.hamiobserve.adapters.k8s;
 
 import io.hamiobserve.domain.CardMode;
+import io.hamiobserve.domain.Quantities;
 import io.hamiobserve.domain.RegisteredCard;
 import io.hamiobserve.ports.spi.DeviceVendor;
 import tools.jackson.core.JacksonException;
@@ -20,8 +21,9 @@ import java.util.Set;
  * <p>The register annotation comes in two forms, both decoded: the current JSON array (one
  * object per card, every field optional) and the older {@code :}-separated records of 7 or 9
  * {@code ,}-separated fields ({@code id,count,devmem,devcore,type,numa,health[,index,mode]}).
- * Memory is in MiB, cores in percent of a card. A card that does not decode is named in the
- * problems and left out; the other cards of the node are still returned.
+ * Memory is in MiB, cores in percent of a card, each bounded as {@link Quantities} says. A card
+ * that does not decode is named in the problems and left out; the other cards of the node are
+ * still returned. At most {@link InputLimits#MAX_CARDS_PER_NODE} cards are read.
  */
 public final class NvidiaDeviceVendor implements DeviceVendor {
     private static final JsonMapper JSON = JsonMapper.builder().build();
@@ -46,7 +48,10 @@ public final class NvidiaDeviceVendor implements DeviceVendor {
         List<Problem> problems = new ArrayList<>();
         List<RegisteredCard> cards = new ArrayList<>();
         String value = annotationValue == null ? "" : annotationValue.strip();
-        if (value.isEmpty()) {
+        Optional<Problem> tooLong = InputLimits.annotation("register annotation", value);
+        if (tooLong.isPresent()) {
+            problems.add(tooLong.get());
+        } else if (value.isEmpty()) {
             problems.add(new Problem("empty_value", "register annotation is empty"));
         } else if (value.startsWith("[") || value.startsWith("{")) {
             decodeJson(value, cards, problems);
@@ -70,8 +75,17 @@ public final class NvidiaDeviceVendor implements DeviceVendor {
         }
         int position = 0;
         for (JsonNode element : root) {
+            if (position == InputLimits.MAX_CARDS_PER_NODE) {
+                problems.add(tooManyCards(root.size()));
+                break;
+            }
             cardFromJson(element, position++, problems).ifPresent(cards::add);
         }
+    }
+
+    private static Problem tooManyCards(int listed) {
+        return new Problem("too_many_cards", listed + " cards registered; the first "
+                + InputLimits.MAX_CARDS_PER_NODE + " are read");
     }
 
     private static Optional<RegisteredCard> cardFromJson(JsonNode card, int position, List<Problem> problems) {
@@ -85,13 +99,15 @@ public final class NvidiaDeviceVendor implements DeviceVendor {
             return Optional.empty();
         }
         String uuid = id.stringValue().strip();
-        String where = "card " + uuid;
+        String where = "card #" + position;
         List<Problem> cardProblems = new ArrayList<>();
-        long index = jsonNumber(card, "index", Integer.MAX_VALUE, where, cardProblems);
-        long count = jsonNumber(card, "count", Integer.MAX_VALUE, where, cardProblems);
-        long devmem = jsonNumber(card, "devmem", Long.MAX_VALUE, where, cardProblems);
-        long devcore = jsonNumber(card, "devcore", Long.MAX_VALUE, where, cardProblems);
-        long numa = jsonNumber(card, "numa", Integer.MAX_VALUE, where, cardProblems);
+        InputLimits.uuid(uuid, where).ifPresent(cardProblems::add);
+        where = cardProblems.isEmpty() ? "card " + uuid : where;
+        long index = number(card.get("index"), where + " index", Integer.MAX_VALUE, cardProblems);
+        long count = number(card.get("count"), where + " count", Integer.MAX_VALUE, cardProblems);
+        long devmem = number(card.get("devmem"), where + " devmem", Quantities.MAX_MEMORY_MIB, cardProblems);
+        long devcore = number(card.get("devcore"), where + " devcore", Quantities.MAX_PERCENT, cardProblems);
+        long numa = number(card.get("numa"), where + " numa", Integer.MAX_VALUE, cardProblems);
         String type = jsonText(card, "type", where, cardProblems);
         String modeText = jsonText(card, "mode", where, cardProblems);
         boolean health = false;
@@ -103,10 +119,7 @@ public final class NvidiaDeviceVendor implements DeviceVendor {
                 cardProblems.add(new Problem("bad_boolean", where + ": health is not a boolean"));
             }
         }
-        Optional<CardMode> mode = CardMode.fromLabel(modeText);
-        if (mode.isEmpty()) {
-            cardProblems.add(new Problem("unknown_mode", where + ": unknown mode '" + modeText + "'"));
-        }
+        Optional<CardMode> mode = mode(modeText, where, cardProblems);
         if (!cardProblems.isEmpty()) {
             problems.addAll(cardProblems);
             return Optional.empty();
@@ -115,27 +128,12 @@ public final class NvidiaDeviceVendor implements DeviceVendor {
                 mode.orElseThrow(), health));
     }
 
-    private static long jsonNumber(JsonNode card, String field, long max, String where, List<Problem> problems) {
-        JsonNode node = card.get(field);
-        if (node == null || node.isNull()) {
-            return 0;
+    private static long number(JsonNode node, String field, long max, List<Problem> problems) {
+        Numbers.Parsed parsed = Numbers.fromJson(node, field, max);
+        if (!parsed.ok()) {
+            problems.add(parsed.problem());
         }
-        if (!node.isIntegralNumber()) {
-            problems.add(new Problem("not_a_number", where + ": " + field + " is not an integer: " + node));
-            return 0;
-        }
-        if (!node.canConvertToLong()) {
-            problems.add(new Problem(node.toString().startsWith("-") ? "negative_number" : "number_overflow",
-                    where + ": " + field + " out of range: " + node));
-            return 0;
-        }
-        long value = node.longValue();
-        if (value < 0) {
-            problems.add(new Problem("negative_number", where + ": " + field + " is negative: " + value));
-        } else if (value > max) {
-            problems.add(new Problem("number_overflow", where + ": " + field + " exceeds " + max + ": " + value));
-        }
-        return value;
+        return parsed.value();
     }
 
     private static String jsonText(JsonNode card, String field, String where, List<Problem> problems) {
@@ -147,13 +145,29 @@ public final class NvidiaDeviceVendor implements DeviceVendor {
             problems.add(new Problem("bad_json", where + ": " + field + " is not a string"));
             return "";
         }
-        return node.stringValue();
+        String text = node.stringValue();
+        InputLimits.length(text, InputLimits.MAX_TEXT_CHARS, field, where).ifPresent(problems::add);
+        return text;
+    }
+
+    private static Optional<CardMode> mode(String text, String where, List<Problem> problems) {
+        Optional<CardMode> mode = CardMode.fromLabel(text);
+        if (mode.isEmpty()) {
+            problems.add(new Problem("unknown_mode", where + ": unknown mode '" + text + "'"));
+        }
+        return mode;
     }
 
     private static void decodeLegacy(String value, List<RegisteredCard> cards, List<Problem> problems) {
-        for (String record : value.split(":")) {
+        String[] records = value.split(":");
+        int read = 0;
+        for (String record : records) {
             if (record.isBlank()) {
                 continue; // the writer ends every record with ':'
+            }
+            if (read++ == InputLimits.MAX_CARDS_PER_NODE) {
+                problems.add(tooManyCards(records.length));
+                break;
             }
             String[] fields = record.split(",", -1);
             if (fields.length != 7 && fields.length != 9) {
@@ -166,12 +180,14 @@ public final class NvidiaDeviceVendor implements DeviceVendor {
                 problems.add(new Problem("missing_uuid", "record without id: '" + record + "'"));
                 continue;
             }
-            String where = "card " + uuid;
             List<Problem> cardProblems = new ArrayList<>();
+            InputLimits.uuid(uuid, "record").ifPresent(cardProblems::add);
+            String where = cardProblems.isEmpty() ? "card " + uuid : "record";
             long count = legacyNumber(fields[1], where + " count", Integer.MAX_VALUE, cardProblems);
-            long devmem = legacyNumber(fields[2], where + " devmem", Long.MAX_VALUE, cardProblems);
-            long devcore = legacyNumber(fields[3], where + " devcore", Long.MAX_VALUE, cardProblems);
+            long devmem = legacyNumber(fields[2], where + " devmem", Quantities.MAX_MEMORY_MIB, cardProblems);
+            long devcore = legacyNumber(fields[3], where + " devcore", Quantities.MAX_PERCENT, cardProblems);
             String type = fields[4].strip();
+            InputLimits.length(type, InputLimits.MAX_TEXT_CHARS, "type", where).ifPresent(cardProblems::add);
             long numa = legacyNumber(fields[5], where + " numa", Integer.MAX_VALUE, cardProblems);
             String healthText = fields[6].strip();
             if (!healthText.equals("true") && !healthText.equals("false")) {
@@ -181,10 +197,7 @@ public final class NvidiaDeviceVendor implements DeviceVendor {
             Optional<CardMode> mode = Optional.of(CardMode.HAMI_CORE);
             if (fields.length == 9) {
                 index = legacyNumber(fields[7], where + " index", Integer.MAX_VALUE, cardProblems);
-                mode = CardMode.fromLabel(fields[8].strip());
-                if (mode.isEmpty()) {
-                    cardProblems.add(new Problem("unknown_mode", where + ": unknown mode '" + fields[8] + "'"));
-                }
+                mode = mode(fields[8].strip(), where, cardProblems);
             }
             if (!cardProblems.isEmpty()) {
                 problems.addAll(cardProblems);

@@ -90,11 +90,16 @@ final class PodMapper {
             skips.skip(Skips.POD_ANNOTATION, describe(pod), "missing_identity", "pod without name or uid");
             return Optional.empty();
         }
+        List<String> names = containerNames(pod);
+        Optional<Problem> badName = names(ref.get(), node.get(), names);
+        if (badName.isPresent()) {
+            skips.skip(Skips.POD_ANNOTATION, describe(pod), badName.get());
+            return Optional.empty();
+        }
         String item = ref.get().namespace() + "/" + ref.get().name();
         Map<String, String> annotations = pod.getMetadata().getAnnotations();
         PodSpec spec = pod.getSpec();
         int initCount = spec == null ? 0 : nullToEmpty(spec.getInitContainers()).size();
-        List<String> names = containerNames(pod);
 
         List<List<DeviceShare>> merged = new ArrayList<>();
         for (String key : vendors.allocatedKeys()) {
@@ -134,6 +139,22 @@ final class PodMapper {
                 containers, mig));
     }
 
+    /**
+     * A problem when a name that becomes a label is longer than Kubernetes allows: an API server
+     * never stores one, a crafted snapshot may.
+     */
+    private static Optional<Problem> names(PodRef ref, String node, List<String> containers) {
+        List<String> names = new ArrayList<>(List.of(ref.namespace(), ref.name(), ref.uid(), node));
+        names.addAll(containers);
+        for (String name : names) {
+            Optional<Problem> problem = InputLimits.length(name, InputLimits.MAX_NAME_CHARS, "name", "pod");
+            if (problem.isPresent()) {
+                return problem;
+            }
+        }
+        return Optional.empty();
+    }
+
     static boolean initContainersFinished(Pod pod, int initCount) {
         if (initCount == 0) {
             return true;
@@ -155,6 +176,11 @@ final class PodMapper {
         if (isBlank(value)) {
             return List.of();
         }
+        Optional<Problem> tooLong = InputLimits.annotation(MIG_KEY, value);
+        if (tooLong.isPresent()) {
+            skips.skip(Skips.POD_ANNOTATION, item, tooLong.get());
+            return List.of();
+        }
         JsonNode root;
         try {
             root = JSON.readTree(value);
@@ -167,57 +193,76 @@ final class PodMapper {
             return List.of();
         }
         List<MigInstance> instances = new ArrayList<>();
+        int position = 0;
         for (JsonNode entry : root) {
-            try {
-                instances.add(migInstance(entry));
-            } catch (IllegalArgumentException bad) {
-                skips.skip(Skips.POD_ANNOTATION, item, "bad_mig_allocation", MIG_KEY + ": " + bad.getMessage());
+            if (position == InputLimits.MAX_MIG_INSTANCES) {
+                skips.skip(Skips.POD_ANNOTATION, item, "too_many_entries", MIG_KEY + " lists " + root.size()
+                        + " instances; the first " + InputLimits.MAX_MIG_INSTANCES + " are read");
+                break;
             }
+            List<Problem> problems = new ArrayList<>(1);
+            Optional<MigInstance> instance = migInstance(entry, MIG_KEY + " #" + position++, problems);
+            instance.ifPresent(instances::add);
+            problems.forEach(problem -> skips.skip(Skips.POD_ANNOTATION, item, problem));
         }
         return instances;
     }
 
-    private static MigInstance migInstance(JsonNode entry) {
+    private static Optional<MigInstance> migInstance(JsonNode entry, String where, List<Problem> problems) {
         if (!entry.isObject()) {
-            throw new IllegalArgumentException("entry is not an object");
+            problems.add(new Problem("bad_mig_allocation", where + " is not an object"));
+            return Optional.empty();
         }
         JsonNode placement = entry.path("placement");
-        int start;
-        int size;
+        long start;
+        long size;
         if (placement.isObject()) {
-            start = smallInt(placement, "start");
-            size = smallInt(placement, "size");
+            start = smallInt(placement, "start", where, problems);
+            size = smallInt(placement, "size", where, problems);
         } else {
-            start = smallInt(entry, "placement");
+            start = smallInt(entry, "placement", where, problems);
             size = 0;
         }
-        String gpu = text(entry, "gpuUUID");
-        if (gpu.isEmpty()) {
-            throw new IllegalArgumentException("entry without gpuUUID");
+        String gpu = text(entry, "gpuUUID", where, problems);
+        String migUuid = text(entry, "migUUID", where, problems);
+        String profile = text(entry, "profile", where, problems);
+        long containerIndex = smallInt(entry, "containerIndex", where, problems);
+        long deviceIndex = smallInt(entry, "deviceIndex", where, problems);
+        long gpuInstance = smallInt(entry, "gpuInstanceID", where, problems);
+        long computeInstance = smallInt(entry, "computeInstanceID", where, problems);
+        if (gpu.isEmpty() && problems.isEmpty()) {
+            problems.add(new Problem("bad_mig_allocation", where + " without gpuUUID"));
         }
-        return new MigInstance(smallInt(entry, "containerIndex"), smallInt(entry, "deviceIndex"), gpu,
-                text(entry, "profile"), start, size, text(entry, "migUUID"), smallInt(entry, "gpuInstanceID"),
-                smallInt(entry, "computeInstanceID"));
+        if (!gpu.isEmpty()) {
+            InputLimits.uuid(gpu, where).ifPresent(problems::add);
+        }
+        if (!migUuid.isEmpty()) {
+            InputLimits.uuid(migUuid, where).ifPresent(problems::add);
+        }
+        InputLimits.length(profile, InputLimits.MAX_TEXT_CHARS, "profile", where).ifPresent(problems::add);
+        if (!problems.isEmpty()) {
+            return Optional.empty();
+        }
+        return Optional.of(new MigInstance((int) containerIndex, (int) deviceIndex, gpu, profile, (int) start,
+                (int) size, migUuid, (int) gpuInstance, (int) computeInstance));
     }
 
-    private static int smallInt(JsonNode object, String field) {
-        JsonNode node = object.get(field);
-        if (node == null || node.isNull()) {
-            return 0;
+    private static long smallInt(JsonNode object, String field, String where, List<Problem> problems) {
+        Numbers.Parsed parsed = Numbers.fromJson(object.get(field), where + " " + field, Integer.MAX_VALUE);
+        if (!parsed.ok()) {
+            problems.add(parsed.problem());
         }
-        if (!node.isIntegralNumber() || !node.canConvertToInt() || node.intValue() < 0) {
-            throw new IllegalArgumentException(field + " is not a non-negative integer: " + node);
-        }
-        return node.intValue();
+        return parsed.value();
     }
 
-    private static String text(JsonNode object, String field) {
+    private static String text(JsonNode object, String field, String where, List<Problem> problems) {
         JsonNode node = object.get(field);
         if (node == null || node.isNull()) {
             return "";
         }
         if (!node.isString()) {
-            throw new IllegalArgumentException(field + " is not a string");
+            problems.add(new Problem("bad_mig_allocation", where + ": " + field + " is not a string"));
+            return "";
         }
         return node.stringValue().strip();
     }

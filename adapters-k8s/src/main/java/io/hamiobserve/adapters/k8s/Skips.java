@@ -6,7 +6,11 @@ import io.hamiobserve.ports.spi.DeviceVendor.Problem;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
-/** Reports skipped input both to the log (with the detail) and to the counter (reason only). */
+/**
+ * Reports skipped input to the {@link SkipReporter}: the reason to the counter, the item and what
+ * was wrong with it to the reporter's log line, which bounds what an input can put into the log
+ * ({@link SkipReporter#loggable}).
+ */
 final class Skips {
     static final String SOURCE = "kubernetes";
     static final String NODE_ANNOTATION = "node_annotation";
@@ -27,9 +31,8 @@ final class Skips {
     }
 
     void skip(String kind, String item, String reason, String detail) {
-        LOG.log(Level.WARNING, "skipped {0} of {1}: {2} ({3})", new Object[] {kind, item, reason, detail});
         try {
-            reporter.skipped(SOURCE, kind, reason, item);
+            reporter.skipped(SOURCE, kind, reason, item + ": " + detail);
         } catch (RuntimeException e) {
             // A failing counter must not stop the ledger from being fed.
             LOG.log(Level.WARNING, "skip reporter failed", e);

@@ -7,36 +7,31 @@ import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.hamiobserve.domain.Ledger;
 import io.hamiobserve.ports.SchedulerLedgerSource;
 import io.hamiobserve.ports.SkipReporter;
-import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.MappingIterator;
-import tools.jackson.databind.ObjectMapper;
-import tools.jackson.databind.json.JsonMapper;
-import tools.jackson.dataformat.yaml.YAMLMapper;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
-import java.util.ArrayList;
-import java.util.List;
+import java.util.Optional;
 import java.util.logging.Logger;
 
 /**
- * The ledger from a file of Kubernetes objects, as {@code kubectl get nodes,pods,resourcequotas
- * -A -o yaml} (or {@code -o json}) prints them: a {@code v1 List}, multi-document YAML, or JSON.
- * Nodes, Pods and ResourceQuotas are applied; other kinds are ignored. An object that does not
- * map is reported and skipped; a file that cannot be read at all is a configuration error and
- * fails {@link #start} with an {@link UncheckedIOException}.
+ * The ledger from a dump file of Kubernetes objects ({@link SnapshotReader} says which files are
+ * dumps). Nodes, Pods and ResourceQuotas are applied as the file is read; other kinds are
+ * ignored. An object that does not map is reported and skipped.
+ *
+ * <p>A file that is not a dump leaves the ledger unsynced and the source failed for good
+ * ({@link #failure()}): the endpoint is not ready and says why, and {@code --once} exits with the
+ * message, rather than serving an empty ledger as if the cluster had no GPUs.
  */
 final class SnapshotLedgerSource implements SchedulerLedgerSource {
     private static final Logger LOG = Logger.getLogger(SnapshotLedgerSource.class.getName());
+    /** fabric8's mapping of Kubernetes objects; costly to build, safe to share. */
+    private static final KubernetesSerialization SERIALIZATION = new KubernetesSerialization();
 
     private final Path file;
     private final Vendors vendors;
     private final Clock clock;
+    private volatile Failure failure;
 
     SnapshotLedgerSource(Path file, Vendors vendors, Clock clock) {
         this.file = file;
@@ -48,70 +43,42 @@ final class SnapshotLedgerSource implements SchedulerLedgerSource {
     public void start(Ledger ledger, SkipReporter reporter) {
         Skips skips = new Skips(reporter);
         LedgerFeed feed = new LedgerFeed(ledger, vendors, skips);
-        String text;
+        SnapshotReader.Summary summary;
         try {
-            text = Files.readString(file, StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot read snapshot " + file + ": " + e.getMessage(), e);
+            summary = SnapshotReader.read(file, object -> apply(object, feed, SERIALIZATION, skips), skips);
+        } catch (SnapshotReader.NotADumpException notADump) {
+            String message = "snapshot " + SkipReporter.loggable(file.toString()) + ": " + notADump.getMessage();
+            failure = new Failure(message, false);
+            LOG.severe(message);
+            return;
         }
-        KubernetesSerialization serialization = new KubernetesSerialization();
-        int applied = 0;
-        for (JsonNode object : objects(text, skips)) {
-            String kind = object.path("kind").asString("");
+        LOG.info(() -> "snapshot " + SkipReporter.loggable(file.toString()) + " applied to the ledger: "
+                + summary.objects() + " objects, " + summary.bytes() + " bytes of " + summary.format());
+        ledger.markSynced(clock.millis());
+    }
+
+    /** Applies one object of a dump: Nodes, Pods and ResourceQuotas; an object that does not map is skipped. */
+    static void apply(JsonNode object, LedgerFeed feed, KubernetesSerialization serialization, Skips skips) {
+        String kind = object.path("kind").asString("");
+        try {
+            switch (kind) {
+                case "Node" -> feed.putNode(serialization.convertValue(object, Node.class));
+                case "Pod" -> feed.putPod(serialization.convertValue(object, Pod.class));
+                case "ResourceQuota" -> feed.putQuota(serialization.convertValue(object, ResourceQuota.class));
+                default -> {
+                    // Other kinds (kubectl get all) are not part of the ledger.
+                }
+            }
+        } catch (RuntimeException bad) {
             String item = kind + " " + object.path("metadata").path("namespace").asString("") + "/"
                     + object.path("metadata").path("name").asString("");
-            try {
-                switch (kind) {
-                    case "Node" -> feed.putNode(serialization.convertValue(object, Node.class));
-                    case "Pod" -> feed.putPod(serialization.convertValue(object, Pod.class));
-                    case "ResourceQuota" -> feed.putQuota(serialization.convertValue(object, ResourceQuota.class));
-                    default -> {
-                        continue;
-                    }
-                }
-                applied++;
-            } catch (RuntimeException bad) {
-                skips.skip(Skips.SNAPSHOT, item, "bad_object", String.valueOf(bad.getMessage()));
-            }
+            skips.skip(Skips.SNAPSHOT, item, "bad_object", String.valueOf(bad.getMessage()));
         }
-        LOG.info(() -> "snapshot " + file + " applied to the ledger");
-        ledger.markSynced(clock.millis());
-        LOG.fine("objects applied: " + applied);
     }
 
-    /** The objects of every document, with {@code List}s flattened. */
-    static List<JsonNode> objects(String text, Skips skips) {
-        List<JsonNode> documents = new ArrayList<>();
-        String trimmed = text.stripLeading();
-        // JSON may be indented with tabs, which YAML forbids, so JSON goes to a JSON parser.
-        ObjectMapper mapper = trimmed.startsWith("{") || trimmed.startsWith("[")
-                ? JsonMapper.builder().build() : YAMLMapper.builder().build();
-        try (MappingIterator<JsonNode> iterator = mapper.readerFor(JsonNode.class).readValues(text)) {
-            while (iterator.hasNextValue()) {
-                JsonNode document = iterator.nextValue();
-                if (document != null && !document.isNull() && !document.isMissingNode()) {
-                    documents.add(document);
-                }
-            }
-        } catch (JacksonException e) {
-            // Documents before the broken one are kept: a truncated file still serves what it holds.
-            skips.skip(Skips.SNAPSHOT, "document " + (documents.size() + 1), "bad_document", e.getOriginalMessage());
-        }
-        List<JsonNode> objects = new ArrayList<>();
-        for (JsonNode document : documents) {
-            flatten(document, objects);
-        }
-        return objects;
-    }
-
-    private static void flatten(JsonNode node, List<JsonNode> out) {
-        if (node.isArray()) {
-            node.forEach(element -> flatten(element, out));
-        } else if (node.isObject() && node.path("items").isArray()) {
-            node.path("items").forEach(element -> flatten(element, out));
-        } else if (node.isObject()) {
-            out.add(node);
-        }
+    @Override
+    public Optional<Failure> failure() {
+        return Optional.ofNullable(failure);
     }
 
     @Override

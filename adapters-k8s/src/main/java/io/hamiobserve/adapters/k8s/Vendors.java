@@ -29,8 +29,17 @@ final class Vendors {
         this.allocatedKeys = List.copyOf(keys);
     }
 
-    /** Every provider of {@link DeviceVendor} visible to this module, NVIDIA at least. */
+    /** Every provider of {@link DeviceVendor} visible to this module, NVIDIA at least; looked up once. */
     static Vendors load() {
+        return Loaded.VENDORS;
+    }
+
+    /** The providers on the module or class path do not change while the process runs. */
+    private static final class Loaded {
+        static final Vendors VENDORS = find();
+    }
+
+    private static Vendors find() {
         List<DeviceVendor> found = new ArrayList<>();
         ServiceLoader.load(DeviceVendor.class, Vendors.class.getClassLoader()).forEach(found::add);
         if (found.stream().noneMatch(NvidiaDeviceVendor.class::isInstance)) {

@@ -1,6 +1,7 @@
 package io.hamiobserve.adapters.k8s;
 
 import io.hamiobserve.domain.CardMode;
+import io.hamiobserve.domain.Quantities;
 import io.hamiobserve.domain.RegisteredCard;
 import io.hamiobserve.ports.spi.DeviceVendor;
 import io.hamiobserve.ports.spi.DeviceVendor.Problem;
@@ -62,6 +63,16 @@ class NvidiaDeviceVendorTest {
             "GPU-x,10,1,100,T,0,maybe                                   | bad_boolean",
             "',10,1,100,T,0,true'                                       | missing_uuid",
             "'   '                                                      | empty_value",
+            "[{\"id\":\"GPU-a\",\"devmem\":9000000000000}]            | number_overflow",
+            "[{\"id\":\"GPU-a\",\"devcore\":4611686018427387904}]     | number_overflow",
+            "[{\"id\":\"GPU-a\",\"devmem\":1e3}]                      | not_a_number",
+            "[{\"id\":\"GPU-a\",\"devmem\":40960.0}]                  | not_a_number",
+            "[{\"id\":\"GPU-a\",\"devmem\":-99999999999999999999999}] | negative_number",
+            "[{\"id\":\"GPU a\"}]                                     | bad_uuid",
+            "[{\"id\":\"GPU-\\u0000\"}]                              | bad_uuid",
+            "GPU-x,10,9000000000000,100,T,0,true                        | number_overflow",
+            "GPU-x,10,1,4611686018427387904,T,0,true                    | number_overflow",
+            "GPU-ü,10,1,100,T,0,true                                    | bad_uuid",
     })
     void malformedCardsAreSkippedWithAReason(String value, String reason) {
         var decoded = vendor.decodeRegistration(value);
@@ -84,5 +95,41 @@ class NvidiaDeviceVendorTest {
                 .map(provider -> provider.get().name()).toList();
         assertTrue(names.contains("nvidia"), names::toString);
         assertEquals(List.of("hami.io/vgpu-devices-allocated"), Vendors.load().allocatedKeys());
+    }
+
+    @Test
+    void boundsAreCheckedInBothFormsAndTheLargestAllowedValuesDecode() {
+        var json = vendor.decodeRegistration("[{\"id\":\"GPU-a\",\"devmem\":1073741824,\"devcore\":1073741824}]");
+        var legacy = vendor.decodeRegistration("GPU-a,10,1073741824,1073741824,T,0,true:");
+        assertEquals(List.of(), json.problems());
+        assertEquals(List.of(), legacy.problems());
+        assertEquals(Quantities.MAX_MEMORY_MIB, json.value().getFirst().memoryMib());
+        assertEquals(Quantities.MAX_PERCENT, legacy.value().getFirst().cores());
+    }
+
+    @Test
+    void aNodeListingMoreCardsThanAnyNodeHoldsIsReadUpToTheBound() {
+        StringBuilder json = new StringBuilder("[");
+        StringBuilder legacy = new StringBuilder();
+        for (int i = 0; i < 3000; i++) {
+            json.append(i == 0 ? "" : ",").append("{\"id\":\"GPU-").append(i).append("\"}");
+            legacy.append("GPU-").append(i).append(",1,1,1,T,0,true:");
+        }
+        for (String value : List.of(json.append("]").toString(), legacy.toString())) {
+            var decoded = vendor.decodeRegistration(value);
+            assertEquals(InputLimits.MAX_CARDS_PER_NODE, decoded.value().size());
+            assertEquals(List.of("too_many_cards"), decoded.problems().stream().map(Problem::reason).toList());
+        }
+    }
+
+    @Test
+    void textFieldsAndValuesBeyondTheirBoundsAreRefused() {
+        assertEquals(List.of("too_long"), vendor.decodeRegistration("[" + " ".repeat(300_000) + "]").problems()
+                .stream().map(Problem::reason).toList());
+        assertEquals(List.of("too_long"), vendor.decodeRegistration("[{\"id\":\"GPU-a\",\"type\":\""
+                + "x".repeat(300) + "\"}]").problems().stream().map(Problem::reason).toList());
+        // Unicode and control characters in a type are label text: kept, escaped by the writer.
+        assertEquals("NVIDIA \u00e9\"\n\u0000", vendor.decodeRegistration(
+                "[{\"id\":\"GPU-a\",\"type\":\"NVIDIA \u00e9\\\"\\n\\u0000\"}]").value().getFirst().type());
     }
 }

@@ -124,11 +124,18 @@ class PodMapperTest {
                 .addToAnnotations(PodMapper.MIG_KEY, """
                         [{"containerIndex":0,"deviceIndex":0,"gpuUUID":"GPU-1","profile":"1g.10gb",
                           "placement":{"start":2,"size":1},"migUUID":"MIG-7","gpuInstanceID":3,"computeInstanceID":0},
-                         {"containerIndex":-1,"gpuUUID":"GPU-1"}]""")
+                         {"containerIndex":-1,"gpuUUID":"GPU-1"},
+                         {"containerIndex":0,"gpuUUID":"GPU-1","gpuInstanceID":99999999999},
+                         {"containerIndex":0,"gpuUUID":"GPU-1","deviceIndex":1.5},
+                         {"containerIndex":0,"gpuUUID":"GPU 1"},
+                         {"containerIndex":0},
+                         7]""")
                 .endMetadata().build();
         assertEquals(List.of(new MigInstance(0, 0, "GPU-1", "1g.10gb", 2, 1, "MIG-7", 3, 0)),
                 map(pod).orElseThrow().migInstances());
-        assertEquals(List.of("pod_annotation/bad_mig_allocation"), recorded.reasons());
+        assertEquals(List.of("pod_annotation/negative_number", "pod_annotation/number_overflow",
+                "pod_annotation/not_a_number", "pod_annotation/bad_uuid", "pod_annotation/bad_mig_allocation",
+                "pod_annotation/bad_mig_allocation"), recorded.reasons());
     }
 
     @Test

@@ -6,10 +6,11 @@ import io.hamiobserve.domain.Ledger;
 import io.hamiobserve.domain.QuotaResource;
 import io.hamiobserve.ports.SchedulerLedgerSource;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -19,7 +20,7 @@ import java.util.OptionalLong;
 import java.util.stream.Collectors;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class SnapshotLedgerSourceTest {
@@ -86,9 +87,7 @@ class SnapshotLedgerSourceTest {
         AllocationView fromList = load(sample()).view();
         var serialization = new io.fabric8.kubernetes.client.utils.KubernetesSerialization();
         List<Object> items = new java.util.ArrayList<>();
-        for (var object : SnapshotLedgerSource.objects(Files.readString(sample()), new Skips(skips))) {
-            items.add(object);
-        }
+        SnapshotReader.read(sample(), items::add, new Skips(skips));
         String multiDoc = items.stream().map(item -> serialization.asYaml(serialization.convertValue(item, Map.class)))
                 .collect(Collectors.joining("\n---\n"));
         Path yaml = Files.writeString(dir.resolve("multi.yaml"), multiDoc);
@@ -134,10 +133,116 @@ class SnapshotLedgerSourceTest {
     }
 
     @Test
-    void aMissingFileIsAConfigurationError() {
+    void aMissingFileLeavesTheSourceFailedForGoodAndTheLedgerUnsynced() {
         Ledger ledger = new Ledger();
         SchedulerLedgerSource source = KubernetesSources.snapshot(dir.resolve("absent.yaml"));
-        assertThrows(UncheckedIOException.class, () -> source.start(ledger, skips));
+        source.start(ledger, skips);
         assertEquals(false, ledger.isSynced());
+        SchedulerLedgerSource.Failure failure = source.failure().orElseThrow();
+        assertFalse(failure.retrying());
+        assertEquals("snapshot " + dir.resolve("absent.yaml") + ": no such file", failure.message());
+    }
+
+    private SchedulerLedgerSource.Failure failureOf(Path file) {
+        Ledger ledger = new Ledger();
+        SchedulerLedgerSource source = KubernetesSources.snapshot(file);
+        source.start(ledger, skips);
+        assertFalse(ledger.isSynced(), "a file that is not a dump must not give a synced, empty ledger");
+        SchedulerLedgerSource.Failure failure = source.failure().orElseThrow();
+        assertFalse(failure.retrying());
+        assertFalse(failure.message().contains("\n"), failure.message());
+        return failure;
+    }
+
+    @ParameterizedTest(name = "#{index}")
+    @ValueSource(strings = {
+            "apiVersion: v1\nmetadata: {name: x}\n",                   // a map without items or kind
+            "just a scalar\n",
+            "42\n",
+            "",                                                          // empty
+            "---\n---\n",                                               // only empty documents
+            "root:$6$x$y:19000:0:99999:7:::\ndaemon:*:19000:0:99999:7:::\n", // /etc/shadow's shape
+            "{\"apiVersion\": \"v1\"}",                                 // JSON map without items or kind
+            "{\"items\": [",                                            // JSON cut before anything
+            "\u0000\u0001\u0002binary",
+    })
+    void aFileThatIsNotADumpIsAOneLineFailure(String content) throws IOException {
+        Path file = Files.writeString(dir.resolve("not-a-dump"), content);
+        String message = failureOf(file).message();
+        assertTrue(message.startsWith("snapshot " + file + ": "), message);
+    }
+
+    @Test
+    void aDirectoryADeviceAndAFifoAreRefusedWithoutBeingOpened() throws Exception {
+        assertTrue(failureOf(dir).message().endsWith("not a regular file (a directory): expected a kubectl -o yaml "
+                + "or -o json dump"));
+        assertTrue(failureOf(Path.of("/dev/zero")).message().contains("not a regular file"));
+        Path fifo = dir.resolve("fifo");
+        Process mkfifo = new ProcessBuilder("mkfifo", fifo.toString()).start();
+        assertEquals(0, mkfifo.waitFor());
+        // Opening a FIFO without a writer would block for ever.
+        assertTrue(failureOf(fifo).message().contains("not a regular file"));
+    }
+
+    @Test
+    void aYamlDumpOverSnakeYamlsDefaultLimitIsReadWhole() throws IOException {
+        // SnakeYAML refuses documents over 3 MiB by default: a dump of a few hundred real pods.
+        StringBuilder yaml = new StringBuilder("apiVersion: v1\nkind: List\nitems:\n");
+        yaml.append("""
+                - apiVersion: v1
+                  kind: Node
+                  metadata:
+                    name: n1
+                    annotations:
+                      hami.io/node-nvidia-register: '[{"id":"GPU-1","devmem":81920,"count":100}]'
+                """);
+        int pods = 2000;
+        for (int i = 0; i < pods; i++) {
+            yaml.append("""
+                    - apiVersion: v1
+                      kind: Pod
+                      metadata:
+                        name: p%d
+                        namespace: ns
+                        uid: uid-%d
+                        labels: {hami.io/vgpu-node: n1}
+                        annotations:
+                          hami.io/vgpu-node: n1
+                          hami.io/vgpu-devices-allocated: 'GPU-1,NVIDIA,10,1:;'
+                          padding: '%s'
+                      spec:
+                        containers: [{name: c}]
+                      status: {phase: Running}
+                    """.formatted(i, i, "x".repeat(1500)));
+        }
+        Path file = Files.writeString(dir.resolve("big.yaml"), yaml);
+        assertTrue(Files.size(file) > 3 * 1024 * 1024);
+
+        Ledger ledger = load(file);
+        assertTrue(ledger.isSynced());
+        assertEquals(List.of(), skips.reasons());
+        assertEquals(pods * 10L, ledger.view().cards().getFirst().allocatedMemoryMib());
+    }
+
+    @Test
+    void anEmptyListIsADumpOfAClusterWithoutObjects() throws IOException {
+        Ledger ledger = load(Files.writeString(dir.resolve("empty.yaml"), "apiVersion: v1\nitems: []\nkind: List\n"));
+        assertTrue(ledger.isSynced());
+        assertEquals(List.of(), ledger.view().cards());
+    }
+
+    @Test
+    void itemsThatAreNotObjectsAndLaterDocumentsThatAreNotDumpsAreSkipped() throws IOException {
+        Path file = Files.writeString(dir.resolve("odd.json"), """
+                {"kind": "List", "items": [7, {"kind": "Node", "metadata": {"name": "n1", "annotations":
+                  {"hami.io/node-nvidia-register": "GPU-1,1,100,100,T,0,true:"}}}]}
+                "a scalar"
+                {"no": "kind"}
+                """);
+        Ledger ledger = load(file);
+        assertTrue(ledger.isSynced());
+        assertEquals(1, ledger.view().cards().size());
+        assertEquals(List.of("snapshot/bad_object", "snapshot/bad_document", "snapshot/bad_document"),
+                skips.reasons());
     }
 }

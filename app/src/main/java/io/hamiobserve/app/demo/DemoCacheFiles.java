@@ -28,13 +28,24 @@ public final class DemoCacheFiles implements ContainerUsageSource {
     private final String node;
     private final Path containersDirectory;
     private final ContainerUsageSource reader;
+    private final DemoCacheRoot root;
 
     /** Files go to {@code containersDirectory}, which plays {@code $HOOK_PATH/containers}. */
     public DemoCacheFiles(DemoWorkload workload, String node, Path containersDirectory) {
+        this(workload, node, containersDirectory, null);
+    }
+
+    /** Files go to {@code <root>/<node>/containers}, and stop when {@code root} is removed. */
+    public DemoCacheFiles(DemoWorkload workload, String node, DemoCacheRoot root) {
+        this(workload, node, root.path().resolve(node).resolve("containers"), root);
+    }
+
+    private DemoCacheFiles(DemoWorkload workload, String node, Path containersDirectory, DemoCacheRoot root) {
         this.workload = workload;
         this.node = node;
         this.containersDirectory = containersDirectory;
         this.reader = CacheFiles.directory(containersDirectory);
+        this.root = root;
     }
 
     public Path containersDirectory() {
@@ -44,12 +55,20 @@ public final class DemoCacheFiles implements ContainerUsageSource {
     @Override
     public List<ContainerUsage> read(SkipReporter skips) {
         try {
-            writeCurrentAccounting();
+            boolean written = root == null ? write() : root.whileOpen(this::write);
+            if (!written) {
+                throw new UncheckedIOException(new IOException("the demo is stopping: its cache files are removed"));
+            }
         } catch (IOException writeFailed) {
             throw new UncheckedIOException("the demo could not write its cache files in " + containersDirectory,
                     writeFailed);
         }
         return reader.read(skips);
+    }
+
+    private boolean write() throws IOException {
+        writeCurrentAccounting();
+        return true;
     }
 
     /** Brings every container's file up to the workload's current figures, as HAMi-Core would. */

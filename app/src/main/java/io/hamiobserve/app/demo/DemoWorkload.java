@@ -48,7 +48,11 @@ public final class DemoWorkload {
         return clock;
     }
 
-    /** A container's current use of one of its shares, MiB. HAMi-Core holds managed containers to their share. */
+    /**
+     * A container's current use of one of its shares, MiB. HAMi-Core holds managed containers to
+     * their share, and a running process holds at least its CUDA context and modules, which
+     * HAMi-Core counts in its total (total = context + module + data).
+     */
     long useMib(DemoCluster.Pod pod, DemoCluster.Container container, int share) {
         if (!runs(pod, container) || container.baseUseMib().isEmpty()) {
             return 0;
@@ -56,7 +60,7 @@ public final class DemoWorkload {
         double wave = Math.sin(2 * Math.PI * seconds() / PERIOD_SECONDS + phase(pod, container, share));
         long use = Math.round(container.baseUseMib().get(share) * (1 + 0.06 * wave));
         long limit = container.shares().get(share).memoryMib();
-        return container.managed() ? Math.min(use, limit) : use;
+        return container.managed() ? Math.min(Math.max(use, CONTEXT_MIB + MODULE_MIB), limit) : use;
     }
 
     /** A container's current SM utilisation on one of its shares, percent of a card. */
@@ -90,7 +94,7 @@ public final class DemoWorkload {
                     long module = Units.mibToBytes(MODULE_MIB);
                     long smUtil = smUtilPercent(pod, container, i);
                     devices.add(new DeviceUsage(i, share.uuid(), used, context, module,
-                            Math.max(0, used - context - module), share.memoryBytes(),
+                            used - context - module, share.memoryBytes(),
                             share.cores() == 0 ? 100 : share.cores(), smUtil, 1,
                             smUtil > 0 ? now - 1 - (pod.ref().name().length() % 5) : now - 3600));
                 }

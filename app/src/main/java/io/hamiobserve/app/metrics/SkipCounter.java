@@ -12,7 +12,7 @@ import java.util.logging.Logger;
 /**
  * Counts every skipped input by source, kind and reason, and logs it: the first skip of each
  * reason at WARNING with the item named, repeats at FINE so a tenant rewriting a corrupt file
- * every second cannot flood the log.
+ * every second cannot flood the log. Items are logged cut and escaped ({@link SkipReporter#loggable}).
  */
 public final class SkipCounter implements SkipReporter {
     private static final Logger LOG = Logger.getLogger(SkipCounter.class.getName());
@@ -38,7 +38,7 @@ public final class SkipCounter implements SkipReporter {
         count.increment();
         changes.incrementAndGet();
         LOG.log(first ? Level.WARNING : Level.FINE, "skipped {0} {1} from {2}: {3}",
-                new Object[] {kind, item, source, reason});
+                new Object[] {kind, SkipReporter.loggable(item), source, reason});
     }
 
     /** The count for one key, 0 if never seen. */

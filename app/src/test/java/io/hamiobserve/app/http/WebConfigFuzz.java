@@ -39,8 +39,9 @@ public final class WebConfigFuzz {
     }
 
     public static void main(String[] args) {
-        long count = args.length > 0 ? Long.parseLong(args[0]) : 1_000_000;
-        long seed = args.length > 1 ? Long.parseLong(args[1]) : 1;
+        // bin/fuzz passes -Dfuzz.count and -Dfuzz.seed; arguments are for a run by hand.
+        long count = args.length > 0 ? Long.parseLong(args[0]) : Long.getLong("fuzz.count", 1_000_000L);
+        long seed = args.length > 1 ? Long.parseLong(args[1]) : Long.getLong("fuzz.seed", 1L);
         long started = System.nanoTime();
         Map<String, Long> outcomes = run(seed, count);
         double seconds = (System.nanoTime() - started) / 1e9;

@@ -1,0 +1,261 @@
+package io.hamiobserve.adapters.k8s;
+
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.ResourceQuota;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import io.hamiobserve.adapters.k8s.fuzz.FuzzInputs;
+import io.hamiobserve.domain.AllocationView;
+import io.hamiobserve.domain.DeviceShare;
+import io.hamiobserve.domain.Ledger;
+import io.hamiobserve.domain.MigInstance;
+import io.hamiobserve.domain.PodPlacement;
+import io.hamiobserve.domain.Quantities;
+import io.hamiobserve.domain.RegisteredCard;
+import io.hamiobserve.ports.SkipReporter;
+import io.hamiobserve.ports.spi.DeviceVendor;
+import io.hamiobserve.ports.spi.DeviceVendor.Problem;
+
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.function.BiConsumer;
+
+/**
+ * Fuzzes every decoder of untrusted text in the Kubernetes adapter: the node register annotation
+ * (JSON and {@code :}-record forms), the pod allocation annotation, MIG allocations, ResourceQuota
+ * quantities, and dumps in YAML and JSON. Inputs come from {@link FuzzInputs}; each goes through
+ * the real decoder into a real {@link Ledger}. For any input, the only outcomes allowed are a
+ * decoded value within the domain's bounds and skips whose reasons are in the adapter's stable
+ * vocabulary ({@link #REASONS}); an exception, an unknown reason, a skip that says a decoder
+ * threw ({@code invalid_object}), or a view with a negative figure is a failure.
+ *
+ * <p>Targets: {@code register}, {@code allocation}, {@code mig}, {@code quota}, {@code dump-yaml},
+ * {@code dump-json}. Long runs: {@code bin/fuzz TARGET [--count N] [--seed S]}.
+ */
+public final class DecoderFuzz {
+    /** Every reason the adapter skips with; a reason outside this set fails the run. */
+    static final Set<String> REASONS = Set.of("not_a_number", "negative_number", "number_overflow", "too_long",
+            "bad_uuid", "missing_uuid", "wrong_field_count", "bad_json", "bad_boolean", "unknown_mode",
+            "duplicate_uuid", "empty_value", "too_many_cards", "too_many_containers", "too_many_devices",
+            "too_many_entries", "bad_mig_allocation", "missing_identity", "bad_quantity", "bad_document",
+            "bad_object");
+
+    static final long DEFAULT_SEED = 20_260_113L;
+    static final List<String> TARGETS = List.of("register", "allocation", "mig", "quota", "dump-yaml", "dump-json");
+
+    private DecoderFuzz() {
+    }
+
+    /** How a run ended: outcomes counted by reason (or "ok", "not_a_dump"). */
+    record Outcomes(Map<String, Long> counts) {
+    }
+
+    /** Runs {@code count} inputs of {@code target} from {@code seed}; throws on the first escape. */
+    static Outcomes run(String target, long seed, long count) {
+        Random random = new Random(seed);
+        Map<String, Long> counts = new TreeMap<>();
+        long[] skipped = new long[1];
+        Ledger ledger = new Ledger();
+        SkipReporter reporter = (source, kind, reason, item) -> {
+            if (!REASONS.contains(reason)) {
+                throw new AssertionError("skip with reason '" + reason + "' (" + kind + "): "
+                        + SkipReporter.loggable(item));
+            }
+            skipped[0]++;
+            counts.merge(reason, 1L, Long::sum);
+        };
+        LedgerFeed feed = new LedgerFeed(ledger, Vendors.load(), new Skips(reporter));
+        BiConsumer<Long, String> one = switch (target) {
+            case "register" -> (i, value) -> register(value, ledger, reporter);
+            case "allocation" -> (i, value) -> allocation(value, ledger, reporter);
+            case "mig" -> {
+                Pod pod = Fixtures.pod("ns", "p", "n1", "GPU-0001,NVIDIA,1,1:;", "c").build();
+                PodMapper mapper = new PodMapper(Vendors.load());
+                Skips skips = new Skips(reporter);
+                yield (i, value) -> {
+                    pod.getMetadata().getAnnotations().put(PodMapper.MIG_KEY, value);
+                    PodPlacement placement = mapper.toPlacement(pod, skips).orElseThrow();
+                    placement.migInstances().forEach(DecoderFuzz::checkMig);
+                    ledger.putPod(placement);
+                };
+            }
+            case "quota" -> {
+                ResourceQuota quota = Fixtures.quota("ns", "q", Map.of("limits.nvidia.com/gpumem", "1"));
+                yield (i, value) -> {
+                    Quantity memory;
+                    try {
+                        memory = new Quantity(value);
+                    } catch (IllegalArgumentException unparsable) {
+                        // fabric8 refuses the text before any decoder sees it (a dump skips the object).
+                        counts.merge("unparsable_quantity", 1L, Long::sum);
+                        return;
+                    }
+                    quota.getSpec().getHard().put("limits.nvidia.com/gpumem", memory);
+                    feed.putQuota(quota);
+                };
+            }
+            case "dump-yaml", "dump-json" -> {
+                KubernetesSerialization serialization = new KubernetesSerialization();
+                Vendors vendors = Vendors.load();
+                // Each dump is a snapshot of its own: a fresh ledger, as a restarted exporter would have.
+                yield (i, text) -> dump(text, new Ledger(), vendors, serialization, reporter, counts);
+            }
+            default -> throw new IllegalArgumentException("no fuzz target " + target + "; targets: " + TARGETS);
+        };
+        boolean json = target.equals("dump-json");
+        for (long i = 0; i < count; i++) {
+            String input = switch (target) {
+                case "register" -> FuzzInputs.registerValue(random);
+                case "allocation" -> FuzzInputs.allocationValue(random);
+                case "mig" -> FuzzInputs.migValue(random);
+                case "quota" -> FuzzInputs.quantity(random);
+                default -> FuzzInputs.dump(random, json, random.nextInt(6));
+            };
+            try {
+                long before = skipped[0];
+                one.accept(i, input);
+                if (skipped[0] == before) {
+                    counts.merge("ok", 1L, Long::sum);
+                }
+                if (i % 4096 == 0) {
+                    checkView(ledger.view());
+                }
+            } catch (Throwable escaped) {
+                throw new AssertionError(target + " input " + i + " of seed " + seed + " escaped: "
+                        + SkipReporter.loggable(input), escaped);
+            }
+        }
+        checkView(ledger.view());
+        return new Outcomes(counts);
+    }
+
+    private static void register(String value, Ledger ledger, SkipReporter reporter) {
+        DeviceVendor.Decoded<List<RegisteredCard>> decoded = new NvidiaDeviceVendor().decodeRegistration(value);
+        for (Problem problem : decoded.problems()) {
+            reporter.skipped(Skips.SOURCE, Skips.NODE_ANNOTATION, problem.reason(), problem.detail());
+        }
+        if (decoded.value().size() > InputLimits.MAX_CARDS_PER_NODE) {
+            throw new AssertionError(decoded.value().size() + " cards");
+        }
+        for (RegisteredCard card : decoded.value()) {
+            checkUuid(card.uuid());
+            if (card.type().length() > InputLimits.MAX_TEXT_CHARS) {
+                throw new AssertionError("type of " + card.type().length() + " characters");
+            }
+        }
+        ledger.putNode("n1", decoded.value());
+    }
+
+    private static void allocation(String value, Ledger ledger, SkipReporter reporter) {
+        AllocationDecoder.Decoded decoded = AllocationDecoder.decode(value);
+        for (Problem problem : decoded.problems()) {
+            reporter.skipped(Skips.SOURCE, Skips.POD_ANNOTATION, problem.reason(), problem.detail());
+        }
+        if (decoded.containers().size() > InputLimits.MAX_CONTAINERS) {
+            throw new AssertionError(decoded.containers().size() + " containers");
+        }
+        for (List<DeviceShare> devices : decoded.containers()) {
+            if (devices.size() > InputLimits.MAX_DEVICES_PER_CONTAINER) {
+                throw new AssertionError(devices.size() + " devices");
+            }
+            devices.forEach(share -> checkUuid(share.uuid()));
+        }
+        List<io.hamiobserve.domain.ContainerShares> containers = new java.util.ArrayList<>();
+        for (int c = 0; c < decoded.containers().size(); c++) {
+            containers.add(new io.hamiobserve.domain.ContainerShares(c, "c" + c, c == 0, decoded.containers().get(c)));
+        }
+        ledger.putPod(new PodPlacement(new io.hamiobserve.domain.PodRef("ns", "p", "uid"), "n1",
+                io.hamiobserve.domain.PodPhase.RUNNING, false, containers));
+    }
+
+    private static void dump(String text, Ledger ledger, Vendors vendors, KubernetesSerialization serialization,
+                             SkipReporter reporter, Map<String, Long> counts) {
+        Skips skips = new Skips(reporter);
+        LedgerFeed feed = new LedgerFeed(ledger, vendors, skips);
+        try {
+            SnapshotReader.read(new ByteArrayInputStream(text.getBytes(StandardCharsets.UTF_8)),
+                    object -> SnapshotLedgerSource.apply(object, feed, serialization, skips), skips);
+        } catch (SnapshotReader.NotADumpException notADump) {
+            // SnakeYAML refuses a whole stream holding a raw control character in its first buffer.
+            String message = notADump.getMessage();
+            if (message.isBlank() || message.contains("\n")) {
+                throw new AssertionError("not a one-line message: " + message);
+            }
+            counts.merge("not_a_dump", 1L, Long::sum);
+            return;
+        } catch (IOException impossible) {
+            throw new AssertionError(impossible);
+        }
+        AllocationView.CardAllocation steady = ledger.view().cards().stream()
+                .filter(card -> card.card().uuid().equals("GPU-STEADY")).findFirst()
+                .orElseThrow(() -> new AssertionError("the steady node is missing"));
+        if (steady.allocatedMemoryMib() != 1000 || !steady.node().equals("steady-node")) {
+            throw new AssertionError("the steady pod does not count as it should: " + steady);
+        }
+    }
+
+    private static void checkMig(MigInstance instance) {
+        checkUuid(instance.gpuUuid());
+        if (!instance.migUuid().isEmpty()) {
+            checkUuid(instance.migUuid());
+        }
+        if (instance.containerIndex() < 0 || instance.placementStart() < 0 || instance.gpuInstanceId() < 0) {
+            throw new AssertionError("negative MIG figure: " + instance);
+        }
+    }
+
+    private static void checkUuid(String uuid) {
+        if (uuid.isEmpty() || uuid.length() > InputLimits.MAX_UUID_CHARS
+                || uuid.chars().anyMatch(c -> c <= 0x20 || c >= 0x7f)) {
+            throw new AssertionError("UUID not printable ASCII of 1 to 128 characters: " + SkipReporter.loggable(uuid));
+        }
+    }
+
+    /** Every figure of a view is within what the domain promises: never negative, bytes saturated. */
+    static void checkView(AllocationView view) {
+        for (AllocationView.CardAllocation card : view.cards()) {
+            if (card.allocatedMemoryMib() < 0 || card.allocatedCores() < 0 || card.sharedContainers() < 0
+                    || card.allocatedMemoryBytes() < 0 || card.card().memoryMib() > Quantities.MAX_MEMORY_MIB) {
+                throw new AssertionError("card figures out of range: " + card);
+            }
+            card.memoryAllocatedFraction().ifPresent(fraction -> {
+                if (!(fraction >= 0) || Double.isInfinite(fraction)) {
+                    throw new AssertionError("fraction " + fraction);
+                }
+            });
+        }
+        for (AllocationView.ContainerAllocation container : view.containers()) {
+            if (container.memoryBytes() < 0 || container.cores() < 0) {
+                throw new AssertionError("container figures out of range: " + container);
+            }
+        }
+        for (AllocationView.QuotaUsage quota : view.quotas()) {
+            if (quota.used() < 0 || quota.limit().orElse(0) < 0) {
+                throw new AssertionError("quota figures out of range: " + quota);
+            }
+        }
+    }
+
+    /**
+     * {@code TARGET...}: long runs, {@code -Dfuzz.count} inputs each (default 10^6) from
+     * {@code -Dfuzz.seed}; prints the rate and the outcomes.
+     */
+    public static void main(String[] args) {
+        long count = Long.getLong("fuzz.count", 1_000_000L);
+        long seed = Long.getLong("fuzz.seed", DEFAULT_SEED);
+        for (String target : args.length == 0 ? TARGETS : List.of(args)) {
+            long start = System.nanoTime();
+            Outcomes outcomes = run(target, seed, count);
+            double seconds = (System.nanoTime() - start) / 1e9;
+            System.out.printf("%s: %,d inputs, seed %d, %.1f s (%,.0f/s), nothing escaped%n", target, count, seed,
+                    seconds, count / seconds);
+            outcomes.counts().forEach((outcome, n) -> System.out.printf("  %-22s %,d%n", outcome, n));
+        }
+    }
+}
