@@ -16,6 +16,7 @@ import io.hamiobserve.ports.ContainerUsageSource;
 import io.hamiobserve.ports.HostCardSource;
 import io.hamiobserve.ports.NodePodDirectory;
 import io.hamiobserve.ports.ProcessOwnerResolver;
+import io.hamiobserve.ports.SkipKey;
 import io.hamiobserve.ports.SourceUnavailableException;
 
 import java.time.Clock;
@@ -40,6 +41,10 @@ public final class UsageRole implements MetricsSource, AutoCloseable {
     public static final String CONTAINERS = "cachefile";
     public static final String PODS = "pods";
     public static final String PROCESSES = "processes";
+
+    /** Cache-file records the join to the node's pods leaves out. */
+    static final SkipKey UNKNOWN_POD = new SkipKey(CONTAINERS, "container", "unknown_pod");
+    static final SkipKey UNKNOWN_DEVICE = new SkipKey(CONTAINERS, "device", "unknown_device");
 
     private final String node;
     private final HostCardSource hostCards;
@@ -106,10 +111,10 @@ public final class UsageRole implements MetricsSource, AutoCloseable {
         });
         UsageView view = UsageView.compute(node, cards, usages, nodePods, owners, clock.instant().getEpochSecond());
         for (ContainerUsage unknown : view.unknownContainers()) {
-            skips.skipped(CONTAINERS, "container", "unknown_pod", unknown.podUid() + "_" + unknown.containerName());
+            skips.skipped(UNKNOWN_POD, unknown.podUid() + "_" + unknown.containerName());
         }
         for (UsageView.ContainerDevice device : view.unmatchedDevices()) {
-            skips.skipped(CONTAINERS, "device", "unknown_device", device.pod().namespace() + "/" + device.pod().name()
+            skips.skipped(UNKNOWN_DEVICE, device.pod().namespace() + "/" + device.pod().name()
                     + " " + device.container() + " device " + device.usage().vdeviceIndex() + ": "
                     + device.usage().uuid() + " is neither allocated to the pod nor a card of this node");
         }

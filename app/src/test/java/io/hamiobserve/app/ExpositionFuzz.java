@@ -4,6 +4,7 @@ import io.hamiobserve.adapters.k8s.fuzz.FuzzInputs;
 import io.hamiobserve.adapters.k8s.KubernetesSources;
 import io.hamiobserve.app.http.ExpositionFormat;
 import io.hamiobserve.app.metrics.SelfMetrics;
+import io.hamiobserve.ports.SkipKey;
 import io.hamiobserve.app.metrics.SkipCounter;
 import io.hamiobserve.app.metrics.SourceHealth;
 import io.hamiobserve.app.metrics.UsageMetrics;
@@ -185,7 +186,7 @@ public final class ExpositionFuzz {
         UsageView view = UsageView.compute(text(random) + "n", cards, usages, pods,
                 random.nextBoolean() ? Optional.empty() : Optional.of(owners), random.nextLong() & Long.MAX_VALUE);
         SkipCounter skips = new SkipCounter();
-        skips.skipped("cachefile", "device", "unknown_device", text(random));
+        skips.skipped(new SkipKey("cachefile", "device", "unknown_device"), text(random));
         SourceHealth health = new SourceHealth();
         health.record("nvml", random.nextBoolean(), random.nextLong() & Long.MAX_VALUE, text(random));
         Exposition exposition = Exposition.of(SelfMetrics.append(UsageMetrics.collect(view, pods, random.nextBoolean()),

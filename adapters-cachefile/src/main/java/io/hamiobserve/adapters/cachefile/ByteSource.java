@@ -28,24 +28,4 @@ interface ByteSource {
             }
         };
     }
-
-    /** An in-memory file, for tests and the fuzzer. */
-    static ByteSource of(byte[] bytes) {
-        return new ByteSource() {
-            @Override
-            public long size() {
-                return bytes.length;
-            }
-
-            @Override
-            public int read(ByteBuffer dst, long position) {
-                if (position >= bytes.length) {
-                    return -1;
-                }
-                int n = (int) Math.min(dst.remaining(), bytes.length - position);
-                dst.put(bytes, (int) position, n);
-                return n;
-            }
-        };
-    }
 }

@@ -2,6 +2,7 @@ package io.hamiobserve.adapters.cachefile;
 
 import io.hamiobserve.domain.ContainerUsage;
 import io.hamiobserve.domain.DeviceUsage;
+import io.hamiobserve.ports.SkipKey;
 import io.hamiobserve.ports.SkipReporter;
 
 import java.io.IOException;
@@ -101,7 +102,7 @@ public final class CacheFileInspector {
         tree.put("file", path.toString());
         if (!result.ok()) {
             tree.put("status", "rejected");
-            tree.put("reason", result.reason());
+            tree.put("reason", result.reason().label());
             tree.put("detail", result.detail());
             return tree;
         }
@@ -126,7 +127,7 @@ public final class CacheFileInspector {
         for (CacheFileContent.Device d : c.devices()) {
             Map<String, Object> device = new LinkedHashMap<>();
             device.put("index", d.index());
-            device.put("uuid", d.usable() ? d.uuid() : "(" + d.uuidProblem() + ")");
+            device.put("uuid", d.usable() ? d.uuid() : "(" + d.uuidProblem().label() + ")");
             device.put("limit_bytes", d.limitBytes());
             device.put("sm_limit_percent", d.smLimitPercent());
             devices.add(device);
@@ -167,7 +168,7 @@ public final class CacheFileInspector {
         tree.put("exited_slots", free);
         List<Object> problems = new ArrayList<>();
         for (CacheFileContent.Problem p : c.problems()) {
-            problems.add(skip(p.kind(), p.reason(), p.detail()));
+            problems.add(skip(p.kind().label(), p.reason().label(), p.detail()));
         }
         tree.put("problems", problems);
         List<Object> usage = new ArrayList<>();
@@ -247,8 +248,8 @@ public final class CacheFileInspector {
         final List<Object> entries = new ArrayList<>();
 
         @Override
-        public void skipped(String source, String kind, String reason, String item) {
-            entries.add(skip(kind, reason, item));
+        public void skipped(SkipKey key, String item) {
+            entries.add(skip(key.kind(), key.reason(), item));
         }
     }
 

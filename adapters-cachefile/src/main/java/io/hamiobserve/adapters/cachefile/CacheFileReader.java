@@ -1,5 +1,7 @@
 package io.hamiobserve.adapters.cachefile;
 
+import io.hamiobserve.adapters.cachefile.Skips.Kind;
+import io.hamiobserve.adapters.cachefile.Skips.Reason;
 import io.hamiobserve.domain.Quantities;
 
 import java.io.EOFException;
@@ -39,12 +41,6 @@ final class CacheFileReader {
     private ByteBuffer before = allocate(0);
     private ByteBuffer data = allocate(0);
     private ByteBuffer after = allocate(0);
-    private long bytesRead;
-
-    /** Bytes read from files since this reader was made. */
-    long bytesRead() {
-        return bytesRead;
-    }
 
     /**
      * Reads the file at {@code path}: a regular file, not followed through a symlink, checked not
@@ -55,47 +51,47 @@ final class CacheFileReader {
         try {
             attributes = Files.readAttributes(path, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
         } catch (NoSuchFileException e) {
-            return ReadResult.rejected(Reasons.VANISHED, "gone before it could be read");
+            return ReadResult.rejected(Reason.VANISHED, "gone before it could be read");
         } catch (IOException e) {
-            return ReadResult.rejected(Reasons.IO_ERROR, "cannot stat: " + e);
+            return ReadResult.rejected(Reason.IO_ERROR, "cannot stat: " + e);
         }
         if (attributes.isSymbolicLink()) {
-            return ReadResult.rejected(Reasons.SYMLINK, "a symbolic link; links are never followed");
+            return ReadResult.rejected(Reason.SYMLINK, "a symbolic link; links are never followed");
         }
         if (!attributes.isRegularFile()) {
-            return ReadResult.rejected(Reasons.NOT_REGULAR_FILE, "not a regular file");
+            return ReadResult.rejected(Reason.NOT_REGULAR_FILE, "not a regular file");
         }
         ReadResult result;
         // NOFOLLOW_LINKS (O_NOFOLLOW) closes the window where a symlink replaces the file after the check.
         try (FileChannel channel = FileChannel.open(path, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS)) {
             result = read(ByteSource.of(channel));
         } catch (NoSuchFileException e) {
-            return ReadResult.rejected(Reasons.VANISHED, "gone before it could be opened");
+            return ReadResult.rejected(Reason.VANISHED, "gone before it could be opened");
         } catch (AccessDeniedException e) {
-            return ReadResult.rejected(Reasons.UNREADABLE, "permission denied");
+            return ReadResult.rejected(Reason.UNREADABLE, "permission denied");
         } catch (FileSystemException e) {
             String why = String.valueOf(e.getReason());
             if (why.contains("symbolic links")) {
-                return ReadResult.rejected(Reasons.SYMLINK, "replaced by a symbolic link while opened");
+                return ReadResult.rejected(Reason.SYMLINK, "replaced by a symbolic link while opened");
             }
-            return ReadResult.rejected(Reasons.IO_ERROR, e.toString());
+            return ReadResult.rejected(Reason.IO_ERROR, e.toString());
         } catch (IOException e) {
-            return ReadResult.rejected(Reasons.IO_ERROR, e.toString());
+            return ReadResult.rejected(Reason.IO_ERROR, e.toString());
         }
         BasicFileAttributes afterwards;
         try {
             afterwards = Files.readAttributes(path, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
         } catch (NoSuchFileException e) {
-            return ReadResult.rejected(Reasons.VANISHED, "deleted while it was read");
+            return ReadResult.rejected(Reason.VANISHED, "deleted while it was read");
         } catch (IOException e) {
-            return ReadResult.rejected(Reasons.IO_ERROR, "cannot stat after reading: " + e);
+            return ReadResult.rejected(Reason.IO_ERROR, "cannot stat after reading: " + e);
         }
         Object key = attributes.fileKey();
         if (key != null && !Objects.equals(key, afterwards.fileKey())) {
-            return ReadResult.rejected(Reasons.REPLACED, "replaced by another file while it was read");
+            return ReadResult.rejected(Reason.REPLACED, "replaced by another file while it was read");
         }
         if (result.ok() && afterwards.size() < result.content().layout().structSize) {
-            return ReadResult.rejected(Reasons.TRUNCATED, "shrank to " + afterwards.size() + " bytes while it was read");
+            return ReadResult.rejected(Reason.TRUNCATED, "shrank to " + afterwards.size() + " bytes while it was read");
         }
         return result;
     }
@@ -104,22 +100,22 @@ final class CacheFileReader {
     ReadResult read(ByteSource source) throws IOException {
         long size = source.size();
         if (size < VERSION_PREFIX) {
-            return ReadResult.rejected(size == 0 ? Reasons.NOT_INITIALIZED : Reasons.UNKNOWN_SIZE,
+            return ReadResult.rejected(size == 0 ? Reason.NOT_INITIALIZED : Reason.UNKNOWN_SIZE,
                     size + " bytes: too small for any layout");
         }
         ByteBuffer h = header.clear().limit(VERSION_PREFIX);
         try {
             readFully(source, h, 0);
         } catch (EOFException e) {
-            return ReadResult.rejected(Reasons.TRUNCATED, e.getMessage());
+            return ReadResult.rejected(Reason.TRUNCATED, e.getMessage());
         }
         int magic = h.getInt(0);
         if (magic == 0 || magic == CacheLayout.INIT_IN_PROGRESS) {
-            return ReadResult.rejected(Reasons.NOT_INITIALIZED, "HAMi-Core has not finished setting the file up (flag "
+            return ReadResult.rejected(Reason.NOT_INITIALIZED, "HAMi-Core has not finished setting the file up (flag "
                     + magic + ")");
         }
         if (magic != CacheLayout.MAGIC) {
-            return ReadResult.rejected(Reasons.BAD_MAGIC, "starts with " + magic + ", not " + CacheLayout.MAGIC);
+            return ReadResult.rejected(Reason.BAD_MAGIC, "starts with " + magic + ", not " + CacheLayout.MAGIC);
         }
         CacheLayout layout;
         int major = 0;
@@ -129,22 +125,22 @@ final class CacheFileReader {
             major = h.getInt(CacheLayout.V1.majorVersion);
             minor = h.getInt(CacheLayout.V1.minorVersion);
             if (major != 1) {
-                return ReadResult.rejected(Reasons.UNKNOWN_VERSION, "major version " + Integer.toUnsignedString(major)
+                return ReadResult.rejected(Reason.UNKNOWN_VERSION, "major version " + Integer.toUnsignedString(major)
                         + " with the v1 size; only 1 is known");
             }
             if (minor < 0 || minor > CacheLayout.V1_MAX_MINOR) {
-                return ReadResult.rejected(Reasons.UNKNOWN_VERSION, "version 1." + Integer.toUnsignedString(minor)
+                return ReadResult.rejected(Reason.UNKNOWN_VERSION, "version 1." + Integer.toUnsignedString(minor)
                         + "; known are 1.0 to 1." + CacheLayout.V1_MAX_MINOR);
             }
         } else if (fits(size, CacheLayout.V0)) {
             layout = CacheLayout.V0;
         } else {
-            return ReadResult.rejected(Reasons.UNKNOWN_SIZE, size + " bytes: " + sizeHint(size));
+            return ReadResult.rejected(Reason.UNKNOWN_SIZE, size + " bytes: " + sizeHint(size));
         }
         try {
             return decode(source, layout, major, minor, size);
         } catch (EOFException e) {
-            return ReadResult.rejected(Reasons.TRUNCATED, e.getMessage());
+            return ReadResult.rejected(Reason.TRUNCATED, e.getMessage());
         }
     }
 
@@ -179,13 +175,13 @@ final class CacheFileReader {
         boolean deviceNumInRange = Long.compareUnsigned(deviceNumRaw, CacheLayout.MAX_DEVICES) <= 0;
         int deviceCount = deviceNumInRange ? (int) deviceNumRaw : CacheLayout.MAX_DEVICES;
         if (!deviceNumInRange) {
-            problems.add(new CacheFileContent.Problem(Reasons.KIND_FILE, Reasons.DEVICE_NUM_CLAMPED,
+            problems.add(new CacheFileContent.Problem(Kind.FILE, Reason.DEVICE_NUM_CLAMPED,
                     "device_num " + Long.toUnsignedString(deviceNumRaw) + " clamped to " + deviceCount));
         }
         List<CacheFileContent.Device> devices = new ArrayList<>(deviceCount);
         for (int d = 0; d < deviceCount; d++) {
             String uuid = null;
-            String uuidProblem = null;
+            Reason uuidProblem = null;
             int start = layout.uuidOffset(d);
             int length = -1;
             boolean printable = true;
@@ -198,16 +194,16 @@ final class CacheFileReader {
                 printable &= b > 0x20 && b < 0x7f;
             }
             if (length < 0) {
-                uuidProblem = Reasons.BAD_UUID;
-                problems.add(new CacheFileContent.Problem(Reasons.KIND_DEVICE, Reasons.BAD_UUID,
+                uuidProblem = Reason.BAD_UUID;
+                problems.add(new CacheFileContent.Problem(Kind.DEVICE, Reason.BAD_UUID,
                         "device " + d + ": UUID not NUL-terminated within " + CacheLayout.UUID_BYTES + " bytes"));
             } else if (length == 0) {
-                uuidProblem = Reasons.EMPTY_UUID;
-                problems.add(new CacheFileContent.Problem(Reasons.KIND_DEVICE, Reasons.EMPTY_UUID,
+                uuidProblem = Reason.EMPTY_UUID;
+                problems.add(new CacheFileContent.Problem(Kind.DEVICE, Reason.EMPTY_UUID,
                         "device " + d + ": UUID not filled in yet"));
             } else if (!printable) {
-                uuidProblem = Reasons.BAD_UUID;
-                problems.add(new CacheFileContent.Problem(Reasons.KIND_DEVICE, Reasons.BAD_UUID,
+                uuidProblem = Reason.BAD_UUID;
+                problems.add(new CacheFileContent.Problem(Kind.DEVICE, Reason.BAD_UUID,
                         "device " + d + ": UUID holds non-printable bytes"));
             } else {
                 byte[] text = new byte[length];
@@ -218,8 +214,8 @@ final class CacheFileReader {
             long smLimit = h.getLong(layout.smLimit + d * 8);
             if (uuid != null && !(Quantities.isMemoryBytes(limit) && Quantities.isPercent(smLimit))) {
                 uuid = null;
-                uuidProblem = Reasons.NUMBER_OVERFLOW;
-                problems.add(new CacheFileContent.Problem(Reasons.KIND_DEVICE, Reasons.NUMBER_OVERFLOW,
+                uuidProblem = Reason.NUMBER_OVERFLOW;
+                problems.add(new CacheFileContent.Problem(Kind.DEVICE, Reason.NUMBER_OVERFLOW,
                         "device " + d + ": limit " + Long.toUnsignedString(limit) + " bytes, sm_limit "
                                 + Long.toUnsignedString(smLimit) + ": beyond what any card has"));
             }
@@ -229,7 +225,7 @@ final class CacheFileReader {
         int procNumRaw = t.getInt(0);
         int procCount = (int) clamp(procNumRaw, CacheLayout.MAX_PROCS);
         if (procNumRaw < 0 || procNumRaw > CacheLayout.MAX_PROCS) {
-            problems.add(new CacheFileContent.Problem(Reasons.KIND_FILE, Reasons.PROC_NUM_CLAMPED,
+            problems.add(new CacheFileContent.Problem(Kind.FILE, Reason.PROC_NUM_CLAMPED,
                     "proc_num " + procNumRaw + " clamped to " + procCount));
         }
         int utilizationSwitch = t.getInt(layout.utilizationSwitch - layout.tailStart());
@@ -247,7 +243,7 @@ final class CacheFileReader {
             for (CacheFileContent.Slot slot : slots) {
                 if (slot.live() && reservedInUse(layout, slot.index())) {
                     // Some 1.1-labelled builds moved the seqlock: their slots do not match this table.
-                    return ReadResult.rejected(Reasons.UNKNOWN_LAYOUT, "version 1." + minor + " but slot "
+                    return ReadResult.rejected(Reason.UNKNOWN_LAYOUT, "version 1." + minor + " but slot "
                             + slot.index() + " has data in the seqlock/reserved words, which 1.0/1.1 leave at 0;"
                             + " a build with a relocated seqlock?");
                 }
@@ -325,7 +321,7 @@ final class CacheFileReader {
         List<CacheFileContent.Slot> slots = new ArrayList<>(procCount);
         for (int p = 0; p < procCount; p++) {
             if (settled[p] == null) {
-                problems.add(new CacheFileContent.Problem(Reasons.KIND_SLOT, Reasons.SLOT_UNSETTLED,
+                problems.add(new CacheFileContent.Problem(Kind.SLOT, Reason.SLOT_UNSETTLED,
                         "slot " + p + ": seqlock still moving after " + SEQLOCK_ROUNDS + " reads"));
             } else if (settled[p] != SKIPPED) {
                 slots.add(settled[p]);
@@ -351,7 +347,7 @@ final class CacheFileReader {
         int status = slots.getInt(base + layout.slotStatus);
         if (status != CacheLayout.STATUS_FREE && status != CacheLayout.STATUS_RUNNING
                 && status != CacheLayout.STATUS_SUSPENDED) {
-            problems.add(new CacheFileContent.Problem(Reasons.KIND_SLOT, Reasons.BAD_STATUS,
+            problems.add(new CacheFileContent.Problem(Kind.SLOT, Reason.BAD_STATUS,
                     "slot " + p + ": status " + status + " is none of 0 (free), 1 (running), 2 (suspended)"));
             return;
         }
@@ -371,7 +367,7 @@ final class CacheFileReader {
             if (live && !(Quantities.isMemoryBytes(context[d]) && Quantities.isMemoryBytes(module[d])
                     && Quantities.isMemoryBytes(dataBytes[d]) && Quantities.isMemoryBytes(total[d])
                     && Quantities.isPercent(sm[d]))) {
-                problems.add(new CacheFileContent.Problem(Reasons.KIND_SLOT, Reasons.NUMBER_OVERFLOW, "slot " + p
+                problems.add(new CacheFileContent.Problem(Kind.SLOT, Reason.NUMBER_OVERFLOW, "slot " + p
                         + " device " + d + ": memory or SM figures beyond what any card has (total "
                         + total[d] + ", context " + context[d] + ", module " + module[d] + ", data " + dataBytes[d]
                         + ", sm " + sm[d] + ")"));
@@ -403,7 +399,6 @@ final class CacheFileReader {
                         + " were expected: the file shrank while it was read");
             }
             at += n;
-            bytesRead += n;
         }
     }
 

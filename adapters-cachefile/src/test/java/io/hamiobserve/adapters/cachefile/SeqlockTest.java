@@ -73,7 +73,7 @@ class SeqlockTest {
                 ReadResult result = reader.read(file);
                 assertTrue(result.ok(), () -> result.reason() + " " + result.detail());
                 if (result.content().slots().isEmpty()) {
-                    assertEquals(Reasons.SLOT_UNSETTLED, result.content().problems().get(0).reason());
+                    assertEquals(Skips.Reason.SLOT_UNSETTLED, result.content().problems().get(0).reason());
                     unsettled++;
                     continue;
                 }

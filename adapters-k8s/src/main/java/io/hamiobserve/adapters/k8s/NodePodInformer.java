@@ -1,5 +1,9 @@
 package io.hamiobserve.adapters.k8s;
 
+import io.hamiobserve.adapters.k8s.Skips.Kind;
+
+import io.hamiobserve.adapters.k8s.Skips.Reason;
+
 import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodStatus;
@@ -172,7 +176,7 @@ final class NodePodInformer implements NodePodDirectory {
         try {
             Optional<PodRef> ref = PodMapper.ref(pod);
             if (ref.isEmpty()) {
-                skips.skip(Skips.POD_ANNOTATION, PodMapper.describe(pod), "missing_identity", "pod without uid");
+                skips.skip(Kind.POD_ANNOTATION, PodMapper.describe(pod), Reason.MISSING_IDENTITY, "pod without uid");
                 return;
             }
             String boundTo = pod.getSpec() == null ? null : pod.getSpec().getNodeName();
@@ -185,7 +189,7 @@ final class NodePodInformer implements NodePodDirectory {
                     placement));
         } catch (RuntimeException e) {
             LOG.log(Level.WARNING, "could not map pod " + PodMapper.describe(pod), e);
-            skips.skip(Skips.POD_ANNOTATION, PodMapper.describe(pod), "invalid_object", String.valueOf(e.getMessage()));
+            skips.skip(Kind.POD_ANNOTATION, PodMapper.describe(pod), Reason.INVALID_OBJECT, String.valueOf(e.getMessage()));
         }
     }
 

@@ -4,6 +4,7 @@ import com.sun.jna.Pointer;
 import io.hamiobserve.domain.HostCardReading;
 import io.hamiobserve.domain.HostCardReading.CardProcess;
 import io.hamiobserve.ports.HostCardSource;
+import io.hamiobserve.ports.SkipKey;
 import io.hamiobserve.ports.SkipReporter;
 import io.hamiobserve.ports.SourceUnavailableException;
 
@@ -38,7 +39,6 @@ import java.util.concurrent.atomic.AtomicInteger;
 final class NvmlHostCards implements HostCardSource {
     private static final System.Logger LOG = System.getLogger(NvmlHostCards.class.getName());
     private static final AtomicInteger SEQUENCE = new AtomicInteger();
-    private static final String SOURCE = "nvml";
     /** More cards than any host holds: a larger count is a broken answer, not a reading. */
     private static final int MAX_DEVICES = 1024;
 
@@ -125,7 +125,7 @@ final class NvmlHostCards implements HostCardSource {
             throw new SourceUnavailableException("interrupted while waiting for NVML", interrupted);
         }
         for (Skip skip : outcome.skips()) {
-            skips.skipped(SOURCE, skip.kind(), skip.reason(), skip.item());
+            skips.skipped(skip.key(), skip.item());
         }
         if (outcome.failure() != null) {
             throw new SourceUnavailableException(outcome.failure());
@@ -161,7 +161,7 @@ final class NvmlHostCards implements HostCardSource {
 
     // ---- worker thread only below ----
 
-    private record Skip(String kind, String reason, String item) {
+    private record Skip(SkipKey key, String item) {
     }
 
     private record Outcome(List<HostCardReading> readings, List<Skip> skips, String failure) {
@@ -295,19 +295,19 @@ final class NvmlHostCards implements HostCardSource {
         enter("nvmlDeviceGetHandleByIndex_v2", index);
         int rc = binding.handleByIndex(index);
         if (rc != NvmlBinding.NVML_SUCCESS) {
-            skips.add(new Skip("device", NvmlReturn.of(rc).reason(), "card " + index));
+            skips.add(new Skip(Skips.Kind.DEVICE.because(NvmlReturn.of(rc)), "card " + index));
             return null;
         }
         Pointer device = binding.device();
         enter("nvmlDeviceGetUUID", index);
         rc = binding.uuid(device);
         if (rc != NvmlBinding.NVML_SUCCESS) {
-            skips.add(new Skip("device", NvmlReturn.of(rc).reason(), "card " + index));
+            skips.add(new Skip(Skips.Kind.DEVICE.because(NvmlReturn.of(rc)), "card " + index));
             return null;
         }
         String uuid = binding.text();
         if (uuid.isBlank()) {
-            skips.add(new Skip("device", "empty_uuid", "card " + index));
+            skips.add(new Skip(Skips.Kind.DEVICE.because(Skips.Reason.EMPTY_UUID), "card " + index));
             return null;
         }
         Fields fields = new Fields(index, uuid, skips);
@@ -359,7 +359,7 @@ final class NvmlHostCards implements HostCardSource {
         }
 
         if (fields.lost) {
-            skips.add(new Skip("device", NvmlReturn.GPU_IS_LOST.reason(), "card " + index + " " + uuid));
+            skips.add(new Skip(Skips.Kind.DEVICE.because(NvmlReturn.GPU_IS_LOST), "card " + index + " " + uuid));
             return null;
         }
         return new HostCardReading(index, uuid, name, used, total, gpuUtil, memoryUtil, temperature, watts,
@@ -392,7 +392,7 @@ final class NvmlHostCards implements HostCardSource {
             if (code == NvmlReturn.GPU_IS_LOST) {
                 lost = true;
             } else if (code != NvmlReturn.NOT_SUPPORTED && code != NvmlReturn.FUNCTION_NOT_FOUND) {
-                skips.add(new Skip("field", code.reason(), "card " + index + " " + uuid + " " + field));
+                skips.add(new Skip(Skips.Kind.FIELD.because(code), "card " + index + " " + uuid + " " + field));
             }
             return false;
         }

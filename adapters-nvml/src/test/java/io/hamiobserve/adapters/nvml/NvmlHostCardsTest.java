@@ -39,7 +39,8 @@ class NvmlHostCardsTest {
     Path dir;
     private FakeNvml fake;
     private final List<String> skips = new CopyOnWriteArrayList<>();
-    private final SkipReporter reporter = (source, kind, reason, item) -> skips.add(source + "/" + kind + "/" + reason + "/" + item);
+    private final SkipReporter reporter = (key, item) -> skips.add(key.source() + "/" + key.kind() + "/" + key.reason()
+            + "/" + item);
     private final List<HostCardSource> opened = new ArrayList<>();
 
     @BeforeEach
@@ -349,7 +350,7 @@ class NvmlHostCardsTest {
         assertEquals(NvmlReturn.UNKNOWN, NvmlReturn.of(999));
         assertEquals(NvmlReturn.UNKNOWN, NvmlReturn.of(-3));
         assertEquals("UNKNOWN (77)", NvmlReturn.describe(77));
-        assertEquals("lib_rm_version_mismatch", NvmlReturn.of(18).reason());
+        assertEquals("lib_rm_version_mismatch", NvmlReturn.of(18).label());
         for (NvmlReturn code : NvmlReturn.values()) {
             assertEquals(code, NvmlReturn.of(code.code()));
         }
