@@ -311,7 +311,7 @@ public final class Main {
      * finish, the servers stop, then the roles release their sources (NVML, files, informers).
      */
     static void stopOnShutdown(List<Servers.Served> servers, List<AutoCloseable> roles, Duration drain) {
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> Servers.shutdown(servers, roles, drain),
-                "hami-observe-shutdown"));
+        Runtime.getRuntime().addShutdownHook(Thread.ofPlatform().name("hami-observe-shutdown")
+                .unstarted(() -> Servers.shutdown(servers, roles, drain)));
     }
 }
