@@ -21,6 +21,10 @@ final class Skips {
         }
     }
 
+    /** A skip found on the worker thread, reported to the caller's reporter with the reading. */
+    record Noted(SkipKey key, String item) {
+    }
+
     /** Reasons that are not NVML return codes. */
     enum Reason implements SkipKey.Label {
         /** NVML answered the card's UUID with an empty string. */
