@@ -10,6 +10,8 @@
 module io.hamiobserve.adapters.cachefile {
     // CacheFiles.directory returns the port type: its users need the ports module too.
     requires transitive io.hamiobserve.ports;
+    // The inspector's JSON.
+    requires tools.jackson.databind;
 
     exports io.hamiobserve.adapters.cachefile;
 }

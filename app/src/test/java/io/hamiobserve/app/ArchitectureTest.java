@@ -71,10 +71,10 @@ class ArchitectureTest {
     }
 
     @Test
-    void theCacheFileAdapterUsesOnlyPortsDomainAndTheJavaLibrary() {
+    void theCacheFileAdapterUsesOnlyPortsDomainTheJavaLibraryAndJacksonForTheInspectorsJson() {
         check(classes().that().resideInAPackage("io.hamiobserve.adapters.cachefile..")
                 .should().onlyDependOnClassesThat()
-                .resideInAnyPackage("io.hamiobserve.adapters.cachefile..", PORTS, DOMAIN, "java.."));
+                .resideInAnyPackage("io.hamiobserve.adapters.cachefile..", PORTS, DOMAIN, "java..", "tools.jackson.."));
     }
 
     @Test

@@ -36,8 +36,20 @@ final class CacheFileSource implements ContainerUsageSource {
         this.root = root;
     }
 
+    /** Sees every cache file the source reads, with what it read: the inspector's view of a read. */
+    interface FileSeen {
+        FileSeen NONE = (file, result) -> { };
+
+        void seen(Path file, ReadResult result);
+    }
+
     @Override
     public List<ContainerUsage> read(SkipReporter skips) {
+        return read(skips, FileSeen.NONE);
+    }
+
+    /** Reads as {@link #read(SkipReporter)} does, showing {@code seen} each file it reads. */
+    List<ContainerUsage> read(SkipReporter skips, FileSeen seen) {
         CacheFileReader reader = new CacheFileReader();
         List<ContainerUsage> usages = new ArrayList<>();
         List<Path> directories = new ArrayList<>();
@@ -55,7 +67,7 @@ final class CacheFileSource implements ContainerUsageSource {
         directories.sort(null);
         for (Path directory : directories) {
             try {
-                ContainerUsage usage = readContainer(directory, reader, skips);
+                ContainerUsage usage = readContainer(directory, reader, skips, seen);
                 if (usage != null) {
                     usages.add(usage);
                 }
@@ -67,7 +79,11 @@ final class CacheFileSource implements ContainerUsageSource {
         return usages;
     }
 
-    static ContainerUsage readContainer(Path directory, CacheFileReader reader, SkipReporter skips) {
+    /**
+     * Reads one container directory ({@code <podUID>_<container>}): its cache files in name order,
+     * at most {@link #MAX_CACHE_FILES}, merged; null when nothing in it can be served (reported).
+     */
+    static ContainerUsage readContainer(Path directory, CacheFileReader reader, SkipReporter skips, FileSeen seen) {
         String name = directory.getFileName().toString();
         BasicFileAttributes attributes;
         try {
@@ -101,6 +117,7 @@ final class CacheFileSource implements ContainerUsageSource {
         boolean any = false;
         for (Path file : files) {
             ReadResult result = reader.read(file);
+            seen.seen(file, result);
             if (!result.ok()) {
                 skips.skipped(Kind.FILE.because(result.reason()), file + ": " + result.detail());
                 continue;
@@ -117,8 +134,8 @@ final class CacheFileSource implements ContainerUsageSource {
         return new ContainerUsage(name.substring(0, split), name.substring(split + 1), devices);
     }
 
-    /** The directory's cache files, sorted by name; null when there is none (reported). */
-    private static List<Path> cacheFiles(Path directory, SkipReporter skips) {
+    /** The directory's cache files the source reads, sorted by name; null when there is none (reported). */
+    static List<Path> cacheFiles(Path directory, SkipReporter skips) {
         List<Path> files = new ArrayList<>();
         int entries = 0;
         try (DirectoryStream<Path> stream = Files.newDirectoryStream(directory)) {

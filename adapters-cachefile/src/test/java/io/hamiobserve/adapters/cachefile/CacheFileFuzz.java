@@ -23,6 +23,7 @@ import java.util.TreeMap;
  * {@code bin/fuzz cachefile [--count N] [--seed S]}.
  */
 public final class CacheFileFuzz {
+    private static final tools.jackson.databind.ObjectMapper JSON = new tools.jackson.databind.ObjectMapper();
     static final long DEFAULT_SEED = 20_251_129L;
 
     private static final int[] SIZES = {0, 1, 4, 11, 12, 13, 804_681, CacheLayout.V0.procs,
@@ -83,8 +84,9 @@ public final class CacheFileFuzz {
             }
         }
         if (describe) {
-            CacheFileInspector.describe(content, true);
-            CacheFileInspector.describe(content, false);
+            java.util.Map<String, Object> tree = CacheFileInspector.content(content);
+            TextTree.text(tree);
+            JSON.writeValueAsString(tree);
         }
     }
 
