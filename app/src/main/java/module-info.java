@@ -11,6 +11,7 @@ module io.hamiobserve.app {
     requires io.hamiobserve.adapters.k8s;
     requires io.hamiobserve.adapters.prometheus;
     requires io.hamiobserve.console;
+    requires io.hamiobserve.testkit;
     requires io.helidon.webserver;
     requires io.helidon.webserver.observe;
     requires io.helidon.webserver.observe.metrics;

@@ -1,5 +1,7 @@
 package io.hamiobserve.adapters.cachefile;
 
+import io.hamiobserve.adapters.cachefile.layout.CacheLayout;
+
 import io.hamiobserve.adapters.cachefile.Skips.Kind;
 import io.hamiobserve.adapters.cachefile.Skips.Reason;
 import io.hamiobserve.domain.DeviceUsage;

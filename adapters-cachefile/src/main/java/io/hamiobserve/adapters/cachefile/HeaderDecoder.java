@@ -1,5 +1,7 @@
 package io.hamiobserve.adapters.cachefile;
 
+import io.hamiobserve.adapters.cachefile.layout.CacheLayout;
+
 import io.hamiobserve.adapters.cachefile.Skips.Kind;
 import io.hamiobserve.adapters.cachefile.Skips.Reason;
 import io.hamiobserve.domain.Quantities;
@@ -67,13 +69,15 @@ final class HeaderDecoder {
         if (magic != CacheLayout.MAGIC) {
             return rejected(Reason.BAD_MAGIC, "starts with " + magic + ", not " + CacheLayout.MAGIC);
         }
-        CacheLayout layout;
+        CacheLayout layout = CacheLayout.ofSize(size).orElse(null);
+        if (layout == null) {
+            return rejected(Reason.UNKNOWN_SIZE, size + " bytes: " + sizeHint(size));
+        }
         int major = 0;
         int minor = 0;
-        if (fits(size, CacheLayout.V1)) {
-            layout = CacheLayout.V1;
-            major = h.getInt(CacheLayout.V1.majorVersion);
-            minor = h.getInt(CacheLayout.V1.minorVersion);
+        if (layout.hasVersion()) {
+            major = h.getInt(layout.majorVersion);
+            minor = h.getInt(layout.minorVersion);
             if (major != 1) {
                 return rejected(Reason.UNKNOWN_VERSION, "major version " + Integer.toUnsignedString(major)
                         + " with the v1 size; only 1 is known");
@@ -82,10 +86,6 @@ final class HeaderDecoder {
                 return rejected(Reason.UNKNOWN_VERSION, "version 1." + Integer.toUnsignedString(minor)
                         + "; known are 1.0 to 1." + CacheLayout.V1_MAX_MINOR);
             }
-        } else if (fits(size, CacheLayout.V0)) {
-            layout = CacheLayout.V0;
-        } else {
-            return rejected(Reason.UNKNOWN_SIZE, size + " bytes: " + sizeHint(size));
         }
         try {
             return new Decoded(fields(source, layout, major, minor, size), null);
@@ -96,11 +96,6 @@ final class HeaderDecoder {
 
     private static Decoded rejected(Reason reason, String detail) {
         return new Decoded(null, ReadResult.rejected(reason, detail));
-    }
-
-    /** A layout is recognised by its exact size: the struct, or the struct plus the writer's extra byte. */
-    private static boolean fits(long size, CacheLayout layout) {
-        return size >= layout.structSize && size <= layout.structSize + CacheLayout.WRITER_SLACK;
     }
 
     private static String sizeHint(long size) {

@@ -1,4 +1,6 @@
-package io.hamiobserve.adapters.cachefile;
+package io.hamiobserve.testkit;
+
+import io.hamiobserve.adapters.cachefile.layout.CacheLayout;
 
 import java.io.Closeable;
 import java.io.IOException;
@@ -16,9 +18,10 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * A HAMi-Core shared cache file in the real binary layout, for demos and tests: build one, write
+ * A HAMi-Core shared cache file in the real binary layout, for the demo and tests: build one, write
  * it where HAMi-Core would, then change it in place the way HAMi-Core does (under the slot's
- * seqlock for version 1.2). Uses the same layout description as the reader.
+ * seqlock for version 1.2). Uses the same layout description as the reader
+ * ({@link CacheLayout}).
  *
  * <p>Invariants: at most 16 devices and 1024 processes; a process lists usage for at most as many
  * devices as the image has (missing ones are zero); memory is in bytes, SM figures in percent.
@@ -166,7 +169,7 @@ public final class CacheFileImage {
         return new Updater(file);
     }
 
-    static ByteBuffer encodeSlot(CacheLayout layout, Process process) {
+    private static ByteBuffer encodeSlot(CacheLayout layout, Process process) {
         ByteBuffer s = ByteBuffer.allocate(layout.slotSize).order(ByteOrder.LITTLE_ENDIAN);
         s.putInt(layout.slotPid, process.pid());
         s.putInt(layout.slotHostPid, process.hostPid());
@@ -271,15 +274,19 @@ public final class CacheFileImage {
         private Updater(Path file) throws IOException {
             channel = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS);
             try {
-                CacheFileReader reader = new CacheFileReader();
-                ReadResult result = reader.read(ByteSource.of(channel));
-                if (!result.ok()) {
-                    throw new IOException(file + " is not a cache file this writer knows: " + result.reason() + " ("
-                            + result.detail() + ")");
+                // Which layout and version the file is, as HAMi-Core set it up.
+                ByteBuffer prefix = ByteBuffer.allocate(12).order(ByteOrder.LITTLE_ENDIAN);
+                int read;
+                do {
+                    read = channel.read(prefix, prefix.position());
+                } while (read > 0 && prefix.hasRemaining());
+                layout = CacheLayout.ofSize(channel.size()).orElse(null);
+                if (prefix.hasRemaining() || prefix.getInt(0) != CacheLayout.MAGIC || layout == null) {
+                    throw new IOException(file + " is not a cache file this writer knows (" + channel.size()
+                            + " bytes)");
                 }
-                layout = result.content().layout();
-                seqlocked = layout.slotSeqlock != CacheLayout.ABSENT
-                        && result.content().minor() >= CacheLayout.V1_SEQLOCK_MINOR;
+                int minor = layout.hasVersion() ? prefix.getInt(layout.minorVersion) : 0;
+                seqlocked = layout.slotSeqlock != CacheLayout.ABSENT && minor >= CacheLayout.V1_SEQLOCK_MINOR;
             } catch (IOException | RuntimeException e) {
                 channel.close();
                 throw e;
@@ -300,8 +307,8 @@ public final class CacheFileImage {
         }
 
         /**
-         * Makes the slot's seqlock odd: a write is in progress. Exposed so that tests can leave a
-         * slot mid-write; {@link #writeProcess} calls it itself.
+         * Makes the slot's seqlock odd: a write is in progress, as a writer that stops mid-write
+         * leaves it; {@link #writeProcess} calls it itself.
          */
         public void beginSlotWrite(int slot) throws IOException {
             long value = seqlock(slot);
