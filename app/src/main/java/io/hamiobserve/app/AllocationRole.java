@@ -3,8 +3,9 @@ package io.hamiobserve.app;
 import io.hamiobserve.app.http.MetricsSource;
 import io.hamiobserve.app.metrics.AllocationMetrics;
 import io.hamiobserve.app.metrics.BuildInfo;
-import io.hamiobserve.app.metrics.Exposition;
-import io.hamiobserve.app.metrics.RenderCache;
+import io.hamiobserve.app.exposition.Exposition;
+import io.hamiobserve.app.exposition.FamilyDecorator;
+import io.hamiobserve.app.exposition.RenderCache;
 import io.hamiobserve.app.metrics.SelfMetrics;
 import io.hamiobserve.app.metrics.SkipCounter;
 import io.hamiobserve.app.metrics.SourceHealth;
@@ -27,7 +28,7 @@ public final class AllocationRole implements MetricsSource, AutoCloseable {
 
     private final Ledger ledger = new Ledger();
     private final SchedulerLedgerSource source;
-    private final boolean legacyMetrics;
+    private final FamilyDecorator legacyNames;
     private final BuildInfo build;
     private final SkipCounter skips = new SkipCounter();
     private final SourceHealth health = new SourceHealth();
@@ -35,7 +36,7 @@ public final class AllocationRole implements MetricsSource, AutoCloseable {
 
     public AllocationRole(SchedulerLedgerSource source, boolean legacyMetrics, BuildInfo build) {
         this.source = Objects.requireNonNull(source);
-        this.legacyMetrics = legacyMetrics;
+        this.legacyNames = legacyMetrics ? AllocationMetrics.LEGACY_NAMES : FamilyDecorator.NONE;
         this.build = build;
     }
 
@@ -65,7 +66,7 @@ public final class AllocationRole implements MetricsSource, AutoCloseable {
         AllocationView view = ledger.view();
         health.record(SOURCE, view.freshness().synced(), System.nanoTime() - started,
                 view.freshness().synced() ? null : notReadyReason());
-        return AllocationMetrics.exposition(view, legacyMetrics, renderCache,
+        return AllocationMetrics.exposition(view, legacyNames, renderCache,
                 SelfMetrics.snapshots(build, skips, health));
     }
 

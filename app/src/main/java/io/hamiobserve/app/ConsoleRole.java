@@ -2,7 +2,7 @@ package io.hamiobserve.app;
 
 import io.hamiobserve.app.http.MetricsSource;
 import io.hamiobserve.app.metrics.BuildInfo;
-import io.hamiobserve.app.metrics.Exposition;
+import io.hamiobserve.app.exposition.Exposition;
 import io.hamiobserve.app.metrics.SelfMetrics;
 import io.hamiobserve.app.metrics.SkipCounter;
 import io.hamiobserve.app.metrics.SourceHealth;

@@ -2,7 +2,8 @@ package io.hamiobserve.app;
 
 import io.hamiobserve.app.http.MetricsSource;
 import io.hamiobserve.app.metrics.BuildInfo;
-import io.hamiobserve.app.metrics.Exposition;
+import io.hamiobserve.app.exposition.Exposition;
+import io.hamiobserve.app.exposition.FamilyDecorator;
 import io.hamiobserve.app.metrics.SelfMetrics;
 import io.hamiobserve.app.metrics.SkipCounter;
 import io.hamiobserve.app.metrics.SourceHealth;
@@ -51,7 +52,7 @@ public final class UsageRole implements MetricsSource, AutoCloseable {
     private final ContainerUsageSource containers;
     private final NodePodDirectory pods;
     private final Optional<ProcessOwnerResolver> processOwners;
-    private final boolean legacyMetrics;
+    private final FamilyDecorator legacyNames;
     private final BuildInfo build;
     private final Clock clock;
     private final SkipCounter skips = new SkipCounter();
@@ -68,7 +69,7 @@ public final class UsageRole implements MetricsSource, AutoCloseable {
         this.containers = containers;
         this.pods = pods;
         this.processOwners = processOwners;
-        this.legacyMetrics = legacyMetrics;
+        this.legacyNames = legacyMetrics ? UsageMetrics.LEGACY_NAMES : FamilyDecorator.NONE;
         this.build = build;
         this.clock = clock;
     }
@@ -118,8 +119,8 @@ public final class UsageRole implements MetricsSource, AutoCloseable {
                     + " " + device.container() + " device " + device.usage().vdeviceIndex() + ": "
                     + device.usage().uuid() + " is neither allocated to the pod nor a card of this node");
         }
-        return Exposition.of(SelfMetrics.append(UsageMetrics.collect(view, nodePods, legacyMetrics), build, skips,
-                health));
+        return Exposition.of(SelfMetrics.append(legacyNames.decorated(UsageMetrics.collect(view, nodePods)).snapshots(),
+                build, skips, health));
     }
 
     private interface Read<T> {

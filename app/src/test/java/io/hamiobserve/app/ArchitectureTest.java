@@ -140,6 +140,13 @@ class ArchitectureTest {
     }
 
     @Test
+    void theExpositionEngineStandsOnItsOwn() {
+        check(classes().that().resideInAPackage("io.hamiobserve.app.exposition..")
+                .should().onlyDependOnClassesThat().resideInAnyPackage("io.hamiobserve.app.exposition..", "java..",
+                        "io.prometheus.metrics.model..", "io.prometheus.metrics.expositionformats.."));
+    }
+
+    @Test
     void noAdapterDependsOnAnotherAdapter() {
         check(slices().matching("io.hamiobserve.adapters.(*)..").should().notDependOnEachOther());
     }

@@ -8,7 +8,8 @@ import io.hamiobserve.ports.SkipKey;
 import io.hamiobserve.app.metrics.SkipCounter;
 import io.hamiobserve.app.metrics.SourceHealth;
 import io.hamiobserve.app.metrics.UsageMetrics;
-import io.hamiobserve.app.metrics.Exposition;
+import io.hamiobserve.app.exposition.Exposition;
+import io.hamiobserve.app.exposition.FamilyDecorator;
 import io.hamiobserve.domain.ContainerShares;
 import io.hamiobserve.domain.ContainerUsage;
 import io.hamiobserve.domain.DeviceShare;
@@ -189,8 +190,9 @@ public final class ExpositionFuzz {
         skips.skipped(new SkipKey("cachefile", "device", "unknown_device"), text(random));
         SourceHealth health = new SourceHealth();
         health.record("nvml", random.nextBoolean(), random.nextLong() & Long.MAX_VALUE, text(random));
-        Exposition exposition = Exposition.of(SelfMetrics.append(UsageMetrics.collect(view, pods, random.nextBoolean()),
-                Fixtures.BUILD, skips, health));
+        FamilyDecorator names = random.nextBoolean() ? UsageMetrics.LEGACY_NAMES : FamilyDecorator.NONE;
+        Exposition exposition = Exposition.of(SelfMetrics.append(names.decorated(UsageMetrics.collect(view, pods))
+                .snapshots(), Fixtures.BUILD, skips, health));
         String text = write(exposition, ExpositionFormat.PROMETHEUS_TEXT);
         write(exposition, ExpositionFormat.OPENMETRICS_TEXT);
         return text;

@@ -1,4 +1,4 @@
-package io.hamiobserve.app.metrics;
+package io.hamiobserve.app.exposition;
 
 import io.prometheus.metrics.expositionformats.ExpositionFormatWriter;
 import io.prometheus.metrics.model.snapshots.MetricSnapshots;

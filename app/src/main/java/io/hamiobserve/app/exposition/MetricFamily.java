@@ -1,4 +1,4 @@
-package io.hamiobserve.app.metrics;
+package io.hamiobserve.app.exposition;
 
 import io.prometheus.metrics.model.snapshots.CounterSnapshot;
 import io.prometheus.metrics.model.snapshots.GaugeSnapshot;
@@ -71,8 +71,6 @@ public record MetricFamily(String name, String help, Type type, boolean zoned, L
         /** For each sorted name, its position in the values {@link #add} takes (zone last). */
         private final int[] valueIndex;
         private final List<Row> rows = new ArrayList<>();
-        /** A family that receives the same points under other label names (HAMi's legacy twins). */
-        private Points mirror;
 
         private record Row(String[] values, double value) {
         }
@@ -96,18 +94,8 @@ public record MetricFamily(String name, String help, Type type, boolean zoned, L
             }
         }
 
-        void mirrorTo(Points twin) {
-            if (twin.family.labels.size() != family.labels.size()) {
-                throw new IllegalArgumentException(twin.family.name + " cannot mirror " + family.name);
-            }
-            mirror = twin;
-        }
-
         /** Adds a data point; its label values in the order of the family's label names. */
         public void add(double value, String... labelValues) {
-            if (mirror != null) {
-                mirror.add(value, labelValues);
-            }
             if (labelValues.length != family.labels.size()) {
                 throw new IllegalArgumentException(family.name + " takes " + family.labels.size()
                         + " label values, got " + labelValues.length);
@@ -120,8 +108,31 @@ public record MetricFamily(String name, String help, Type type, boolean zoned, L
             rows.add(new Row(values, value));
         }
 
-        MetricFamily family() {
+        public MetricFamily family() {
             return family;
+        }
+
+        /** A data point as added: its label values in the order of the family's label names. */
+        @FunctionalInterface
+        public interface PointConsumer {
+            void accept(String[] labelValues, double value);
+        }
+
+        /**
+         * Each data point added so far, in the order added (call before {@link #snapshot}, which
+         * sorts them): what a decorator derives its own points from.
+         */
+        public void forEach(PointConsumer point) {
+            int count = family.labels.size();
+            for (Row row : rows) {
+                String[] values = new String[count];
+                for (int i = 0; i < valueIndex.length; i++) {
+                    if (valueIndex[i] < count) {
+                        values[valueIndex[i]] = row.values[i];
+                    }
+                }
+                point.accept(values, row.value);
+            }
         }
 
         public boolean isEmpty() {

@@ -1,4 +1,4 @@
-package io.hamiobserve.app.metrics;
+package io.hamiobserve.app.exposition;
 
 import io.prometheus.metrics.expositionformats.ExpositionFormatWriter;
 import io.prometheus.metrics.model.snapshots.MetricSnapshot;
@@ -20,12 +20,10 @@ import java.util.function.Consumer;
 import java.util.stream.IntStream;
 
 /**
- * An exposition assembled from segments, so that a scrape after a change renders only what changed.
+ * An exposition assembled from segments ({@link Segments}), so that a scrape after a change renders
+ * only what changed.
  *
- * <p>A <em>section</em> is a set of families fed by the same kind of domain object (say, every
- * per-card family); a <em>segment</em> is what one such object contributes to them (one node's
- * cards, one node's pods), named by a key that is equal exactly when the object is. Each segment
- * is rendered by the prometheus-metrics writer on its own — a snapshot of its points in each of
+ * <p>Each segment is rendered by the prometheus-metrics writer on its own — a snapshot of its points in each of
  * the section's families — and its sample lines are kept in a {@link RenderCache}, per format, for
  * as long as the next exposition still has a segment with an equal key. Writing emits the
  * families in the order of their names, as the library does, each as its HELP/TYPE lines (as the
@@ -40,26 +38,27 @@ import java.util.stream.IntStream;
  * against each other (the allocation view makes one segment per node, and every series carries
  * the node).
  */
-final class SegmentedExposition implements Exposition {
+public final class SegmentedExposition implements Segments, Exposition {
     /** Below this many segments to render, rendering in parallel costs more than it saves. */
     private static final int PARALLEL_THRESHOLD = 512;
 
     private final RenderCache cache;
-    private final List<Section> sections = new ArrayList<>();
+    private final FamilyDecorator decorator;
+    private final List<CachedSection> sections = new ArrayList<>();
     private MetricSnapshots tail = new MetricSnapshots();
 
-    SegmentedExposition(RenderCache cache) {
+    /**
+     * @param cache     what the role keeps between scrapes
+     * @param decorator applied to every segment rendered
+     */
+    public SegmentedExposition(RenderCache cache, FamilyDecorator decorator) {
         this.cache = cache;
+        this.decorator = decorator;
     }
 
-    /**
-     * Starts a section. {@code layout} starts its families (with {@link Families#of}, which also
-     * sets up legacy twins); it runs once per rendered segment, before the segment's producer.
-     *
-     * @param name a name unique in the exposition: segments are cached per section
-     */
-    Section section(String name, Consumer<Families> layout) {
-        Section section = new Section(name, layout);
+    @Override
+    public Section section(String name, Consumer<Families> layout) {
+        CachedSection section = new CachedSection(name, layout);
         sections.add(section);
         return section;
     }
@@ -68,47 +67,26 @@ final class SegmentedExposition implements Exposition {
      * Adds snapshots written as they are, among the sections' families: series collected once
      * for this exposition (the exporter's own), never cached.
      */
-    void append(MetricSnapshots snapshots) {
+    public void append(MetricSnapshots snapshots) {
         List<MetricSnapshot> all = new ArrayList<>(tail.size() + snapshots.size());
         tail.forEach(all::add);
         snapshots.forEach(all::add);
         tail = new MetricSnapshots(all);
     }
 
-    /**
-     * Every section's families with the points of all their segments, plus the tail: what a single
-     * writer call over the same data would write, each family sorted by label values.
-     */
-    MetricSnapshots asSnapshots() {
-        List<MetricSnapshot> all = new ArrayList<>();
-        for (Section section : sections) {
-            Families families = new Families();
-            section.layout.accept(families);
-            section.segments.forEach(segment -> segment.producer().accept(families));
-            families.snapshots().forEach(all::add);
-        }
-        tail.forEach(all::add);
-        return new MetricSnapshots(all);
-    }
-
-    /** A set of families and the segments that contribute to them. */
-    static final class Section {
+    /** A section and its segments; a segment's producer runs only when no equal key was rendered before. */
+    private static final class CachedSection implements Section {
         private final String name;
         private final Consumer<Families> layout;
         private final List<Segment> segments = new ArrayList<>();
 
-        private Section(String name, Consumer<Families> layout) {
+        private CachedSection(String name, Consumer<Families> layout) {
             this.name = name;
             this.layout = layout;
         }
 
-        /**
-         * Adds a segment. {@code producer} adds the object's points to the section's families
-         * (found with {@link Families#get}); it runs only when no equal key was rendered before.
-         *
-         * @param key equal exactly when the points would be equal; {@code null} renders every time
-         */
-        void segment(Object key, Consumer<Families> producer) {
+        @Override
+        public void segment(Object key, Consumer<Families> producer) {
             segments.add(new Segment(key, producer));
         }
     }
@@ -120,7 +98,7 @@ final class SegmentedExposition implements Exposition {
     public void write(OutputStream out, ExpositionFormatWriter writer) throws IOException {
         RenderCache.ForFormat formatCache = cache.forWriter(writer);
         List<FamilyOutput> outputs = new ArrayList<>();
-        for (Section section : sections) {
+        for (CachedSection section : sections) {
             outputs.addAll(renderSection(section, writer, formatCache));
         }
         outputs.addAll(renderTail(writer, formatCache));
@@ -149,10 +127,9 @@ final class SegmentedExposition implements Exposition {
                 .toList();
     }
 
-    private List<FamilyOutput> renderSection(Section section, ExpositionFormatWriter writer,
+    private List<FamilyOutput> renderSection(CachedSection section, ExpositionFormatWriter writer,
                                              RenderCache.ForFormat formatCache) {
-        Families layout = new Families();
-        section.layout.accept(layout);
+        Families layout = layout(section);
         // Renderings kept for another layout (say, without legacy twins) are of no use here.
         List<MetricFamily> families = layout.started();
         Map<Object, RenderedSegment> previous = formatCache.segments(section.name, families);
@@ -201,12 +178,20 @@ final class SegmentedExposition implements Exposition {
         return outputs;
     }
 
-    /** Renders one segment: runs its producer, writes the snapshots and cuts the output by family. */
-    private static RenderedSegment render(Section section, Segment segment, ExpositionFormatWriter writer,
-                                          RenderCache.ForFormat formatCache) {
+    /** The section's families, the decorator's beside them. */
+    private Families layout(CachedSection section) {
         Families families = new Families();
         section.layout.accept(families);
+        decorator.layout(families);
+        return families;
+    }
+
+    /** Renders one segment: runs its producer and the decorator, writes the snapshots, cuts the output by family. */
+    private RenderedSegment render(CachedSection section, Segment segment, ExpositionFormatWriter writer,
+                                   RenderCache.ForFormat formatCache) {
+        Families families = layout(section);
         segment.producer().accept(families);
+        decorator.decorate(families);
         return cut(writer, families.snapshots(), formatCache);
     }
 

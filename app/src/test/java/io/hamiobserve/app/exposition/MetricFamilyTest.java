@@ -1,4 +1,4 @@
-package io.hamiobserve.app.metrics;
+package io.hamiobserve.app.exposition;
 
 import io.hamiobserve.app.http.ExpositionFormat;
 import io.prometheus.metrics.model.snapshots.MetricSnapshots;
