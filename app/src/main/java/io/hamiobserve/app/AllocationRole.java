@@ -1,6 +1,5 @@
 package io.hamiobserve.app;
 
-import io.hamiobserve.app.http.MetricsSource;
 import io.hamiobserve.app.metrics.AllocationMetrics;
 import io.hamiobserve.app.metrics.BuildInfo;
 import io.hamiobserve.app.exposition.Exposition;
@@ -22,9 +21,11 @@ import java.util.Optional;
  * The exposition is a pure function of the ledger and the skip counts, so an unchanged ledger is
  * served from the last rendering, and a changed one renders again only the nodes and pods that changed.
  */
-public final class AllocationRole implements MetricsSource, AutoCloseable {
+public final class AllocationRole implements Role {
     /** The source name in health and skip series. */
     public static final String SOURCE = "ledger";
+    /** Where the allocation endpoint listens unless told: HAMi scheduler's metrics port. */
+    public static final String DEFAULT_BIND = ":9395";
 
     private final Ledger ledger = new Ledger();
     private final SchedulerLedgerSource source;
@@ -40,7 +41,13 @@ public final class AllocationRole implements MetricsSource, AutoCloseable {
         this.build = build;
     }
 
+    @Override
+    public String view() {
+        return "allocation";
+    }
+
     /** Starts the ledger source; the role is ready once the source has synced. */
+    @Override
     public AllocationRole start() {
         source.start(ledger, skips);
         return this;
@@ -83,6 +90,12 @@ public final class AllocationRole implements MetricsSource, AutoCloseable {
     /** Why the source has not delivered the ledger, when it knows (see {@link SchedulerLedgerSource#failure}). */
     public Optional<SchedulerLedgerSource.Failure> failure() {
         return source.failure();
+    }
+
+    /** A source that has given up for good: a snapshot that is not a dump. */
+    @Override
+    public Optional<String> givenUp() {
+        return failure().filter(failure -> !failure.retrying()).map(SchedulerLedgerSource.Failure::message);
     }
 
     @Override

@@ -1,6 +1,5 @@
 package io.hamiobserve.app;
 
-import io.hamiobserve.app.http.MetricsSource;
 import io.hamiobserve.app.metrics.BuildInfo;
 import io.hamiobserve.app.exposition.Exposition;
 import io.hamiobserve.app.exposition.FamilyDecorator;
@@ -34,7 +33,7 @@ import java.util.logging.Logger;
  * in isolation: one that fails is reported in the health series and its series are left out,
  * the others are served.
  */
-public final class UsageRole implements MetricsSource, AutoCloseable {
+public final class UsageRole implements Role {
     private static final Logger LOG = Logger.getLogger(UsageRole.class.getName());
 
     /** Source names in the health and skip series. */
@@ -42,6 +41,8 @@ public final class UsageRole implements MetricsSource, AutoCloseable {
     public static final String CONTAINERS = "cachefile";
     public static final String PODS = "pods";
     public static final String PROCESSES = "processes";
+    /** Where a node's usage endpoint listens unless told: HAMi's vGPU monitor port. */
+    public static final String DEFAULT_BIND = ":9394";
 
     /** Cache-file records the join to the node's pods leaves out. */
     static final SkipKey UNKNOWN_POD = new SkipKey(CONTAINERS, "container", "unknown_pod");
@@ -74,6 +75,12 @@ public final class UsageRole implements MetricsSource, AutoCloseable {
         this.clock = clock;
     }
 
+    @Override
+    public String view() {
+        return "usage";
+    }
+
+    @Override
     public UsageRole start() {
         pods.start(skips);
         return this;

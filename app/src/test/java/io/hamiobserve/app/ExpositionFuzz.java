@@ -1,5 +1,6 @@
 package io.hamiobserve.app;
 
+import io.hamiobserve.app.testing.Promtool;
 import io.hamiobserve.adapters.k8s.fuzz.FuzzInputs;
 import io.hamiobserve.adapters.k8s.KubernetesSources;
 import io.hamiobserve.app.http.ExpositionFormat;

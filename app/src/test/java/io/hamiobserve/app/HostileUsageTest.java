@@ -1,5 +1,6 @@
 package io.hamiobserve.app;
 
+import io.hamiobserve.app.testing.Promtool;
 import io.hamiobserve.testkit.CacheFileImage;
 import io.hamiobserve.adapters.cachefile.CacheFiles;
 import io.hamiobserve.app.demo.DemoSources;

@@ -1,5 +1,6 @@
 package io.hamiobserve.app;
 
+import io.hamiobserve.app.testing.Promtool;
 import com.sun.jna.NativeLibrary;
 import io.fabric8.kubernetes.api.model.ContainerBuilder;
 import io.fabric8.kubernetes.api.model.ContainerStatusBuilder;

@@ -1,5 +1,6 @@
 package io.hamiobserve.app;
 
+import io.hamiobserve.app.testing.Promtool;
 import io.hamiobserve.app.exposition.AllSegments;
 import io.hamiobserve.app.exposition.FamilyDecorator;
 import io.hamiobserve.app.http.ExpositionFormat;

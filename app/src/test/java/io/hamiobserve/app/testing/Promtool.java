@@ -1,4 +1,4 @@
-package io.hamiobserve.app;
+package io.hamiobserve.app.testing;
 
 import java.io.IOException;
 import java.io.OutputStream;
@@ -18,8 +18,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * {@code _count}) and the camelCase pre-2.9 names emitted with {@code --legacy-metrics}. Findings
  * for exactly those names are accepted; any other finding, and any parse error, fails.
  */
-final class Promtool {
-    static final Set<String> CONTRACT_NAMES_PROMTOOL_DISLIKES = Set.of(
+public final class Promtool {
+    public static final Set<String> CONTRACT_NAMES_PROMTOOL_DISLIKES = Set.of(
             "hami_gpu_shared_count",
             "GPUDeviceMemoryLimit", "GPUDeviceCoreLimit", "GPUDeviceMemoryAllocated", "GPUDeviceSharedNum",
             "GPUDeviceCoreAllocated", "nodeGPUOverview", "nodeGPUMemoryPercentage", "nodeGPUMigInstance",
@@ -31,7 +31,8 @@ final class Promtool {
     private Promtool() {
     }
 
-    static void assertClean(String exposition) throws IOException, InterruptedException {
+    /** Fails unless promtool finds nothing but the contract names above. */
+    public static void assertClean(String exposition) throws IOException, InterruptedException {
         Process promtool;
         try {
             promtool = new ProcessBuilder("promtool", "check", "metrics").redirectErrorStream(true).start();

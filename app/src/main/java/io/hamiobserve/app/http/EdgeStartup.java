@@ -1,8 +1,5 @@
-package io.hamiobserve.app;
+package io.hamiobserve.app.http;
 
-import io.hamiobserve.app.http.EdgeConfig;
-import io.hamiobserve.app.http.TlsFiles;
-import io.hamiobserve.app.http.WebConfig;
 
 import java.io.IOException;
 import java.net.InetAddress;
@@ -66,7 +63,7 @@ public final class EdgeStartup {
 
     /** A check failed; the message is one line for the operator, and the process exits 2. */
     public static final class Failure extends IllegalArgumentException {
-        Failure(String message) {
+        public Failure(String message) {
             super(message);
         }
     }
@@ -147,7 +144,7 @@ public final class EdgeStartup {
 
     /** The address is parsed, its host resolves, and nothing else listens there: a trial bind succeeds. */
     static InetSocketAddress checkBind(String bind) {
-        Options.BindAddress address = failing(() -> Options.BindAddress.parse(bind));
+        BindAddress address = failing(() -> BindAddress.parse(bind));
         InetSocketAddress socket = new InetSocketAddress(resolve(bind, address.host()), address.port());
         try (ServerSocketChannel trial = ServerSocketChannel.open()) {
             // As Helidon binds: SO_REUSEADDR, so a port in TIME_WAIT is not mistaken for one in use.

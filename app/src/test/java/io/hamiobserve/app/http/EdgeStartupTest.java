@@ -1,5 +1,8 @@
-package io.hamiobserve.app;
+package io.hamiobserve.app.http;
 
+import io.hamiobserve.app.Servers;
+import io.hamiobserve.app.testing.SampleSource;
+import io.hamiobserve.app.http.EdgeStartup;
 import io.hamiobserve.app.http.EdgeConfig;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -72,7 +75,7 @@ class EdgeStartupTest {
         EdgeConfig least = EdgeConfig.defaults().withHeaderLimits(EdgeStartup.MIN_HEADER_BYTES,
                 EdgeStartup.MIN_HEADER_COUNT);
         EdgeStartup.Checked checked = EdgeStartup.check(least, List.of("127.0.0.1:0"));
-        servers.addAll(Servers.serveAll(checked, List.of(Fixtures.allocation(false))));
+        servers.addAll(Servers.serveAll(checked, List.of(new SampleSource())));
         int port = servers.getFirst().port();
         assertTrue(exchange(port, EdgeStartup.REFERENCE_SCRAPE).startsWith("HTTP/1.1 200 "));
         String proxied = EdgeStartup.REFERENCE_SCRAPE.replace("\r\n\r\n", "\r\n" + "X-Forwarded-For: 10.0.0.1\r\n"
@@ -111,7 +114,7 @@ class EdgeStartupTest {
                     List.of("127.0.0.1:0", "127.0.0.1:" + taken.getLocalPort()));
             int before = Thread.activeCount();
             EdgeStartup.Failure failure = assertThrows(EdgeStartup.Failure.class, () -> Servers.serveAll(raced,
-                    List.of(Fixtures.allocation(false), Fixtures.allocation(false))));
+                    List.of(new SampleSource(), new SampleSource())));
             assertEquals("cannot listen on 127.0.0.1:" + taken.getLocalPort(), failure.getMessage());
             assertTrue(Thread.activeCount() <= before + 2, "the first server was stopped again");
         }
