@@ -312,8 +312,9 @@ class ResourceVersionGoneTest {
                 .always();
         quietWatch(watchPath("pods", HAMI_PODS, "20"));
 
-        // Long enough that a slow first probe on a busy machine is not taken for an outage.
-        source = KubernetesSources.cluster(client, Duration.ofMillis(500));
+        // Long enough that slow probes on a busy machine (load average 10 and more) are not taken for
+        // an outage, which would relist everything before the resume is refused and miss the case.
+        source = KubernetesSources.cluster(client, Duration.ofSeconds(2));
         source.start(ledger, skips);
         Sampler<List<String>> sampler = ledgerBeforeGone();
 
