@@ -108,8 +108,13 @@ class MetricsEndpointTest {
                 HttpResponse<byte[]> response = send(HttpRequest.newBuilder(URI.create(base + path))
                         .method(method, HttpRequest.BodyPublishers.ofString("x")));
                 assertEquals(405, response.statusCode(), method + " " + path);
-                assertEquals("GET, HEAD", response.headers().firstValue("allow").orElseThrow());
+                assertEquals("GET, HEAD, OPTIONS", response.headers().firstValue("allow").orElseThrow());
             }
+            HttpResponse<byte[]> options = send(HttpRequest.newBuilder(URI.create(base + path))
+                    .method("OPTIONS", HttpRequest.BodyPublishers.noBody()));
+            assertEquals(204, options.statusCode(), "OPTIONS " + path);
+            assertEquals("GET, HEAD, OPTIONS", options.headers().firstValue("allow").orElseThrow());
+            assertEquals(0, options.body().length);
         }
         assertEquals(404, send(HttpRequest.newBuilder(URI.create(base + "/other"))).statusCode());
     }
