@@ -160,7 +160,7 @@ class RoleLaunchIT {
         }
         for (String absent : List.of("jna", "hami-observe-adapters-nvml", "hami-observe-adapters-cachefile",
                 "hami-observe-adapters-cachefile-layout", "hami-observe-role-node", "hami-observe-demo",
-                "hami-observe-testkit")) {
+                "hami-observe-testkit", "kubernetes-model-gatewayapi", "kubernetes-model-networking")) {
             assertFalse(holds(jars, absent), absent + " in " + jars);
         }
 
@@ -195,7 +195,8 @@ class RoleLaunchIT {
         }
         for (String absent : List.of("hami-observe-role-scheduler", "hami-observe-role-console",
                 "hami-observe-console", "hami-observe-adapters-prometheus", "hami-observe-demo",
-                "hami-observe-testkit", "jte-runtime", "commons-csv")) {
+                "hami-observe-testkit", "jte-runtime", "commons-csv", "kubernetes-model-gatewayapi",
+                "kubernetes-model-networking")) {
             assertFalse(holds(jars, absent), absent + " in " + jars);
         }
 
