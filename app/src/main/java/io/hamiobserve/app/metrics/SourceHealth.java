@@ -1,5 +1,8 @@
 package io.hamiobserve.app.metrics;
 
+import io.hamiobserve.app.exposition.MetricFamily;
+import io.hamiobserve.app.exposition.Families;
+
 import java.util.Map;
 import java.util.concurrent.ConcurrentSkipListMap;
 
@@ -22,11 +25,6 @@ public final class SourceHealth {
 
     public void record(String source, boolean success, long nanos, String error) {
         outcomes.put(source, new Outcome(success, nanos / 1e9, error == null ? "" : error));
-    }
-
-    /** The last outcome of a source, or null if it never ran. */
-    public Outcome last(String source) {
-        return outcomes.get(source);
     }
 
     void addTo(Families families) {
