@@ -108,8 +108,10 @@ final class FleetQueries {
     // the step, from the recorded namespace sums when they cover the window, else computed from
     // every container at every step (the rules' own expressions, de-duplicated over the
     // exporter's instance: two scheduler replicas must not double a bill).
+    // A recorded sum is taken as its latest value within the step: the group runs at its own offset
+    // into each minute, and a missed evaluation (a busy Prometheus) does not drop a step.
     static Template accrual(String name, RecordingRules.NamespaceSum sum, boolean recorded) {
-        String series = recorded ? sum.record() : "(" + sum.expression() + ")";
+        String series = recorded ? "(last_over_time(" + sum.record() + "[${step}]))" : "(" + sum.expression() + ")";
         return new Template(name, "sum_over_time(" + series + "[${window}:${step}]) * ${stepSeconds}");
     }
 

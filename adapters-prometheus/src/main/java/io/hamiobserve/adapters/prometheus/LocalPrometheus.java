@@ -30,6 +30,8 @@ public final class LocalPrometheus implements AutoCloseable {
     private final Process process;
     private final Path directory;
     private final URI url;
+    /** When the process was started ({@link System#nanoTime}). */
+    private final long started = System.nanoTime();
 
     /**
      * A scrape job.
@@ -189,6 +191,52 @@ public final class LocalPrometheus implements AutoCloseable {
             }
         }
         Files.delete(from);
+    }
+
+    /**
+     * Waits until Prometheus has merged the blocks loaded beside each other (history loaded in
+     * parts, records evaluated over it) into fewer, as its compactor does within minutes of a start:
+     * a Prometheus that has run all along holds its series in few blocks, and a query's cost grows
+     * with the blocks it opens. Returns when the number of loaded blocks has not changed for
+     * {@code quiet} after the first compaction (a minute after the start), or at {@code timeout}.
+     *
+     * @return the blocks loaded at the end
+     */
+    public long awaitCompaction(Duration quiet, Duration timeout) throws IOException {
+        HttpClient client = HttpClient.newHttpClient();
+        long deadline = System.nanoTime() + timeout.toNanos();
+        long earliest = started + Duration.ofSeconds(65).toNanos();
+        long blocks = -1;
+        long since = System.nanoTime();
+        while (System.nanoTime() < deadline) {
+            long now = blocksLoaded(client);
+            if (now != blocks) {
+                blocks = now;
+                since = System.nanoTime();
+            } else if (System.nanoTime() > earliest && System.nanoTime() - since >= quiet.toNanos()) {
+                return blocks;
+            }
+            try {
+                Thread.sleep(2000);
+            } catch (InterruptedException interrupted) {
+                Thread.currentThread().interrupt();
+                throw new IOException("interrupted while waiting for compaction", interrupted);
+            }
+        }
+        return blocks;
+    }
+
+    private long blocksLoaded(HttpClient client) throws IOException {
+        try {
+            String metrics = client.send(HttpRequest.newBuilder(url.resolve("/metrics")).build(),
+                    HttpResponse.BodyHandlers.ofString()).body();
+            java.util.regex.Matcher matcher = java.util.regex.Pattern
+                    .compile("(?m)^prometheus_tsdb_blocks_loaded (\\d+)").matcher(metrics);
+            return matcher.find() ? Long.parseLong(matcher.group(1)) : -1;
+        } catch (InterruptedException interrupted) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted while reading Prometheus's own metrics", interrupted);
+        }
     }
 
     /** Where Prometheus answers. */
