@@ -39,17 +39,21 @@ final class RecordingRules {
     record NamespaceSum(String record, String expression) {
     }
 
-    // Allocation series are reduced with max over everything but the share's identity first: a
-    // second scheduler-side replica reports every share again under its own instance.
-    static final NamespaceSum MEMORY_ALLOCATED = new NamespaceSum("namespace:hami_vgpu_memory_allocated_bytes:sum",
-            "sum by (namespace) (max by (namespace, pod, container_index, device_uuid) (hami_vgpu_memory_allocated_bytes))");
-    static final NamespaceSum MEMORY_USED = new NamespaceSum("namespace:hami_vgpu_memory_used_bytes:sum",
-            "sum by (namespace) (max by (namespace, pod, container, device_uuid) (hami_vgpu_memory_used_bytes))");
-    static final NamespaceSum CORES_ALLOCATED = new NamespaceSum("namespace:hami_vgpu_core_allocated_ratio:sum",
-            "sum by (namespace) (max by (namespace, pod, container_index, device_uuid) (hami_vgpu_core_allocated_ratio))");
-    static final NamespaceSum CORES_USED = new NamespaceSum("namespace:hami_container_device_utilization_ratio:sum",
-            "sum by (namespace) (max by (namespace, pod, container, device_uuid) "
-                    + "(hami_container_device_utilization_ratio))");
+    // Each series is reduced with max over everything but the share's identity first: a second
+    // scheduler-side replica reports every share again under its own instance.
+    private static final String ALLOCATED_SHARE = "namespace, pod, container_index, device_uuid";
+    private static final String USED_SHARE = "namespace, pod, container, device_uuid";
+
+    /** The sum per namespace of {@code series}, each share counted once. */
+    private static NamespaceSum namespaceSum(String series, String share) {
+        return new NamespaceSum("namespace:" + series + ":sum",
+                "sum by (namespace) (max by (" + share + ") (" + series + "))");
+    }
+
+    static final NamespaceSum MEMORY_ALLOCATED = namespaceSum("hami_vgpu_memory_allocated_bytes", ALLOCATED_SHARE);
+    static final NamespaceSum MEMORY_USED = namespaceSum("hami_vgpu_memory_used_bytes", USED_SHARE);
+    static final NamespaceSum CORES_ALLOCATED = namespaceSum("hami_vgpu_core_allocated_ratio", ALLOCATED_SHARE);
+    static final NamespaceSum CORES_USED = namespaceSum("hami_container_device_utilization_ratio", USED_SHARE);
 
     static final List<NamespaceSum> NAMESPACE_SUMS = List.of(MEMORY_ALLOCATED, MEMORY_USED, CORES_ALLOCATED,
             CORES_USED);

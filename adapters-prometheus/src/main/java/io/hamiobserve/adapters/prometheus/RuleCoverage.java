@@ -22,6 +22,8 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 final class RuleCoverage {
     static final Duration KEEP = Duration.ofMinutes(5);
+    /** Windows come from requests (any whole hours or days up to 90 days): few are kept. */
+    private static final int MAX_WINDOWS = 64;
 
     private final PrometheusApi api;
     private final Map<Duration, Known> known = new ConcurrentHashMap<>();
@@ -37,6 +39,9 @@ final class RuleCoverage {
         Known answer = known.get(window);
         if (answer == null || Duration.between(answer.at(), at).abs().compareTo(KEEP) > 0) {
             answer = ask(at, window);
+            if (known.size() >= MAX_WINDOWS) {
+                known.clear();
+            }
             known.put(window, answer);
         }
         long ruleHours = answer.ruleHours().getOrDefault(group.label, 0L);
