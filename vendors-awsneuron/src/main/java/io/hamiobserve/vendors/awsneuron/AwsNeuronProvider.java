@@ -37,7 +37,7 @@ public final class AwsNeuronProvider extends HamiDeviceProvider {
 
     public AwsNeuronProvider() {
         super("awsneuron", List.of(Backend.named("AWSNeuron")
-                .synthesisedFrom(SynthesisedCards.from(DEVICES, AwsNeuronProvider::devices), Set.of(DEVICES, CORES))
+                .synthesisedFrom(DEVICES, AwsNeuronProvider::devices, Set.of(CORES))
                 .units(new DeviceUnits(MemoryUnit.NONE, CoreUnit.CORE_BITMASK))
                 .allocatedBy("hami.io/aws-neuron-devices-allocated")
                 .build()));

@@ -31,7 +31,7 @@ public final class CambriconProvider extends HamiDeviceProvider {
 
     public CambriconProvider() {
         super("cambricon", List.of(Backend.named("MLU")
-                .synthesisedFrom(SynthesisedCards.from(VCORE, CambriconProvider::cards), Set.of(VCORE, VMEMORY))
+                .synthesisedFrom(VCORE, CambriconProvider::cards, Set.of(VMEMORY))
                 .allocatedBy("hami.io/cambricon-mlu-devices-allocated")
                 .build()));
     }

@@ -28,13 +28,12 @@ public final class EnflameProvider extends HamiDeviceProvider {
     public EnflameProvider() {
         super("enflame", List.of(
                 Backend.named("GCU")
-                        .synthesisedFrom(SynthesisedCards.from(GCU_RESOURCE, EnflameProvider::wholeCards),
-                                Set.of(GCU_RESOURCE))
+                        .synthesisedFrom(GCU_RESOURCE, EnflameProvider::wholeCards, Set.of())
                         .units(new DeviceUnits(MemoryUnit.PERCENT_OF_CARD, CoreUnit.PERCENT))
                         .allocatedBy("hami.io/enflame-gcu-devices-allocated")
                         .build(),
                 Backend.named(DrsCapacity.TYPE)
-                        .decodedBy(DrsCapacity::decode, Set.of(DrsCapacity.ANNOTATION), Set.of())
+                        .decodedBy(DrsCapacity.ANNOTATION, DrsCapacity::decode)
                         .namedAfterNode()
                         .allocatedBy("hami.io/enflame-vgpu-devices-allocated")
                         .build()));

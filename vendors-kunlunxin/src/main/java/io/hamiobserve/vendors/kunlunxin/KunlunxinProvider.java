@@ -32,8 +32,7 @@ public final class KunlunxinProvider extends HamiDeviceProvider {
     public KunlunxinProvider() {
         super("kunlunxin", List.of(
                 Backend.named("kunlun")
-                        .synthesisedFrom(SynthesisedCards.from(XPU_RESOURCE, KunlunxinProvider::wholeCards),
-                                Set.of(XPU_RESOURCE))
+                        .synthesisedFrom(XPU_RESOURCE, KunlunxinProvider::wholeCards, Set.of())
                         .units(new DeviceUnits(MemoryUnit.FIXED_MIB, CoreUnit.PERCENT))
                         .allocatedBy("hami.io/kunlun-allocated")
                         .build(),

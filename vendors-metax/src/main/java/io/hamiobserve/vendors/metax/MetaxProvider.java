@@ -30,13 +30,12 @@ public final class MetaxProvider extends HamiDeviceProvider {
     public MetaxProvider() {
         super("metax", List.of(
                 Backend.named("Metax-GPU")
-                        .synthesisedFrom(SynthesisedCards.from(GPU_RESOURCE, MetaxProvider::wholeCards),
-                                Set.of(GPU_RESOURCE))
+                        .synthesisedFrom(GPU_RESOURCE, MetaxProvider::wholeCards, Set.of())
                         .units(new DeviceUnits(MemoryUnit.FIXED_MIB, CoreUnit.PERCENT))
                         .allocatedBy("hami.io/metax-gpu-devices-allocated")
                         .build(),
                 Backend.named(SgpuDevices.TYPE)
-                        .decodedBy(SgpuDevices::decode, Set.of(SgpuDevices.ANNOTATION), Set.of())
+                        .decodedBy(SgpuDevices.ANNOTATION, SgpuDevices::decode)
                         .allocatedBy("hami.io/metax-sgpu-devices-allocated")
                         .build()));
     }

@@ -36,7 +36,7 @@ public final class MthreadsProvider extends HamiDeviceProvider {
 
     public MthreadsProvider() {
         super("mthreads", List.of(Backend.named("Mthreads")
-                .synthesisedFrom(SynthesisedCards.from(CORES, MthreadsProvider::cards), Set.of(CORES, MEMORY))
+                .synthesisedFrom(CORES, MthreadsProvider::cards, Set.of(MEMORY))
                 .units(new DeviceUnits(MemoryUnit.MIB, CoreUnit.CORE_SLICES))
                 .allocatedBy("hami.io/mthreads-vgpu-devices-allocated")
                 .build()));

@@ -25,6 +25,7 @@ import java.util.function.UnaryOperator;
  */
 public final class Backend {
     private final String commonWord;
+    private final String source;
     private final NodeDecoder nodeDecoder;
     private final UnaryOperator<RegisteredCard> adjust;
     private final Function<NodeView, DeviceUnits> units;
@@ -35,6 +36,7 @@ public final class Backend {
 
     private Backend(Builder builder) {
         this.commonWord = builder.commonWord;
+        this.source = builder.source;
         this.nodeDecoder = Objects.requireNonNull(builder.nodeDecoder, "how the backend's cards are found");
         this.adjust = builder.adjust;
         this.units = builder.units;
@@ -55,6 +57,11 @@ public final class Backend {
 
     public String allocatedKey() {
         return allocatedKey;
+    }
+
+    /** The annotation or resource whose value names the backend's cards on a node. */
+    public String source() {
+        return source;
     }
 
     Set<String> nodeAnnotations() {
@@ -91,6 +98,7 @@ public final class Backend {
     /** Builds a {@link Backend}: where its cards come from, then its allocated key. */
     public static final class Builder {
         private final String commonWord;
+        private String source;
         private NodeDecoder nodeDecoder;
         private UnaryOperator<RegisteredCard> adjust = UnaryOperator.identity();
         private Function<NodeView, DeviceUnits> units = node -> DeviceUnits.MIB_AND_PERCENT;
@@ -105,32 +113,34 @@ public final class Backend {
 
         /** Cards registered in annotation {@code key} in one of HAMi's shared formats. */
         public Builder registeredBy(String key, RegisterFormat format, ModeField modes) {
-            nodeAnnotations.add(key);
-            this.nodeDecoder = node -> {
+            return decodedBy(key, node -> {
                 String value = node.annotations().get(key);
                 if (value == null) {
                     return NodeDecoder.Found.absent();
                 }
                 Problems problems = new Problems(key);
                 return NodeDecoder.Found.present(format.decode(value, modes, problems), problems);
-            };
-            return this;
+            });
         }
 
-        /**
-         * Cards found by a decoder of the vendor's own, reading these annotations and resources
-         * (declare every key it reads: the caller may pass nothing else).
-         */
-        public Builder decodedBy(NodeDecoder decoder, Set<String> annotations, Set<String> resources) {
-            nodeAnnotations.addAll(annotations);
-            nodeResources.addAll(resources);
+        /** Cards registered in annotation {@code key} in the vendor's own format, read by {@code decoder}. */
+        public Builder decodedBy(String key, NodeDecoder decoder) {
+            nodeAnnotations.add(key);
+            this.source = key;
             this.nodeDecoder = decoder;
             return this;
         }
 
-        /** Cards HAMi synthesises from resources (see {@link SynthesisedCards}), named after the node. */
-        public Builder synthesisedFrom(NodeDecoder decoder, Set<String> resources) {
-            return decodedBy(decoder, Set.of(), resources).namedAfterNode();
+        /**
+         * Cards HAMi builds from the node's {@code countResource} (see {@link SynthesisedCards#from}),
+         * named after the node; {@code otherResources} are the further resources {@code maker} reads.
+         */
+        public Builder synthesisedFrom(String countResource, SynthesisedCards.Maker maker, Set<String> otherResources) {
+            nodeResources.add(countResource);
+            nodeResources.addAll(otherResources);
+            this.source = countResource;
+            this.nodeDecoder = SynthesisedCards.from(countResource, maker);
+            return namedAfterNode();
         }
 
         /**

@@ -7,8 +7,10 @@ import io.hamiobserve.ports.spi.NodeView;
 import io.hamiobserve.ports.spi.PodAllocation;
 import io.hamiobserve.ports.spi.PodDevices;
 import io.hamiobserve.ports.spi.Problem;
+import io.hamiobserve.ports.spi.ProvidedCard;
 
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -63,11 +65,32 @@ public abstract class HamiDeviceProvider implements DeviceProvider {
         return backends;
     }
 
+    /**
+     * The backends' cards in order. A UUID that a later backend registers again is left out with a
+     * {@code duplicate_uuid} problem: a UUID is one card in every view.
+     */
     @Override
     public NodeDevices decodeNode(NodeView node) {
         NodeDevices devices = NodeDevices.absent();
+        Set<String> kept = new HashSet<>();
         for (Backend backend : backends) {
-            devices = devices.and(backend.decodeNode(node));
+            NodeDevices found = backend.decodeNode(node);
+            List<ProvidedCard> unique = new ArrayList<>(found.cards().size());
+            Problems duplicates = new Problems(backend.source());
+            for (ProvidedCard card : found.cards()) {
+                if (kept.add(card.card().uuid())) {
+                    unique.add(card);
+                } else {
+                    duplicates.add("duplicate_uuid", "card " + card.card().uuid() + " is registered by an earlier "
+                            + name + " backend too, which keeps it");
+                }
+            }
+            if (!duplicates.isEmpty()) {
+                List<Problem> problems = new ArrayList<>(found.problems());
+                problems.addAll(duplicates.list());
+                found = new NodeDevices(found.present(), unique, problems);
+            }
+            devices = devices.and(found);
         }
         return devices;
     }

@@ -34,7 +34,7 @@ public final class ResourceQuantity {
         }
         BigDecimal value = new BigDecimal(matcher.group(2));
         String suffix = matcher.group(3);
-        if (suffix != null && (suffix.charAt(0) == 'e' || suffix.charAt(0) == 'E')) {
+        if (suffix != null && suffix.length() > 1 && (suffix.charAt(0) == 'e' || suffix.charAt(0) == 'E')) {
             OptionalLong exponent = exponent(suffix.substring(1));
             if (exponent.isEmpty() && value.signum() != 0) {
                 // So far from 1 that no whole number within any bound is written so.
