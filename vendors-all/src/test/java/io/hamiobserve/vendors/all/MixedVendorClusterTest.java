@@ -59,7 +59,7 @@ class MixedVendorClusterTest {
     }
 
     @Test
-    void everyProviderFindsItsNodeAndItsPodsAndNothingIsSkipped() {
+    void everyHamiVendorFindsItsNodeAndItsPodsAndNothingIsSkipped() {
         Set<String> registering = new TreeSet<>();
         Set<String> allocating = new TreeSet<>();
         for (JsonNode item : items) {
@@ -79,9 +79,8 @@ class MixedVendorClusterTest {
                 }
             }
         }
-        Set<String> all = new TreeSet<>(providers.stream().map(DeviceProvider::name).toList());
-        assertEquals(all, registering);
-        assertEquals(all, allocating);
+        assertTrue(registering.containsAll(HamiVendors.NAMES), registering::toString);
+        assertTrue(allocating.containsAll(HamiVendors.NAMES), allocating::toString);
     }
 
     @Test

@@ -40,9 +40,6 @@ class ModulePathIT {
     private static final String SPI = "io.hamiobserve.ports.spi.DeviceProvider";
     private static final String PROTOCOL = "io.hamiobserve.vendors.protocol";
     private static final Path MODULES = Path.of("target", "modules");
-    /** Every vendor family HAMi v2.10's scheduler reports, by provider name. */
-    private static final Set<String> HAMI_VENDORS = Set.of("nvidia", "ascend", "hygon", "cambricon", "iluvatar",
-            "mthreads", "metax", "enflame", "kunlunxin", "awsneuron", "amd", "vastai", "biren");
 
     /** The stand-in for the Kubernetes adapter: a module that uses the service and names no provider. */
     private static final String CONSUMER = "io.hamiobserve.vendorsconsumer";
@@ -68,7 +65,8 @@ class ModulePathIT {
             assertTrue(module.isNamed() && module.getLayer() == layer, provider.getClass() + " on the module path");
             providers.put((String) spi.getMethod("name").invoke(provider), module.getName());
         }
-        assertEquals(new TreeSet<>(HAMI_VENDORS), providers.keySet());
+        // HAMi's vendors at least; a vendor module added later is bound the same way, with no edit here.
+        assertTrue(providers.keySet().containsAll(HamiVendors.NAMES), providers.keySet()::toString);
         // One vendor family per module, named after it.
         providers.forEach((name, module) -> assertEquals("io.hamiobserve.vendors." + name, module));
         Set<String> vendorModules = layer.modules().stream().map(Module::getName)
@@ -94,7 +92,7 @@ class ModulePathIT {
                     name);
             assertEquals(Set.of(), descriptor.uses(), name);
         }
-        assertEquals(HAMI_VENDORS.size(), vendors);
+        assertTrue(vendors >= HamiVendors.NAMES.size(), vendors + " vendor modules");
     }
 
     @Test

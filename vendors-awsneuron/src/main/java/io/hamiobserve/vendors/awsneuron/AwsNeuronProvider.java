@@ -7,13 +7,11 @@ import io.hamiobserve.domain.Quantities;
 import io.hamiobserve.domain.RegisteredCard;
 import io.hamiobserve.ports.spi.NodeView;
 import io.hamiobserve.vendors.protocol.Backend;
-import io.hamiobserve.vendors.protocol.Cards;
 import io.hamiobserve.vendors.protocol.HamiDeviceProvider;
 import io.hamiobserve.vendors.protocol.NodeResources;
 import io.hamiobserve.vendors.protocol.Problems;
 import io.hamiobserve.vendors.protocol.SynthesisedCards;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 
@@ -52,11 +50,7 @@ public final class AwsNeuronProvider extends HamiDeviceProvider {
         }
         long mask = (1L << coresPerDevice) - 1;
         int count = SynthesisedCards.count(devices, problems);
-        List<RegisteredCard> cards = new ArrayList<>(count);
-        for (int i = 0; i < count; i++) {
-            cards.add(Cards.synthesised(node.name() + "-AWSNeuron-" + i, i, (int) coresPerDevice, 0, mask, "AWSNeuron",
-                    0));
-        }
-        return cards;
+        return SynthesisedCards.alike(node, "-AWSNeuron-", count,
+                new SynthesisedCards.Shape((int) coresPerDevice, 0, mask, "AWSNeuron"));
     }
 }

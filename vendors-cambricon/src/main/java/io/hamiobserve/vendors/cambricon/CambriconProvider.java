@@ -4,14 +4,12 @@ import io.hamiobserve.domain.Quantities;
 import io.hamiobserve.domain.RegisteredCard;
 import io.hamiobserve.ports.spi.NodeView;
 import io.hamiobserve.vendors.protocol.Backend;
-import io.hamiobserve.vendors.protocol.Cards;
 import io.hamiobserve.vendors.protocol.HamiDeviceProvider;
 import io.hamiobserve.vendors.protocol.NodeResources;
 import io.hamiobserve.vendors.protocol.Numbers;
 import io.hamiobserve.vendors.protocol.Problems;
 import io.hamiobserve.vendors.protocol.SynthesisedCards;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalLong;
 import java.util.Set;
@@ -44,10 +42,7 @@ public final class CambriconProvider extends HamiDeviceProvider {
             return List.of();
         }
         int count = SynthesisedCards.count(vcore, 100, problems);
-        List<RegisteredCard> cards = new ArrayList<>(count);
-        for (int i = 0; i < count; i++) {
-            cards.add(Cards.synthesised(node.name() + "-cambricon-mlu-" + i, i, 100, memory.getAsLong(), 100, "MLU", 0));
-        }
-        return cards;
+        return SynthesisedCards.alike(node, "-cambricon-mlu-", count,
+                new SynthesisedCards.Shape(100, memory.getAsLong(), 100, "MLU"));
     }
 }

@@ -41,10 +41,8 @@ final class DrsCapacity {
             return NodeDecoder.Found.absent();
         }
         Problems problems = new Problems(ANNOTATION);
-        if (!InputLimits.annotation(value, ANNOTATION, problems) || !SynthesisedCards.nameable(node, problems)) {
-            return NodeDecoder.Found.present(List.of(), problems);
-        }
-        Optional<JsonNode> parsed = Json.parse(value, ANNOTATION, problems);
+        Optional<JsonNode> parsed = SynthesisedCards.nameable(node, problems)
+                ? Json.annotation(value, ANNOTATION, problems) : Optional.empty();
         if (parsed.isEmpty()) {
             return NodeDecoder.Found.present(List.of(), problems);
         }

@@ -6,12 +6,10 @@ import io.hamiobserve.domain.MemoryUnit;
 import io.hamiobserve.domain.RegisteredCard;
 import io.hamiobserve.ports.spi.NodeView;
 import io.hamiobserve.vendors.protocol.Backend;
-import io.hamiobserve.vendors.protocol.Cards;
 import io.hamiobserve.vendors.protocol.HamiDeviceProvider;
 import io.hamiobserve.vendors.protocol.Problems;
 import io.hamiobserve.vendors.protocol.SynthesisedCards;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 
@@ -41,10 +39,6 @@ public final class EnflameProvider extends HamiDeviceProvider {
 
     private static List<RegisteredCard> wholeCards(NodeView node, long gcus, Problems problems) {
         int count = SynthesisedCards.count(gcus, problems);
-        List<RegisteredCard> cards = new ArrayList<>(count);
-        for (int i = 0; i < count; i++) {
-            cards.add(Cards.synthesised(node.name() + "-GCU-" + i, i, 1, 100, 100, "GCU", 0));
-        }
-        return cards;
+        return SynthesisedCards.alike(node, "-GCU-", count, new SynthesisedCards.Shape(1, 100, 100, "GCU"));
     }
 }

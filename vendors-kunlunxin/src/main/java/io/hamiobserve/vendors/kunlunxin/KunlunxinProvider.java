@@ -6,14 +6,12 @@ import io.hamiobserve.domain.MemoryUnit;
 import io.hamiobserve.domain.RegisteredCard;
 import io.hamiobserve.ports.spi.NodeView;
 import io.hamiobserve.vendors.protocol.Backend;
-import io.hamiobserve.vendors.protocol.Cards;
 import io.hamiobserve.vendors.protocol.HamiDeviceProvider;
 import io.hamiobserve.vendors.protocol.ModeField;
 import io.hamiobserve.vendors.protocol.Problems;
 import io.hamiobserve.vendors.protocol.RegisterFormat;
 import io.hamiobserve.vendors.protocol.SynthesisedCards;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 
@@ -44,11 +42,7 @@ public final class KunlunxinProvider extends HamiDeviceProvider {
 
     private static List<RegisteredCard> wholeCards(NodeView node, long xpus, Problems problems) {
         int count = SynthesisedCards.count(xpus, problems);
-        List<RegisteredCard> cards = new ArrayList<>(count);
-        for (int i = 0; i < count; i++) {
-            cards.add(Cards.synthesised(node.name() + "-kunlun-" + i, i, 100, WHOLE_CARD_MIB, 100, "kunlun",
-                    i >= xpus / 2 ? 1 : 0));
-        }
-        return cards;
+        return SynthesisedCards.alike(node, "-kunlun-", count,
+                new SynthesisedCards.Shape(100, WHOLE_CARD_MIB, 100, "kunlun"), index -> index >= xpus / 2 ? 1 : 0);
     }
 }

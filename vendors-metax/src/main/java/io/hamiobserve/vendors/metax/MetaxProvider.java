@@ -6,12 +6,10 @@ import io.hamiobserve.domain.MemoryUnit;
 import io.hamiobserve.domain.RegisteredCard;
 import io.hamiobserve.ports.spi.NodeView;
 import io.hamiobserve.vendors.protocol.Backend;
-import io.hamiobserve.vendors.protocol.Cards;
 import io.hamiobserve.vendors.protocol.HamiDeviceProvider;
 import io.hamiobserve.vendors.protocol.Problems;
 import io.hamiobserve.vendors.protocol.SynthesisedCards;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 
@@ -42,10 +40,7 @@ public final class MetaxProvider extends HamiDeviceProvider {
 
     private static List<RegisteredCard> wholeCards(NodeView node, long gpus, Problems problems) {
         int count = SynthesisedCards.count(gpus, problems);
-        List<RegisteredCard> cards = new ArrayList<>(count);
-        for (int i = 0; i < count; i++) {
-            cards.add(Cards.synthesised(node.name() + "-metax-" + i, i, 1, WHOLE_CARD_MIB, 100, "Metax-GPU", 0));
-        }
-        return cards;
+        return SynthesisedCards.alike(node, "-metax-", count,
+                new SynthesisedCards.Shape(1, WHOLE_CARD_MIB, 100, "Metax-GPU"));
     }
 }

@@ -37,10 +37,7 @@ final class SgpuDevices {
         }
         Problems problems = new Problems(ANNOTATION);
         List<RegisteredCard> cards = new ArrayList<>();
-        if (!InputLimits.annotation(value, ANNOTATION, problems)) {
-            return NodeDecoder.Found.present(cards, problems);
-        }
-        Optional<JsonNode> parsed = Json.parse(value, ANNOTATION, problems);
+        Optional<JsonNode> parsed = Json.annotation(value, ANNOTATION, problems);
         if (parsed.isPresent() && !parsed.get().isArray()) {
             problems.add("bad_json", ANNOTATION + " is not a JSON array");
         } else if (parsed.isPresent()) {

@@ -7,14 +7,12 @@ import io.hamiobserve.domain.Quantities;
 import io.hamiobserve.domain.RegisteredCard;
 import io.hamiobserve.ports.spi.NodeView;
 import io.hamiobserve.vendors.protocol.Backend;
-import io.hamiobserve.vendors.protocol.Cards;
 import io.hamiobserve.vendors.protocol.HamiDeviceProvider;
 import io.hamiobserve.vendors.protocol.NodeResources;
 import io.hamiobserve.vendors.protocol.Numbers;
 import io.hamiobserve.vendors.protocol.Problems;
 import io.hamiobserve.vendors.protocol.SynthesisedCards;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalLong;
 import java.util.Set;
@@ -50,11 +48,7 @@ public final class MthreadsProvider extends HamiDeviceProvider {
             return List.of();
         }
         int count = SynthesisedCards.count(cores, SLICES_PER_CARD, problems);
-        List<RegisteredCard> cards = new ArrayList<>(count);
-        for (int i = 0; i < count; i++) {
-            cards.add(Cards.synthesised(node.name() + "-mthreads-" + i, i, 100, memory.getAsLong(), SLICES_PER_CARD,
-                    "Mthreads", 0));
-        }
-        return cards;
+        return SynthesisedCards.alike(node, "-mthreads-", count,
+                new SynthesisedCards.Shape(100, memory.getAsLong(), SLICES_PER_CARD, "Mthreads"));
     }
 }

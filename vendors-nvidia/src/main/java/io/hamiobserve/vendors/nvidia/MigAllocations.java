@@ -24,10 +24,7 @@ final class MigAllocations {
 
     static List<MigInstance> decode(String value, Problems problems) {
         List<MigInstance> instances = new ArrayList<>();
-        if (!InputLimits.annotation(value, NvidiaProvider.MIG_ALLOCATIONS, problems)) {
-            return instances;
-        }
-        Optional<JsonNode> parsed = Json.parse(value, NvidiaProvider.MIG_ALLOCATIONS, problems);
+        Optional<JsonNode> parsed = Json.annotation(value, NvidiaProvider.MIG_ALLOCATIONS, problems);
         if (parsed.isEmpty()) {
             return instances;
         }

@@ -1,6 +1,5 @@
 package io.hamiobserve.vendors.protocol;
 
-import io.hamiobserve.domain.CardMode;
 import io.hamiobserve.domain.RegisteredCard;
 
 import java.util.ArrayList;
@@ -46,11 +45,5 @@ public final class Cards {
     public static RegisteredCard withType(RegisteredCard card, String type) {
         return new RegisteredCard(card.uuid(), card.index(), card.maxShares(), card.memoryMib(), card.cores(), type,
                 card.numa(), card.mode(), card.healthy());
-    }
-
-    /** A card HAMi builds from a node's resources: healthy, HAMi's default mode. */
-    public static RegisteredCard synthesised(String id, int index, int maxShares, long memory, long cores,
-                                             String type, int numa) {
-        return new RegisteredCard(id, index, maxShares, memory, cores, type, numa, CardMode.HAMI_CORE, true);
     }
 }

@@ -34,6 +34,14 @@ public final class Json {
         }
     }
 
+    /**
+     * An annotation's JSON value: a {@code too_long} problem when it is longer than an API server
+     * stores, a {@code bad_json} problem when it does not parse.
+     */
+    public static Optional<JsonNode> annotation(String value, String key, Problems problems) {
+        return InputLimits.annotation(value, key, problems) ? parse(value, key, problems) : Optional.empty();
+    }
+
     /** The field of {@code object} named {@code name} in any case (the last such key), or null. */
     public static JsonNode field(JsonNode object, String name) {
         JsonNode found = null;

@@ -1,10 +1,13 @@
 package io.hamiobserve.vendors.protocol;
 
+import io.hamiobserve.domain.CardMode;
 import io.hamiobserve.domain.RegisteredCard;
 import io.hamiobserve.ports.spi.NodeView;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalLong;
+import java.util.function.IntUnaryOperator;
 
 /**
  * Cards that HAMi builds from a node's {@code status.capacity} instead of reading a register
@@ -49,6 +52,32 @@ public final class SynthesisedCards {
             }
             return NodeDecoder.Found.present(maker.cards(node, quantity.getAsLong(), problems), problems);
         };
+    }
+
+    /**
+     * What every card HAMi builds on a node has alike.
+     *
+     * @param maxShares how many containers may share a card
+     * @param memory    its memory figure, in the backend's raw unit
+     * @param cores     its core figure, in the backend's raw unit
+     * @param type      its type, HAMi's constant for the backend
+     */
+    public record Shape(int maxShares, long memory, long cores, String type) {
+    }
+
+    /** {@code count} cards of one shape named {@code <node><infix><i>}, index {@code i}, NUMA node 0. */
+    public static List<RegisteredCard> alike(NodeView node, String infix, int count, Shape shape) {
+        return alike(node, infix, count, shape, index -> 0);
+    }
+
+    /** {@code count} cards of one shape named {@code <node><infix><i>}, index {@code i}, on NUMA node {@code numa(i)}. */
+    public static List<RegisteredCard> alike(NodeView node, String infix, int count, Shape shape, IntUnaryOperator numa) {
+        List<RegisteredCard> cards = new ArrayList<>(count);
+        for (int i = 0; i < count; i++) {
+            cards.add(new RegisteredCard(node.name() + infix + i, i, shape.maxShares(), shape.memory(), shape.cores(),
+                    shape.type(), numa.applyAsInt(i), CardMode.HAMI_CORE, true));
+        }
+        return cards;
     }
 
     /** {@code wanted} cards, cut to {@link InputLimits#MAX_CARDS_PER_NODE} with a problem. */
