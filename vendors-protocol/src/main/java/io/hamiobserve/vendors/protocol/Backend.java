@@ -51,16 +51,12 @@ public final class Backend {
         return new Builder(commonWord);
     }
 
-    public String commonWord() {
-        return commonWord;
-    }
-
-    public String allocatedKey() {
+    String allocatedKey() {
         return allocatedKey;
     }
 
     /** The annotation or resource whose value names the backend's cards on a node. */
-    public String source() {
+    String source() {
         return source;
     }
 
@@ -73,7 +69,7 @@ public final class Backend {
     }
 
     /** The node's cards of this backend. */
-    public NodeDevices decodeNode(NodeView node) {
+    NodeDevices decodeNode(NodeView node) {
         NodeDecoder.Found found = nodeDecoder.decode(node);
         if (!found.present() && found.problems().isEmpty()) {
             return NodeDevices.absent();
@@ -87,7 +83,7 @@ public final class Backend {
     }
 
     /** The pod's allocation of this backend, when it carries the allocated key. */
-    public Optional<PodAllocation> decodePod(String value, Problems problems) {
+    Optional<PodAllocation> decodePod(String value, Problems problems) {
         if (value == null) {
             return Optional.empty();
         }

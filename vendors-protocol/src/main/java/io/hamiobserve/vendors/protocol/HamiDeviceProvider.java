@@ -60,11 +60,6 @@ public abstract class HamiDeviceProvider implements DeviceProvider {
         return keys;
     }
 
-    /** The provider's backends, in order. */
-    public final List<Backend> backends() {
-        return backends;
-    }
-
     /**
      * The backends' cards in order. A UUID that a later backend registers again is left out with a
      * {@code duplicate_uuid} problem: a UUID is one card in every view.
