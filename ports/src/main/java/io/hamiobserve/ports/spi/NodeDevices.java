@@ -1,5 +1,7 @@
 package io.hamiobserve.ports.spi;
 
+import io.hamiobserve.domain.VendorCard;
+
 import java.util.ArrayList;
 import java.util.List;
 
@@ -12,7 +14,7 @@ import java.util.List;
  * @param cards    the cards that decoded, UUIDs distinct, in the order the node lists them
  * @param problems one per part left out
  */
-public record NodeDevices(boolean present, List<ProvidedCard> cards, List<Problem> problems) {
+public record NodeDevices(boolean present, List<VendorCard> cards, List<Problem> problems) {
     private static final NodeDevices ABSENT = new NodeDevices(false, List.of(), List.of());
 
     public NodeDevices {
@@ -33,7 +35,7 @@ public record NodeDevices(boolean present, List<ProvidedCard> cards, List<Proble
         if (!present && problems.isEmpty()) {
             return other;
         }
-        List<ProvidedCard> allCards = new ArrayList<>(cards);
+        List<VendorCard> allCards = new ArrayList<>(cards);
         allCards.addAll(other.cards);
         List<Problem> allProblems = new ArrayList<>(problems);
         allProblems.addAll(other.problems);

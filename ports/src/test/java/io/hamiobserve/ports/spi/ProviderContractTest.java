@@ -3,6 +3,7 @@ package io.hamiobserve.ports.spi;
 import io.hamiobserve.domain.CardMode;
 import io.hamiobserve.domain.DeviceUnits;
 import io.hamiobserve.domain.RegisteredCard;
+import io.hamiobserve.domain.VendorCard;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -50,8 +51,8 @@ class ProviderContractTest {
 
     @Test
     void resultsOfSeveralBackendsJoinInOrder() {
-        ProvidedCard a = card("GPU-a");
-        ProvidedCard b = card("GPU-b");
+        VendorCard a = card("GPU-a");
+        VendorCard b = card("GPU-b");
         NodeDevices first = new NodeDevices(true, List.of(a), List.of());
         NodeDevices problemOnly = new NodeDevices(false, List.of(), List.of(new Problem("k", "no_capacity", "d")));
         NodeDevices second = new NodeDevices(true, List.of(b), List.of());
@@ -60,8 +61,8 @@ class ProviderContractTest {
         assertEquals(problemOnly, NodeDevices.absent().and(problemOnly));
     }
 
-    private static ProvidedCard card(String uuid) {
-        return new ProvidedCard(new RegisteredCard(uuid, 0, 1, 1, 100, "T", 0, CardMode.HAMI_CORE, true), "B",
+    private static VendorCard card(String uuid) {
+        return new VendorCard(new RegisteredCard(uuid, 0, 1, 1, 100, "T", 0, CardMode.HAMI_CORE, true), "B",
                 DeviceUnits.MIB_AND_PERCENT);
     }
 }

@@ -3,12 +3,12 @@ package io.hamiobserve.vendors.all;
 import io.hamiobserve.domain.DeviceShare;
 import io.hamiobserve.domain.HamiCoreFigures;
 import io.hamiobserve.domain.RegisteredCard;
+import io.hamiobserve.domain.VendorCard;
 import io.hamiobserve.ports.spi.DeviceProvider;
 import io.hamiobserve.ports.spi.NodeDevices;
 import io.hamiobserve.ports.spi.NodeView;
 import io.hamiobserve.ports.spi.PodAllocation;
 import io.hamiobserve.ports.spi.PodDevices;
-import io.hamiobserve.ports.spi.ProvidedCard;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
@@ -145,12 +145,12 @@ class MixedVendorClusterTest {
     /** Every card and share of the dump, one line each, with what its figures mean. */
     private static String decoding() {
         StringBuilder out = new StringBuilder();
-        Map<String, ProvidedCard> cards = new LinkedHashMap<>();
+        Map<String, VendorCard> cards = new LinkedHashMap<>();
         for (JsonNode item : items) {
             if (kind(item, "Node")) {
                 out.append("node ").append(name(item)).append('\n');
                 for (DeviceProvider provider : providers) {
-                    for (ProvidedCard provided : provider.decodeNode(node(item)).cards()) {
+                    for (VendorCard provided : provider.decodeNode(node(item)).cards()) {
                         RegisteredCard card = provided.card();
                         cards.put(card.uuid(), provided);
                         out.append(String.format(Locale.ROOT, "  %s %s %s index=%d type=%s shares=%d memory=%d %s "
@@ -172,7 +172,7 @@ class MixedVendorClusterTest {
                     for (PodAllocation allocation : provider.decodePod(annotations).allocations()) {
                         for (int position = 0; position < allocation.containers().size(); position++) {
                             for (DeviceShare share : allocation.containers().get(position)) {
-                                ProvidedCard card = cards.get(share.uuid());
+                                VendorCard card = cards.get(share.uuid());
                                 out.append(String.format(Locale.ROOT, "  %s %s container=%d %s type=%s memory=%d "
                                                 + "cores=%d percent_of_card=%s hami_cores=%s%n", provider.name(),
                                         allocation.key(), position, share.uuid(), share.vendor(), share.memoryMib(),

@@ -7,10 +7,10 @@ import io.hamiobserve.domain.DeviceUnits;
 import io.hamiobserve.domain.HamiCoreFigures;
 import io.hamiobserve.domain.MemoryUnit;
 import io.hamiobserve.domain.RegisteredCard;
+import io.hamiobserve.domain.VendorCard;
 import io.hamiobserve.ports.spi.NodeDevices;
 import io.hamiobserve.ports.spi.NodeView;
 import io.hamiobserve.ports.spi.PodAllocation;
-import io.hamiobserve.ports.spi.ProvidedCard;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -33,14 +33,14 @@ class AmdProviderTest {
         NodeDevices devices = node("[{\"id\":\"GPU-0\",\"index\":0,\"count\":1,\"devmem\":8192,\"devcore\":100,"
                 + "\"type\":\"amd\",\"numa\":0,\"health\":true}]", "1");
         assertEquals(List.of(), devices.problems());
-        assertEquals(List.of(new ProvidedCard(new RegisteredCard("GPU-0", 0, 1, 8192, 100, "amd", 0,
+        assertEquals(List.of(new VendorCard(new RegisteredCard("GPU-0", 0, 1, 8192, 100, "amd", 0,
                 CardMode.HAMI_CORE, true), "AMD", new DeviceUnits(MemoryUnit.MIB, CoreUnit.COMPUTE_UNITS))),
                 devices.cards());
     }
 
     @Test
     void computeUnitsOfTheDesignDocsCardAndAllocationReadAsHamiReportsThem() {
-        ProvidedCard card = node(MI300X, "8").cards().getFirst();
+        VendorCard card = node(MI300X, "8").cards().getFirst();
         assertEquals(304, card.card().cores());
         // The allocation names the product type and grants compute units: a quarter of the card.
         PodAllocation pod = allocation(provider, "hami.io/amd-devices-allocated",

@@ -6,9 +6,9 @@ import io.hamiobserve.domain.DeviceShare;
 import io.hamiobserve.domain.DeviceUnits;
 import io.hamiobserve.domain.MemoryUnit;
 import io.hamiobserve.domain.RegisteredCard;
+import io.hamiobserve.domain.VendorCard;
 import io.hamiobserve.ports.spi.NodeDevices;
 import io.hamiobserve.ports.spi.PodAllocation;
-import io.hamiobserve.ports.spi.ProvidedCard;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -32,7 +32,7 @@ class AscendProviderTest {
                 "[{\"ID\":\"GPU-0\",\"Count\":4,\"Devmem\":8738,\"Devcore\":8,\"Type\":\"huawei.com/Ascend910\","
                         + "\"Numa\":0,\"Health\":true}]"));
         assertEquals(List.of(), devices.problems());
-        assertEquals(List.of(new ProvidedCard(new RegisteredCard("GPU-0", 0, 4, 8738, 8, "huawei.com/Ascend910", 0,
+        assertEquals(List.of(new VendorCard(new RegisteredCard("GPU-0", 0, 4, 8738, 8, "huawei.com/Ascend910", 0,
                 CardMode.HAMI_CORE, true), "Ascend910A", AI_CORES)), devices.cards());
     }
 
@@ -45,7 +45,7 @@ class AscendProviderTest {
                 "hami.io/node-register-Ascend310P", "[{\"id\":\"NPU-0\",\"count\":7,\"devmem\":21527,\"devcore\":8,"
                         + "\"type\":\"Ascend310P\",\"health\":true}]"));
         assertEquals(List.of(), devices.problems());
-        assertEquals(List.of("Ascend910B3", "Ascend310P"), devices.cards().stream().map(ProvidedCard::backend).toList());
+        assertEquals(List.of("Ascend910B3", "Ascend310P"), devices.cards().stream().map(VendorCard::backend).toList());
         assertEquals(List.of(4, 0), cards(devices).stream().map(RegisteredCard::index).toList());
         assertEquals(List.of(20L, 8L), cards(devices).stream().map(RegisteredCard::cores).toList());
     }

@@ -6,10 +6,10 @@ import io.hamiobserve.domain.DeviceShare;
 import io.hamiobserve.domain.DeviceUnits;
 import io.hamiobserve.domain.MemoryUnit;
 import io.hamiobserve.domain.RegisteredCard;
+import io.hamiobserve.domain.VendorCard;
 import io.hamiobserve.ports.spi.NodeDevices;
 import io.hamiobserve.ports.spi.NodeView;
 import io.hamiobserve.ports.spi.PodAllocation;
-import io.hamiobserve.ports.spi.ProvidedCard;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -32,7 +32,7 @@ class AwsNeuronProviderTest {
                 Map.of("node.kubernetes.io/instance-type", "inf2"),
                 Map.of(AwsNeuronProvider.DEVICES, "1", AwsNeuronProvider.CORES, "2"), Map.of()));
         assertEquals(List.of(), devices.problems());
-        assertEquals(List.of(new ProvidedCard(new RegisteredCard("test-AWSNeuron-0", 0, 2, 0, 3, "AWSNeuron", 0,
+        assertEquals(List.of(new VendorCard(new RegisteredCard("test-AWSNeuron-0", 0, 2, 0, 3, "AWSNeuron", 0,
                 CardMode.HAMI_CORE, true), "AWSNeuron", new DeviceUnits(MemoryUnit.NONE, CoreUnit.CORE_BITMASK))),
                 devices.cards());
     }

@@ -4,9 +4,9 @@ import io.hamiobserve.domain.CardMode;
 import io.hamiobserve.domain.DeviceShare;
 import io.hamiobserve.domain.DeviceUnits;
 import io.hamiobserve.domain.RegisteredCard;
+import io.hamiobserve.domain.VendorCard;
 import io.hamiobserve.ports.spi.NodeDevices;
 import io.hamiobserve.ports.spi.PodAllocation;
-import io.hamiobserve.ports.spi.ProvidedCard;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -28,7 +28,7 @@ class CambriconProviderTest {
         NodeDevices devices = withCapacity(provider, "test", Map.of(CambriconProvider.VCORE, "1",
                 CambriconProvider.VMEMORY, "1"));
         assertEquals(List.of(), devices.problems());
-        assertEquals(List.of(new ProvidedCard(new RegisteredCard("test-cambricon-mlu-0", 0, 100, 25600, 100, "MLU", 0,
+        assertEquals(List.of(new VendorCard(new RegisteredCard("test-cambricon-mlu-0", 0, 100, 25600, 100, "MLU", 0,
                 CardMode.HAMI_CORE, true), "MLU", DeviceUnits.MIB_AND_PERCENT)), devices.cards());
     }
 

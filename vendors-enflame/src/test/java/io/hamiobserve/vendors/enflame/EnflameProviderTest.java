@@ -6,8 +6,8 @@ import io.hamiobserve.domain.DeviceShare;
 import io.hamiobserve.domain.DeviceUnits;
 import io.hamiobserve.domain.MemoryUnit;
 import io.hamiobserve.domain.RegisteredCard;
+import io.hamiobserve.domain.VendorCard;
 import io.hamiobserve.ports.spi.NodeDevices;
-import io.hamiobserve.ports.spi.ProvidedCard;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -30,7 +30,7 @@ class EnflameProviderTest {
     @Test
     void wholeGcusHaveAMemoryFigureOfOneHundredPercent() {
         NodeDevices devices = withCapacity(provider, "testnode", Map.of(EnflameProvider.GCU_RESOURCE, "1"));
-        assertEquals(List.of(new ProvidedCard(new RegisteredCard("testnode-GCU-0", 0, 1, 100, 100, "GCU", 0,
+        assertEquals(List.of(new VendorCard(new RegisteredCard("testnode-GCU-0", 0, 1, 100, 100, "GCU", 0,
                 CardMode.HAMI_CORE, true), "GCU", new DeviceUnits(MemoryUnit.PERCENT_OF_CARD, CoreUnit.PERCENT))),
                 devices.cards());
         assertEquals(List.of(shares(new DeviceShare("testnode-GCU-0", "GCU", 0, 0))),
@@ -41,7 +41,7 @@ class EnflameProviderTest {
     void hamisDrsLiteralGivesTheLargestProfilesMemory() {
         NodeDevices devices = annotated(provider, "node-a", Map.of(DrsCapacity.ANNOTATION, DRS));
         assertEquals(List.of(), devices.problems());
-        assertEquals(List.of(new ProvidedCard(new RegisteredCard("node-a-enflame-drs-0", 0, 6, 40960, 100, "Enflame", 0,
+        assertEquals(List.of(new VendorCard(new RegisteredCard("node-a-enflame-drs-0", 0, 6, 40960, 100, "Enflame", 0,
                 CardMode.HAMI_CORE, true), "Enflame", DeviceUnits.MIB_AND_PERCENT)), devices.cards());
         // The test pod takes the 3g.20gb profile: 20480 MiB and ceil(3 * 100 / 6) = 50 percent.
         assertEquals(List.of(shares(new DeviceShare("node-a-enflame-drs-0", "Enflame", 20480, 50))),

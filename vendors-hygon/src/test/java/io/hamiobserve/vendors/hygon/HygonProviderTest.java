@@ -4,10 +4,10 @@ import io.hamiobserve.domain.CardMode;
 import io.hamiobserve.domain.DeviceShare;
 import io.hamiobserve.domain.DeviceUnits;
 import io.hamiobserve.domain.RegisteredCard;
+import io.hamiobserve.domain.VendorCard;
 import io.hamiobserve.ports.spi.DeviceKeys;
 import io.hamiobserve.ports.spi.NodeDevices;
 import io.hamiobserve.ports.spi.PodAllocation;
-import io.hamiobserve.ports.spi.ProvidedCard;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -35,7 +35,7 @@ class HygonProviderTest {
     void hamisRegisterLiteralOfNineFieldsDecodesWhateverItsModeSays() {
         NodeDevices devices = annotated(provider, "node1", Map.of(REGISTER, "test-0,1,1024,100,DCU,0,true,0,test:"));
         assertEquals(List.of(), devices.problems());
-        assertEquals(List.of(new ProvidedCard(new RegisteredCard("test-0", 0, 1, 1024, 100, "DCU", 0,
+        assertEquals(List.of(new VendorCard(new RegisteredCard("test-0", 0, 1, 1024, 100, "DCU", 0,
                 CardMode.HAMI_CORE, true), "DCU", DeviceUnits.MIB_AND_PERCENT)), devices.cards());
     }
 

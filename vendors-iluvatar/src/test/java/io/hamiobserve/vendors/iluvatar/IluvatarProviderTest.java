@@ -3,9 +3,9 @@ package io.hamiobserve.vendors.iluvatar;
 import io.hamiobserve.domain.CardMode;
 import io.hamiobserve.domain.DeviceShare;
 import io.hamiobserve.domain.RegisteredCard;
+import io.hamiobserve.domain.VendorCard;
 import io.hamiobserve.ports.spi.NodeDevices;
 import io.hamiobserve.ports.spi.PodAllocation;
-import io.hamiobserve.ports.spi.ProvidedCard;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -36,7 +36,7 @@ class IluvatarProviderTest {
         NodeDevices devices = annotated(provider, "node1", Map.of(
                 "hami.io/node-BI-V150-register", "GPU-1,16,32768,100,BI-V150,0,true:",
                 "hami.io/node-MR-V50-register", "GPU-2,8,16384,100,MR-V50,1,true,3,hami-core:"));
-        assertEquals(List.of("MR-V50", "BI-V150"), devices.cards().stream().map(ProvidedCard::backend).toList());
+        assertEquals(List.of("MR-V50", "BI-V150"), devices.cards().stream().map(VendorCard::backend).toList());
         assertEquals(List.of(3, 0), cards(devices).stream().map(RegisteredCard::index).toList());
         for (String chip : IluvatarProvider.COMMON_WORDS) {
             assertTrue(provider.keys().podAnnotations().contains("hami.io/" + chip + "-devices-allocated"));

@@ -6,9 +6,9 @@ import io.hamiobserve.domain.DeviceShare;
 import io.hamiobserve.domain.DeviceUnits;
 import io.hamiobserve.domain.MemoryUnit;
 import io.hamiobserve.domain.RegisteredCard;
+import io.hamiobserve.domain.VendorCard;
 import io.hamiobserve.ports.spi.NodeDevices;
 import io.hamiobserve.ports.spi.NodeView;
-import io.hamiobserve.ports.spi.ProvidedCard;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -32,9 +32,9 @@ class MetaxProviderTest {
     void wholeCardsComeFromTheGpuResourceWithHamisFixedMemory() {
         NodeDevices devices = withCapacity(provider, "node1", Map.of(MetaxProvider.GPU_RESOURCE, "2"));
         assertEquals(List.of(
-                new ProvidedCard(new RegisteredCard("node1-metax-0", 0, 1, 65536, 100, "Metax-GPU", 0,
+                new VendorCard(new RegisteredCard("node1-metax-0", 0, 1, 65536, 100, "Metax-GPU", 0,
                         CardMode.HAMI_CORE, true), "Metax-GPU", new DeviceUnits(MemoryUnit.FIXED_MIB, CoreUnit.PERCENT)),
-                new ProvidedCard(new RegisteredCard("node1-metax-1", 1, 1, 65536, 100, "Metax-GPU", 0,
+                new VendorCard(new RegisteredCard("node1-metax-1", 1, 1, 65536, 100, "Metax-GPU", 0,
                         CardMode.HAMI_CORE, true), "Metax-GPU", new DeviceUnits(MemoryUnit.FIXED_MIB, CoreUnit.PERCENT))),
                 devices.cards());
         assertEquals(List.of(shares(new DeviceShare("node1-metax-0", "Metax-GPU", 65536, 100))),
@@ -46,7 +46,7 @@ class MetaxProviderTest {
     void hamisSgpuLiteralIsACardOfTypeMetaxSgpuWhateverItsModel() {
         NodeDevices devices = annotated(provider, "node1", Map.of(SgpuDevices.ANNOTATION, SGPU));
         assertEquals(List.of(), devices.problems());
-        assertEquals(List.of(new ProvidedCard(new RegisteredCard("GPU-123", 0, 16, 32768, 100, "Metax-SGPU", 1,
+        assertEquals(List.of(new VendorCard(new RegisteredCard("GPU-123", 0, 16, 32768, 100, "Metax-SGPU", 1,
                 CardMode.HAMI_CORE, true), "Metax-SGPU", DeviceUnits.MIB_AND_PERCENT)), devices.cards());
         assertEquals(List.of(shares(new DeviceShare("GPU-123", "Metax-SGPU", 8192, 50))),
                 allocation(provider, "hami.io/metax-sgpu-devices-allocated", "GPU-123,Metax-SGPU,8192,50:;")

@@ -6,9 +6,9 @@ import io.hamiobserve.domain.DeviceShare;
 import io.hamiobserve.domain.DeviceUnits;
 import io.hamiobserve.domain.MemoryUnit;
 import io.hamiobserve.domain.RegisteredCard;
+import io.hamiobserve.domain.VendorCard;
 import io.hamiobserve.ports.spi.NodeDevices;
 import io.hamiobserve.ports.spi.PodAllocation;
-import io.hamiobserve.ports.spi.ProvidedCard;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -30,7 +30,7 @@ class MthreadsProviderTest {
         NodeDevices devices = withCapacity(provider, "test", Map.of(MthreadsProvider.CORES, "1",
                 MthreadsProvider.MEMORY, "1"));
         assertEquals(List.of(), devices.problems());
-        assertEquals(List.of(new ProvidedCard(new RegisteredCard("test-mthreads-0", 0, 100, 8192, 16, "Mthreads", 0,
+        assertEquals(List.of(new VendorCard(new RegisteredCard("test-mthreads-0", 0, 100, 8192, 16, "Mthreads", 0,
                 CardMode.HAMI_CORE, true), "Mthreads", new DeviceUnits(MemoryUnit.MIB, CoreUnit.CORE_SLICES))),
                 devices.cards());
     }

@@ -6,13 +6,13 @@ import io.hamiobserve.domain.DeviceUnits;
 import io.hamiobserve.domain.MigInstance;
 import io.hamiobserve.domain.Quantities;
 import io.hamiobserve.domain.RegisteredCard;
+import io.hamiobserve.domain.VendorCard;
 import io.hamiobserve.ports.spi.DeviceKeys;
 import io.hamiobserve.ports.spi.NodeDevices;
 import io.hamiobserve.ports.spi.NodeView;
 import io.hamiobserve.ports.spi.PodAllocation;
 import io.hamiobserve.ports.spi.PodDevices;
 import io.hamiobserve.ports.spi.Problem;
-import io.hamiobserve.ports.spi.ProvidedCard;
 import io.hamiobserve.vendors.protocol.InputLimits;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -268,12 +268,12 @@ class NvidiaProviderTest {
         return provider.decodePod(Map.of(NvidiaProvider.ALLOCATED, allocated));
     }
 
-    private static ProvidedCard card(RegisteredCard card) {
-        return new ProvidedCard(card, "NVIDIA", DeviceUnits.MIB_AND_PERCENT);
+    private static VendorCard card(RegisteredCard card) {
+        return new VendorCard(card, "NVIDIA", DeviceUnits.MIB_AND_PERCENT);
     }
 
     private static List<RegisteredCard> registered(NodeDevices devices) {
-        return devices.cards().stream().map(ProvidedCard::card).toList();
+        return devices.cards().stream().map(VendorCard::card).toList();
     }
 
     private static List<List<DeviceShare>> containers(PodDevices devices) {

@@ -3,10 +3,10 @@ package io.hamiobserve.vendors.protocol;
 import io.hamiobserve.domain.DeviceShare;
 import io.hamiobserve.domain.DeviceUnits;
 import io.hamiobserve.domain.RegisteredCard;
+import io.hamiobserve.domain.VendorCard;
 import io.hamiobserve.ports.spi.NodeDevices;
 import io.hamiobserve.ports.spi.NodeView;
 import io.hamiobserve.ports.spi.PodAllocation;
-import io.hamiobserve.ports.spi.ProvidedCard;
 
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -75,9 +75,9 @@ public final class Backend {
             return NodeDevices.absent();
         }
         DeviceUnits cardUnits = units.apply(node);
-        List<ProvidedCard> cards = new ArrayList<>(found.cards().size());
+        List<VendorCard> cards = new ArrayList<>(found.cards().size());
         for (RegisteredCard card : found.cards()) {
-            cards.add(new ProvidedCard(adjust.apply(card), commonWord, cardUnits));
+            cards.add(new VendorCard(adjust.apply(card), commonWord, cardUnits));
         }
         return new NodeDevices(found.present(), cards, found.problems());
     }

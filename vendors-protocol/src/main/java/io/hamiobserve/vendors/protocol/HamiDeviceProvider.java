@@ -1,5 +1,6 @@
 package io.hamiobserve.vendors.protocol;
 
+import io.hamiobserve.domain.VendorCard;
 import io.hamiobserve.ports.spi.DeviceKeys;
 import io.hamiobserve.ports.spi.DeviceProvider;
 import io.hamiobserve.ports.spi.NodeDevices;
@@ -7,7 +8,6 @@ import io.hamiobserve.ports.spi.NodeView;
 import io.hamiobserve.ports.spi.PodAllocation;
 import io.hamiobserve.ports.spi.PodDevices;
 import io.hamiobserve.ports.spi.Problem;
-import io.hamiobserve.ports.spi.ProvidedCard;
 
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -70,9 +70,9 @@ public abstract class HamiDeviceProvider implements DeviceProvider {
         Set<String> kept = new HashSet<>();
         for (Backend backend : backends) {
             NodeDevices found = backend.decodeNode(node);
-            List<ProvidedCard> unique = new ArrayList<>(found.cards().size());
+            List<VendorCard> unique = new ArrayList<>(found.cards().size());
             Problems duplicates = new Problems(backend.source());
-            for (ProvidedCard card : found.cards()) {
+            for (VendorCard card : found.cards()) {
                 if (kept.add(card.card().uuid())) {
                     unique.add(card);
                 } else {

@@ -2,13 +2,13 @@ package io.hamiobserve.vendors.protocol.testing;
 
 import io.hamiobserve.domain.DeviceShare;
 import io.hamiobserve.domain.RegisteredCard;
+import io.hamiobserve.domain.VendorCard;
 import io.hamiobserve.ports.spi.DeviceProvider;
 import io.hamiobserve.ports.spi.NodeDevices;
 import io.hamiobserve.ports.spi.NodeView;
 import io.hamiobserve.ports.spi.PodAllocation;
 import io.hamiobserve.ports.spi.PodDevices;
 import io.hamiobserve.ports.spi.Problem;
-import io.hamiobserve.ports.spi.ProvidedCard;
 
 import java.util.List;
 import java.util.Map;
@@ -20,7 +20,7 @@ public final class Decodings {
 
     /** The registered cards of a decoded node. */
     public static List<RegisteredCard> cards(NodeDevices devices) {
-        return devices.cards().stream().map(ProvidedCard::card).toList();
+        return devices.cards().stream().map(VendorCard::card).toList();
     }
 
     /** The reasons of some problems, in order. */

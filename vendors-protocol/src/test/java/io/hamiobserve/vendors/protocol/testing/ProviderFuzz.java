@@ -1,6 +1,7 @@
 package io.hamiobserve.vendors.protocol.testing;
 
 import io.hamiobserve.domain.DeviceShare;
+import io.hamiobserve.domain.VendorCard;
 import io.hamiobserve.ports.spi.DeviceKeys;
 import io.hamiobserve.ports.spi.DeviceProvider;
 import io.hamiobserve.ports.spi.NodeDevices;
@@ -8,7 +9,6 @@ import io.hamiobserve.ports.spi.NodeView;
 import io.hamiobserve.ports.spi.PodAllocation;
 import io.hamiobserve.ports.spi.PodDevices;
 import io.hamiobserve.ports.spi.Problem;
-import io.hamiobserve.ports.spi.ProvidedCard;
 import io.hamiobserve.vendors.protocol.InputLimits;
 
 import java.util.HashMap;
@@ -126,7 +126,7 @@ public final class ProviderFuzz {
             throw new AssertionError("cards of a node that does not register the vendor");
         }
         Set<String> uuids = new HashSet<>();
-        for (ProvidedCard card : devices.cards()) {
+        for (VendorCard card : devices.cards()) {
             checkId(card.card().uuid());
             if (!uuids.add(card.card().uuid())) {
                 throw new AssertionError("UUID twice: " + card.card().uuid());

@@ -1,12 +1,10 @@
-package io.hamiobserve.ports.spi;
-
-import io.hamiobserve.domain.DeviceUnits;
-import io.hamiobserve.domain.RegisteredCard;
+package io.hamiobserve.domain;
 
 import java.util.Objects;
 
 /**
- * One card a provider found on a node, with what its raw figures mean.
+ * One card as its vendor's device provider found it on a node: the registration, the HAMi backend
+ * that owns it, and what its raw figures mean.
  *
  * @param card    the card as HAMi registers it; memory and cores in the vendor's raw units
  * @param backend HAMi's name for the device backend that owns the card (its CommonWord, e.g.
@@ -14,8 +12,8 @@ import java.util.Objects;
  *                {@code type} may differ (a product name)
  * @param units   what the card's memory and core figures, and its shares', mean
  */
-public record ProvidedCard(RegisteredCard card, String backend, DeviceUnits units) {
-    public ProvidedCard {
+public record VendorCard(RegisteredCard card, String backend, DeviceUnits units) {
+    public VendorCard {
         Objects.requireNonNull(card, "card");
         Objects.requireNonNull(backend, "backend");
         Objects.requireNonNull(units, "units");
