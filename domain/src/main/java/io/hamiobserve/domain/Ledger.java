@@ -43,7 +43,11 @@ public final class Ledger {
     private long lastSyncEpochMillis;
     private long version;
 
-    private record PodEntry(PodPlacement placement, List<CardUse> uses) {
+    /**
+     * @param uses      the pod's effective use of each card it holds
+     * @param quotaUses the same, of the shares HAMi's GPU quotas count ({@link QuotaResource#counts})
+     */
+    private record PodEntry(PodPlacement placement, List<CardUse> uses, List<CardUse> quotaUses) {
     }
 
     /** What the counting pods hold of one card. */
@@ -162,7 +166,7 @@ public final class Ledger {
             apply(previous, -1);
         }
         if (placement.holdsAllocation()) {
-            PodEntry entry = new PodEntry(placement, CardUse.of(placement));
+            PodEntry entry = new PodEntry(placement, CardUse.of(placement), CardUse.of(placement, QuotaResource::counts));
             podsByUid.put(uid, entry);
             podsInOrder.put(PodOrder.of(placement), entry);
             apply(entry, +1);
@@ -239,6 +243,8 @@ public final class Ledger {
             if (totals.slots == 0) {
                 cardTotals.remove(use.uuid());
             }
+        }
+        for (CardUse use : entry.quotaUses()) {
             used.computeIfAbsent(QuotaResource.GPU_MEMORY_MIB, r -> new RunningTotal()).add(sign * use.memoryMib());
             used.computeIfAbsent(QuotaResource.GPU_CORES_PERCENT, r -> new RunningTotal()).add(sign * use.cores());
         }
