@@ -15,6 +15,8 @@ import io.hamiobserve.domain.AllocationView.ContainerAllocation;
 import io.hamiobserve.domain.AllocationView.MigInstanceOnCard;
 import io.hamiobserve.domain.AllocationView.QuotaUsage;
 import io.hamiobserve.domain.CardUse;
+import io.hamiobserve.domain.ContainerShares;
+import io.hamiobserve.domain.DeviceShare;
 import io.hamiobserve.domain.DeviceUnits;
 import io.hamiobserve.domain.HamiCoreFigures;
 import io.hamiobserve.domain.MigInstance;
@@ -272,7 +274,8 @@ public final class AllocationMetrics {
             families.of(VGPU_CONTAINER_CORES);
         });
         // HAMi reads a share's cores through its card's type and total (AMD's compute units become
-        // percent): the few cards it does that for are part of every pod segment's key.
+        // percent): the cards it does that for, of those a node's pods hold, are part of the
+        // node's segment key, so a segment is rendered again when one of them changes.
         Map<String, RegisteredCard> normalised = new HashMap<>();
         for (CardAllocation card : view.cards()) {
             if (HamiCoreFigures.normalises(card.card().type(), card.card().cores())) {
@@ -287,8 +290,9 @@ public final class AllocationMetrics {
                 to++;
             }
             List<PodPlacement> node = List.copyOf(pods.subList(from, to));
-            section.segment(List.of(node, normalised, form),
-                    families -> node.forEach(pod -> addPod(pod, form, normalised, families)));
+            Map<String, RegisteredCard> cards = normalised.isEmpty() ? Map.of() : referenced(node, normalised);
+            section.segment(List.of(node, cards, form),
+                    families -> node.forEach(pod -> addPod(pod, form, cards, families)));
             from = to;
         }
 
@@ -305,6 +309,23 @@ public final class AllocationMetrics {
             }
             families.get(UNREGISTERED_CARD_SHARES).add(shares.size());
         });
+    }
+
+    /** The normalised cards that {@code pods} hold shares of (usually cards of their own node). */
+    private static Map<String, RegisteredCard> referenced(List<PodPlacement> pods,
+                                                          Map<String, RegisteredCard> normalised) {
+        Map<String, RegisteredCard> held = new HashMap<>();
+        for (PodPlacement pod : pods) {
+            for (ContainerShares container : pod.containers()) {
+                for (DeviceShare share : container.devices()) {
+                    RegisteredCard card = normalised.get(share.uuid());
+                    if (card != null) {
+                        held.put(share.uuid(), card);
+                    }
+                }
+            }
+        }
+        return held;
     }
 
     /** HAMi's figure for cores on a card: raw, or AMD's compute units as percent. */

@@ -95,8 +95,13 @@ public abstract class HamiDeviceProvider implements DeviceProvider {
         List<PodAllocation> allocations = new ArrayList<>(1);
         List<Problem> problems = new ArrayList<>(0);
         for (Backend backend : backends) {
+            String value = annotations.get(backend.allocatedKey());
+            if (value == null) {
+                // A pod carries one backend's key among many (Ascend has seven): the others cost a lookup.
+                continue;
+            }
             Problems found = new Problems(backend.allocatedKey());
-            backend.decodePod(annotations.get(backend.allocatedKey()), found).ifPresent(allocations::add);
+            backend.decodePod(value, found).ifPresent(allocations::add);
             problems.addAll(found.list());
         }
         return allocations.isEmpty() && problems.isEmpty() ? PodDevices.none()
