@@ -16,6 +16,9 @@ final class FleetQueries {
     }
 
     private static final String CARD = "node, device_uuid, device_index, device_type";
+    // Per container: the exporter's detail series. HAMi v2.10's hami_vgpu_*_allocated_* hold a
+    // pod's effective use under container_index 0, right for namespace sums (chargeback), not
+    // for one container's share.
     private static final String ALLOCATION = "namespace, pod, container_index, node, device_uuid";
     private static final String USE = "namespace, pod, container, node, device_uuid";
 
@@ -45,17 +48,17 @@ final class FleetQueries {
     static final Template CARD_BEYOND_ALLOCATION = new Template("card_memory_beyond_allocation",
             "max by (node, device_uuid) (hami_observe_gpu_memory_beyond_allocation_bytes)");
     static final Template CONTAINER_MEMORY_ALLOCATED = new Template("container_memory_allocated",
-            "max by (" + ALLOCATION + ") (hami_vgpu_memory_allocated_bytes{${where}})");
+            "max by (" + ALLOCATION + ") (hami_observe_vgpu_container_memory_allocated_bytes{${where}})");
     static final Template CONTAINER_CORES_ALLOCATED = new Template("container_cores_allocated",
-            "max by (" + ALLOCATION + ") (hami_vgpu_core_allocated_ratio{${where}})");
+            "max by (" + ALLOCATION + ") (hami_observe_vgpu_container_core_allocated_ratio{${where}})");
     static final Template CONTAINER_NAMES = new Template("container_names",
             "max by (namespace, pod, container_index, container, init) (hami_observe_container_info{${where}})");
     /** The names of the containers holding shares of one card (the info series carries no card). */
     static final Template CONTAINER_NAMES_ON_CARD = new Template("container_names",
             "max by (namespace, pod, container_index, container, init) (hami_observe_container_info"
-                    + " and on (namespace, pod, container_index) hami_vgpu_memory_allocated_bytes{${where}})");
+                    + " and on (namespace, pod, container_index) hami_observe_vgpu_container_memory_allocated_bytes{${where}})");
     static final Template CONTAINERS_PER_NODE = new Template("containers_per_node",
-            "count by (node) (max by (namespace, pod, container_index, node) (hami_vgpu_memory_allocated_bytes))");
+            "count by (node) (max by (namespace, pod, container_index, node) (hami_observe_vgpu_container_memory_allocated_bytes))");
     static final Template CONTAINER_MEMORY_USED = new Template("container_memory_used",
             "max by (" + USE + ") (hami_vgpu_memory_used_bytes{${where}})");
     static final Template CONTAINER_UTILISATION = new Template("container_utilisation",
@@ -161,7 +164,7 @@ final class FleetQueries {
     static final Template CARD_TREND_POWER = new Template("card_trend_power",
             "max(hami_observe_host_gpu_power_watts{device_uuid=${uuid}})");
     static final Template WORKLOAD_MEMORY_ALLOCATED = new Template("workload_trend_memory_allocated",
-            "max by (device_uuid) (hami_vgpu_memory_allocated_bytes{namespace=${namespace}, pod=${pod},"
+            "max by (device_uuid) (hami_observe_vgpu_container_memory_allocated_bytes{namespace=${namespace}, pod=${pod},"
                     + " container_index=${index}})");
     // A workload's use at each step is the most it used since the previous step (memory) or its
     // average (compute): a short peak between two steps is not lost from the explanation graph.
@@ -169,7 +172,7 @@ final class FleetQueries {
             "max by (device_uuid) (max_over_time(hami_vgpu_memory_used_bytes{namespace=${namespace}, pod=${pod},"
                     + " container=${container}}[${step}]))");
     static final Template WORKLOAD_CORES_ALLOCATED = new Template("workload_trend_cores_allocated",
-            "max by (device_uuid) (hami_vgpu_core_allocated_ratio{namespace=${namespace}, pod=${pod},"
+            "max by (device_uuid) (hami_observe_vgpu_container_core_allocated_ratio{namespace=${namespace}, pod=${pod},"
                     + " container_index=${index}})");
     static final Template WORKLOAD_UTILISATION = new Template("workload_trend_utilisation",
             "max by (device_uuid) (avg_over_time(hami_container_device_utilization_ratio{namespace=${namespace},"

@@ -30,14 +30,22 @@ public final class AllocationRole implements Role {
     private final Ledger ledger = new Ledger();
     private final SchedulerLedgerSource source;
     private final FamilyDecorator legacyNames;
+    private final ContainerSeries containerSeries;
     private final BuildInfo build;
     private final SkipCounter skips = new SkipCounter();
     private final SourceHealth health = new SourceHealth();
     private final RenderCache renderCache = new RenderCache();
 
     public AllocationRole(SchedulerLedgerSource source, boolean legacyMetrics, BuildInfo build) {
+        this(source, legacyMetrics, ContainerSeries.POD_EFFECTIVE, build);
+    }
+
+    /** @param containerSeries the form of HAMi's per-container series (v2.10's unless told) */
+    public AllocationRole(SchedulerLedgerSource source, boolean legacyMetrics, ContainerSeries containerSeries,
+                          BuildInfo build) {
         this.source = Objects.requireNonNull(source);
         this.legacyNames = legacyMetrics ? AllocationMetrics.LEGACY_NAMES : FamilyDecorator.NONE;
+        this.containerSeries = Objects.requireNonNull(containerSeries);
         this.build = build;
     }
 
@@ -65,7 +73,7 @@ public final class AllocationRole implements Role {
         AllocationView view = ledger.view();
         health.record(SOURCE, view.freshness().synced(), System.nanoTime() - started,
                 view.freshness().synced() ? null : notReadyReason());
-        return AllocationMetrics.exposition(view, legacyNames, renderCache,
+        return AllocationMetrics.exposition(view, legacyNames, containerSeries, renderCache,
                 SelfMetrics.snapshots(build, skips, health));
     }
 
