@@ -28,7 +28,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
  * skipped. The dump is the one the vendor modules decode ({@code vendors-all}'s test resources).
  *
  * <p>After an intended change, regenerate with
- * {@code mvn -pl app test -Dtest=MixedVendorGoldenTest -Dgolden.update=true} and review the diff.
+ * {@code mvn -pl role-scheduler test -Dtest=MixedVendorGoldenTest -Dgolden.update=true} and review the diff.
  */
 class MixedVendorGoldenTest {
     private static final Path DUMP = Path.of("../vendors-all/src/test/resources/mixed-vendor-cluster.yaml");

@@ -51,7 +51,7 @@ import java.util.zip.GZIPOutputStream;
  * served from the last rendering); the cost of one pod event; and the heap the ledger and the
  * render cache hold.
  *
- * <p>Run: {@code bin/bench app io.hamiobserve.app.bench.AllocationScrapeBenchmark [nodes] [containers]}
+ * <p>Run: {@code bin/bench role-scheduler io.hamiobserve.role.scheduler.bench.AllocationScrapeBenchmark [nodes] [containers]}
  */
 public final class AllocationScrapeBenchmark {
     private AllocationScrapeBenchmark() {
