@@ -41,6 +41,14 @@ class ReplicatedSchedulerTest {
             hami_vgpu_core_allocated_ratio{namespace="ml-team",pod="llm",container_index="0",node="node-a",device_uuid="GPU-A0"} 30
             hami_vgpu_core_allocated_ratio{namespace="ml-team",pod="notebook",container_index="0",node="node-a",device_uuid="GPU-A0"} 20
             hami_vgpu_core_allocated_ratio{namespace="batch",pod="trainer",container_index="0",node="node-a",device_uuid="GPU-A0"} 50
+            # TYPE hami_observe_vgpu_container_memory_allocated_bytes gauge
+            hami_observe_vgpu_container_memory_allocated_bytes{namespace="ml-team",pod="llm",container_index="0",container="server",node="node-a",device_uuid="GPU-A0"} 8.589934592e+09
+            hami_observe_vgpu_container_memory_allocated_bytes{namespace="ml-team",pod="notebook",container_index="0",container="jupyter",node="node-a",device_uuid="GPU-A0"} 4.294967296e+09
+            hami_observe_vgpu_container_memory_allocated_bytes{namespace="batch",pod="trainer",container_index="0",container="trainer",node="node-a",device_uuid="GPU-A0"} 1.7179869184e+10
+            # TYPE hami_observe_vgpu_container_core_allocated_ratio gauge
+            hami_observe_vgpu_container_core_allocated_ratio{namespace="ml-team",pod="llm",container_index="0",container="server",node="node-a",device_uuid="GPU-A0"} 30
+            hami_observe_vgpu_container_core_allocated_ratio{namespace="ml-team",pod="notebook",container_index="0",container="jupyter",node="node-a",device_uuid="GPU-A0"} 20
+            hami_observe_vgpu_container_core_allocated_ratio{namespace="batch",pod="trainer",container_index="0",container="trainer",node="node-a",device_uuid="GPU-A0"} 50
             """;
 
     @Test
