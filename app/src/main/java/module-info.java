@@ -11,6 +11,7 @@ module io.hamiobserve.app {
     requires io.hamiobserve.adapters.k8s;
     requires io.hamiobserve.adapters.prometheus;
     requires io.hamiobserve.console;
+    requires io.hamiobserve.testkit;
     requires io.helidon.webserver;
     requires io.helidon.webserver.observe;
     requires io.helidon.webserver.observe.metrics;
@@ -28,6 +29,15 @@ module io.hamiobserve.app {
     requires io.prometheus.metrics.model;
     requires io.prometheus.writer.text;
     requires java.logging;
+    requires info.picocli;
 
-    // Nothing is exported: the app is the composition root, launched with -m, and no module requires it.
+    // picocli sets the commands' options and reads their annotations.
+    opens io.hamiobserve.app to info.picocli;
+    opens io.hamiobserve.app.cli to info.picocli;
+    opens io.hamiobserve.app.demo to info.picocli;
+
+    uses io.hamiobserve.app.cli.Subcommand;
+    provides io.hamiobserve.app.cli.Subcommand with io.hamiobserve.app.demo.DemoCommand, io.hamiobserve.app.SchedulerCommand,
+            io.hamiobserve.app.NodeCommand, io.hamiobserve.app.AllCommand, io.hamiobserve.app.InspectCacheCommand,
+            io.hamiobserve.app.ConsoleCommand, io.hamiobserve.app.RightsizeCommand;
 }

@@ -1,10 +1,10 @@
 package io.hamiobserve.app;
 
-import io.hamiobserve.app.http.MetricsSource;
 import io.hamiobserve.app.metrics.AllocationMetrics;
 import io.hamiobserve.app.metrics.BuildInfo;
-import io.hamiobserve.app.metrics.Exposition;
-import io.hamiobserve.app.metrics.RenderCache;
+import io.hamiobserve.app.exposition.Exposition;
+import io.hamiobserve.app.exposition.FamilyDecorator;
+import io.hamiobserve.app.exposition.RenderCache;
 import io.hamiobserve.app.metrics.SelfMetrics;
 import io.hamiobserve.app.metrics.SkipCounter;
 import io.hamiobserve.app.metrics.SourceHealth;
@@ -21,13 +21,15 @@ import java.util.Optional;
  * The exposition is a pure function of the ledger and the skip counts, so an unchanged ledger is
  * served from the last rendering, and a changed one renders again only the nodes and pods that changed.
  */
-public final class AllocationRole implements MetricsSource, AutoCloseable {
+public final class AllocationRole implements Role {
     /** The source name in health and skip series. */
     public static final String SOURCE = "ledger";
+    /** Where the allocation endpoint listens unless told: HAMi scheduler's metrics port. */
+    public static final String DEFAULT_BIND = ":9395";
 
     private final Ledger ledger = new Ledger();
     private final SchedulerLedgerSource source;
-    private final boolean legacyMetrics;
+    private final FamilyDecorator legacyNames;
     private final BuildInfo build;
     private final SkipCounter skips = new SkipCounter();
     private final SourceHealth health = new SourceHealth();
@@ -35,11 +37,17 @@ public final class AllocationRole implements MetricsSource, AutoCloseable {
 
     public AllocationRole(SchedulerLedgerSource source, boolean legacyMetrics, BuildInfo build) {
         this.source = Objects.requireNonNull(source);
-        this.legacyMetrics = legacyMetrics;
+        this.legacyNames = legacyMetrics ? AllocationMetrics.LEGACY_NAMES : FamilyDecorator.NONE;
         this.build = build;
     }
 
+    @Override
+    public String view() {
+        return "allocation";
+    }
+
     /** Starts the ledger source; the role is ready once the source has synced. */
+    @Override
     public AllocationRole start() {
         source.start(ledger, skips);
         return this;
@@ -65,7 +73,7 @@ public final class AllocationRole implements MetricsSource, AutoCloseable {
         AllocationView view = ledger.view();
         health.record(SOURCE, view.freshness().synced(), System.nanoTime() - started,
                 view.freshness().synced() ? null : notReadyReason());
-        return AllocationMetrics.exposition(view, legacyMetrics, renderCache,
+        return AllocationMetrics.exposition(view, legacyNames, renderCache,
                 SelfMetrics.snapshots(build, skips, health));
     }
 
@@ -82,6 +90,12 @@ public final class AllocationRole implements MetricsSource, AutoCloseable {
     /** Why the source has not delivered the ledger, when it knows (see {@link SchedulerLedgerSource#failure}). */
     public Optional<SchedulerLedgerSource.Failure> failure() {
         return source.failure();
+    }
+
+    /** A source that has given up for good: a snapshot that is not a dump. */
+    @Override
+    public Optional<String> givenUp() {
+        return failure().filter(failure -> !failure.retrying()).map(SchedulerLedgerSource.Failure::message);
     }
 
     @Override

@@ -1,8 +1,7 @@
 package io.hamiobserve.app;
 
-import io.hamiobserve.app.http.MetricsSource;
 import io.hamiobserve.app.metrics.BuildInfo;
-import io.hamiobserve.app.metrics.Exposition;
+import io.hamiobserve.app.exposition.Exposition;
 import io.hamiobserve.app.metrics.SelfMetrics;
 import io.hamiobserve.app.metrics.SkipCounter;
 import io.hamiobserve.app.metrics.SourceHealth;
@@ -25,9 +24,11 @@ import java.util.Optional;
  * the same health series the exporters use. The console serves pages whether or not Prometheus
  * answers (a clear error page when it does not), so the role is always ready.
  */
-public final class ConsoleRole implements MetricsSource {
+public final class ConsoleRole implements Role {
     /** The source name in the health series. */
     public static final String SOURCE = "prometheus";
+    /** Where the console listens unless told. */
+    public static final String DEFAULT_BIND = ":9397";
 
     private final BuildInfo build;
     private final SkipCounter skips = new SkipCounter();
@@ -83,6 +84,21 @@ public final class ConsoleRole implements MetricsSource {
                 return history.description();
             }
         };
+    }
+
+    @Override
+    public String view() {
+        return "console";
+    }
+
+    /** Nothing to start: Prometheus is asked when a page is. */
+    @Override
+    public ConsoleRole start() {
+        return this;
+    }
+
+    @Override
+    public void close() {
     }
 
     @Override

@@ -1,6 +1,8 @@
 package io.hamiobserve.app;
 
+import io.hamiobserve.app.http.EdgeStartup;
 import io.hamiobserve.app.http.ConnectionGuard;
+import io.hamiobserve.app.http.BindAddress;
 import io.hamiobserve.app.http.EdgeConfig;
 import io.hamiobserve.app.http.GuardedHttp1;
 import io.hamiobserve.app.http.MetricsEndpoint;
@@ -144,7 +146,7 @@ public final class Servers {
     /** Serves {@code source} and the extra {@code routes} at {@code bind} behind {@code edge}. */
     public static Served serve(String bind, MetricsSource source, EdgeConfig edge,
                                Consumer<HttpRouting.Builder> routes) {
-        Options.BindAddress address = Options.BindAddress.parse(bind);
+        BindAddress address = BindAddress.parse(bind);
         MetricsEndpoint endpoint = new MetricsEndpoint(source, edge);
         ConnectionGuard guard = new ConnectionGuard(edge.readTimeout(), edge.maxConnections());
         Http1Config http1 = Http1Config.builder()

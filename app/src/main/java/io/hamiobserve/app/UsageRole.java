@@ -1,8 +1,8 @@
 package io.hamiobserve.app;
 
-import io.hamiobserve.app.http.MetricsSource;
 import io.hamiobserve.app.metrics.BuildInfo;
-import io.hamiobserve.app.metrics.Exposition;
+import io.hamiobserve.app.exposition.Exposition;
+import io.hamiobserve.app.exposition.FamilyDecorator;
 import io.hamiobserve.app.metrics.SelfMetrics;
 import io.hamiobserve.app.metrics.SkipCounter;
 import io.hamiobserve.app.metrics.SourceHealth;
@@ -16,6 +16,7 @@ import io.hamiobserve.ports.ContainerUsageSource;
 import io.hamiobserve.ports.HostCardSource;
 import io.hamiobserve.ports.NodePodDirectory;
 import io.hamiobserve.ports.ProcessOwnerResolver;
+import io.hamiobserve.ports.SkipKey;
 import io.hamiobserve.ports.SourceUnavailableException;
 
 import java.time.Clock;
@@ -32,7 +33,7 @@ import java.util.logging.Logger;
  * in isolation: one that fails is reported in the health series and its series are left out,
  * the others are served.
  */
-public final class UsageRole implements MetricsSource, AutoCloseable {
+public final class UsageRole implements Role {
     private static final Logger LOG = Logger.getLogger(UsageRole.class.getName());
 
     /** Source names in the health and skip series. */
@@ -40,13 +41,19 @@ public final class UsageRole implements MetricsSource, AutoCloseable {
     public static final String CONTAINERS = "cachefile";
     public static final String PODS = "pods";
     public static final String PROCESSES = "processes";
+    /** Where a node's usage endpoint listens unless told: HAMi's vGPU monitor port. */
+    public static final String DEFAULT_BIND = ":9394";
+
+    /** Cache-file records the join to the node's pods leaves out. */
+    static final SkipKey UNKNOWN_POD = new SkipKey(CONTAINERS, "container", "unknown_pod");
+    static final SkipKey UNKNOWN_DEVICE = new SkipKey(CONTAINERS, "device", "unknown_device");
 
     private final String node;
     private final HostCardSource hostCards;
     private final ContainerUsageSource containers;
     private final NodePodDirectory pods;
     private final Optional<ProcessOwnerResolver> processOwners;
-    private final boolean legacyMetrics;
+    private final FamilyDecorator legacyNames;
     private final BuildInfo build;
     private final Clock clock;
     private final SkipCounter skips = new SkipCounter();
@@ -63,11 +70,17 @@ public final class UsageRole implements MetricsSource, AutoCloseable {
         this.containers = containers;
         this.pods = pods;
         this.processOwners = processOwners;
-        this.legacyMetrics = legacyMetrics;
+        this.legacyNames = legacyMetrics ? UsageMetrics.LEGACY_NAMES : FamilyDecorator.NONE;
         this.build = build;
         this.clock = clock;
     }
 
+    @Override
+    public String view() {
+        return "usage";
+    }
+
+    @Override
     public UsageRole start() {
         pods.start(skips);
         return this;
@@ -106,15 +119,15 @@ public final class UsageRole implements MetricsSource, AutoCloseable {
         });
         UsageView view = UsageView.compute(node, cards, usages, nodePods, owners, clock.instant().getEpochSecond());
         for (ContainerUsage unknown : view.unknownContainers()) {
-            skips.skipped(CONTAINERS, "container", "unknown_pod", unknown.podUid() + "_" + unknown.containerName());
+            skips.skipped(UNKNOWN_POD, unknown.podUid() + "_" + unknown.containerName());
         }
         for (UsageView.ContainerDevice device : view.unmatchedDevices()) {
-            skips.skipped(CONTAINERS, "device", "unknown_device", device.pod().namespace() + "/" + device.pod().name()
+            skips.skipped(UNKNOWN_DEVICE, device.pod().namespace() + "/" + device.pod().name()
                     + " " + device.container() + " device " + device.usage().vdeviceIndex() + ": "
                     + device.usage().uuid() + " is neither allocated to the pod nor a card of this node");
         }
-        return Exposition.of(SelfMetrics.append(UsageMetrics.collect(view, nodePods, legacyMetrics), build, skips,
-                health));
+        return Exposition.of(SelfMetrics.append(legacyNames.decorated(UsageMetrics.collect(view, nodePods)).snapshots(),
+                build, skips, health));
     }
 
     private interface Read<T> {

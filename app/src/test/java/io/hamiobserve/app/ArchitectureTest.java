@@ -43,7 +43,8 @@ class ArchitectureTest {
     @Test
     void everyModuleIsImported() {
         for (String module : new String[] {"io.hamiobserve.domain", "io.hamiobserve.ports",
-                "io.hamiobserve.adapters.cachefile", "io.hamiobserve.adapters.nvml", "io.hamiobserve.adapters.k8s",
+                "io.hamiobserve.adapters.cachefile", "io.hamiobserve.adapters.cachefile.layout",
+                "io.hamiobserve.adapters.nvml", "io.hamiobserve.adapters.k8s", "io.hamiobserve.testkit",
                 "io.hamiobserve.adapters.prometheus", "io.hamiobserve.console", "io.hamiobserve.console.templates",
                 "io.hamiobserve.app"}) {
             if (!production.containPackage(module)) {
@@ -71,10 +72,32 @@ class ArchitectureTest {
     }
 
     @Test
-    void theCacheFileAdapterUsesOnlyPortsDomainAndTheJavaLibrary() {
+    void theCacheFileAdapterUsesOnlyPortsDomainTheJavaLibraryAndJacksonForTheInspectorsJson() {
         check(classes().that().resideInAPackage("io.hamiobserve.adapters.cachefile..")
                 .should().onlyDependOnClassesThat()
-                .resideInAnyPackage("io.hamiobserve.adapters.cachefile..", PORTS, DOMAIN, "java.."));
+                .resideInAnyPackage("io.hamiobserve.adapters.cachefile..", PORTS, DOMAIN, "java..", "tools.jackson.."));
+        check(noClasses().that().resideInAPackage("io.hamiobserve.adapters.cachefile..")
+                .should().dependOnClassesThat().resideInAPackage("io.hamiobserve.testkit.."));
+    }
+
+    @Test
+    void theCacheFileLayoutIsPlainJava() {
+        check(classes().that().resideInAPackage("io.hamiobserve.adapters.cachefile.layout..")
+                .should().onlyDependOnClassesThat().resideInAnyPackage("io.hamiobserve.adapters.cachefile.layout..",
+                        "java.."));
+    }
+
+    @Test
+    void theTestkitWritesWithTheLayoutOnly() {
+        check(classes().that().resideInAPackage("io.hamiobserve.testkit..")
+                .should().onlyDependOnClassesThat().resideInAnyPackage("io.hamiobserve.testkit..",
+                        "io.hamiobserve.adapters.cachefile.layout..", "java.."));
+    }
+
+    @Test
+    void onlyTheDemoUsesTheTestkit() {
+        check(noClasses().that().resideOutsideOfPackages("io.hamiobserve.testkit..", "io.hamiobserve.app.demo..")
+                .should().dependOnClassesThat().resideInAPackage("io.hamiobserve.testkit.."));
     }
 
     @Test
@@ -114,6 +137,13 @@ class ArchitectureTest {
                 .should().onlyDependOnClassesThat()
                 .resideInAnyPackage("io.hamiobserve.console.templates..", "io.hamiobserve.console.view..", "java..",
                         "javax.annotation.processing..", "gg.jte.."));
+    }
+
+    @Test
+    void theExpositionEngineStandsOnItsOwn() {
+        check(classes().that().resideInAPackage("io.hamiobserve.app.exposition..")
+                .should().onlyDependOnClassesThat().resideInAnyPackage("io.hamiobserve.app.exposition..", "java..",
+                        "io.prometheus.metrics.model..", "io.prometheus.metrics.expositionformats.."));
     }
 
     @Test

@@ -1,5 +1,6 @@
 package io.hamiobserve.app;
 
+import io.hamiobserve.app.testing.SampleSource;
 import at.favre.lib.crypto.bcrypt.BCrypt;
 import io.hamiobserve.app.http.EdgeConfig;
 import io.hamiobserve.app.http.WebConfig;
@@ -42,7 +43,7 @@ class EdgeAuthTest {
     void fortyParallelWrongPasswordsDoNotHoldUpAValidScrape() throws Exception {
         // Cost 11: each wrong password holds a CPU for a good part of a second on a small machine.
         String hash = BCrypt.withDefaults().hashToString(11, "s3cret".toCharArray());
-        Servers.Served served = Servers.serve("127.0.0.1:0", Fixtures.allocation(false), EdgeConfig.defaults()
+        Servers.Served served = Servers.serve("127.0.0.1:0", new SampleSource(), EdgeConfig.defaults()
                 .withWeb(Optional.of(new WebConfig(Optional.empty(), Map.of("prometheus", hash)))));
         servers.add(served);
         URI metrics = URI.create("http://127.0.0.1:" + served.port() + "/metrics");

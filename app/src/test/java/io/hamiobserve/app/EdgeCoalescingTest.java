@@ -136,7 +136,7 @@ class EdgeCoalescingTest {
     void aFailedCollectionIsRetriedByTheNextScrape() throws Exception {
         EdgeTestSource failing = new EdgeTestSource(java.util.Optional.of("same")) {
             @Override
-            public io.hamiobserve.app.metrics.Exposition collect() {
+            public io.hamiobserve.app.exposition.Exposition collect() {
                 if (collections.get() == 0) {
                     collections.incrementAndGet();
                     throw new ArithmeticException("long overflow in pod secret-tenant/db-0");

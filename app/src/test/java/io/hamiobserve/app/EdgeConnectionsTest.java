@@ -1,5 +1,6 @@
 package io.hamiobserve.app;
 
+import io.hamiobserve.app.testing.SampleSource;
 import io.hamiobserve.app.http.ConnectionGuard;
 import io.hamiobserve.app.http.EdgeConfig;
 import org.junit.jupiter.api.AfterEach;
@@ -43,7 +44,7 @@ class EdgeConnectionsTest {
     }
 
     private Servers.Served serve(EdgeConfig edge) {
-        Servers.Served served = Servers.serve("127.0.0.1:0", Fixtures.allocation(false), edge);
+        Servers.Served served = Servers.serve("127.0.0.1:0", new SampleSource(), edge);
         servers.add(served);
         return served;
     }

@@ -1,5 +1,6 @@
 package io.hamiobserve.app;
 
+import io.hamiobserve.app.testing.SampleSource;
 import io.hamiobserve.app.http.EdgeConfig;
 import io.hamiobserve.app.http.MetricsSource;
 import org.junit.jupiter.api.AfterEach;
@@ -117,7 +118,7 @@ class EdgeLimitsTest {
 
     @Test
     void onlyGetAndHeadAndNoBodies() throws Exception {
-        Servers.Served served = serve(Fixtures.allocation(false), EdgeConfig.defaults());
+        Servers.Served served = serve(new SampleSource(), EdgeConfig.defaults());
         for (String path : List.of("/metrics", "/healthz", "/other")) {
             for (String method : List.of("POST", "PUT", "DELETE", "PATCH", "OPTIONS")) {
                 HttpResponse<String> response = client.send(HttpRequest.newBuilder(uri(served, path))
@@ -141,7 +142,7 @@ class EdgeLimitsTest {
 
     @Test
     void everyAnswerCarriesNosniff() throws Exception {
-        Servers.Served served = serve(Fixtures.allocation(false), EdgeConfig.defaults());
+        Servers.Served served = serve(new SampleSource(), EdgeConfig.defaults());
         for (String path : List.of("/metrics", "/healthz", "/readyz", "/other")) {
             HttpResponse<String> response = get(uri(served, path));
             assertEquals("nosniff", response.headers().firstValue("x-content-type-options").orElse(""), path);
@@ -150,7 +151,7 @@ class EdgeLimitsTest {
 
     @Test
     void tooManyOrTooLargeHeadersAreRefused() throws Exception {
-        Servers.Served served = serve(Fixtures.allocation(false), EdgeConfig.defaults().withHeaderLimits(4096, 20));
+        Servers.Served served = serve(new SampleSource(), EdgeConfig.defaults().withHeaderLimits(4096, 20));
         List<String> many = new ArrayList<>();
         for (int i = 0; i < 30; i++) {
             many.add("X-Filler-" + i);
@@ -180,7 +181,7 @@ class EdgeLimitsTest {
 
     @Test
     void aClientThatStallsMidRequestIsDisconnected() throws Exception {
-        Servers.Served served = serve(Fixtures.allocation(false),
+        Servers.Served served = serve(new SampleSource(),
                 EdgeConfig.defaults().withReadTimeout(Duration.ofMillis(500)));
         try (Socket socket = new Socket("127.0.0.1", served.port())) {
             socket.setSoTimeout(5000);
@@ -207,7 +208,7 @@ class EdgeLimitsTest {
 
     @Test
     void idleKeepAliveConnectionsAreClosed() throws Exception {
-        Servers.Served served = serve(Fixtures.allocation(false),
+        Servers.Served served = serve(new SampleSource(),
                 EdgeConfig.defaults().withIdleTimeout(Duration.ofSeconds(1)));
         try (Socket socket = new Socket("127.0.0.1", served.port())) {
             socket.setSoTimeout(8000);

@@ -1,7 +1,7 @@
 package io.hamiobserve.app;
 
 import io.hamiobserve.app.http.MetricsSource;
-import io.hamiobserve.app.metrics.Exposition;
+import io.hamiobserve.app.exposition.Exposition;
 import io.prometheus.metrics.model.snapshots.GaugeSnapshot;
 import io.prometheus.metrics.model.snapshots.MetricSnapshots;
 

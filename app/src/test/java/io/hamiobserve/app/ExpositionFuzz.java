@@ -1,13 +1,16 @@
 package io.hamiobserve.app;
 
+import io.hamiobserve.app.testing.Promtool;
 import io.hamiobserve.adapters.k8s.fuzz.FuzzInputs;
 import io.hamiobserve.adapters.k8s.KubernetesSources;
 import io.hamiobserve.app.http.ExpositionFormat;
 import io.hamiobserve.app.metrics.SelfMetrics;
+import io.hamiobserve.ports.SkipKey;
 import io.hamiobserve.app.metrics.SkipCounter;
 import io.hamiobserve.app.metrics.SourceHealth;
 import io.hamiobserve.app.metrics.UsageMetrics;
-import io.hamiobserve.app.metrics.Exposition;
+import io.hamiobserve.app.exposition.Exposition;
+import io.hamiobserve.app.exposition.FamilyDecorator;
 import io.hamiobserve.domain.ContainerShares;
 import io.hamiobserve.domain.ContainerUsage;
 import io.hamiobserve.domain.DeviceShare;
@@ -185,11 +188,12 @@ public final class ExpositionFuzz {
         UsageView view = UsageView.compute(text(random) + "n", cards, usages, pods,
                 random.nextBoolean() ? Optional.empty() : Optional.of(owners), random.nextLong() & Long.MAX_VALUE);
         SkipCounter skips = new SkipCounter();
-        skips.skipped("cachefile", "device", "unknown_device", text(random));
+        skips.skipped(new SkipKey("cachefile", "device", "unknown_device"), text(random));
         SourceHealth health = new SourceHealth();
         health.record("nvml", random.nextBoolean(), random.nextLong() & Long.MAX_VALUE, text(random));
-        Exposition exposition = Exposition.of(SelfMetrics.append(UsageMetrics.collect(view, pods, random.nextBoolean()),
-                Fixtures.BUILD, skips, health));
+        FamilyDecorator names = random.nextBoolean() ? UsageMetrics.LEGACY_NAMES : FamilyDecorator.NONE;
+        Exposition exposition = Exposition.of(SelfMetrics.append(names.decorated(UsageMetrics.collect(view, pods))
+                .snapshots(), Fixtures.BUILD, skips, health));
         String text = write(exposition, ExpositionFormat.PROMETHEUS_TEXT);
         write(exposition, ExpositionFormat.OPENMETRICS_TEXT);
         return text;

@@ -1,5 +1,6 @@
 package io.hamiobserve.app;
 
+import io.hamiobserve.app.testing.Promtool;
 import io.hamiobserve.app.demo.DemoCluster;
 import io.hamiobserve.app.http.ExpositionFormat;
 import io.hamiobserve.app.http.MetricsSource;

@@ -1,6 +1,9 @@
 package io.hamiobserve.app;
 
+import io.hamiobserve.app.testing.Promtool;
 import io.hamiobserve.adapters.k8s.KubernetesSources;
+import io.hamiobserve.app.cli.Launch;
+import io.hamiobserve.app.cli.Launcher;
 import io.hamiobserve.app.http.ExpositionFormat;
 import io.helidon.webserver.WebServer;
 import org.junit.jupiter.api.AfterEach;
@@ -189,10 +192,9 @@ class HostileLedgerTest {
     void schedulerOnceExitsZeroWithAValidExposition() throws Exception {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
-        Options options = Options.parse(new String[] {"scheduler", "--snapshot", hostileDump().toString(), "--once"},
-                Map.of());
-        int exit = Main.run(options, new PrintStream(out, true, StandardCharsets.UTF_8),
-                new PrintStream(err, true, StandardCharsets.UTF_8));
+        int exit = Launcher.run(new Launch(new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8), Map.of()), "scheduler", "--snapshot",
+                hostileDump().toString(), "--once");
         assertEquals(0, exit, err.toString(StandardCharsets.UTF_8));
         String exposition = out.toString(StandardCharsets.UTF_8);
         assertCountedAsPromised(exposition);
@@ -205,11 +207,10 @@ class HostileLedgerTest {
                 Path.of("/dev/zero"), dir)) {
             ByteArrayOutputStream out = new ByteArrayOutputStream();
             ByteArrayOutputStream err = new ByteArrayOutputStream();
-            Options options = Options.parse(new String[] {"scheduler", "--snapshot", notADump.toString(), "--once"},
-                    Map.of());
             long started = System.nanoTime();
-            int exit = Main.run(options, new PrintStream(out, true, StandardCharsets.UTF_8),
-                    new PrintStream(err, true, StandardCharsets.UTF_8));
+            int exit = Launcher.run(new Launch(new PrintStream(out, true, StandardCharsets.UTF_8),
+                    new PrintStream(err, true, StandardCharsets.UTF_8), Map.of()), "scheduler", "--snapshot",
+                    notADump.toString(), "--once");
             assertEquals(2, exit);
             assertTrue(System.nanoTime() - started < 10_000_000_000L, "fails at once, not after the sync timeout");
             String message = err.toString(StandardCharsets.UTF_8);

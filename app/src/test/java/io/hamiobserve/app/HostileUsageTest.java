@@ -1,6 +1,7 @@
 package io.hamiobserve.app;
 
-import io.hamiobserve.adapters.cachefile.CacheFileImage;
+import io.hamiobserve.app.testing.Promtool;
+import io.hamiobserve.testkit.CacheFileImage;
 import io.hamiobserve.adapters.cachefile.CacheFiles;
 import io.hamiobserve.app.demo.DemoSources;
 import io.hamiobserve.app.http.ExpositionFormat;

@@ -1,5 +1,6 @@
 package io.hamiobserve.app;
 
+import io.hamiobserve.app.testing.Promtool;
 import org.junit.jupiter.api.Test;
 
 import java.io.BufferedReader;

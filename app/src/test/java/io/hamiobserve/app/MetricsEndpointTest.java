@@ -1,5 +1,6 @@
 package io.hamiobserve.app;
 
+import io.hamiobserve.app.testing.Promtool;
 import io.hamiobserve.app.http.MetricsSource;
 import io.hamiobserve.domain.Ledger;
 import io.hamiobserve.ports.SchedulerLedgerSource;

@@ -1,5 +1,6 @@
 package io.hamiobserve.app;
 
+import io.hamiobserve.app.testing.Promtool;
 import com.sun.jna.NativeLibrary;
 import io.fabric8.kubernetes.api.model.ContainerBuilder;
 import io.fabric8.kubernetes.api.model.ContainerStatusBuilder;
@@ -10,7 +11,7 @@ import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.fabric8.mockwebserver.Context;
 import io.fabric8.mockwebserver.MockWebServer;
-import io.hamiobserve.adapters.cachefile.CacheFileImage;
+import io.hamiobserve.testkit.CacheFileImage;
 import io.hamiobserve.adapters.cachefile.CacheFiles;
 import io.hamiobserve.adapters.k8s.KubernetesSources;
 import io.hamiobserve.adapters.nvml.Nvml;

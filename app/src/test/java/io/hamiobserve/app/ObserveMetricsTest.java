@@ -1,5 +1,6 @@
 package io.hamiobserve.app;
 
+import io.hamiobserve.app.testing.SampleSource;
 import io.helidon.webserver.WebServer;
 import org.junit.jupiter.api.Test;
 
@@ -15,7 +16,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class ObserveMetricsTest {
     @Test
     void heapThreadsAndGcAreServedAtObserveMetricsUnderTheSameEdgeRules() throws Exception {
-        WebServer server = Servers.serve("127.0.0.1:0", Fixtures.allocation(false));
+        WebServer server = Servers.serve("127.0.0.1:0", new SampleSource());
         try {
             HttpClient client = HttpClient.newHttpClient();
             URI observe = URI.create("http://127.0.0.1:" + server.port() + "/observe/metrics");

@@ -1,12 +1,14 @@
 package io.hamiobserve.app;
 
+import io.hamiobserve.app.cli.Launch;
+import io.hamiobserve.app.cli.Launcher;
+
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 
@@ -46,9 +48,9 @@ class SchedulerOnceTest {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         long started = System.nanoTime();
-        int exit = Main.scheduler(Options.parse(new String[] {"scheduler", "--once"}, Map.of()),
-                new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8),
-                Duration.ofSeconds(3));
+        int exit = Launcher.run(new Launch(new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8), Map.of()), "scheduler", "--once",
+                "--sync-timeout", "3s");
         double seconds = (System.nanoTime() - started) / 1e9;
 
         assertEquals(1, exit);

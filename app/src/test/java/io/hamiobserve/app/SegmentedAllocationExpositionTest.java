@@ -1,8 +1,11 @@
 package io.hamiobserve.app;
 
+import io.hamiobserve.app.testing.Promtool;
+import io.hamiobserve.app.exposition.AllSegments;
+import io.hamiobserve.app.exposition.FamilyDecorator;
 import io.hamiobserve.app.http.ExpositionFormat;
 import io.hamiobserve.app.metrics.AllocationMetrics;
-import io.hamiobserve.app.metrics.RenderCache;
+import io.hamiobserve.app.exposition.RenderCache;
 import io.hamiobserve.domain.AllocationView;
 import io.hamiobserve.domain.CardMode;
 import io.hamiobserve.domain.ContainerShares;
@@ -42,15 +45,21 @@ class SegmentedAllocationExpositionTest {
     private static String write(AllocationView view, boolean legacy, RenderCache cache, ExpositionFormat format)
             throws IOException {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
-        AllocationMetrics.exposition(view, legacy, cache, NO_TAIL).write(out, format.writer());
+        AllocationMetrics.exposition(view, names(legacy), cache, NO_TAIL).write(out, format.writer());
         return out.toString(StandardCharsets.UTF_8);
     }
 
     private static String writeInOneCall(AllocationView view, boolean legacy, ExpositionFormat format)
             throws IOException {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
-        format.writer().write(out, AllocationMetrics.snapshots(view, legacy));
+        AllSegments all = new AllSegments(names(legacy));
+        AllocationMetrics.describe(view, all);
+        format.writer().write(out, all.snapshots());
         return out.toString(StandardCharsets.UTF_8);
+    }
+
+    private static FamilyDecorator names(boolean legacy) {
+        return legacy ? AllocationMetrics.LEGACY_NAMES : FamilyDecorator.NONE;
     }
 
     /** Family name (from its TYPE line) to the family's lines, sample lines sorted; in exposition order. */

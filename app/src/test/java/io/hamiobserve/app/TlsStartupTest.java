@@ -1,5 +1,7 @@
 package io.hamiobserve.app;
 
+import io.hamiobserve.app.testing.SampleSource;
+import io.hamiobserve.app.http.EdgeStartup;
 import io.hamiobserve.app.http.EdgeConfig;
 import io.hamiobserve.app.http.TlsFiles;
 import io.hamiobserve.app.http.WebConfig;
@@ -97,7 +99,7 @@ class TlsStartupTest {
 
         // The same checks guard a server started without the start-up check.
         WebConfig mismatched = WebConfig.read(edge(tlsConfig("server.crt", "other.key")).webConfigFile().orElseThrow());
-        assertThrows(IllegalArgumentException.class, () -> Servers.serve("127.0.0.1:0", Fixtures.allocation(false),
+        assertThrows(IllegalArgumentException.class, () -> Servers.serve("127.0.0.1:0", new SampleSource(),
                 EdgeConfig.defaults().withWeb(java.util.Optional.of(mismatched))));
     }
 
@@ -130,7 +132,7 @@ class TlsStartupTest {
         assertTrue(warnings.getFirst().contains("in cert_file " + dir.resolve("expired.crt") + " expired at "),
                 warnings.getFirst());
 
-        servers.addAll(Servers.serveAll(checked, List.of(Fixtures.allocation(false))));
+        servers.addAll(Servers.serveAll(checked, List.of(new SampleSource())));
         Exchange metrics = https(servers.getFirst().port(), "GET /observe/metrics HTTP/1.1\r\nHost: x\r\n"
                 + "Connection: close\r\n\r\n");
         assertTrue(metrics.text().startsWith("HTTP/1.1 200 "), metrics.text());
@@ -146,7 +148,7 @@ class TlsStartupTest {
         Files.copy(server.key(), key, StandardCopyOption.REPLACE_EXISTING);
         EdgeStartup.Checked checked = EdgeStartup.check(edge(tlsConfig("rotating.crt", "rotating.key")),
                 List.of("127.0.0.1:0"));
-        Servers.Served served = Servers.serve("127.0.0.1:0", Fixtures.allocation(false), checked.edge());
+        Servers.Served served = Servers.serve("127.0.0.1:0", new SampleSource(), checked.edge());
         servers.add(served);
         WebConfig.Tls settings = checked.edge().web().orElseThrow().tls().orElseThrow();
         try (TlsReload reload = new TlsReload(TlsFiles.read(settings), List.of(served.server()), Duration.ofMillis(100))) {
@@ -177,7 +179,7 @@ class TlsStartupTest {
     @Test
     void aHandshakeThatNeverCompletesIsClosedAtTheReadTimeout() throws Exception {
         WebConfig web = WebConfig.read(edge(tlsConfig("server.crt", "server.key")).webConfigFile().orElseThrow());
-        Servers.Served served = Servers.serve("127.0.0.1:0", Fixtures.allocation(false), EdgeConfig.defaults()
+        Servers.Served served = Servers.serve("127.0.0.1:0", new SampleSource(), EdgeConfig.defaults()
                 .withReadTimeout(Duration.ofMillis(700)).withWeb(java.util.Optional.of(web)));
         servers.add(served);
         // Nothing at all, then the first bytes of a ClientHello record and no more.

@@ -1,5 +1,6 @@
 package io.hamiobserve.app;
 
+import io.hamiobserve.app.testing.SampleSource;
 import at.favre.lib.crypto.bcrypt.BCrypt;
 import io.hamiobserve.app.http.EdgeConfig;
 import io.hamiobserve.app.http.WebConfig;
@@ -57,7 +58,7 @@ class TlsTest {
     private Servers.Served serve(String webConfig) throws IOException {
         Path file = Files.createTempFile(dir, "web", ".yml");
         Files.writeString(file, webConfig);
-        Servers.Served served = Servers.serve("127.0.0.1:0", Fixtures.allocation(false),
+        Servers.Served served = Servers.serve("127.0.0.1:0", new SampleSource(),
                 EdgeConfig.defaults().withWeb(Optional.of(WebConfig.read(file))));
         servers.add(served);
         return served;
@@ -152,7 +153,7 @@ class TlsTest {
         Path missingFiles = Files.createTempFile(dir, "missing", ".yml");
         Files.writeString(missingFiles, "tls_server_config:\n  cert_file: none.crt\n  key_file: none.key\n");
         WebConfig config = WebConfig.read(missingFiles);
-        assertThrows(IllegalArgumentException.class, () -> Servers.serve("127.0.0.1:0", Fixtures.allocation(false),
+        assertThrows(IllegalArgumentException.class, () -> Servers.serve("127.0.0.1:0", new SampleSource(),
                 EdgeConfig.defaults().withWeb(Optional.of(config))), "unreadable TLS files stop the start");
     }
 }

@@ -1,9 +1,7 @@
 package io.hamiobserve.domain;
 
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.OptionalDouble;
 import java.util.OptionalLong;
 
@@ -92,15 +90,9 @@ public record AllocationView(List<CardAllocation> cards, List<PodPlacement> pods
         public static List<ContainerAllocation> of(PodPlacement placement) {
             List<ContainerAllocation> out = new ArrayList<>();
             for (ContainerShares container : placement.containers()) {
-                Map<String, long[]> byCard = new LinkedHashMap<>();
-                for (DeviceShare share : container.devices()) {
-                    long[] sum = byCard.computeIfAbsent(share.uuid(), uuid -> new long[2]);
-                    sum[0] = Quantities.add(sum[0], share.memoryMib());
-                    sum[1] = Quantities.add(sum[1], share.cores());
-                }
                 ContainerRef ref = new ContainerRef(container.index(), container.name(), container.init());
-                byCard.forEach((uuid, sum) -> out.add(new ContainerAllocation(placement.pod(), placement.node(), ref,
-                        uuid, sum[0], sum[1])));
+                container.byCard().forEach((uuid, grant) -> out.add(new ContainerAllocation(placement.pod(),
+                        placement.node(), ref, uuid, grant.memoryMib(), grant.cores())));
             }
             return out;
         }

@@ -28,15 +28,8 @@ public record CardUse(String uuid, long memoryMib, long cores, int slots) {
             if (!counts) {
                 continue;
             }
-            // A container listing the same card twice holds both slices.
-            Map<String, long[]> perContainer = new LinkedHashMap<>();
-            for (DeviceShare share : container.devices()) {
-                long[] sum = perContainer.computeIfAbsent(share.uuid(), uuid -> new long[2]);
-                sum[0] = Quantities.add(sum[0], share.memoryMib());
-                sum[1] = Quantities.add(sum[1], share.cores());
-            }
-            perContainer.forEach((uuid, sum) -> byCard.computeIfAbsent(uuid, u -> new Accumulator())
-                    .add(container.init(), sum[0], sum[1]));
+            container.byCard().forEach((uuid, grant) -> byCard.computeIfAbsent(uuid, u -> new Accumulator())
+                    .add(container.init(), grant.memoryMib(), grant.cores()));
         }
         return byCard.entrySet().stream()
                 .map(entry -> entry.getValue().toUse(entry.getKey()))

@@ -1,6 +1,8 @@
 package io.hamiobserve.domain;
 
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -18,5 +20,31 @@ public record ContainerShares(int index, String name, boolean init, List<DeviceS
         Require.nonNegative(index, "index");
         name = Objects.requireNonNullElse(name, "");
         devices = List.copyOf(devices);
+    }
+
+    /**
+     * What the container holds on each card it lists, in the order it first lists them. Several
+     * entries for one card are summed, saturating: a container listing one card many times holds
+     * every slice, and cannot wrap the figure.
+     */
+    public Map<String, Grant> byCard() {
+        Map<String, Grant> byCard = new LinkedHashMap<>();
+        for (DeviceShare share : devices) {
+            byCard.merge(share.uuid(), new Grant(share.memoryMib(), share.cores()), Grant::plus);
+        }
+        return byCard;
+    }
+
+    /**
+     * Memory and compute a container holds on one card.
+     *
+     * @param memoryMib memory, MiB
+     * @param cores     compute, percent of a card
+     */
+    public record Grant(long memoryMib, long cores) {
+        /** Both grants together, saturating. */
+        public Grant plus(Grant other) {
+            return new Grant(Quantities.add(memoryMib, other.memoryMib), Quantities.add(cores, other.cores));
+        }
     }
 }

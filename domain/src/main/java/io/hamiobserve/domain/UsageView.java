@@ -3,7 +3,6 @@ package io.hamiobserve.domain;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -116,124 +115,75 @@ public record UsageView(String node, List<HostCardReading> hostCards, List<Conta
         for (NodePod pod : pods) {
             podsByUid.put(pod.pod().uid(), pod);
         }
+        List<HostCardReading> cards = new ArrayList<>(hostCards);
+        cards.sort(Comparator.comparingInt(HostCardReading::index));
+        ContainerJoin join = ContainerJoin.of(usages, podsByUid, cards, nowEpochSeconds);
+        List<CardMemoryGap> cardGaps = cardGaps(cards, join.hamiCoreUsedByCard(), allocatedByCard(pods));
+        List<UnmanagedMemory> unmanaged = processOwners
+                .map(owners -> unmanagedMemory(cards, owners, podsByUid, join.managed()))
+                .orElse(List.of());
+        return new UsageView(node, cards, join.containers(), join.unknown(), join.unmatched(), join.gaps(), cardGaps,
+                unmanaged);
+    }
 
-        Set<String> nodeCards = new HashSet<>();
-        hostCards.forEach(card -> nodeCards.add(card.uuid()));
-        List<ContainerDevice> containers = new ArrayList<>();
-        List<ContainerUsage> unknown = new ArrayList<>();
-        List<ContainerDevice> unmatched = new ArrayList<>();
-        List<ContainerMemoryGap> containerGaps = new ArrayList<>();
-        Map<String, Long> hamiCoreUsedByCard = new HashMap<>();
-        Set<String> managedContainerCards = new HashSet<>();
-        for (ContainerUsage usage : usages) {
-            NodePod pod = podsByUid.get(usage.podUid());
-            if (pod == null || !pod.containerNames().contains(usage.containerName())) {
-                unknown.add(usage);
-                continue;
-            }
-            Set<String> podCards = allocatedCards(pod);
-            for (DeviceUsage device : usage.devices()) {
-                OptionalLong age = device.lastKernelEpochSeconds() > 0
-                        ? OptionalLong.of(Quantities.excess(nowEpochSeconds, device.lastKernelEpochSeconds()))
-                        : OptionalLong.empty();
-                ContainerDevice known = new ContainerDevice(pod.pod(), usage.containerName(), device, age);
-                if (!podCards.contains(device.uuid()) && !nodeCards.contains(device.uuid())) {
-                    unmatched.add(known);
-                    continue;
-                }
-                containers.add(known);
-                hamiCoreUsedByCard.merge(device.uuid(), device.usedBytes(), Quantities::add);
-                managedContainerCards.add(usage.podUid() + "/" + usage.containerName() + "/" + device.uuid());
-                long allocated = allocatedTo(pod, usage.containerName(), device.uuid()).orElse(device.limitBytes());
-                containerGaps.add(new ContainerMemoryGap(pod.pod(), usage.containerName(), device.vdeviceIndex(),
-                        device.uuid(), allocated, device.usedBytes()));
-            }
-        }
-        Comparator<PodRef> byPod = Comparator.comparing(PodRef::namespace).thenComparing(PodRef::name);
-        containers.sort(Comparator.comparing(ContainerDevice::pod, byPod).thenComparing(ContainerDevice::container)
-                .thenComparingInt(device -> device.usage().vdeviceIndex()));
-        containerGaps.sort(Comparator.comparing(ContainerMemoryGap::pod, byPod)
-                .thenComparing(ContainerMemoryGap::container).thenComparingInt(ContainerMemoryGap::vdeviceIndex));
-
-        Map<String, Long> allocatedByCard = new HashMap<>();
+    /** Per card, Σ of the effective shares of this node's pods that hold an allocation, in bytes. */
+    private static Map<String, Long> allocatedByCard(List<NodePod> pods) {
+        Map<String, Long> allocated = new HashMap<>();
         for (NodePod pod : pods) {
             pod.placement().filter(PodPlacement::holdsAllocation).ifPresent(placement -> {
                 for (CardUse use : CardUse.of(placement)) {
-                    allocatedByCard.merge(use.uuid(), Units.mibToBytes(use.memoryMib()), Quantities::add);
+                    allocated.merge(use.uuid(), Units.mibToBytes(use.memoryMib()), Quantities::add);
                 }
             });
         }
+        return allocated;
+    }
 
-        List<HostCardReading> sortedCards = new ArrayList<>(hostCards);
-        sortedCards.sort(Comparator.comparingInt(HostCardReading::index));
-        List<CardMemoryGap> cardGaps = new ArrayList<>();
-        for (HostCardReading card : sortedCards) {
-            card.memoryUsedBytes().ifPresent(used -> cardGaps.add(new CardMemoryGap(card, used,
+    /** The three memory figures of each card the driver reports memory for, by index. */
+    private static List<CardMemoryGap> cardGaps(List<HostCardReading> cards, Map<String, Long> hamiCoreUsedByCard,
+                                                Map<String, Long> allocatedByCard) {
+        List<CardMemoryGap> gaps = new ArrayList<>();
+        for (HostCardReading card : cards) {
+            card.memoryUsedBytes().ifPresent(used -> gaps.add(new CardMemoryGap(card, used,
                     hamiCoreUsedByCard.getOrDefault(card.uuid(), 0L), allocatedByCard.getOrDefault(card.uuid(), 0L))));
         }
-
-        List<UnmanagedMemory> unmanaged = processOwners
-                .map(owners -> unmanagedMemory(sortedCards, owners, podsByUid, managedContainerCards))
-                .orElse(List.of());
-        return new UsageView(node, sortedCards, containers, unknown, unmatched, containerGaps, cardGaps, unmanaged);
+        return gaps;
     }
 
-    /** The card and MIG UUIDs the pod's placement names: what its containers may account on. */
-    private static Set<String> allocatedCards(NodePod pod) {
-        Set<String> uuids = new HashSet<>();
-        pod.placement().ifPresent(placement -> {
-            placement.containers().forEach(container -> container.devices().forEach(share -> uuids.add(share.uuid())));
-            for (MigInstance instance : placement.migInstances()) {
-                uuids.add(instance.gpuUuid());
-                if (instance.ready()) {
-                    uuids.add(instance.migUuid());
-                }
-            }
-        });
-        return uuids;
+    /** Where a process's memory goes: a container's use of a card, or no known container's. */
+    private record Holder(String uuid, String podUid, String container) {
     }
 
-    private static OptionalLong allocatedTo(NodePod pod, String containerName, String uuid) {
-        if (pod.placement().isEmpty()) {
-            return OptionalLong.empty();
+    /** Memory held and processes holding it. */
+    private record Held(long bytes, int processes) {
+        Held plus(long processBytes) {
+            return new Held(Quantities.add(bytes, processBytes), processes + 1);
         }
-        int index = pod.containerNames().indexOf(containerName);
-        for (ContainerShares container : pod.placement().get().containers()) {
-            if (container.index() == index) {
-                long mib = container.devices().stream()
-                        .filter(share -> share.uuid().equals(uuid))
-                        .mapToLong(DeviceShare::memoryMib)
-                        .reduce(0, Quantities::add);
-                return OptionalLong.of(Units.mibToBytes(mib));
-            }
-        }
-        return OptionalLong.empty();
     }
 
     private static List<UnmanagedMemory> unmanagedMemory(List<HostCardReading> cards, Map<Long, ProcessOwner> owners,
-                                                         Map<String, NodePod> podsByUid, Set<String> managed) {
-        record Key(String uuid, String podUid, String container) {
-        }
-        Map<Key, long[]> grouped = new TreeMap<>(Comparator.comparing(Key::uuid)
-                .thenComparing(Key::podUid).thenComparing(Key::container));
+                                                         Map<String, NodePod> podsByUid,
+                                                         Set<ContainerJoin.ContainerCard> managed) {
+        Map<Holder, Held> grouped = new TreeMap<>(Comparator.comparing(Holder::uuid)
+                .thenComparing(Holder::podUid).thenComparing(Holder::container));
         for (HostCardReading card : cards) {
             for (HostCardReading.CardProcess process : card.processes().orElse(List.of())) {
                 ProcessOwner owner = owners.get(process.pid());
                 NodePod pod = owner == null ? null : podsByUid.get(owner.podUid());
                 String container = pod == null ? "" : pod.containerIdToName().getOrDefault(owner.containerId(), "");
                 String podUid = pod == null ? "" : pod.pod().uid();
-                if (managed.contains(podUid + "/" + container + "/" + card.uuid())) {
+                if (managed.contains(new ContainerJoin.ContainerCard(podUid, container, card.uuid()))) {
                     continue;
                 }
-                long[] sum = grouped.computeIfAbsent(new Key(card.uuid(), podUid, container), key -> new long[2]);
-                sum[0] = Quantities.add(sum[0], Math.max(0, process.usedBytes().orElse(0)));
-                sum[1]++;
+                grouped.merge(new Holder(card.uuid(), podUid, container),
+                        new Held(0, 0).plus(Math.max(0, process.usedBytes().orElse(0))),
+                        (held, one) -> held.plus(one.bytes()));
             }
         }
         List<UnmanagedMemory> result = new ArrayList<>();
-        grouped.forEach((key, sum) -> result.add(new UnmanagedMemory(key.uuid(),
-                Optional.ofNullable(podsByUid.get(key.podUid())).map(NodePod::pod), key.container(), sum[0],
-                (int) sum[1])));
+        grouped.forEach((holder, held) -> result.add(new UnmanagedMemory(holder.uuid(),
+                Optional.ofNullable(podsByUid.get(holder.podUid())).map(NodePod::pod), holder.container(),
+                held.bytes(), held.processes())));
         return result;
     }
 }

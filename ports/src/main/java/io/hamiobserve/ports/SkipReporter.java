@@ -2,20 +2,20 @@ package io.hamiobserve.ports;
 
 /**
  * Where adapters report an input they skipped. Bad input never fails a scrape: it is skipped
- * with a specific reason, counted per source, kind and reason, and the rest is served.
+ * with a specific reason, counted per {@link SkipKey} (source, kind and reason), and the rest is
+ * served.
  */
 @FunctionalInterface
 public interface SkipReporter {
     /** A reporter that drops everything, for tools that print their own diagnostics. */
-    SkipReporter NONE = (source, kind, reason, item) -> { };
+    SkipReporter NONE = (key, item) -> { };
 
     /**
-     * @param source the reporting source, e.g. {@code cachefile}, {@code kubernetes}
-     * @param kind   what was skipped, e.g. {@code file}, {@code node_annotation}, {@code pod_annotation}
-     * @param reason a short, stable, label-safe reason, e.g. {@code bad_magic}, {@code wrong_field_count}
-     * @param item   which item (a path, {@code namespace/pod}); goes to the log, never to a label
+     * @param key  the count the skip goes to: source, kind and reason
+     * @param item which item (a path, {@code namespace/pod}) and what was wrong with it; goes to the
+     *             log, never to a label
      */
-    void skipped(String source, String kind, String reason, String item);
+    void skipped(SkipKey key, String item);
 
     /** The most characters of one input-derived text a log line carries. */
     int MAX_LOGGED_CHARS = 256;

@@ -1,5 +1,6 @@
 package io.hamiobserve.adapters.cachefile;
 
+import java.io.EOFException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -15,6 +16,20 @@ interface ByteSource {
     /** Reads into {@code dst} from {@code position}; returns bytes read, or -1 at end of data. */
     int read(ByteBuffer dst, long position) throws IOException;
 
+    /** Fills {@code into} from {@code position}; a file that ends first has shrunk while it was read. */
+    default void readFully(ByteBuffer into, long position) throws IOException {
+        int wanted = into.remaining();
+        long at = position;
+        while (into.hasRemaining()) {
+            int n = read(into, at);
+            if (n <= 0) {
+                throw new EOFException("ended at byte " + at + " while " + wanted + " bytes from " + position
+                        + " were expected: the file shrank while it was read");
+            }
+            at += n;
+        }
+    }
+
     static ByteSource of(FileChannel channel) {
         return new ByteSource() {
             @Override
@@ -25,26 +40,6 @@ interface ByteSource {
             @Override
             public int read(ByteBuffer dst, long position) throws IOException {
                 return channel.read(dst, position);
-            }
-        };
-    }
-
-    /** An in-memory file, for tests and the fuzzer. */
-    static ByteSource of(byte[] bytes) {
-        return new ByteSource() {
-            @Override
-            public long size() {
-                return bytes.length;
-            }
-
-            @Override
-            public int read(ByteBuffer dst, long position) {
-                if (position >= bytes.length) {
-                    return -1;
-                }
-                int n = (int) Math.min(dst.remaining(), bytes.length - position);
-                dst.put(bytes, (int) position, n);
-                return n;
             }
         };
     }

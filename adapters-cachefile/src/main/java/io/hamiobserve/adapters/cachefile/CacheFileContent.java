@@ -1,5 +1,7 @@
 package io.hamiobserve.adapters.cachefile;
 
+import io.hamiobserve.adapters.cachefile.layout.CacheLayout;
+
 import java.util.List;
 
 /**
@@ -44,7 +46,7 @@ record CacheFileContent(CacheLayout layout, int major, int minor, long fileSize,
      * @param limitBytes   {@code limit[d]}
      * @param smLimitRaw   {@code sm_limit[d]} as written; 0 means no limit
      */
-    record Device(int index, String uuid, String uuidProblem, long limitBytes, long smLimitRaw) {
+    record Device(int index, String uuid, Skips.Reason uuidProblem, long limitBytes, long smLimitRaw) {
         boolean usable() {
             return uuid != null;
         }
@@ -73,6 +75,6 @@ record CacheFileContent(CacheLayout layout, int major, int minor, long fileSize,
     }
 
     /** Something skipped or clamped inside a file that was otherwise read. */
-    record Problem(String kind, String reason, String detail) {
+    record Problem(Skips.Kind kind, Skips.Reason reason, String detail) {
     }
 }

@@ -1,11 +1,17 @@
 package io.hamiobserve.adapters.cachefile;
 
+import io.hamiobserve.adapters.cachefile.layout.CacheLayout;
+
 import io.hamiobserve.domain.ContainerUsage;
 import io.hamiobserve.domain.DeviceUsage;
+import io.hamiobserve.ports.SkipKey;
 import io.hamiobserve.ports.SkipReporter;
+import tools.jackson.core.json.JsonWriteFeature;
+import tools.jackson.core.util.DefaultPrettyPrinter;
+import tools.jackson.core.util.Separators;
+import tools.jackson.databind.ObjectWriter;
+import tools.jackson.databind.json.JsonMapper;
 
-import java.io.IOException;
-import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
@@ -16,13 +22,20 @@ import java.util.Map;
 
 /**
  * For operators: what a cache file, a container's directory or a whole containers directory
- * holds, and why anything is rejected. Reads exactly as the exporter does (same reader, same
- * skips), and never writes.
+ * holds, and why anything is rejected. Reads exactly as the exporter does: the same walk of a
+ * directory (the same files, in the same order, no more), the same reader, the same skips; never
+ * writes. One description is built and printed as indented text or as JSON (written by Jackson,
+ * every character beyond ASCII escaped), so both always say the same.
  *
- * <p>Run standalone: {@code java -cp ... io.hamiobserve.adapters.cachefile.CacheFileInspector PATH [--json]};
- * the app exposes it as {@code hami-observe inspect-cache PATH [--json]}.
+ * <p>The app exposes it as {@code hami-observe inspect-cache PATH [--json]}.
  */
 public final class CacheFileInspector {
+    private static final ObjectWriter JSON = JsonMapper.builder()
+            .enable(JsonWriteFeature.ESCAPE_NON_ASCII)
+            .build()
+            .writer().with(new DefaultPrettyPrinter().withSeparators(Separators.createDefaultInstance()
+                    .withObjectNameValueSpacing(Separators.Spacing.AFTER)));
+
     private CacheFileInspector() {
     }
 
@@ -42,66 +55,41 @@ public final class CacheFileInspector {
             tree.put("path", path.toString());
             tree.put("error", e.toString());
         }
-        return json ? Tree.json(tree) : Tree.text(tree);
-    }
-
-    /** Describes decoded content (tests and the fuzzer use it). */
-    static String describe(CacheFileContent content, boolean json) {
-        Map<String, Object> tree = content(content);
-        return json ? Tree.json(tree) : Tree.text(tree);
+        return json ? JSON.writeValueAsString(tree) + "\n" : TextTree.text(tree);
     }
 
     private static Map<String, Object> describe(Path path) {
         if (!Files.isDirectory(path, LinkOption.NOFOLLOW_LINKS)) {
-            return file(path, new CacheFileReader());
+            return file(path, new CacheFileReader().read(path));
         }
-        if (holdsCacheFiles(path)) {
-            return container(path);
-        }
+        List<Path> cacheFiles = CacheFileSource.cacheFiles(path, SkipReporter.NONE);
+        boolean oneContainer = cacheFiles != null && !cacheFiles.isEmpty();
         Map<String, Object> tree = new LinkedHashMap<>();
-        tree.put("containers_directory", path.toString());
+        tree.put(oneContainer ? "container_directory" : "containers_directory", path.toString());
         Recorder skips = new Recorder();
-        List<ContainerUsage> usages = CacheFiles.directory(path).read(skips);
+        List<Object> files = new ArrayList<>();
+        CacheFileSource.FileSeen seen = (file, result) -> files.add(file(file, result));
+        List<ContainerUsage> usages;
+        if (oneContainer) {
+            ContainerUsage usage = CacheFileSource.readContainer(path, new CacheFileReader(), skips, seen);
+            usages = usage == null ? List.of() : List.of(usage);
+        } else {
+            usages = new CacheFileSource(path).read(skips, seen);
+        }
         List<Object> served = new ArrayList<>();
         usages.forEach(usage -> served.add(usage(usage)));
         tree.put("served", served);
         tree.put("skipped", skips.entries);
-        List<Object> files = new ArrayList<>();
-        CacheFileReader reader = new CacheFileReader();
-        for (Path directory : list(path)) {
-            if (Files.isDirectory(directory, LinkOption.NOFOLLOW_LINKS)) {
-                for (Path file : cacheFiles(directory)) {
-                    files.add(file(file, reader));
-                }
-            }
-        }
         tree.put("files", files);
         return tree;
     }
 
-    private static Map<String, Object> container(Path directory) {
-        Map<String, Object> tree = new LinkedHashMap<>();
-        tree.put("container_directory", directory.toString());
-        Recorder skips = new Recorder();
-        CacheFileReader reader = new CacheFileReader();
-        ContainerUsage usage = CacheFileSource.readContainer(directory, reader, skips);
-        tree.put("served", usage == null ? List.of() : List.of(usage(usage)));
-        tree.put("skipped", skips.entries);
-        List<Object> files = new ArrayList<>();
-        for (Path file : cacheFiles(directory)) {
-            files.add(file(file, reader));
-        }
-        tree.put("files", files);
-        return tree;
-    }
-
-    private static Map<String, Object> file(Path path, CacheFileReader reader) {
-        ReadResult result = reader.read(path);
+    private static Map<String, Object> file(Path path, ReadResult result) {
         Map<String, Object> tree = new LinkedHashMap<>();
         tree.put("file", path.toString());
         if (!result.ok()) {
             tree.put("status", "rejected");
-            tree.put("reason", result.reason());
+            tree.put("reason", result.reason().label());
             tree.put("detail", result.detail());
             return tree;
         }
@@ -110,7 +98,8 @@ public final class CacheFileInspector {
         return tree;
     }
 
-    private static Map<String, Object> content(CacheFileContent c) {
+    /** What one file's content says, field by field. */
+    static Map<String, Object> content(CacheFileContent c) {
         Map<String, Object> tree = new LinkedHashMap<>();
         tree.put("format", c.layout().name);
         tree.put("version", c.version());
@@ -126,7 +115,7 @@ public final class CacheFileInspector {
         for (CacheFileContent.Device d : c.devices()) {
             Map<String, Object> device = new LinkedHashMap<>();
             device.put("index", d.index());
-            device.put("uuid", d.usable() ? d.uuid() : "(" + d.uuidProblem() + ")");
+            device.put("uuid", d.usable() ? d.uuid() : "(" + d.uuidProblem().label() + ")");
             device.put("limit_bytes", d.limitBytes());
             device.put("sm_limit_percent", d.smLimitPercent());
             devices.add(device);
@@ -139,41 +128,45 @@ public final class CacheFileInspector {
                 free++;
                 continue;
             }
-            Map<String, Object> process = new LinkedHashMap<>();
-            process.put("slot", s.index());
-            process.put("pid", s.pid());
-            process.put("host_pid", s.hostPid());
-            process.put("status", s.status() == CacheLayout.STATUS_RUNNING ? "running" : "suspended");
-            if (c.layout().slotSeqlock != CacheLayout.ABSENT) {
-                process.put("seqlock", s.seqlock());
-            }
-            List<Object> uses = new ArrayList<>();
-            for (int d = 0; d < s.totalBytes().length; d++) {
-                if (s.uses(d)) {
-                    Map<String, Object> use = new LinkedHashMap<>();
-                    use.put("device", d);
-                    use.put("total_bytes", s.totalBytes()[d]);
-                    use.put("context_bytes", s.contextBytes()[d]);
-                    use.put("module_bytes", s.moduleBytes()[d]);
-                    use.put("data_bytes", s.dataBytes()[d]);
-                    use.put("sm_util_percent", s.smUtil()[d]);
-                    uses.add(use);
-                }
-            }
-            process.put("devices", uses);
-            processes.add(process);
+            processes.add(process(c, s));
         }
         tree.put("live_processes", processes);
         tree.put("exited_slots", free);
         List<Object> problems = new ArrayList<>();
         for (CacheFileContent.Problem p : c.problems()) {
-            problems.add(skip(p.kind(), p.reason(), p.detail()));
+            problems.add(skip(p.kind().label(), p.reason().label(), p.detail()));
         }
         tree.put("problems", problems);
         List<Object> usage = new ArrayList<>();
         ContainerAccounting.of(c).forEach(d -> usage.add(device(d)));
         tree.put("usage", usage);
         return tree;
+    }
+
+    private static Map<String, Object> process(CacheFileContent c, CacheFileContent.Slot s) {
+        Map<String, Object> process = new LinkedHashMap<>();
+        process.put("slot", s.index());
+        process.put("pid", s.pid());
+        process.put("host_pid", s.hostPid());
+        process.put("status", s.status() == CacheLayout.STATUS_RUNNING ? "running" : "suspended");
+        if (c.layout().slotSeqlock != CacheLayout.ABSENT) {
+            process.put("seqlock", s.seqlock());
+        }
+        List<Object> uses = new ArrayList<>();
+        for (int d = 0; d < s.totalBytes().length; d++) {
+            if (s.uses(d)) {
+                Map<String, Object> use = new LinkedHashMap<>();
+                use.put("device", d);
+                use.put("total_bytes", s.totalBytes()[d]);
+                use.put("context_bytes", s.contextBytes()[d]);
+                use.put("module_bytes", s.moduleBytes()[d]);
+                use.put("data_bytes", s.dataBytes()[d]);
+                use.put("sm_util_percent", s.smUtil()[d]);
+                uses.add(use);
+            }
+        }
+        process.put("devices", uses);
+        return process;
     }
 
     private static Map<String, Object> usage(ContainerUsage usage) {
@@ -210,67 +203,12 @@ public final class CacheFileInspector {
         return tree;
     }
 
-    private static boolean holdsCacheFiles(Path directory) {
-        return !cacheFiles(directory).isEmpty();
-    }
-
-    private static List<Path> cacheFiles(Path directory) {
-        List<Path> files = new ArrayList<>();
-        for (Path entry : list(directory)) {
-            if (entry.getFileName().toString().endsWith(CacheFileSource.SUFFIX)) {
-                files.add(entry);
-            }
-            if (files.size() > CacheFileSource.MAX_CACHE_FILES) {
-                break;
-            }
-        }
-        return files;
-    }
-
-    private static List<Path> list(Path directory) {
-        List<Path> entries = new ArrayList<>();
-        try (DirectoryStream<Path> stream = Files.newDirectoryStream(directory)) {
-            for (Path entry : stream) {
-                entries.add(entry);
-                if (entries.size() >= CacheFileSource.MAX_ENTRIES) {
-                    break;
-                }
-            }
-        } catch (IOException | RuntimeException e) {
-            return entries;
-        }
-        entries.sort(null);
-        return entries;
-    }
-
     private static final class Recorder implements SkipReporter {
         final List<Object> entries = new ArrayList<>();
 
         @Override
-        public void skipped(String source, String kind, String reason, String item) {
-            entries.add(skip(kind, reason, item));
+        public void skipped(SkipKey key, String item) {
+            entries.add(skip(key.kind(), key.reason(), item));
         }
-    }
-
-    /** {@code PATH [--json]}: prints the description. Exit status 2 on a usage error. */
-    public static void main(String[] args) {
-        boolean json = false;
-        Path path = null;
-        for (String arg : args) {
-            if (arg.equals("--json")) {
-                json = true;
-            } else if (path == null && !arg.startsWith("--")) {
-                path = Path.of(arg);
-            } else {
-                path = null;
-                break;
-            }
-        }
-        if (path == null) {
-            System.err.println("usage: inspect-cache PATH [--json]   (a *.cache file, a container directory,"
-                    + " or $HOOK_PATH/containers)");
-            System.exit(2);
-        }
-        System.out.print(describe(path, json));
     }
 }

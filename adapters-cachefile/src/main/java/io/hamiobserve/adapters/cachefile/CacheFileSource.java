@@ -3,6 +3,8 @@ package io.hamiobserve.adapters.cachefile;
 import io.hamiobserve.domain.ContainerUsage;
 import io.hamiobserve.domain.DeviceUsage;
 import io.hamiobserve.ports.ContainerUsageSource;
+import io.hamiobserve.adapters.cachefile.Skips.Kind;
+import io.hamiobserve.adapters.cachefile.Skips.Reason;
 import io.hamiobserve.ports.SkipReporter;
 
 import java.io.IOException;
@@ -29,19 +31,25 @@ final class CacheFileSource implements ContainerUsageSource {
     static final String SUFFIX = ".cache";
 
     private final Path root;
-    private long lastBytesRead;
 
     CacheFileSource(Path root) {
         this.root = root;
     }
 
-    /** Bytes read from files by the last {@link #read} (for the benchmark). */
-    long lastBytesRead() {
-        return lastBytesRead;
+    /** Sees every cache file the source reads, with what it read: the inspector's view of a read. */
+    interface FileSeen {
+        FileSeen NONE = (file, result) -> { };
+
+        void seen(Path file, ReadResult result);
     }
 
     @Override
     public List<ContainerUsage> read(SkipReporter skips) {
+        return read(skips, FileSeen.NONE);
+    }
+
+    /** Reads as {@link #read(SkipReporter)} does, showing {@code seen} each file it reads. */
+    List<ContainerUsage> read(SkipReporter skips, FileSeen seen) {
         CacheFileReader reader = new CacheFileReader();
         List<ContainerUsage> usages = new ArrayList<>();
         List<Path> directories = new ArrayList<>();
@@ -50,52 +58,55 @@ final class CacheFileSource implements ContainerUsageSource {
                 directories.add(entry);
             }
         } catch (NoSuchFileException | NotDirectoryException e) {
-            skips.skipped(Reasons.SOURCE, Reasons.KIND_DIRECTORY, Reasons.MISSING, root + ": no such directory");
+            skips.skipped(Kind.DIRECTORY.because(Reason.MISSING), root + ": no such directory");
             return usages;
         } catch (IOException | RuntimeException e) {
-            skips.skipped(Reasons.SOURCE, Reasons.KIND_DIRECTORY, Reasons.UNREADABLE, root + ": " + e);
+            skips.skipped(Kind.DIRECTORY.because(Reason.UNREADABLE), root + ": " + e);
             return usages;
         }
         directories.sort(null);
         for (Path directory : directories) {
             try {
-                ContainerUsage usage = readContainer(directory, reader, skips);
+                ContainerUsage usage = readContainer(directory, reader, skips, seen);
                 if (usage != null) {
                     usages.add(usage);
                 }
             } catch (RuntimeException e) {
                 // Defence in depth: one container's surprise must not cost the others their series.
-                skips.skipped(Reasons.SOURCE, Reasons.KIND_DIRECTORY, Reasons.INTERNAL_ERROR, directory + ": " + e);
+                skips.skipped(Kind.DIRECTORY.because(Reason.INTERNAL_ERROR), directory + ": " + e);
             }
         }
-        lastBytesRead = reader.bytesRead();
         return usages;
     }
 
-    static ContainerUsage readContainer(Path directory, CacheFileReader reader, SkipReporter skips) {
+    /**
+     * Reads one container directory ({@code <podUID>_<container>}): its cache files in name order,
+     * at most {@link #MAX_CACHE_FILES}, merged; null when nothing in it can be served (reported).
+     */
+    static ContainerUsage readContainer(Path directory, CacheFileReader reader, SkipReporter skips, FileSeen seen) {
         String name = directory.getFileName().toString();
         BasicFileAttributes attributes;
         try {
             attributes = Files.readAttributes(directory, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
         } catch (NoSuchFileException e) {
-            skips.skipped(Reasons.SOURCE, Reasons.KIND_DIRECTORY, Reasons.VANISHED, directory.toString());
+            skips.skipped(Kind.DIRECTORY.because(Reason.VANISHED), directory.toString());
             return null;
         } catch (IOException e) {
-            skips.skipped(Reasons.SOURCE, Reasons.KIND_DIRECTORY, Reasons.UNREADABLE, directory + ": " + e);
+            skips.skipped(Kind.DIRECTORY.because(Reason.UNREADABLE), directory + ": " + e);
             return null;
         }
         if (attributes.isSymbolicLink()) {
-            skips.skipped(Reasons.SOURCE, Reasons.KIND_DIRECTORY, Reasons.SYMLINK, directory.toString());
+            skips.skipped(Kind.DIRECTORY.because(Reason.SYMLINK), directory.toString());
             return null;
         }
         if (!attributes.isDirectory()) {
-            skips.skipped(Reasons.SOURCE, Reasons.KIND_DIRECTORY, Reasons.NOT_DIRECTORY, directory.toString());
+            skips.skipped(Kind.DIRECTORY.because(Reason.NOT_DIRECTORY), directory.toString());
             return null;
         }
         // Pod UIDs never contain '_': the first one separates the UID from the container name.
         int split = name.indexOf('_');
         if (split <= 0 || split == name.length() - 1) {
-            skips.skipped(Reasons.SOURCE, Reasons.KIND_DIRECTORY, Reasons.NO_UNDERSCORE, directory.toString());
+            skips.skipped(Kind.DIRECTORY.because(Reason.NO_UNDERSCORE), directory.toString());
             return null;
         }
         List<Path> files = cacheFiles(directory, skips);
@@ -106,8 +117,9 @@ final class CacheFileSource implements ContainerUsageSource {
         boolean any = false;
         for (Path file : files) {
             ReadResult result = reader.read(file);
+            seen.seen(file, result);
             if (!result.ok()) {
-                skips.skipped(Reasons.SOURCE, Reasons.KIND_FILE, result.reason(), file + ": " + result.detail());
+                skips.skipped(Kind.FILE.because(result.reason()), file + ": " + result.detail());
                 continue;
             }
             any = true;
@@ -122,14 +134,14 @@ final class CacheFileSource implements ContainerUsageSource {
         return new ContainerUsage(name.substring(0, split), name.substring(split + 1), devices);
     }
 
-    /** The directory's cache files, sorted by name; null when there is none (reported). */
-    private static List<Path> cacheFiles(Path directory, SkipReporter skips) {
+    /** The directory's cache files the source reads, sorted by name; null when there is none (reported). */
+    static List<Path> cacheFiles(Path directory, SkipReporter skips) {
         List<Path> files = new ArrayList<>();
         int entries = 0;
         try (DirectoryStream<Path> stream = Files.newDirectoryStream(directory)) {
             for (Path entry : stream) {
                 if (++entries > MAX_ENTRIES) {
-                    skips.skipped(Reasons.SOURCE, Reasons.KIND_DIRECTORY, Reasons.TOO_MANY_ENTRIES,
+                    skips.skipped(Kind.DIRECTORY.because(Reason.TOO_MANY_ENTRIES),
                             directory + ": more than " + MAX_ENTRIES + " entries; the rest are not looked at");
                     break;
                 }
@@ -138,21 +150,21 @@ final class CacheFileSource implements ContainerUsageSource {
                 }
             }
         } catch (NoSuchFileException e) {
-            skips.skipped(Reasons.SOURCE, Reasons.KIND_DIRECTORY, Reasons.VANISHED, directory.toString());
+            skips.skipped(Kind.DIRECTORY.because(Reason.VANISHED), directory.toString());
             return null;
         } catch (IOException | RuntimeException e) {
-            skips.skipped(Reasons.SOURCE, Reasons.KIND_DIRECTORY, Reasons.UNREADABLE, directory + ": " + e);
+            skips.skipped(Kind.DIRECTORY.because(Reason.UNREADABLE), directory + ": " + e);
             return null;
         }
         if (files.isEmpty()) {
             // Normal until the container's first CUDA call; counted so that it can be seen.
-            skips.skipped(Reasons.SOURCE, Reasons.KIND_DIRECTORY,
-                    entries == 0 ? Reasons.EMPTY_DIRECTORY : Reasons.NO_CACHE_FILE, directory.toString());
+            skips.skipped(Kind.DIRECTORY.because(entries == 0 ? Reason.EMPTY_DIRECTORY : Reason.NO_CACHE_FILE),
+                    directory.toString());
             return null;
         }
         files.sort(null);
         if (files.size() > MAX_CACHE_FILES) {
-            skips.skipped(Reasons.SOURCE, Reasons.KIND_DIRECTORY, Reasons.TOO_MANY_CACHE_FILES,
+            skips.skipped(Kind.DIRECTORY.because(Reason.TOO_MANY_CACHE_FILES),
                     directory + ": " + files.size() + " cache files; the first " + MAX_CACHE_FILES + " are read");
             return new ArrayList<>(files.subList(0, MAX_CACHE_FILES));
         }
@@ -160,6 +172,6 @@ final class CacheFileSource implements ContainerUsageSource {
     }
 
     private static void report(SkipReporter skips, Path file, CacheFileContent.Problem problem) {
-        skips.skipped(Reasons.SOURCE, problem.kind(), problem.reason(), file + ": " + problem.detail());
+        skips.skipped(problem.kind().because(problem.reason()), file + ": " + problem.detail());
     }
 }

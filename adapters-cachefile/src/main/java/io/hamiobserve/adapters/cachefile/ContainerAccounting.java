@@ -1,5 +1,9 @@
 package io.hamiobserve.adapters.cachefile;
 
+import io.hamiobserve.adapters.cachefile.layout.CacheLayout;
+
+import io.hamiobserve.adapters.cachefile.Skips.Kind;
+import io.hamiobserve.adapters.cachefile.Skips.Reason;
 import io.hamiobserve.domain.DeviceUsage;
 import io.hamiobserve.domain.Quantities;
 
@@ -40,7 +44,7 @@ final class ContainerAccounting {
                 position = new Position(device.uuid());
                 positions[d] = position;
             } else if (!position.uuid.equals(device.uuid())) {
-                problems.accept(new CacheFileContent.Problem(Reasons.KIND_DEVICE, Reasons.UUID_CONFLICT,
+                problems.accept(new CacheFileContent.Problem(Kind.DEVICE, Reason.UUID_CONFLICT,
                         "device " + d + ": " + device.uuid() + " where another file of the container has "
                                 + position.uuid));
                 continue;

@@ -1,5 +1,9 @@
 package io.hamiobserve.adapters.cachefile;
 
+import io.hamiobserve.testkit.CacheFileImage;
+
+import io.hamiobserve.adapters.cachefile.layout.CacheLayout;
+
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

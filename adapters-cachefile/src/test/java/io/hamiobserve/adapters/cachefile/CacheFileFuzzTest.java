@@ -17,10 +17,9 @@ class CacheFileFuzzTest {
         int count = Integer.getInteger("cachefile.fuzz.iterations", 20_000);
         Map<String, Integer> outcomes = CacheFileFuzz.run(CacheFileFuzz.DEFAULT_SEED, count);
         assertTrue(outcomes.getOrDefault("ok", 0) > count / 10, outcomes.toString());
-        for (String expected : List.of(Reasons.BAD_MAGIC, Reasons.UNKNOWN_SIZE, Reasons.UNKNOWN_VERSION,
-                "problem:" + Reasons.SLOT_UNSETTLED, "problem:" + Reasons.BAD_UUID, "problem:" + Reasons.BAD_STATUS,
-                "problem:" + Reasons.DEVICE_NUM_CLAMPED, "problem:" + Reasons.PROC_NUM_CLAMPED,
-                "problem:" + Reasons.NUMBER_OVERFLOW)) {
+        for (String expected : List.of("bad_magic", "unknown_size", "unknown_version", "problem:slot_unsettled",
+                "problem:bad_uuid", "problem:bad_status", "problem:device_num_clamped", "problem:proc_num_clamped",
+                "problem:number_overflow")) {
             assertTrue(outcomes.containsKey(expected), "mutations reach " + expected + ": " + outcomes);
         }
     }

@@ -1,5 +1,9 @@
 package io.hamiobserve.adapters.cachefile;
 
+import io.hamiobserve.testkit.CacheFileImage;
+
+import io.hamiobserve.adapters.cachefile.layout.CacheLayout;
+
 import io.hamiobserve.domain.DeviceUsage;
 import io.hamiobserve.domain.Quantities;
 import org.junit.jupiter.api.Test;
@@ -63,10 +67,10 @@ class CacheFileReaderTest {
     void rejectsWrongMagicAndUnfinishedFiles() {
         byte[] bytes = Images.v12();
         Images.le(bytes).putInt(0, 12345);
-        assertEquals(Reasons.BAD_MAGIC, Images.read(bytes).reason());
+        assertEquals(Skips.Reason.BAD_MAGIC, Images.read(bytes).reason());
         Images.le(bytes).putInt(0, 1);
-        assertEquals(Reasons.NOT_INITIALIZED, Images.read(bytes).reason());
-        assertEquals(Reasons.NOT_INITIALIZED, Images.read(new byte[0]).reason());
+        assertEquals(Skips.Reason.NOT_INITIALIZED, Images.read(bytes).reason());
+        assertEquals(Skips.Reason.NOT_INITIALIZED, Images.read(new byte[0]).reason());
     }
 
     @ParameterizedTest
@@ -74,7 +78,7 @@ class CacheFileReaderTest {
     void rejectsSizesOfNoKnownLayout(int size) {
         byte[] bytes = Images.resized(Images.v12(), size);
         ReadResult result = Images.read(bytes);
-        assertEquals(Reasons.UNKNOWN_SIZE, result.reason(), result.detail());
+        assertEquals(Skips.Reason.UNKNOWN_SIZE, result.reason(), result.detail());
         assertTrue(result.detail().startsWith(size + " bytes"), result.detail());
     }
 
@@ -83,12 +87,12 @@ class CacheFileReaderTest {
         byte[] bytes = Images.v12();
         Images.le(bytes).putInt(V1.minorVersion, 3);
         ReadResult minor = Images.read(bytes);
-        assertEquals(Reasons.UNKNOWN_VERSION, minor.reason());
+        assertEquals(Skips.Reason.UNKNOWN_VERSION, minor.reason());
         assertTrue(minor.detail().contains("1.3"), minor.detail());
         Images.le(bytes).putInt(V1.minorVersion, 2).putInt(V1.majorVersion, 2);
-        assertEquals(Reasons.UNKNOWN_VERSION, Images.read(bytes).reason());
+        assertEquals(Skips.Reason.UNKNOWN_VERSION, Images.read(bytes).reason());
         Images.le(bytes).putInt(V1.majorVersion, 0);
-        assertEquals(Reasons.UNKNOWN_VERSION, Images.read(bytes).reason());
+        assertEquals(Skips.Reason.UNKNOWN_VERSION, Images.read(bytes).reason());
     }
 
     @Test
@@ -96,7 +100,7 @@ class CacheFileReaderTest {
         byte[] bytes = Images.twoDevices(CacheFileImage.v1(1)).build().toBytes();
         Images.le(bytes).putLong(V1.slotOffset(1) + V1.slotSeqlock + 8, 2);
         ReadResult result = Images.read(bytes);
-        assertEquals(Reasons.UNKNOWN_LAYOUT, result.reason());
+        assertEquals(Skips.Reason.UNKNOWN_LAYOUT, result.reason());
         assertTrue(result.detail().contains("slot 1"), result.detail());
     }
 
@@ -110,9 +114,9 @@ class CacheFileReaderTest {
         assertTrue(result.ok());
         assertEquals(16, result.content().devices().size());
         assertEquals(1024, result.content().slots().size());
-        List<String> reasons = result.content().problems().stream().map(CacheFileContent.Problem::reason).toList();
-        assertTrue(reasons.contains(Reasons.DEVICE_NUM_CLAMPED), reasons.toString());
-        assertTrue(reasons.contains(Reasons.PROC_NUM_CLAMPED), reasons.toString());
+        List<Skips.Reason> reasons = result.content().problems().stream().map(CacheFileContent.Problem::reason).toList();
+        assertTrue(reasons.contains(Skips.Reason.DEVICE_NUM_CLAMPED), reasons.toString());
+        assertTrue(reasons.contains(Skips.Reason.PROC_NUM_CLAMPED), reasons.toString());
         // Positions 2..15 have empty UUIDs: skipped, the two real devices still read.
         assertEquals(2, ContainerAccounting.of(result.content()).size());
 
@@ -132,13 +136,13 @@ class CacheFileReaderTest {
         b.put(V1.uuidOffset(1) + 4, (byte) 0x07);
         ReadResult result = Images.read(bytes);
         assertTrue(result.ok());
-        assertEquals(List.of(Reasons.BAD_UUID, Reasons.BAD_UUID),
+        assertEquals(List.of(Skips.Reason.BAD_UUID, Skips.Reason.BAD_UUID),
                 result.content().problems().stream().map(CacheFileContent.Problem::reason).toList());
         assertEquals(List.of(), ContainerAccounting.of(result.content()));
 
         b.put(V1.uuidOffset(1), (byte) 0);
         ReadResult empty = Images.read(bytes);
-        assertEquals(Reasons.EMPTY_UUID, empty.content().problems().get(1).reason());
+        assertEquals(Skips.Reason.EMPTY_UUID, empty.content().problems().get(1).reason());
     }
 
     @Test
@@ -146,7 +150,7 @@ class CacheFileReaderTest {
         byte[] bytes = Images.v12();
         Images.le(bytes).putInt(V1.slotOffset(1) + V1.slotStatus, 7);
         ReadResult result = Images.read(bytes);
-        assertEquals(List.of(Reasons.BAD_STATUS),
+        assertEquals(List.of(Skips.Reason.BAD_STATUS),
                 result.content().problems().stream().map(CacheFileContent.Problem::reason).toList());
         DeviceUsage first = ContainerAccounting.of(result.content()).get(0);
         assertEquals(1320 * MIB, first.usedBytes());
@@ -168,7 +172,7 @@ class CacheFileReaderTest {
         CacheFileContent content = Images.read(bytes).content();
 
         assertEquals(List.of("slot/number_overflow", "slot/number_overflow", "device/number_overflow"),
-                content.problems().stream().map(p -> p.kind() + "/" + p.reason()).sorted(
+                content.problems().stream().map(p -> p.kind().label() + "/" + p.reason().label()).sorted(
                         java.util.Comparator.reverseOrder()).toList());
         List<DeviceUsage> devices = ContainerAccounting.of(content);
         assertEquals(1, devices.size(), devices::toString);
@@ -205,16 +209,17 @@ class CacheFileReaderTest {
     @Test
     void readsOnlyTheHeaderAndTheSlotsInUse() {
         CacheFileReader reader = new CacheFileReader();
+        Images.InMemoryFile file = new Images.InMemoryFile(Images.v12());
         ReadResult result;
         try {
-            result = reader.read(ByteSource.of(Images.v12()));
+            result = reader.read(file);
         } catch (java.io.IOException e) {
             throw new AssertionError(e);
         }
         assertTrue(result.ok());
         // Seqlocked: the slot range is read three times.
         long expected = 12 + V1.procs + V1.tailLength() + 3L * 3 * V1.slotSize;
-        assertEquals(expected, reader.bytesRead());
+        assertEquals(expected, file.bytesRead);
         assertFalse(expected > 20_000);
     }
 }

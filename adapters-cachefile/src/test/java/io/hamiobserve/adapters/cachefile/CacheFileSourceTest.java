@@ -1,5 +1,9 @@
 package io.hamiobserve.adapters.cachefile;
 
+import io.hamiobserve.testkit.CacheFileImage;
+
+import io.hamiobserve.adapters.cachefile.layout.CacheLayout;
+
 import io.hamiobserve.domain.ContainerUsage;
 import io.hamiobserve.domain.DeviceUsage;
 import org.junit.jupiter.api.Test;

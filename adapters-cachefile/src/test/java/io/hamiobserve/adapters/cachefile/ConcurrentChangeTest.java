@@ -1,5 +1,9 @@
 package io.hamiobserve.adapters.cachefile;
 
+import io.hamiobserve.testkit.CacheFileImage;
+
+import io.hamiobserve.adapters.cachefile.layout.CacheLayout;
+
 import io.hamiobserve.domain.ContainerUsage;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -26,9 +30,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * reason, and the other container is always served. (A memory-mapped reader would take a SIGBUS here.)
  */
 class ConcurrentChangeTest {
-    private static final Set<String> ACCEPTED = Set.of("file/" + Reasons.TRUNCATED, "file/" + Reasons.UNKNOWN_SIZE,
-            "file/" + Reasons.NOT_INITIALIZED, "file/" + Reasons.VANISHED, "file/" + Reasons.REPLACED,
-            "directory/" + Reasons.EMPTY_DIRECTORY, "directory/" + Reasons.NO_CACHE_FILE);
+    private static final Set<String> ACCEPTED = Set.of("file/truncated", "file/unknown_size",
+            "file/not_initialized", "file/vanished", "file/replaced",
+            "directory/empty_directory", "directory/no_cache_file");
 
     @TempDir
     Path root;

@@ -1,5 +1,7 @@
 package io.hamiobserve.adapters.cachefile;
 
+import io.hamiobserve.testkit.CacheFileImage;
+
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.ArrayList;
@@ -45,9 +47,35 @@ final class Images {
 
     static ReadResult read(byte[] bytes) {
         try {
-            return new CacheFileReader().read(ByteSource.of(bytes));
+            return new CacheFileReader().read(new InMemoryFile(bytes));
         } catch (java.io.IOException e) {
             throw new AssertionError(e);
+        }
+    }
+
+    /** A file's bytes in memory, counting the bytes read from it. */
+    static final class InMemoryFile implements ByteSource {
+        private final byte[] bytes;
+        long bytesRead;
+
+        InMemoryFile(byte[] bytes) {
+            this.bytes = bytes;
+        }
+
+        @Override
+        public long size() {
+            return bytes.length;
+        }
+
+        @Override
+        public int read(ByteBuffer dst, long position) {
+            if (position >= bytes.length) {
+                return -1;
+            }
+            int n = (int) Math.min(dst.remaining(), bytes.length - position);
+            dst.put(bytes, (int) position, n);
+            bytesRead += n;
+            return n;
         }
     }
 
@@ -57,11 +85,11 @@ final class Images {
         final List<String> items = new ArrayList<>();
 
         @Override
-        public synchronized void skipped(String source, String kind, String reason, String item) {
-            if (!"cachefile".equals(source)) {
-                throw new AssertionError("source " + source);
+        public synchronized void skipped(io.hamiobserve.ports.SkipKey key, String item) {
+            if (!"cachefile".equals(key.source())) {
+                throw new AssertionError("source " + key.source());
             }
-            reasons.add(kind + "/" + reason);
+            reasons.add(key.kind() + "/" + key.reason());
             items.add(item);
         }
     }

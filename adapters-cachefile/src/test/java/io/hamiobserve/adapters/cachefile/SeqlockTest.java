@@ -1,5 +1,7 @@
 package io.hamiobserve.adapters.cachefile;
 
+import io.hamiobserve.testkit.CacheFileImage;
+
 import io.hamiobserve.domain.ContainerUsage;
 import io.hamiobserve.domain.DeviceUsage;
 import org.junit.jupiter.api.Test;
@@ -73,7 +75,7 @@ class SeqlockTest {
                 ReadResult result = reader.read(file);
                 assertTrue(result.ok(), () -> result.reason() + " " + result.detail());
                 if (result.content().slots().isEmpty()) {
-                    assertEquals(Reasons.SLOT_UNSETTLED, result.content().problems().get(0).reason());
+                    assertEquals(Skips.Reason.SLOT_UNSETTLED, result.content().problems().get(0).reason());
                     unsettled++;
                     continue;
                 }

@@ -1,5 +1,7 @@
 package io.hamiobserve.adapters.k8s;
 
+import io.hamiobserve.adapters.k8s.Skips.Reason;
+
 import io.hamiobserve.domain.DeviceShare;
 import io.hamiobserve.domain.Quantities;
 import io.hamiobserve.ports.spi.DeviceVendor.Problem;
@@ -41,7 +43,7 @@ final class AllocationDecoder {
         // Every container entry ends with ';', so the text after the last one is not a container.
         int count = entries[entries.length - 1].isBlank() ? entries.length - 1 : entries.length;
         if (count > InputLimits.MAX_CONTAINERS) {
-            problems.add(new Problem("too_many_containers", count + " container entries; the first "
+            problems.add(Reason.TOO_MANY_CONTAINERS.problem(count + " container entries; the first "
                     + InputLimits.MAX_CONTAINERS + " are read"));
             count = InputLimits.MAX_CONTAINERS;
         }
@@ -59,7 +61,7 @@ final class AllocationDecoder {
                 continue;
             }
             if (++listed > InputLimits.MAX_DEVICES_PER_CONTAINER) {
-                problems.add(new Problem("too_many_devices", "container " + position + " lists more than "
+                problems.add(Reason.TOO_MANY_DEVICES.problem("container " + position + " lists more than "
                         + InputLimits.MAX_DEVICES_PER_CONTAINER + " devices; the rest are not read"));
                 break;
             }
@@ -71,13 +73,13 @@ final class AllocationDecoder {
     private static Optional<DeviceShare> decodeDevice(String device, String where, List<Problem> problems) {
         String[] fields = device.split(",", -1);
         if (fields.length != 4) {
-            problems.add(new Problem("wrong_field_count", where + ": device has " + fields.length
+            problems.add(Reason.WRONG_FIELD_COUNT.problem(where + ": device has " + fields.length
                     + " fields, expected 4: '" + device + "'"));
             return Optional.empty();
         }
         String uuid = fields[0].strip();
         if (uuid.isEmpty()) {
-            problems.add(new Problem("missing_uuid", where + ": device without UUID"));
+            problems.add(Reason.MISSING_UUID.problem(where + ": device without UUID"));
             return Optional.empty();
         }
         List<Problem> deviceProblems = new ArrayList<>(2);

@@ -13,7 +13,6 @@ import io.hamiobserve.ports.SchedulerLedgerSource;
 import io.hamiobserve.ports.SkipReporter;
 
 import java.time.Clock;
-import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -21,7 +20,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.BiConsumer;
@@ -38,34 +36,34 @@ import java.util.logging.Logger;
  * the handlers, and re-marked on every heartbeat while all three watches are up; while a watch
  * is down the mark ages, which is how the app shows a stale ledger.
  *
- * <p>After a watch has been down, or the API server unreachable, for two heartbeats, the
- * informers are restarted on their lean stores with versions forgotten: the relist re-applies every object (idempotent, keyed by
- * UID) and emits deletes for objects that vanished meanwhile, even where a restarted API server
- * accepted the old resourceVersion without saying 410 Gone.
+ * <p>At every heartbeat the API server's reachability is probed; while it answers, each informer
+ * checks its watch ({@link WatchedInformer#checkWatch}: two checks down, and it relists). After the
+ * API server has been unreachable for two heartbeats, every informer relists once it answers again:
+ * the relist re-applies every object (idempotent, keyed by UID) and emits deletes for objects that
+ * vanished meanwhile, even where a restarted API server accepted the old resourceVersion without
+ * saying 410 Gone.
  */
 final class InformerLedgerSource implements SchedulerLedgerSource {
     private static final Logger LOG = Logger.getLogger(InformerLedgerSource.class.getName());
     /** Page size of the lists, so that a large cluster is not fetched in one response. */
     static final long LIST_PAGE = 500;
-    /** Heartbeats a watch may be down before its informer is restarted with a full relist. */
-    static final int DOWN_BEATS_BEFORE_RELIST = 2;
 
     private final KubernetesClient client;
     private final boolean ownsClient;
     private final Vendors vendors;
-    private final Duration heartbeat;
+    private final Heartbeat heartbeat;
     private final Clock clock;
-    private List<Watched<?>> watched = List.of();
-    private ScheduledExecutorService scheduler;
+    private List<WatchedInformer<?>> watched = List.of();
+    private ExecutorService prober;
     private volatile boolean closed;
     private int unreachableBeats;
     private CompletableFuture<Void> probe;
-    private ExecutorService prober;
     private volatile Failure lastFailure;
     /** For failure messages: where the API server is, read once (the exception handler must not throw). */
     private final String masterUrl;
 
-    InformerLedgerSource(KubernetesClient client, boolean ownsClient, Vendors vendors, Duration heartbeat, Clock clock) {
+    InformerLedgerSource(KubernetesClient client, boolean ownsClient, Vendors vendors, Heartbeat heartbeat,
+                         Clock clock) {
         this.client = Objects.requireNonNull(client, "client");
         this.masterUrl = String.valueOf(client.getConfiguration().getMasterUrl());
         this.ownsClient = ownsClient;
@@ -76,47 +74,60 @@ final class InformerLedgerSource implements SchedulerLedgerSource {
 
     @Override
     public synchronized void start(Ledger ledger, SkipReporter skips) {
-        if (scheduler != null) {
+        if (prober != null) {
             throw new IllegalStateException("already started");
         }
         LedgerFeed feed = new LedgerFeed(ledger, vendors, new Skips(skips));
         Runnable listed = () -> {
-            if (allListed()) {
+            if (watched.stream().allMatch(WatchedInformer::listed)) {
                 ledger.markSynced(clock.millis());
             }
         };
         watched = List.of(
-                new Watched<>("nodes", () -> client.nodes().withLimit(LIST_PAGE).runnableInformer(0), Node::new,
+                watch("nodes", () -> client.nodes().withLimit(LIST_PAGE).runnableInformer(0), Node::new,
                         feed::putNode, (old, now) -> feed.putNode(now), feed::removeNode, listed),
-                new Watched<>("pods", () -> client.pods().inAnyNamespace().withLabel(PodMapper.NODE_KEY)
+                watch("pods", () -> client.pods().inAnyNamespace().withLabel(PodMapper.NODE_KEY)
                         .withLimit(LIST_PAGE).runnableInformer(0), Pod::new,
                         feed::putPod, feed::replacePod, feed::removePod, listed),
-                new Watched<>("resourcequotas", () -> client.resourceQuotas().inAnyNamespace().withLimit(LIST_PAGE)
+                watch("resourcequotas", () -> client.resourceQuotas().inAnyNamespace().withLimit(LIST_PAGE)
                         .runnableInformer(0), ResourceQuota::new,
                         feed::putQuota, (old, now) -> feed.putQuota(now), feed::removeQuota, listed));
-        scheduler = Executors.newSingleThreadScheduledExecutor(runnable -> {
-            Thread thread = new Thread(runnable, "hami-observe-ledger-heartbeat");
-            thread.setDaemon(true);
-            return thread;
-        });
-        prober = Executors.newSingleThreadExecutor(runnable -> {
-            Thread thread = new Thread(runnable, "hami-observe-api-probe");
-            thread.setDaemon(true);
-            return thread;
-        });
-        watched.forEach(Watched::start);
-        long period = Math.max(1, heartbeat.toMillis());
-        scheduler.scheduleAtFixedRate(() -> beat(ledger), period, period, TimeUnit.MILLISECONDS);
+        prober = Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("hami-observe-api-probe").factory());
+        watched.forEach(WatchedInformer::start);
+        heartbeat.start(() -> beat(ledger));
     }
 
-    private boolean allListed() {
-        return watched.stream().allMatch(w -> w.listed);
+    private <T extends HasMetadata> WatchedInformer<T> watch(String kind, Supplier<SharedIndexInformer<T>> factory,
+                                                             Supplier<T> blank, Consumer<T> added,
+                                                             BiConsumer<T, T> updated, Consumer<T> deleted,
+                                                             Runnable listed) {
+        return new WatchedInformer<>(kind, factory, blank, new ResourceEventHandler<>() {
+            @Override
+            public void onAdd(T object) {
+                added.accept(object);
+            }
+
+            @Override
+            public void onUpdate(T previous, T current) {
+                updated.accept(previous, current);
+            }
+
+            @Override
+            public void onDelete(T object, boolean finalStateUnknown) {
+                deleted.accept(object);
+            }
+
+            @Override
+            public void onList(String resourceVersion, boolean empty) {
+                listed.run();
+            }
+        }, failure -> failed(kind, failure));
     }
 
     /** Whether every informer has delivered its list and is watching now. */
     boolean healthy() {
-        List<Watched<?>> current = watched;
-        return !current.isEmpty() && current.stream().allMatch(Watched::healthy);
+        List<WatchedInformer<?>> current = watched;
+        return !current.isEmpty() && current.stream().allMatch(WatchedInformer::healthy);
     }
 
     /**
@@ -134,7 +145,7 @@ final class InformerLedgerSource implements SchedulerLedgerSource {
             probe = current;
         }
         try {
-            current.get(Math.max(1, heartbeat.toMillis()), TimeUnit.MILLISECONDS);
+            current.get(Math.max(1, heartbeat.period().toMillis()), TimeUnit.MILLISECONDS);
             return true;
         } catch (TimeoutException | ExecutionException | RuntimeException unreachable) {
             return false;
@@ -150,21 +161,23 @@ final class InformerLedgerSource implements SchedulerLedgerSource {
                 return;
             }
             if (!reachable()) {
-                if (++unreachableBeats == DOWN_BEATS_BEFORE_RELIST) {
+                if (++unreachableBeats == WatchedInformer.DOWN_CHECKS_BEFORE_RELIST) {
                     LOG.warning("API server unreachable; serving the last known ledger");
                 }
                 return;
             }
-            if (unreachableBeats >= DOWN_BEATS_BEFORE_RELIST) {
+            if (unreachableBeats >= WatchedInformer.DOWN_CHECKS_BEFORE_RELIST) {
                 LOG.info("API server reachable again; relisting");
-                watched.forEach(Watched::relist);
+                watched.forEach(WatchedInformer::relist);
             }
             unreachableBeats = 0;
-            for (Watched<?> w : watched) {
+            // Only while the API server answers: a watch down for two beats then is stuck, not
+            // waiting out an outage.
+            for (WatchedInformer<?> informer : watched) {
                 try {
-                    w.checkWatch();
+                    informer.checkWatch();
                 } catch (RuntimeException e) {
-                    LOG.log(Level.WARNING, "watch check of " + w.kind + " failed", e);
+                    LOG.log(Level.WARNING, "watch check failed", e);
                 }
             }
             if (healthy()) {
@@ -204,123 +217,13 @@ final class InformerLedgerSource implements SchedulerLedgerSource {
     @Override
     public synchronized void close() {
         closed = true;
-        if (scheduler != null) {
-            scheduler.shutdownNow();
+        heartbeat.close();
+        if (prober != null) {
             prober.shutdownNow();
         }
-        watched.forEach(Watched::stop);
+        watched.forEach(WatchedInformer::stop);
         if (ownsClient) {
             client.close();
-        }
-    }
-
-    /** One watched kind: its current informer, the lean store that outlives informer restarts, its handler. */
-    private final class Watched<T extends HasMetadata> {
-        private final String kind;
-        private final Supplier<SharedIndexInformer<T>> factory;
-        private final LeanStore<T> store;
-        private final ResourceEventHandler<T> handler;
-        private volatile SharedIndexInformer<T> informer;
-        private volatile boolean listed;
-        private int downBeats;
-        private boolean wasWatching;
-
-        Watched(String kind, Supplier<SharedIndexInformer<T>> factory, Supplier<T> blank, Consumer<T> added,
-                BiConsumer<T, T> updated, Consumer<T> deleted, Runnable onListed) {
-            this.kind = kind;
-            this.factory = factory;
-            this.store = new LeanStore<>(blank);
-            this.handler = new ResourceEventHandler<>() {
-                @Override
-                public void onAdd(T object) {
-                    if (!store.isLeanCopy(object)) { // the relist that follows a restart brings the object
-                        added.accept(object);
-                    }
-                }
-
-                @Override
-                public void onUpdate(T previous, T current) {
-                    if (previous != current) { // a resync replays the lean copy: nothing new
-                        updated.accept(previous, current);
-                    }
-                }
-
-                @Override
-                public void onDelete(T object, boolean finalStateUnknown) {
-                    deleted.accept(object);
-                }
-
-                @Override
-                public void onList(String resourceVersion, boolean empty) {
-                    // Delivered after the list's own events, so the ledger holds the whole list now.
-                    listed = true;
-                    onListed.run();
-                }
-            };
-        }
-
-        synchronized void start() {
-            SharedIndexInformer<T> created = factory.get();
-            created.itemStore(store);
-            created.addEventHandler(handler);
-            created.exceptionHandler((started, failure) -> {
-                failed(kind, failure);
-                return !closed;
-            });
-            informer = created;
-            created.start();
-        }
-
-        boolean healthy() {
-            SharedIndexInformer<T> current = informer;
-            return listed && current != null && current.hasSynced() && watching(current);
-        }
-
-        /**
-         * Called from the heartbeat thread only, and only while the API server answers, so a
-         * watch down for two beats is stuck rather than waiting out an outage: fabric8 retries a
-         * watch whose resume is refused with HTTP 410 Gone from the same resourceVersion for
-         * ever, never relisting.
-         */
-        synchronized void checkWatch() {
-            SharedIndexInformer<T> current = informer;
-            if (current != null && watching(current)) {
-                wasWatching = true;
-                downBeats = 0;
-            } else if (wasWatching) { // a first list still in progress is not an outage
-                downBeats++;
-                if (downBeats == DOWN_BEATS_BEFORE_RELIST) {
-                    LOG.warning("watch of " + kind + " is down while the API server answers; relisting");
-                    relist();
-                }
-            }
-        }
-
-        synchronized void relist() {
-            SharedIndexInformer<T> current = informer;
-            LOG.info("relisting " + kind);
-            current.stop();
-            store.forgetVersions();
-            wasWatching = false;
-            downBeats = 0;
-            if (!closed) {
-                start();
-            }
-        }
-
-        // fabric8 8.0 throws NullPointerException from isWatching while an informer stops.
-        private static boolean watching(SharedIndexInformer<?> informer) {
-            try {
-                return informer.isWatching();
-            } catch (RuntimeException stopping) {
-                return false;
-            }
-        }
-
-        synchronized void stop() {
-            if (informer != null) {
-                informer.stop();
-            }
         }
     }
 }

@@ -1,5 +1,7 @@
 package io.hamiobserve.adapters.k8s;
 
+import io.hamiobserve.adapters.k8s.Skips.Reason;
+
 import io.hamiobserve.ports.spi.DeviceVendor.Problem;
 
 import java.util.Optional;
@@ -33,7 +35,7 @@ final class InputLimits {
     /** A problem when an annotation value is longer than any API server would store. */
     static Optional<Problem> annotation(String key, String value) {
         if (value.length() > MAX_ANNOTATION_CHARS) {
-            return Optional.of(new Problem("too_long", key + " holds " + value.length() + " characters, more than the "
+            return Optional.of(Reason.TOO_LONG.problem(key + " holds " + value.length() + " characters, more than the "
                     + MAX_ANNOTATION_CHARS + " an API server stores for all of an object's annotations"));
         }
         return Optional.empty();
@@ -42,12 +44,12 @@ final class InputLimits {
     /** A problem when {@code uuid} (not blank) is not 1 to 128 characters of printable ASCII. */
     static Optional<Problem> uuid(String uuid, String where) {
         if (uuid.length() > MAX_UUID_CHARS) {
-            return Optional.of(new Problem("bad_uuid", where + ": UUID of " + uuid.length() + " characters"));
+            return Optional.of(Reason.BAD_UUID.problem(where + ": UUID of " + uuid.length() + " characters"));
         }
         for (int i = 0; i < uuid.length(); i++) {
             char c = uuid.charAt(i);
             if (c <= 0x20 || c >= 0x7f) {
-                return Optional.of(new Problem("bad_uuid", where + ": UUID holds character U+"
+                return Optional.of(Reason.BAD_UUID.problem(where + ": UUID holds character U+"
                         + String.format("%04X", (int) c) + ": '" + uuid + "'"));
             }
         }
@@ -57,7 +59,7 @@ final class InputLimits {
     /** A problem when {@code text} is longer than {@code max} characters. */
     static Optional<Problem> length(String text, int max, String field, String where) {
         if (text.length() > max) {
-            return Optional.of(new Problem("too_long", where + ": " + field + " of " + text.length()
+            return Optional.of(Reason.TOO_LONG.problem(where + ": " + field + " of " + text.length()
                     + " characters, more than " + max));
         }
         return Optional.empty();

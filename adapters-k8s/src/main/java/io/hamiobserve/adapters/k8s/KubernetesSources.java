@@ -28,8 +28,8 @@ public final class KubernetesSources {
 
     /** The live ledger from the cluster this process is configured for; nothing connects before {@code start}. */
     public static SchedulerLedgerSource cluster() {
-        return new InformerLedgerSource(new KubernetesClientBuilder().build(), true, Vendors.load(), HEARTBEAT,
-                Clock.systemUTC());
+        return new InformerLedgerSource(new KubernetesClientBuilder().build(), true, Vendors.load(), ledgerHeartbeat(
+                HEARTBEAT), Clock.systemUTC());
     }
 
     /** The ledger from a file such as {@code kubectl get nodes,pods,resourcequotas -A -o yaml} prints. */
@@ -39,18 +39,31 @@ public final class KubernetesSources {
 
     /** The HAMi pods placed on {@code nodeName} (usually {@code $NODE_NAME}), watched from the API server. */
     public static NodePodDirectory nodePods(String nodeName) {
-        return new NodePodInformer(new KubernetesClientBuilder().build(), true, nodeName, Vendors.load(), HEARTBEAT);
+        return new NodePodInformer(new KubernetesClientBuilder().build(), true, nodeName, Vendors.load(),
+                nodePodsHeartbeat(HEARTBEAT));
     }
 
     static SchedulerLedgerSource cluster(KubernetesClient client, Duration heartbeat) {
+        return cluster(client, ledgerHeartbeat(heartbeat));
+    }
+
+    static SchedulerLedgerSource cluster(KubernetesClient client, Heartbeat heartbeat) {
         return new InformerLedgerSource(client, false, Vendors.load(), heartbeat, Clock.systemUTC());
     }
 
     static NodePodDirectory nodePods(KubernetesClient client, String nodeName) {
-        return nodePods(client, nodeName, HEARTBEAT);
+        return nodePods(client, nodeName, nodePodsHeartbeat(HEARTBEAT));
     }
 
-    static NodePodDirectory nodePods(KubernetesClient client, String nodeName, Duration watchCheck) {
-        return new NodePodInformer(client, false, nodeName, Vendors.load(), watchCheck);
+    static NodePodDirectory nodePods(KubernetesClient client, String nodeName, Heartbeat heartbeat) {
+        return new NodePodInformer(client, false, nodeName, Vendors.load(), heartbeat);
+    }
+
+    private static Heartbeat ledgerHeartbeat(Duration period) {
+        return Heartbeat.every(period, "hami-observe-ledger-heartbeat");
+    }
+
+    private static Heartbeat nodePodsHeartbeat(Duration period) {
+        return Heartbeat.every(period, "hami-observe-node-pods-watchdog");
     }
 }

@@ -1,5 +1,9 @@
 package io.hamiobserve.adapters.k8s;
 
+import io.hamiobserve.adapters.k8s.Skips.Kind;
+
+import io.hamiobserve.adapters.k8s.Skips.Reason;
+
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -51,7 +55,7 @@ final class LedgerFeed {
     void putNode(Node node) {
         String name = name(node.getMetadata());
         if (name == null) {
-            skips.skip(Skips.NODE_ANNOTATION, "?", "missing_identity", "node without name");
+            skips.skip(Kind.NODE_ANNOTATION, "?", Reason.MISSING_IDENTITY, "node without name");
             return;
         }
         guarded("node " + name, () -> ledger(name, node));
@@ -69,15 +73,15 @@ final class LedgerFeed {
             registers = true;
             DeviceVendor.Decoded<List<RegisteredCard>> decoded = vendor.decodeRegistration(value);
             for (Problem problem : decoded.problems()) {
-                skips.skip(Skips.NODE_ANNOTATION, name, problem.reason(),
-                        vendor.registerAnnotation() + ": " + problem.detail());
+                skips.skip(Kind.NODE_ANNOTATION, name, new Problem(problem.reason(),
+                        vendor.registerAnnotation() + ": " + problem.detail()));
             }
             cards.addAll(decoded.value());
         }
         if (registers) {
             ledger.putNode(name, cards);
             for (Ledger.DuplicateRegistration duplicate : ledger.duplicateRegistrations(name)) {
-                skips.skip(Skips.NODE_ANNOTATION, duplicate.ignored(), "duplicate_uuid", "card " + duplicate.uuid()
+                skips.skip(Kind.NODE_ANNOTATION, duplicate.ignored(), Reason.DUPLICATE_UUID, "card " + duplicate.uuid()
                         + " is registered by " + duplicate.keptBy() + " too, which keeps it (first node by name)");
             }
         } else {
@@ -121,7 +125,7 @@ final class LedgerFeed {
         ObjectMeta meta = quota.getMetadata();
         String name = name(meta);
         if (name == null) {
-            skips.skip(Skips.QUOTA, "?", "missing_identity", "quota without name");
+            skips.skip(Kind.QUOTA, "?", Reason.MISSING_IDENTITY, "quota without name");
             return;
         }
         String namespace = namespace(meta);
@@ -155,7 +159,7 @@ final class LedgerFeed {
     private Optional<Long> limit(Quantity quantity, QuotaResource resource, String item) {
         String text = String.valueOf(quantity.getAmount()) + String.valueOf(quantity.getFormat());
         if (text.length() > MAX_QUANTITY_CHARS) {
-            skips.skip(Skips.QUOTA, item, "bad_quantity", resource.hardLimitKey() + " of " + text.length()
+            skips.skip(Kind.QUOTA, item, Reason.BAD_QUANTITY, resource.hardLimitKey() + " of " + text.length()
                     + " characters");
             return Optional.empty();
         }
@@ -163,15 +167,15 @@ final class LedgerFeed {
         try {
             amount = quantity.getNumericalAmount();
         } catch (RuntimeException bad) {
-            skips.skip(Skips.QUOTA, item, "bad_quantity", resource.hardLimitKey() + " = " + quantity);
+            skips.skip(Kind.QUOTA, item, Reason.BAD_QUANTITY, resource.hardLimitKey() + " = " + quantity);
             return Optional.empty();
         }
         if (amount.signum() < 0) {
-            skips.skip(Skips.QUOTA, item, "negative_number", resource.hardLimitKey() + " = " + quantity);
+            skips.skip(Kind.QUOTA, item, Reason.NEGATIVE_NUMBER, resource.hardLimitKey() + " = " + quantity);
             return Optional.empty();
         }
         if (amount.compareTo(MAX_QUOTA) > 0) {
-            skips.skip(Skips.QUOTA, item, "number_overflow", resource.hardLimitKey() + " = " + quantity + " exceeds "
+            skips.skip(Kind.QUOTA, item, Reason.NUMBER_OVERFLOW, resource.hardLimitKey() + " = " + quantity + " exceeds "
                     + Quantities.MAX_QUOTA);
             return Optional.empty();
         }
@@ -188,9 +192,9 @@ final class LedgerFeed {
             action.run();
         } catch (RuntimeException e) {
             LOG.log(Level.WARNING, "could not apply " + SkipReporter.loggable(what), e);
-            String kind = what.startsWith("node") ? Skips.NODE_ANNOTATION
-                    : what.startsWith("quota") ? Skips.QUOTA : Skips.POD_ANNOTATION;
-            skips.skip(kind, what, "invalid_object", String.valueOf(e.getMessage()));
+            Kind kind = what.startsWith("node") ? Kind.NODE_ANNOTATION
+                    : what.startsWith("quota") ? Kind.QUOTA : Kind.POD_ANNOTATION;
+            skips.skip(kind, what, Reason.INVALID_OBJECT, String.valueOf(e.getMessage()));
         }
     }
 

@@ -1,18 +1,20 @@
 package io.hamiobserve.adapters.k8s;
 
+import io.hamiobserve.adapters.k8s.Skips.Kind;
+
+import io.hamiobserve.adapters.k8s.Skips.Reason;
+
 import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodStatus;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
-import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.hamiobserve.domain.NodePod;
 import io.hamiobserve.domain.PodPlacement;
 import io.hamiobserve.domain.PodRef;
 import io.hamiobserve.ports.NodePodDirectory;
 import io.hamiobserve.ports.SkipReporter;
 
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -21,9 +23,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -34,10 +33,9 @@ import java.util.logging.Logger;
  * selector would not; a pod bound to another node despite the label is left out client-side.
  * Each pod is mapped to a {@link NodePod} on arrival; the fabric8 object is dropped.
  *
- * <p>A watchdog restarts the informer on its lean store (versions forgotten, so the relist
- * re-applies every pod and deletes what vanished) once a watch that was up has been down for
- * two checks: fabric8 retries a watch whose resume is refused with HTTP 410 Gone from the same
- * resourceVersion forever. {@link #isSynced()} stays true across such restarts.
+ * <p>The informer is a {@link WatchedInformer}, checked at every beat of its {@link Heartbeat}: a
+ * watch that was up and is down for two checks is relisted. {@link #isSynced()} stays true across
+ * such relists.
  */
 final class NodePodInformer implements NodePodDirectory {
     private static final Logger LOG = Logger.getLogger(NodePodInformer.class.getName());
@@ -46,28 +44,18 @@ final class NodePodInformer implements NodePodDirectory {
             .thenComparing(pod -> pod.pod().name())
             .thenComparing(pod -> pod.pod().uid());
 
-    /** Checks a watch may be down before the informer is restarted with a full relist. */
-    static final int DOWN_CHECKS_BEFORE_RELIST = 2;
-
     private final KubernetesClient client;
     private final boolean ownsClient;
     private final String nodeName;
     private final PodMapper mapper;
-    private final Duration check;
+    private final Heartbeat heartbeat;
     private final Map<String, NodePod> byUid = new ConcurrentHashMap<>();
-    private final LeanStore<Pod> store = new LeanStore<>(Pod::new);
-    private ResourceEventHandler<Pod> handler;
-    private volatile SharedIndexInformer<Pod> informer;
-    private volatile boolean listed;
-    private volatile boolean closed;
-    private ScheduledExecutorService watchdog;
-    private boolean wasWatching;
-    private int downChecks;
+    private WatchedInformer<Pod> informer;
 
-    NodePodInformer(KubernetesClient client, boolean ownsClient, String nodeName, Vendors vendors, Duration check) {
+    NodePodInformer(KubernetesClient client, boolean ownsClient, String nodeName, Vendors vendors, Heartbeat heartbeat) {
         this.client = Objects.requireNonNull(client, "client");
         this.ownsClient = ownsClient;
-        this.check = Objects.requireNonNull(check, "check");
+        this.heartbeat = Objects.requireNonNull(heartbeat, "heartbeat");
         if (nodeName == null || nodeName.isBlank()) {
             throw new IllegalArgumentException("node name is empty: set NODE_NAME from spec.nodeName");
         }
@@ -77,94 +65,43 @@ final class NodePodInformer implements NodePodDirectory {
 
     @Override
     public synchronized void start(SkipReporter reporter) {
-        if (handler != null) {
+        if (informer != null) {
             throw new IllegalStateException("already started");
         }
         Skips skips = new Skips(reporter);
-        handler = new ResourceEventHandler<>() {
-            @Override
-            public void onAdd(Pod pod) {
-                if (!store.isLeanCopy(pod)) { // the relist that follows a restart brings the pod
-                    put(pod, skips);
-                }
-            }
+        informer = new WatchedInformer<>("pods on " + nodeName, () -> client.pods().inAnyNamespace()
+                .withLabel(PodMapper.NODE_KEY, nodeName).runnableInformer(0), Pod::new, new ResourceEventHandler<>() {
+                    @Override
+                    public void onAdd(Pod pod) {
+                        put(pod, skips);
+                    }
 
-            @Override
-            public void onUpdate(Pod previous, Pod current) {
-                if (previous == current) {
-                    return;
-                }
-                if (previous.getMetadata() != null && !Objects.equals(previous.getMetadata().getUid(),
-                        current.getMetadata().getUid())) {
-                    byUid.remove(previous.getMetadata().getUid());
-                }
-                put(current, skips);
-            }
+                    @Override
+                    public void onUpdate(Pod previous, Pod current) {
+                        if (previous.getMetadata() != null && !Objects.equals(previous.getMetadata().getUid(),
+                                current.getMetadata().getUid())) {
+                            byUid.remove(previous.getMetadata().getUid());
+                        }
+                        put(current, skips);
+                    }
 
-            @Override
-            public void onDelete(Pod pod, boolean finalStateUnknown) {
-                if (pod.getMetadata() != null && pod.getMetadata().getUid() != null) {
-                    byUid.remove(pod.getMetadata().getUid());
-                }
-            }
-
-            @Override
-            public void onList(String resourceVersion, boolean empty) {
-                listed = true;
-            }
-        };
-        watchdog = Executors.newSingleThreadScheduledExecutor(runnable -> {
-            Thread thread = new Thread(runnable, "hami-observe-node-pods-watchdog");
-            thread.setDaemon(true);
-            return thread;
-        });
-        startInformer();
-        long period = Math.max(1, check.toMillis());
-        watchdog.scheduleAtFixedRate(this::checkWatch, period, period, TimeUnit.MILLISECONDS);
+                    @Override
+                    public void onDelete(Pod pod, boolean finalStateUnknown) {
+                        if (pod.getMetadata() != null && pod.getMetadata().getUid() != null) {
+                            byUid.remove(pod.getMetadata().getUid());
+                        }
+                    }
+                }, failure -> LOG.log(Level.WARNING, "watch of pods on " + nodeName + " failed; retrying: " + failure));
+        informer.start();
+        heartbeat.start(this::checkWatch);
     }
 
-    private synchronized void startInformer() {
-        SharedIndexInformer<Pod> created = client.pods().inAnyNamespace()
-                .withLabel(PodMapper.NODE_KEY, nodeName)
-                .runnableInformer(0);
-        created.itemStore(store);
-        created.exceptionHandler((started, failure) -> {
-            LOG.log(Level.WARNING, "watch of pods on " + nodeName + " failed; retrying: " + failure);
-            return !closed;
-        });
-        created.addEventHandler(handler);
-        informer = created;
-        created.start();
-    }
-
-    private synchronized void checkWatch() {
+    private void checkWatch() {
         try {
-            if (closed) {
-                return;
-            }
-            if (watching(informer)) {
-                wasWatching = true;
-                downChecks = 0;
-            } else if (wasWatching && ++downChecks == DOWN_CHECKS_BEFORE_RELIST) { // a first list is not an outage
-                LOG.warning("watch of pods on " + nodeName + " is down; relisting");
-                informer.stop();
-                store.forgetVersions();
-                wasWatching = false;
-                downChecks = 0;
-                startInformer();
-            }
+            informer.checkWatch();
         } catch (RuntimeException e) {
             // The watchdog must survive anything, or a stuck watch would never be noticed again.
             LOG.log(Level.WARNING, "watch check of pods on " + nodeName + " failed", e);
-        }
-    }
-
-    // fabric8 8.0 throws NullPointerException from isWatching while an informer stops.
-    private static boolean watching(SharedIndexInformer<?> informer) {
-        try {
-            return informer.isWatching();
-        } catch (RuntimeException stopping) {
-            return false;
         }
     }
 
@@ -172,7 +109,7 @@ final class NodePodInformer implements NodePodDirectory {
         try {
             Optional<PodRef> ref = PodMapper.ref(pod);
             if (ref.isEmpty()) {
-                skips.skip(Skips.POD_ANNOTATION, PodMapper.describe(pod), "missing_identity", "pod without uid");
+                skips.skip(Kind.POD_ANNOTATION, PodMapper.describe(pod), Reason.MISSING_IDENTITY, "pod without uid");
                 return;
             }
             String boundTo = pod.getSpec() == null ? null : pod.getSpec().getNodeName();
@@ -185,7 +122,7 @@ final class NodePodInformer implements NodePodDirectory {
                     placement));
         } catch (RuntimeException e) {
             LOG.log(Level.WARNING, "could not map pod " + PodMapper.describe(pod), e);
-            skips.skip(Skips.POD_ANNOTATION, PodMapper.describe(pod), "invalid_object", String.valueOf(e.getMessage()));
+            skips.skip(Kind.POD_ANNOTATION, PodMapper.describe(pod), Reason.INVALID_OBJECT, String.valueOf(e.getMessage()));
         }
     }
 
@@ -219,7 +156,8 @@ final class NodePodInformer implements NodePodDirectory {
 
     @Override
     public boolean isSynced() {
-        return listed;
+        WatchedInformer<Pod> current = informer;
+        return current != null && current.listed();
     }
 
     @Override
@@ -231,10 +169,7 @@ final class NodePodInformer implements NodePodDirectory {
 
     @Override
     public synchronized void close() {
-        closed = true;
-        if (watchdog != null) {
-            watchdog.shutdownNow();
-        }
+        heartbeat.close();
         if (informer != null) {
             informer.stop();
         }

@@ -1,5 +1,7 @@
 package io.hamiobserve.adapters.k8s;
 
+import io.hamiobserve.adapters.k8s.Skips.Reason;
+
 import io.hamiobserve.ports.spi.DeviceVendor.Problem;
 import tools.jackson.databind.JsonNode;
 
@@ -28,14 +30,14 @@ final class Numbers {
     static Parsed parseNonNegative(String text, String field, long max) {
         String trimmed = text.trim();
         if (!INTEGER.matcher(trimmed).matches()) {
-            return new Parsed(0, new Problem("not_a_number", field + " is not an integer: '" + text + "'"));
+            return new Parsed(0, Reason.NOT_A_NUMBER.problem(field + " is not an integer: '" + text + "'"));
         }
         long value;
         try {
             value = Long.parseLong(trimmed);
         } catch (NumberFormatException tooLong) {
-            return new Parsed(0, new Problem(trimmed.startsWith("-") ? "negative_number" : "number_overflow",
-                    field + " out of range: " + trimmed));
+            return new Parsed(0, (trimmed.startsWith("-") ? Reason.NEGATIVE_NUMBER : Reason.NUMBER_OVERFLOW)
+                    .problem(field + " out of range: " + trimmed));
         }
         return bounded(value, field, max);
     }
@@ -49,10 +51,10 @@ final class Numbers {
             return new Parsed(0, null);
         }
         if (!node.isIntegralNumber()) {
-            return new Parsed(0, new Problem("not_a_number", field + " is not an integer: " + node));
+            return new Parsed(0, Reason.NOT_A_NUMBER.problem(field + " is not an integer: " + node));
         }
         if (!node.canConvertToLong()) {
-            return new Parsed(0, new Problem(node.bigIntegerValue().signum() < 0 ? "negative_number" : "number_overflow",
+            return new Parsed(0, (node.bigIntegerValue().signum() < 0 ? Reason.NEGATIVE_NUMBER : Reason.NUMBER_OVERFLOW).problem(
                     field + " out of range: " + node));
         }
         return bounded(node.longValue(), field, max);
@@ -60,10 +62,10 @@ final class Numbers {
 
     private static Parsed bounded(long value, String field, long max) {
         if (value < 0) {
-            return new Parsed(0, new Problem("negative_number", field + " is negative: " + value));
+            return new Parsed(0, Reason.NEGATIVE_NUMBER.problem(field + " is negative: " + value));
         }
         if (value > max) {
-            return new Parsed(0, new Problem("number_overflow", field + " exceeds " + max + ": " + value));
+            return new Parsed(0, Reason.NUMBER_OVERFLOW.problem(field + " exceeds " + max + ": " + value));
         }
         return new Parsed(value, null);
     }

@@ -1,5 +1,7 @@
 package io.hamiobserve.adapters.k8s;
 
+import io.hamiobserve.adapters.k8s.Skips.Reason;
+
 import io.hamiobserve.domain.CardMode;
 import io.hamiobserve.domain.Quantities;
 import io.hamiobserve.domain.RegisteredCard;
@@ -52,7 +54,7 @@ public final class NvidiaDeviceVendor implements DeviceVendor {
         if (tooLong.isPresent()) {
             problems.add(tooLong.get());
         } else if (value.isEmpty()) {
-            problems.add(new Problem("empty_value", "register annotation is empty"));
+            problems.add(Reason.EMPTY_VALUE.problem("register annotation is empty"));
         } else if (value.startsWith("[") || value.startsWith("{")) {
             decodeJson(value, cards, problems);
         } else {
@@ -66,11 +68,11 @@ public final class NvidiaDeviceVendor implements DeviceVendor {
         try {
             root = JSON.readTree(value);
         } catch (JacksonException e) {
-            problems.add(new Problem("bad_json", "register annotation is not JSON: " + e.getOriginalMessage()));
+            problems.add(Reason.BAD_JSON.problem("register annotation is not JSON: " + e.getOriginalMessage()));
             return;
         }
         if (!root.isArray()) {
-            problems.add(new Problem("bad_json", "register annotation is not a JSON array"));
+            problems.add(Reason.BAD_JSON.problem("register annotation is not a JSON array"));
             return;
         }
         int position = 0;
@@ -84,18 +86,18 @@ public final class NvidiaDeviceVendor implements DeviceVendor {
     }
 
     private static Problem tooManyCards(int listed) {
-        return new Problem("too_many_cards", listed + " cards registered; the first "
+        return Reason.TOO_MANY_CARDS.problem(listed + " cards registered; the first "
                 + InputLimits.MAX_CARDS_PER_NODE + " are read");
     }
 
     private static Optional<RegisteredCard> cardFromJson(JsonNode card, int position, List<Problem> problems) {
         if (!card.isObject()) {
-            problems.add(new Problem("bad_json", "card #" + position + " is not a JSON object"));
+            problems.add(Reason.BAD_JSON.problem("card #" + position + " is not a JSON object"));
             return Optional.empty();
         }
         JsonNode id = card.get("id");
         if (id == null || !id.isString() || id.stringValue().isBlank()) {
-            problems.add(new Problem("missing_uuid", "card #" + position + " has no id"));
+            problems.add(Reason.MISSING_UUID.problem("card #" + position + " has no id"));
             return Optional.empty();
         }
         String uuid = id.stringValue().strip();
@@ -116,7 +118,7 @@ public final class NvidiaDeviceVendor implements DeviceVendor {
             if (healthNode.isBoolean()) {
                 health = healthNode.booleanValue();
             } else {
-                cardProblems.add(new Problem("bad_boolean", where + ": health is not a boolean"));
+                cardProblems.add(Reason.BAD_BOOLEAN.problem(where + ": health is not a boolean"));
             }
         }
         Optional<CardMode> mode = mode(modeText, where, cardProblems);
@@ -142,7 +144,7 @@ public final class NvidiaDeviceVendor implements DeviceVendor {
             return "";
         }
         if (!node.isString()) {
-            problems.add(new Problem("bad_json", where + ": " + field + " is not a string"));
+            problems.add(Reason.BAD_JSON.problem(where + ": " + field + " is not a string"));
             return "";
         }
         String text = node.stringValue();
@@ -153,7 +155,7 @@ public final class NvidiaDeviceVendor implements DeviceVendor {
     private static Optional<CardMode> mode(String text, String where, List<Problem> problems) {
         Optional<CardMode> mode = CardMode.fromLabel(text);
         if (mode.isEmpty()) {
-            problems.add(new Problem("unknown_mode", where + ": unknown mode '" + text + "'"));
+            problems.add(Reason.UNKNOWN_MODE.problem(where + ": unknown mode '" + text + "'"));
         }
         return mode;
     }
@@ -171,13 +173,13 @@ public final class NvidiaDeviceVendor implements DeviceVendor {
             }
             String[] fields = record.split(",", -1);
             if (fields.length != 7 && fields.length != 9) {
-                problems.add(new Problem("wrong_field_count",
+                problems.add(Reason.WRONG_FIELD_COUNT.problem(
                         "record has " + fields.length + " fields, expected 7 or 9: '" + record + "'"));
                 continue;
             }
             String uuid = fields[0].strip();
             if (uuid.isEmpty()) {
-                problems.add(new Problem("missing_uuid", "record without id: '" + record + "'"));
+                problems.add(Reason.MISSING_UUID.problem("record without id: '" + record + "'"));
                 continue;
             }
             List<Problem> cardProblems = new ArrayList<>();
@@ -191,7 +193,7 @@ public final class NvidiaDeviceVendor implements DeviceVendor {
             long numa = legacyNumber(fields[5], where + " numa", Integer.MAX_VALUE, cardProblems);
             String healthText = fields[6].strip();
             if (!healthText.equals("true") && !healthText.equals("false")) {
-                cardProblems.add(new Problem("bad_boolean", where + ": health is '" + healthText + "'"));
+                cardProblems.add(Reason.BAD_BOOLEAN.problem(where + ": health is '" + healthText + "'"));
             }
             long index = 0;
             Optional<CardMode> mode = Optional.of(CardMode.HAMI_CORE);
@@ -224,7 +226,7 @@ public final class NvidiaDeviceVendor implements DeviceVendor {
             if (seen.add(card.uuid())) {
                 unique.add(card);
             } else {
-                problems.add(new Problem("duplicate_uuid", "card " + card.uuid() + " registered twice"));
+                problems.add(Reason.DUPLICATE_UUID.problem("card " + card.uuid() + " registered twice"));
             }
         }
         return unique;

@@ -1,5 +1,9 @@
 package io.hamiobserve.adapters.k8s;
 
+import io.hamiobserve.adapters.k8s.Skips.Kind;
+
+import io.hamiobserve.adapters.k8s.Skips.Reason;
+
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
@@ -87,13 +91,13 @@ final class PodMapper {
             return Optional.empty();
         }
         if (ref.isEmpty()) {
-            skips.skip(Skips.POD_ANNOTATION, describe(pod), "missing_identity", "pod without name or uid");
+            skips.skip(Kind.POD_ANNOTATION, describe(pod), Reason.MISSING_IDENTITY, "pod without name or uid");
             return Optional.empty();
         }
         List<String> names = containerNames(pod);
         Optional<Problem> badName = names(ref.get(), node.get(), names);
         if (badName.isPresent()) {
-            skips.skip(Skips.POD_ANNOTATION, describe(pod), badName.get());
+            skips.skip(Kind.POD_ANNOTATION, describe(pod), badName.get());
             return Optional.empty();
         }
         String item = ref.get().namespace() + "/" + ref.get().name();
@@ -109,11 +113,11 @@ final class PodMapper {
             }
             AllocationDecoder.Decoded decoded = AllocationDecoder.decode(value);
             for (Problem problem : decoded.problems()) {
-                skips.skip(Skips.POD_ANNOTATION, item, problem.reason(), key + ": " + problem.detail());
+                skips.skip(Kind.POD_ANNOTATION, item, new Problem(problem.reason(), key + ": " + problem.detail()));
             }
             List<List<DeviceShare>> entries = decoded.containers();
             if (!names.isEmpty() && entries.size() > names.size()) {
-                skips.skip(Skips.POD_ANNOTATION, item, "too_many_containers", key + " lists " + entries.size()
+                skips.skip(Kind.POD_ANNOTATION, item, Reason.TOO_MANY_CONTAINERS, key + " lists " + entries.size()
                         + " containers, the pod has " + names.size());
                 entries = entries.subList(0, names.size());
             }
@@ -178,39 +182,39 @@ final class PodMapper {
         }
         Optional<Problem> tooLong = InputLimits.annotation(MIG_KEY, value);
         if (tooLong.isPresent()) {
-            skips.skip(Skips.POD_ANNOTATION, item, tooLong.get());
+            skips.skip(Kind.POD_ANNOTATION, item, tooLong.get());
             return List.of();
         }
         JsonNode root;
         try {
             root = JSON.readTree(value);
         } catch (JacksonException e) {
-            skips.skip(Skips.POD_ANNOTATION, item, "bad_json", MIG_KEY + ": " + e.getOriginalMessage());
+            skips.skip(Kind.POD_ANNOTATION, item, Reason.BAD_JSON, MIG_KEY + ": " + e.getOriginalMessage());
             return List.of();
         }
         if (root == null || !root.isArray()) {
-            skips.skip(Skips.POD_ANNOTATION, item, "bad_json", MIG_KEY + " is not a JSON array");
+            skips.skip(Kind.POD_ANNOTATION, item, Reason.BAD_JSON, MIG_KEY + " is not a JSON array");
             return List.of();
         }
         List<MigInstance> instances = new ArrayList<>();
         int position = 0;
         for (JsonNode entry : root) {
             if (position == InputLimits.MAX_MIG_INSTANCES) {
-                skips.skip(Skips.POD_ANNOTATION, item, "too_many_entries", MIG_KEY + " lists " + root.size()
+                skips.skip(Kind.POD_ANNOTATION, item, Reason.TOO_MANY_ENTRIES, MIG_KEY + " lists " + root.size()
                         + " instances; the first " + InputLimits.MAX_MIG_INSTANCES + " are read");
                 break;
             }
             List<Problem> problems = new ArrayList<>(1);
             Optional<MigInstance> instance = migInstance(entry, MIG_KEY + " #" + position++, problems);
             instance.ifPresent(instances::add);
-            problems.forEach(problem -> skips.skip(Skips.POD_ANNOTATION, item, problem));
+            problems.forEach(problem -> skips.skip(Kind.POD_ANNOTATION, item, problem));
         }
         return instances;
     }
 
     private static Optional<MigInstance> migInstance(JsonNode entry, String where, List<Problem> problems) {
         if (!entry.isObject()) {
-            problems.add(new Problem("bad_mig_allocation", where + " is not an object"));
+            problems.add(Reason.BAD_MIG_ALLOCATION.problem(where + " is not an object"));
             return Optional.empty();
         }
         JsonNode placement = entry.path("placement");
@@ -231,7 +235,7 @@ final class PodMapper {
         long gpuInstance = smallInt(entry, "gpuInstanceID", where, problems);
         long computeInstance = smallInt(entry, "computeInstanceID", where, problems);
         if (gpu.isEmpty() && problems.isEmpty()) {
-            problems.add(new Problem("bad_mig_allocation", where + " without gpuUUID"));
+            problems.add(Reason.BAD_MIG_ALLOCATION.problem(where + " without gpuUUID"));
         }
         if (!gpu.isEmpty()) {
             InputLimits.uuid(gpu, where).ifPresent(problems::add);
@@ -261,7 +265,7 @@ final class PodMapper {
             return "";
         }
         if (!node.isString()) {
-            problems.add(new Problem("bad_mig_allocation", where + ": " + field + " is not a string"));
+            problems.add(Reason.BAD_MIG_ALLOCATION.problem(where + ": " + field + " is not a string"));
             return "";
         }
         return node.stringValue().strip();

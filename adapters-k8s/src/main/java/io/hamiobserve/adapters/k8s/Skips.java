@@ -1,5 +1,6 @@
 package io.hamiobserve.adapters.k8s;
 
+import io.hamiobserve.ports.SkipKey;
 import io.hamiobserve.ports.SkipReporter;
 import io.hamiobserve.ports.spi.DeviceVendor.Problem;
 
@@ -7,18 +8,32 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
- * Reports skipped input to the {@link SkipReporter}: the reason to the counter, the item and what
- * was wrong with it to the reporter's log line, which bounds what an input can put into the log
- * ({@link SkipReporter#loggable}).
+ * Reports skipped input to the {@link SkipReporter}: the key (this adapter's source, the kind of
+ * object, the reason) to the counter, the item and what was wrong with it to the reporter's log
+ * line, which bounds what an input can put into the log ({@link SkipReporter#loggable}). A device
+ * vendor's {@link Problem} brings a reason of the vendor's own.
  */
 final class Skips {
     static final String SOURCE = "kubernetes";
-    static final String NODE_ANNOTATION = "node_annotation";
-    static final String POD_ANNOTATION = "pod_annotation";
-    static final String QUOTA = "quota";
-    static final String SNAPSHOT = "snapshot";
 
     private static final Logger LOG = Logger.getLogger(Skips.class.getName());
+
+    /** What was skipped. */
+    enum Kind implements SkipKey.Label {
+        NODE_ANNOTATION, POD_ANNOTATION, QUOTA, SNAPSHOT
+    }
+
+    /** Why, for the decoders of this adapter (docs/adapters-k8s.md says what each means). */
+    enum Reason implements SkipKey.Label {
+        MISSING_IDENTITY, INVALID_OBJECT, DUPLICATE_UUID, BAD_QUANTITY, NOT_A_NUMBER, NEGATIVE_NUMBER, NUMBER_OVERFLOW,
+        TOO_LONG, BAD_UUID, TOO_MANY_CONTAINERS, TOO_MANY_DEVICES, TOO_MANY_ENTRIES, WRONG_FIELD_COUNT, MISSING_UUID,
+        BAD_JSON, BAD_MIG_ALLOCATION, BAD_DOCUMENT, BAD_OBJECT, EMPTY_VALUE, TOO_MANY_CARDS, BAD_BOOLEAN, UNKNOWN_MODE;
+
+        /** This reason as a decoder's finding, with what exactly was wrong. */
+        Problem problem(String detail) {
+            return new Problem(label(), detail);
+        }
+    }
 
     private final SkipReporter reporter;
 
@@ -26,13 +41,17 @@ final class Skips {
         this.reporter = reporter;
     }
 
-    void skip(String kind, String item, Problem problem) {
-        skip(kind, item, problem.reason(), problem.detail());
+    void skip(Kind kind, String item, Problem problem) {
+        report(new SkipKey(SOURCE, kind.label(), problem.reason()), item + ": " + problem.detail());
     }
 
-    void skip(String kind, String item, String reason, String detail) {
+    void skip(Kind kind, String item, Reason reason, String detail) {
+        report(SkipKey.of(SOURCE, kind, reason), item + ": " + detail);
+    }
+
+    private void report(SkipKey key, String item) {
         try {
-            reporter.skipped(SOURCE, kind, reason, item + ": " + detail);
+            reporter.skipped(key, item);
         } catch (RuntimeException e) {
             // A failing counter must not stop the ledger from being fed.
             LOG.log(Level.WARNING, "skip reporter failed", e);

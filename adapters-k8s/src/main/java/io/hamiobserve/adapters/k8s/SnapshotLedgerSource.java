@@ -1,5 +1,9 @@
 package io.hamiobserve.adapters.k8s;
 
+import io.hamiobserve.adapters.k8s.Skips.Kind;
+
+import io.hamiobserve.adapters.k8s.Skips.Reason;
+
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.ResourceQuota;
@@ -72,7 +76,7 @@ final class SnapshotLedgerSource implements SchedulerLedgerSource {
         } catch (RuntimeException bad) {
             String item = kind + " " + object.path("metadata").path("namespace").asString("") + "/"
                     + object.path("metadata").path("name").asString("");
-            skips.skip(Skips.SNAPSHOT, item, "bad_object", String.valueOf(bad.getMessage()));
+            skips.skip(Kind.SNAPSHOT, item, Reason.BAD_OBJECT, String.valueOf(bad.getMessage()));
         }
     }
 

@@ -1,5 +1,9 @@
 package io.hamiobserve.adapters.k8s;
 
+import io.hamiobserve.adapters.k8s.Skips.Kind;
+
+import io.hamiobserve.adapters.k8s.Skips.Reason;
+
 import org.snakeyaml.engine.v2.api.LoadSettings;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.JsonParser;
@@ -126,7 +130,7 @@ final class SnapshotReader {
                 throw new NotADumpException("not a Kubernetes dump: " + (json ? "JSON" : "YAML")
                         + " parse error" + where + ": " + why);
             }
-            skips.skip(Skips.SNAPSHOT, "document " + reading.documents + where, "bad_document", why);
+            skips.skip(Kind.SNAPSHOT, "document " + reading.documents + where, Reason.BAD_DOCUMENT, why);
         }
         if (!reading.recognised) {
             throw new NotADumpException("not a Kubernetes dump: " + reading.notADump);
@@ -196,7 +200,7 @@ final class SnapshotReader {
                         notADump = problem;
                         return;
                     }
-                    skips.skip(Skips.SNAPSHOT, "document " + documents, "bad_document", problem);
+                    skips.skip(Kind.SNAPSHOT, "document " + documents, Reason.BAD_DOCUMENT, problem);
                 }
             }
         }
@@ -244,7 +248,7 @@ final class SnapshotReader {
             } else if (node.isObject()) {
                 hand(node);
             } else {
-                skips.skip(Skips.SNAPSHOT, "document " + documents, "bad_object", "an item is not an object: "
+                skips.skip(Kind.SNAPSHOT, "document " + documents, Reason.BAD_OBJECT, "an item is not an object: "
                         + node.getNodeType());
             }
         }

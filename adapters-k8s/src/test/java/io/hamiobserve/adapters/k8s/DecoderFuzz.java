@@ -12,6 +12,7 @@ import io.hamiobserve.domain.MigInstance;
 import io.hamiobserve.domain.PodPlacement;
 import io.hamiobserve.domain.Quantities;
 import io.hamiobserve.domain.RegisteredCard;
+import io.hamiobserve.ports.SkipKey;
 import io.hamiobserve.ports.SkipReporter;
 import io.hamiobserve.ports.spi.DeviceVendor;
 import io.hamiobserve.ports.spi.DeviceVendor.Problem;
@@ -39,12 +40,14 @@ import java.util.function.BiConsumer;
  * {@code dump-json}. Long runs: {@code bin/fuzz TARGET [--count N] [--seed S]}.
  */
 public final class DecoderFuzz {
-    /** Every reason the adapter skips with; a reason outside this set fails the run. */
-    static final Set<String> REASONS = Set.of("not_a_number", "negative_number", "number_overflow", "too_long",
-            "bad_uuid", "missing_uuid", "wrong_field_count", "bad_json", "bad_boolean", "unknown_mode",
-            "duplicate_uuid", "empty_value", "too_many_cards", "too_many_containers", "too_many_devices",
-            "too_many_entries", "bad_mig_allocation", "missing_identity", "bad_quantity", "bad_document",
-            "bad_object");
+    /**
+     * Every reason the adapter's decoders skip with; a reason outside this set fails the run, and so
+     * does {@code invalid_object}: it is what an exception escaping a decoder is counted as.
+     */
+    static final Set<String> REASONS = java.util.Arrays.stream(Skips.Reason.values())
+            .filter(reason -> reason != Skips.Reason.INVALID_OBJECT)
+            .map(Skips.Reason::label)
+            .collect(java.util.stream.Collectors.toUnmodifiableSet());
 
     static final long DEFAULT_SEED = 20_260_113L;
     static final List<String> TARGETS = List.of("register", "allocation", "mig", "quota", "dump-yaml", "dump-json");
@@ -62,13 +65,13 @@ public final class DecoderFuzz {
         Map<String, Long> counts = new TreeMap<>();
         long[] skipped = new long[1];
         Ledger ledger = new Ledger();
-        SkipReporter reporter = (source, kind, reason, item) -> {
-            if (!REASONS.contains(reason)) {
-                throw new AssertionError("skip with reason '" + reason + "' (" + kind + "): "
+        SkipReporter reporter = (key, item) -> {
+            if (!REASONS.contains(key.reason())) {
+                throw new AssertionError("skip with reason '" + key.reason() + "' (" + key.kind() + "): "
                         + SkipReporter.loggable(item));
             }
             skipped[0]++;
-            counts.merge(reason, 1L, Long::sum);
+            counts.merge(key.reason(), 1L, Long::sum);
         };
         LedgerFeed feed = new LedgerFeed(ledger, Vendors.load(), new Skips(reporter));
         BiConsumer<Long, String> one = switch (target) {
@@ -138,7 +141,8 @@ public final class DecoderFuzz {
     private static void register(String value, Ledger ledger, SkipReporter reporter) {
         DeviceVendor.Decoded<List<RegisteredCard>> decoded = new NvidiaDeviceVendor().decodeRegistration(value);
         for (Problem problem : decoded.problems()) {
-            reporter.skipped(Skips.SOURCE, Skips.NODE_ANNOTATION, problem.reason(), problem.detail());
+            reporter.skipped(new SkipKey(Skips.SOURCE, Skips.Kind.NODE_ANNOTATION.label(), problem.reason()),
+                    problem.detail());
         }
         if (decoded.value().size() > InputLimits.MAX_CARDS_PER_NODE) {
             throw new AssertionError(decoded.value().size() + " cards");
@@ -155,7 +159,8 @@ public final class DecoderFuzz {
     private static void allocation(String value, Ledger ledger, SkipReporter reporter) {
         AllocationDecoder.Decoded decoded = AllocationDecoder.decode(value);
         for (Problem problem : decoded.problems()) {
-            reporter.skipped(Skips.SOURCE, Skips.POD_ANNOTATION, problem.reason(), problem.detail());
+            reporter.skipped(new SkipKey(Skips.SOURCE, Skips.Kind.POD_ANNOTATION.label(), problem.reason()),
+                    problem.detail());
         }
         if (decoded.containers().size() > InputLimits.MAX_CONTAINERS) {
             throw new AssertionError(decoded.containers().size() + " containers");

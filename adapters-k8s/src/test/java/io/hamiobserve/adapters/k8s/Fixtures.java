@@ -14,6 +14,7 @@ import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.fabric8.mockwebserver.Context;
 import io.fabric8.mockwebserver.MockWebServer;
+import io.hamiobserve.ports.SkipKey;
 import io.hamiobserve.ports.SkipReporter;
 
 import java.io.IOException;
@@ -136,11 +137,11 @@ final class Fixtures {
         final List<String> skipped = Collections.synchronizedList(new ArrayList<>());
 
         @Override
-        public void skipped(String source, String kind, String reason, String item) {
-            if (!"kubernetes".equals(source)) {
-                throw new AssertionError("unexpected source " + source);
+        public void skipped(SkipKey key, String item) {
+            if (!"kubernetes".equals(key.source())) {
+                throw new AssertionError("unexpected source " + key.source());
             }
-            skipped.add(kind + "/" + reason);
+            skipped.add(key.kind() + "/" + key.reason());
         }
 
         List<String> reasons() {

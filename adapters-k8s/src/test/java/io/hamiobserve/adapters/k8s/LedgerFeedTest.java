@@ -83,7 +83,7 @@ class LedgerFeedTest {
     @Test
     void aCardRegisteredByTwoNodesIsCountedOnceAndEachDeliveryOfTheOtherNodeIsReported() {
         List<String> items = new ArrayList<>();
-        SkipReporter recording = (source, kind, reason, item) -> items.add(kind + "/" + reason + " " + item);
+        SkipReporter recording = (key, item) -> items.add(key.kind() + "/" + key.reason() + " " + item);
         LedgerFeed reporting = new LedgerFeed(ledger, Vendors.load(), new Skips(recording));
         reporting.putNode(node("node-b", "[" + card("GPU-1", 0, 40960) + "," + card("GPU-2", 1, 40960) + "]"));
         reporting.putNode(node("node-a", "[" + card("GPU-1", 0, 40960) + "]"));

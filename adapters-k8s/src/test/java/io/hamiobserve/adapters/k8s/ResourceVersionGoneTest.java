@@ -21,7 +21,6 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -52,6 +51,8 @@ class ResourceVersionGoneTest {
     private final Fixtures.RecordingSkips skips = new Fixtures.RecordingSkips();
     private SchedulerLedgerSource source;
     private NodePodDirectory directory;
+    private final List<String> received = new ArrayList<>();
+    private final ManualHeartbeat heartbeat = new ManualHeartbeat();
 
     @BeforeEach
     void startServer() {
@@ -136,13 +137,25 @@ class ResourceVersionGoneTest {
                 .withItems(pods).build();
     }
 
+    /** Every request the mock API server has received so far, in order. */
     private List<String> requests() throws InterruptedException {
-        List<String> paths = new ArrayList<>();
         RecordedRequest request;
         while ((request = server.takeRequest(1, TimeUnit.MILLISECONDS)) != null) {
-            paths.add(request.getPath());
+            received.add(request.getPath());
         }
-        return paths;
+        return List.copyOf(received);
+    }
+
+    /** Waits until the API server has received {@code path} at least {@code times} times. */
+    private void awaitRequests(String path, int times) {
+        await(times + " requests of " + path, () -> {
+            try {
+                return requests().stream().filter(path::equals).count() >= times;
+            } catch (InterruptedException interrupted) {
+                Thread.currentThread().interrupt();
+                return false;
+            }
+        });
     }
 
     private static List<String> cards(AllocationView view) {
@@ -248,12 +261,16 @@ class ResourceVersionGoneTest {
         return new Sampler<>(this::ledgerShares);
     }
 
-    /** Waits for the state after the relist, and checks it holds and that nothing went missing or doubled on the way. */
+    /**
+     * Waits for the state after the relist and for the watch that follows it, and checks the state
+     * holds and that nothing went missing or doubled on the way.
+     */
     private AllocationView ledgerAfterGone(Sampler<List<String>> sampler) throws InterruptedException {
         await("relisted after 410", () -> cards(ledger.view()).equals(CARDS_AFTER));
+        // The watch from the relist's version is opened after the relist's events are applied: a
+        // second relist or a replayed event would show up in the states sampled until then.
+        awaitRequests(watchPath("pods", HAMI_PODS, "20"), 1);
         await("watching again", ((InformerLedgerSource) source)::healthy);
-        // Settle: a second relist or a replayed event would show up as a changed view.
-        Thread.sleep(300);
         Set<List<String>> seen = sampler.stop();
         AllocationView after = ledger.view();
         assertEquals(CARDS_AFTER, cards(after));
@@ -277,8 +294,8 @@ class ResourceVersionGoneTest {
                 .always();
         quietWatch(watchPath("pods", HAMI_PODS, "20"));
 
-        // A heartbeat far longer than the test: recovery must come from the relist on 410 alone.
-        source = KubernetesSources.cluster(client, Duration.ofHours(1));
+        // The heartbeat never beats: recovery must come from the relist on 410 alone.
+        source = KubernetesSources.cluster(client, heartbeat);
         source.start(ledger, skips);
         Sampler<List<String>> sampler = ledgerBeforeGone();
         long firstSync = ledger.view().freshness().lastSyncEpochMillis();
@@ -312,19 +329,23 @@ class ResourceVersionGoneTest {
                 .always();
         quietWatch(watchPath("pods", HAMI_PODS, "20"));
 
-        // Long enough that slow probes on a busy machine (load average 10 and more) are not taken for
-        // an outage, which would relist everything before the resume is refused and miss the case.
-        source = KubernetesSources.cluster(client, Duration.ofSeconds(2));
+        source = KubernetesSources.cluster(client, heartbeat);
         source.start(ledger, skips);
         Sampler<List<String>> sampler = ledgerBeforeGone();
+        // The watch ended and its resume was refused with 410 (fabric8 retries it for ever): the
+        // two checks that follow find it down, and the second relists.
+        awaitRequests(oldWatch, 2);
+        heartbeat.beat();
+        heartbeat.beat();
 
         AllocationView after = ledgerAfterGone(sampler);
         long relisted = after.freshness().lastSyncEpochMillis();
-        await("heartbeat marks synced again", () -> ledger.view().freshness().lastSyncEpochMillis() > relisted);
+        Thread.sleep(2);
+        heartbeat.beat();
+        assertTrue(ledger.view().freshness().lastSyncEpochMillis() > relisted, "the heartbeat marks synced again");
         List<String> paths = requests();
-        assertTrue(paths.stream().filter(oldWatch::equals).count() >= 2, paths::toString);
         assertTrue(paths.stream().filter(podList::equals).count() >= 5, paths::toString);
-        assertTrue(paths.contains(watchPath("pods", HAMI_PODS, "20")), paths::toString);
+        assertEquals(1, paths.stream().filter("/api/v1/nodes?limit=500"::equals).count(), "nodes not relisted");
     }
 
     private final List<String> directoryBefore = List.of(ref(changed, 2000), ref(gone, 1000), ref(kept, 100),
@@ -332,12 +353,15 @@ class ResourceVersionGoneTest {
     private final List<String> directoryAfter = List.of(ref(added, 50), ref(changedAfter, 500), ref(kept, 100),
             ref(recreatedAfter, 700));
 
-    private void directoryRecovers(String expectedRelist) throws Exception {
+    /** Checks the state before, runs {@code gone} (what makes the directory relist) and checks the state after. */
+    private void directoryRecovers(String expectedRelist, Runnable gone) throws Exception {
         await("first list", () -> directory.isSynced() && directoryShares().size() == 4);
         assertEquals(directoryBefore, directoryShares());
         Sampler<List<String>> sampler = new Sampler<>(this::directoryShares);
+        gone.run();
         await("relisted after 410", () -> directoryShares().equals(directoryAfter));
-        Thread.sleep(300);
+        // As for the ledger: sampled until the watch from the relist's version is opened.
+        awaitRequests(watchPath("pods", HAMI_PODS + "%3Dnode-a", "20"), 1);
         Set<List<String>> seen = sampler.stop();
         assertEquals(directoryAfter, directoryShares());
         assertTrue(directory.isSynced());
@@ -362,10 +386,10 @@ class ResourceVersionGoneTest {
                 added)).always();
         quietWatch(watchPath("pods", selector, "20"));
 
-        // The default watch check (10 s) stays out of the way: recovery must come from the relist on 410.
-        directory = KubernetesSources.nodePods(client, "node-a");
+        // The heartbeat never beats: recovery must come from the relist on 410 alone.
+        directory = KubernetesSources.nodePods(client, "node-a", heartbeat);
         directory.start(skips);
-        directoryRecovers(relist);
+        directoryRecovers(relist, () -> { });
     }
 
     @Test
@@ -385,9 +409,15 @@ class ResourceVersionGoneTest {
                 added)).always();
         quietWatch(watchPath("pods", selector, "20"));
 
-        directory = KubernetesSources.nodePods(client, "node-a", Duration.ofMillis(300));
+        directory = KubernetesSources.nodePods(client, "node-a", heartbeat);
         directory.start(skips);
-        directoryRecovers(cachedList);
+        directoryRecovers(cachedList, () -> {
+            // The watch ended and every resume is refused with 410: the two checks that follow find
+            // it down, and the second relists.
+            awaitRequests(oldWatch, 2);
+            heartbeat.beat();
+            heartbeat.beat();
+        });
     }
 
     private static String ref(Pod pod, long mib) {

@@ -62,7 +62,7 @@ public final class SnapshotReadBenchmark {
         Ledger ledger = new Ledger();
         long start = System.nanoTime();
         try (SchedulerLedgerSource source = KubernetesSources.snapshot(file)) {
-            source.start(ledger, (s, kind, reason, item) -> skips.incrementAndGet());
+            source.start(ledger, (key, item) -> skips.incrementAndGet());
             source.failure().ifPresent(failure -> {
                 throw new IllegalStateException(failure.message());
             });

@@ -1,6 +1,7 @@
 package io.hamiobserve.adapters.nvml;
 
-import java.util.Locale;
+import io.hamiobserve.ports.SkipKey;
+
 
 /**
  * NVML's return codes ({@code nvmlReturn_t} in {@code nvml.h}) under NVML's own names, so that logs,
@@ -8,7 +9,7 @@ import java.util.Locale;
  * table does not know (a newer driver) maps to {@link #UNKNOWN}; {@link #describe(int)} keeps the
  * raw number visible.
  */
-enum NvmlReturn {
+enum NvmlReturn implements SkipKey.Label {
     SUCCESS(0),
     UNINITIALIZED(1),
     INVALID_ARGUMENT(2),
@@ -53,21 +54,14 @@ enum NvmlReturn {
     }
 
     private final int code;
-    private final String reason;
 
     NvmlReturn(int code) {
         this.code = code;
-        this.reason = name().toLowerCase(Locale.ROOT);
     }
 
     /** The numeric code as {@code nvml.h} defines it. */
     int code() {
         return code;
-    }
-
-    /** The skip reason for this code: the lower-case name, stable and label-safe. */
-    String reason() {
-        return reason;
     }
 
     static NvmlReturn of(int code) {

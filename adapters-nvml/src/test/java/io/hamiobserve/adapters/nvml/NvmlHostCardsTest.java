@@ -18,6 +18,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.OptionalLong;
+import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.stream.Collectors;
 
@@ -39,7 +40,8 @@ class NvmlHostCardsTest {
     Path dir;
     private FakeNvml fake;
     private final List<String> skips = new CopyOnWriteArrayList<>();
-    private final SkipReporter reporter = (source, kind, reason, item) -> skips.add(source + "/" + kind + "/" + reason + "/" + item);
+    private final SkipReporter reporter = (key, item) -> skips.add(key.source() + "/" + key.kind() + "/" + key.reason()
+            + "/" + item);
     private final List<HostCardSource> opened = new ArrayList<>();
 
     @BeforeEach
@@ -184,7 +186,9 @@ class NvmlHostCardsTest {
         int inits = fake.initCalls();
         int shutdowns = fake.shutdownCalls();
         int refcount = fake.refcount();
+        Set<Thread> before = nvmlThreads();
         NvmlHostCards source = open();
+        Thread worker = onlyNewThread(before);
 
         for (int i = 0; i < 3; i++) {
             assertEquals(1, source.read(reporter).size());
@@ -195,10 +199,8 @@ class NvmlHostCardsTest {
         source.close();
         assertEquals(shutdowns + 1, fake.shutdownCalls());
         assertEquals(refcount, fake.refcount());
-        for (int i = 0; i < 100 && threadsNamed(source.threadName()) > 0; i++) {
-            Thread.sleep(10);
-        }
-        assertEquals(0, threadsNamed(source.threadName()), "the worker thread ends after close");
+        worker.join(1000);
+        assertFalse(worker.isAlive(), "the worker thread ends after close");
         SourceUnavailableException closed = assertThrows(SourceUnavailableException.class, () -> source.read(reporter));
         assertTrue(closed.getMessage().contains("closed"), closed.getMessage());
         source.close();
@@ -281,7 +283,9 @@ class NvmlHostCardsTest {
     @Test
     void aHangingCallNeitherHangsTheScrapeNorPilesUpThreads() throws Exception {
         fake.script(A100 + H100);
+        Set<Thread> before = nvmlThreads();
         NvmlHostCards source = open(fake, Duration.ofMillis(300), Duration.ZERO);
+        Thread worker = onlyNewThread(before);
         assertEquals(2, source.read(reporter).size());
 
         fake.script(A100 + H100 + "hang memory\n");
@@ -297,7 +301,7 @@ class NvmlHostCardsTest {
             assertTrue((System.nanoTime() - again) / 1_000_000 < 100, "a read behind a stuck call must fail at once");
             assertTrue(stillStuck.getMessage().contains("has not answered"), stillStuck.getMessage());
         }
-        assertEquals(1, threadsNamed(source.threadName()));
+        assertEquals(Set.of(worker), newThreads(before));
 
         fake.script(A100 + H100);
         List<HostCardReading> recovered = null;
@@ -309,13 +313,15 @@ class NvmlHostCardsTest {
             }
         }
         assertEquals(2, recovered == null ? 0 : recovered.size());
-        assertEquals(1, threadsNamed(source.threadName()));
+        assertEquals(Set.of(worker), newThreads(before));
     }
 
     @Test
     void concurrentScrapesShareOneReading() throws Exception {
         fake.script(A100 + H100 + T4);
+        Set<Thread> before = nvmlThreads();
         NvmlHostCards source = open();
+        Thread worker = onlyNewThread(before);
         source.read(reporter);
         List<Thread> threads = new ArrayList<>();
         List<Integer> sizes = new CopyOnWriteArrayList<>();
@@ -335,11 +341,28 @@ class NvmlHostCardsTest {
         }
         assertEquals(400, sizes.size());
         assertEquals(List.of(3), sizes.stream().distinct().collect(Collectors.toList()));
-        assertEquals(1, threadsNamed(source.threadName()));
+        assertEquals(Set.of(worker), newThreads(before));
     }
 
-    private static long threadsNamed(String name) {
-        return Thread.getAllStackTraces().keySet().stream().filter(t -> t.getName().equals(name) && t.isAlive()).count();
+    /** The NVML worker threads alive now (each source names its own {@code nvml-reader-N}). */
+    static Set<Thread> nvmlThreads() {
+        return Thread.getAllStackTraces().keySet().stream()
+                .filter(thread -> thread.getName().startsWith("nvml-reader-") && thread.isAlive())
+                .collect(Collectors.toSet());
+    }
+
+    /** The NVML threads alive now that were not in {@code before}. */
+    static Set<Thread> newThreads(Set<Thread> before) {
+        Set<Thread> now = nvmlThreads();
+        now.removeAll(before);
+        return now;
+    }
+
+    /** The one NVML thread started since {@code before}: the worker of the source opened since. */
+    static Thread onlyNewThread(Set<Thread> before) {
+        Set<Thread> started = newThreads(before);
+        assertEquals(1, started.size(), started::toString);
+        return started.iterator().next();
     }
 
     @Test
@@ -349,7 +372,7 @@ class NvmlHostCardsTest {
         assertEquals(NvmlReturn.UNKNOWN, NvmlReturn.of(999));
         assertEquals(NvmlReturn.UNKNOWN, NvmlReturn.of(-3));
         assertEquals("UNKNOWN (77)", NvmlReturn.describe(77));
-        assertEquals("lib_rm_version_mismatch", NvmlReturn.of(18).reason());
+        assertEquals("lib_rm_version_mismatch", NvmlReturn.of(18).label());
         for (NvmlReturn code : NvmlReturn.values()) {
             assertEquals(code, NvmlReturn.of(code.code()));
         }

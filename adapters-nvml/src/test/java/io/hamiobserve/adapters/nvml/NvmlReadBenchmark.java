@@ -45,12 +45,12 @@ public final class NvmlReadBenchmark {
         fake.script(script.toString());
 
         com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+        java.util.Set<Thread> before = NvmlHostCardsTest.nvmlThreads();
         try (NvmlHostCards source = Nvml.open(List.of(fake.libraryPath()), Duration.ofSeconds(2), Duration.ZERO, 32)) {
             for (int i = 0; i < warmup; i++) {
                 check(source.read(SkipReporter.NONE));
             }
-            long worker = Thread.getAllStackTraces().keySet().stream()
-                    .filter(t -> t.getName().equals(source.threadName())).findFirst().orElseThrow().threadId();
+            long worker = NvmlHostCardsTest.onlyNewThread(before).threadId();
             long caller = Thread.currentThread().threadId();
             long callerBefore = threads.getThreadAllocatedBytes(caller);
             long workerBefore = threads.getThreadAllocatedBytes(worker);

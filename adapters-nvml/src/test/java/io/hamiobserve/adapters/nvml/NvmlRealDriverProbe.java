@@ -23,8 +23,8 @@ public final class NvmlRealDriverProbe {
         try (HostCardSource source = args.length > 0
                 ? Nvml.open(args[0], Nvml.DEFAULT_CALL_TIMEOUT) : Nvml.open()) {
             long start = System.nanoTime();
-            List<HostCardReading> cards = source.read((src, kind, reason, item) ->
-                    System.out.println("skipped " + src + " " + kind + " " + reason + " " + item));
+            List<HostCardReading> cards = source.read((key, item) ->
+                    System.out.println("skipped " + key.source() + " " + key.kind() + " " + key.reason() + " " + item));
             System.out.printf("read %d cards in %.1f ms%n", cards.size(), (System.nanoTime() - start) / 1e6);
             List<Long> pids = new ArrayList<>();
             for (HostCardReading card : cards) {

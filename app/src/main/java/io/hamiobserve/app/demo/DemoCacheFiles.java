@@ -1,6 +1,6 @@
 package io.hamiobserve.app.demo;
 
-import io.hamiobserve.adapters.cachefile.CacheFileImage;
+import io.hamiobserve.testkit.CacheFileImage;
 import io.hamiobserve.adapters.cachefile.CacheFiles;
 import io.hamiobserve.domain.ContainerUsage;
 import io.hamiobserve.domain.DeviceUsage;

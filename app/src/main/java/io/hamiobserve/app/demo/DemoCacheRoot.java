@@ -29,7 +29,7 @@ public final class DemoCacheRoot implements AutoCloseable {
         } catch (IOException failed) {
             throw new UncheckedIOException("cannot create the demo's cache directory", failed);
         }
-        Runtime.getRuntime().addShutdownHook(new Thread(root::close, "hami-observe-demo-cleanup"));
+        Runtime.getRuntime().addShutdownHook(Thread.ofPlatform().name("hami-observe-demo-cleanup").unstarted(root::close));
         return root;
     }
 

@@ -133,16 +133,28 @@ public final class DemoFleetHistory implements FleetHistory {
     private record Share(String namespace, String pod, String container, String uuid) {
     }
 
+    /** One sample of a share: when, the memory it used, its SM utilisation in percent. */
+    private record Sample(long epochSecond, double usedBytes, double utilisation) {
+    }
+
+    /** A namespace's byte-seconds and percent-seconds, held and used. */
+    private record Accrued(double memoryHeld, double memoryUsed, double coresHeld, double coresUsed) {
+        Accrued plus(Accrued other) {
+            return new Accrued(memoryHeld + other.memoryHeld, memoryUsed + other.memoryUsed,
+                    coresHeld + other.coresHeld, coresUsed + other.coresUsed);
+        }
+    }
+
     @Override
     public UsageHistory usage(Instant at, Duration window, Duration settledAfter, FleetScope scope) {
-        Map<Share, List<double[]>> samples = new LinkedHashMap<>();
+        Map<Share, List<Sample>> samples = new LinkedHashMap<>();
         for (Instant t : samples(at.minus(window), at)) {
             for (UsageView view : history.usage(t)) {
                 for (UsageView.ContainerDevice device : view.containers()) {
                     samples.computeIfAbsent(new Share(device.pod().namespace(), device.pod().name(),
                             device.container(), device.usage().uuid()), key -> new ArrayList<>())
-                            .add(new double[] {t.getEpochSecond(), device.usage().usedBytes(),
-                                    device.usage().smUtilPercent()});
+                            .add(new Sample(t.getEpochSecond(), device.usage().usedBytes(),
+                                    device.usage().smUtilPercent()));
                 }
             }
         }
@@ -150,11 +162,11 @@ public final class DemoFleetHistory implements FleetHistory {
         long recent = at.minus(RightSizing.IDLE_AFTER).getEpochSecond();
         List<UsageHistory.ShareHistory> shares = new ArrayList<>();
         samples.forEach((share, points) -> {
-            double peak = points.stream().mapToDouble(point -> point[1]).max().orElse(Double.NaN);
-            double[] utilisation = points.stream().mapToDouble(point -> point[2]).sorted().toArray();
-            long older = points.stream().filter(point -> point[0] <= settled).count();
-            double recentMax = points.stream().filter(point -> point[0] > recent).mapToDouble(point -> point[2]).max()
-                    .orElse(Double.NaN);
+            double peak = points.stream().mapToDouble(Sample::usedBytes).max().orElse(Double.NaN);
+            double[] utilisation = points.stream().mapToDouble(Sample::utilisation).sorted().toArray();
+            long older = points.stream().filter(point -> point.epochSecond() <= settled).count();
+            double recentMax = points.stream().filter(point -> point.epochSecond() > recent)
+                    .mapToDouble(Sample::utilisation).max().orElse(Double.NaN);
             shares.add(new UsageHistory.ShareHistory(share.namespace(), share.pod(), share.container(), share.uuid(),
                     Figure.of(peak), Figure.of(quantile(utilisation, RightSizing.CORES_PERCENTILE)), points.size(),
                     older, Figure.ofNullable(recentMax, io.hamiobserve.domain.fleet.Absence.NOT_REPORTED)));
@@ -177,7 +189,7 @@ public final class DemoFleetHistory implements FleetHistory {
     @Override
     public AccrualHistory accruals(Instant at, Duration window) {
         long step = Chargeback.step(window).toSeconds();
-        Map<String, double[]> sums = new TreeMap<>();
+        Map<String, Accrued> sums = new TreeMap<>();
         long first = Math.floorDiv(at.minus(window).getEpochSecond(), step) * step + step;
         for (long t = first; t <= at.getEpochSecond(); t += step) {
             Instant instant = Instant.ofEpochSecond(t);
@@ -185,21 +197,19 @@ public final class DemoFleetHistory implements FleetHistory {
                 continue;
             }
             for (AllocationView.ContainerAllocation share : history.allocation(instant).containers()) {
-                double[] sum = sums.computeIfAbsent(share.pod().namespace(), ns -> new double[4]);
-                sum[0] += share.memoryBytes() * (double) step;
-                sum[2] += share.cores() * (double) step;
+                sums.merge(share.pod().namespace(), new Accrued(share.memoryBytes() * (double) step, 0,
+                        share.cores() * (double) step, 0), Accrued::plus);
             }
             for (UsageView view : history.usage(instant)) {
                 for (UsageView.ContainerDevice device : view.containers()) {
-                    double[] sum = sums.computeIfAbsent(device.pod().namespace(), ns -> new double[4]);
-                    sum[1] += device.usage().usedBytes() * (double) step;
-                    sum[3] += device.usage().smUtilPercent() * (double) step;
+                    sums.merge(device.pod().namespace(), new Accrued(0, device.usage().usedBytes() * (double) step, 0,
+                            device.usage().smUtilPercent() * (double) step), Accrued::plus);
                 }
             }
         }
         List<NamespaceAccrual> accruals = new ArrayList<>();
-        sums.forEach((namespace, sum) -> accruals.add(new NamespaceAccrual(namespace, Figure.of(sum[0]),
-                Figure.of(sum[1]), Figure.of(sum[2]), Figure.of(sum[3]))));
+        sums.forEach((namespace, sum) -> accruals.add(new NamespaceAccrual(namespace, Figure.of(sum.memoryHeld()),
+                Figure.of(sum.memoryUsed()), Figure.of(sum.coresHeld()), Figure.of(sum.coresUsed()))));
         return new AccrualHistory(at, window, accruals, provenance());
     }
 

@@ -194,12 +194,12 @@ public final class DemoHistory {
                 Instant at = instants.get(i);
                 List<HistoryFile.Family> families = new ArrayList<>();
                 if (endsNow && i == instants.size() - 1) {
-                    families.addAll(HistoryFile.labelled(AllocationMetrics.snapshots(ledgerAt(at), false), scheduler,
+                    families.addAll(HistoryFile.labelled(AllocationMetrics.snapshots(ledgerAt(at)), scheduler,
                             name -> true));
                     families.addAll(usageFamilies(usage(at), at, nodeInstances, name -> true));
                 } else {
                     families.addAll(ledgers.computeIfAbsent(allocation(at), view -> HistoryFile.labelled(
-                            AllocationMetrics.snapshots(view, false), scheduler, HISTORY_FAMILIES::contains)));
+                            AllocationMetrics.snapshots(view), scheduler, HISTORY_FAMILIES::contains)));
                     families.addAll(phases.computeIfAbsent(usage(at),
                             views -> usageFamilies(views, at, nodeInstances, HISTORY_FAMILIES::contains)));
                 }
@@ -216,7 +216,7 @@ public final class DemoHistory {
         for (UsageView view : views) {
             Labels node = Labels.of("job", "hami-observe-node", "instance",
                     nodeInstances.getOrDefault(view.node(), view.node()), "node", view.node());
-            families.addAll(HistoryFile.labelled(UsageMetrics.collect(view, pods(workload, view.node()), false), node,
+            families.addAll(HistoryFile.labelled(UsageMetrics.collect(view, pods(workload, view.node())).snapshots(), node,
                     keep));
         }
         return families;

@@ -40,11 +40,8 @@ public final class DemoSources {
             @Override
             public void start(Ledger ledger, SkipReporter skips) {
                 load(workload, ledger);
-                timer = Executors.newSingleThreadScheduledExecutor(runnable -> {
-                    Thread thread = new Thread(runnable, "demo-ledger");
-                    thread.setDaemon(true);
-                    return thread;
-                });
+                timer = Executors.newSingleThreadScheduledExecutor(Thread.ofPlatform().daemon().name("demo-ledger")
+                        .factory());
                 timer.scheduleAtFixedRate(() -> churn(workload, ledger), 5, 5, TimeUnit.SECONDS);
             }
 

@@ -1,6 +1,6 @@
 package io.hamiobserve.app.http;
 
-import io.hamiobserve.app.metrics.Exposition;
+import io.hamiobserve.app.exposition.Exposition;
 
 /** What an endpoint exposes: the series of one role, collected at scrape time. */
 public interface MetricsSource {

@@ -1,6 +1,6 @@
 package io.hamiobserve.app.http;
 
-import io.hamiobserve.app.metrics.Exposition;
+import io.hamiobserve.app.exposition.Exposition;
 
 import java.io.IOException;
 import java.io.OutputStream;

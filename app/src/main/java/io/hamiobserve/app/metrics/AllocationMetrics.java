@@ -1,5 +1,14 @@
 package io.hamiobserve.app.metrics;
 
+import io.hamiobserve.app.exposition.AllSegments;
+import io.hamiobserve.app.exposition.Exposition;
+import io.hamiobserve.app.exposition.Families;
+import io.hamiobserve.app.exposition.FamilyDecorator;
+import io.hamiobserve.app.exposition.MetricFamily;
+import io.hamiobserve.app.exposition.RenderCache;
+import io.hamiobserve.app.exposition.SegmentedExposition;
+import io.hamiobserve.app.exposition.Segments;
+import io.hamiobserve.app.exposition.Twins;
 import io.hamiobserve.domain.AllocationView;
 import io.hamiobserve.domain.AllocationView.CardAllocation;
 import io.hamiobserve.domain.AllocationView.ContainerAllocation;
@@ -13,8 +22,8 @@ import io.prometheus.metrics.model.snapshots.MetricSnapshots;
 
 import java.util.List;
 
-import static io.hamiobserve.app.metrics.MetricFamily.gauge;
-import static io.hamiobserve.app.metrics.MetricFamily.hamiGauge;
+import static io.hamiobserve.app.exposition.MetricFamily.gauge;
+import static io.hamiobserve.app.exposition.MetricFamily.hamiGauge;
 
 /**
  * The allocation endpoint's catalogue (HAMi scheduler, reference §2) and how an
@@ -58,7 +67,7 @@ public final class AllocationMetrics {
     static final MetricFamily QUOTA_LIMIT = hamiGauge("hami_resource_quota_limit",
             "resourcequota limit for a certain device", "namespace", "quota_name");
 
-    // Pre-2.9 names, behind --legacy-metrics.
+    // Pre-2.9 names, behind --legacy-metrics: twins of the modern families (LEGACY_NAMES).
     static final MetricFamily LEGACY_MEMORY_LIMIT = hamiGauge("GPUDeviceMemoryLimit",
             "Device memory limit for a certain GPU", "nodeid", "deviceuuid", "deviceidx", "devicetype");
     static final MetricFamily LEGACY_CORE_LIMIT = hamiGauge("GPUDeviceCoreLimit",
@@ -108,6 +117,28 @@ public final class AllocationMetrics {
             "When the ledger source last confirmed the ledger complete, unix seconds; "
                     + "time() minus this is the ledger's age");
 
+    /**
+     * HAMi's pre-2.9 names ({@code --legacy-metrics}), as one decorator over this catalogue: each
+     * legacy family follows a modern one point by point, under its old label names.
+     */
+    public static final FamilyDecorator LEGACY_NAMES = Twins.builder()
+            .renamed(GPU_MEMORY_LIMIT, LEGACY_MEMORY_LIMIT)
+            .renamed(GPU_CORE_LIMIT, LEGACY_CORE_LIMIT)
+            .renamed(GPU_MEMORY_ALLOCATED, LEGACY_MEMORY_ALLOCATED)
+            .renamed(GPU_CORE_ALLOCATED, LEGACY_CORE_ALLOCATED)
+            .renamed(GPU_SHARED_COUNT, LEGACY_SHARED_NUM)
+            .renamed(NODE_GPU_OVERVIEW, LEGACY_OVERVIEW)
+            // The legacy percentage family never had the device type label.
+            .derived(NODE_GPU_MEMORY_ALLOCATED_RATIO, LEGACY_MEMORY_PERCENTAGE,
+                    (labels, families) -> new String[] {labels[0], labels[1], labels[2]})
+            .renamed(VGPU_MEMORY_ALLOCATED, LEGACY_VGPU_MEMORY)
+            .renamed(VGPU_CORE_ALLOCATED, LEGACY_VGPU_CORE)
+            .renamed(QUOTA_USED, LEGACY_QUOTA_USED)
+            // node, card, index; the MIG instance named profile-gpuInstance.
+            .derived(NODE_GPU_MIG_INSTANCE, LEGACY_MIG_INSTANCE,
+                    (labels, families) -> new String[] {labels[0], labels[1], labels[2], labels[4] + "-" + labels[5]})
+            .build();
+
     private AllocationMetrics() {
     }
 
@@ -115,47 +146,42 @@ public final class AllocationMetrics {
      * The allocation endpoint's exposition for one view, reusing what {@code cache} rendered for
      * earlier views.
      *
-     * @param legacy also emit HAMi's pre-2.9 names
-     * @param tail   series written after the view's (the exporter's own), as collected now
+     * @param decorator {@link #LEGACY_NAMES} to emit HAMi's pre-2.9 names too, else {@link FamilyDecorator#NONE}
+     * @param tail      series written after the view's (the exporter's own), as collected now
      */
-    public static Exposition exposition(AllocationView view, boolean legacy, RenderCache cache,
+    public static Exposition exposition(AllocationView view, FamilyDecorator decorator, RenderCache cache,
                                         MetricSnapshots tail) {
-        SegmentedExposition exposition = new SegmentedExposition(cache);
-        build(view, legacy, exposition);
+        SegmentedExposition exposition = new SegmentedExposition(cache, decorator);
+        describe(view, exposition);
         exposition.append(tail);
         return exposition;
     }
 
-    /**
-     * The same series as {@link #exposition} as one set of snapshots, each family sorted by label
-     * values: for tests, which compare both.
-     */
-    public static MetricSnapshots snapshots(AllocationView view, boolean legacy) {
-        SegmentedExposition exposition = new SegmentedExposition(new RenderCache());
-        build(view, legacy, exposition);
-        return exposition.asSnapshots();
+    /** The view's series, modern names only, as one set of snapshots (the demo's history is written from it). */
+    public static MetricSnapshots snapshots(AllocationView view) {
+        AllSegments all = new AllSegments(FamilyDecorator.NONE);
+        describe(view, all);
+        return all.snapshots();
     }
 
-    private static void build(AllocationView view, boolean legacy, SegmentedExposition exposition) {
-        addCards(view, legacy, exposition);
-        addContainers(view, legacy, exposition);
-        addQuotas(view, legacy, exposition);
-        addMigInstances(view, legacy, exposition);
-        addLedgerHealth(view, exposition);
+    /** Fills {@code into} with the view's series: a section per kind of object, a segment per node. */
+    public static void describe(AllocationView view, Segments into) {
+        addCards(view, into);
+        addContainers(view, into);
+        addQuotas(view, into);
+        addMigInstances(view, into);
+        addLedgerHealth(view, into);
     }
 
-    private static void addCards(AllocationView view, boolean legacy, SegmentedExposition exposition) {
+    private static void addCards(AllocationView view, Segments exposition) {
         var section = exposition.section("cards", families -> {
-            families.of(GPU_MEMORY_LIMIT, LEGACY_MEMORY_LIMIT, legacy);
-            families.of(GPU_CORE_LIMIT, LEGACY_CORE_LIMIT, legacy);
-            families.of(GPU_MEMORY_ALLOCATED, LEGACY_MEMORY_ALLOCATED, legacy);
-            families.of(GPU_CORE_ALLOCATED, LEGACY_CORE_ALLOCATED, legacy);
-            families.of(GPU_SHARED_COUNT, LEGACY_SHARED_NUM, legacy);
-            families.of(NODE_GPU_OVERVIEW, LEGACY_OVERVIEW, legacy);
+            families.of(GPU_MEMORY_LIMIT);
+            families.of(GPU_CORE_LIMIT);
+            families.of(GPU_MEMORY_ALLOCATED);
+            families.of(GPU_CORE_ALLOCATED);
+            families.of(GPU_SHARED_COUNT);
+            families.of(NODE_GPU_OVERVIEW);
             families.of(NODE_GPU_MEMORY_ALLOCATED_RATIO);
-            if (legacy) {
-                families.of(LEGACY_MEMORY_PERCENTAGE);
-            }
             families.of(GPU_SHARE_LIMIT);
             families.of(GPU_HEALTHY);
         });
@@ -167,12 +193,12 @@ public final class AllocationMetrics {
                 to++;
             }
             List<CardAllocation> node = cards.subList(from, to);
-            section.segment(List.copyOf(node), families -> node.forEach(card -> addCard(card, legacy, families)));
+            section.segment(List.copyOf(node), families -> node.forEach(card -> addCard(card, families)));
             from = to;
         }
     }
 
-    private static void addCard(CardAllocation allocation, boolean legacy, Families families) {
+    private static void addCard(CardAllocation allocation, Families families) {
         RegisteredCard card = allocation.card();
         String node = allocation.node();
         String index = Integer.toString(card.index());
@@ -186,22 +212,17 @@ public final class AllocationMetrics {
         families.get(GPU_SHARED_COUNT).add(allocation.sharedContainers(), node, card.uuid(), index, card.type());
         families.get(NODE_GPU_OVERVIEW).add(allocation.allocatedMemoryBytes(), node, card.uuid(), index, cores,
                 memoryMib, card.type());
-        allocation.memoryAllocatedFraction().ifPresent(fraction -> {
-            families.get(NODE_GPU_MEMORY_ALLOCATED_RATIO).add(fraction, node, card.uuid(), index, card.type());
-            if (legacy) {
-                // The legacy percentage family never had the device type label.
-                families.get(LEGACY_MEMORY_PERCENTAGE).add(fraction, node, card.uuid(), index);
-            }
-        });
+        allocation.memoryAllocatedFraction().ifPresent(fraction ->
+                families.get(NODE_GPU_MEMORY_ALLOCATED_RATIO).add(fraction, node, card.uuid(), index, card.type()));
         families.get(GPU_SHARE_LIMIT).add(card.maxShares(), node, card.uuid(), index, card.type());
         families.get(GPU_HEALTHY).add(card.healthy() ? 1 : 0, node, card.uuid(), index, card.type(),
                 card.mode().label());
     }
 
-    private static void addContainers(AllocationView view, boolean legacy, SegmentedExposition exposition) {
+    private static void addContainers(AllocationView view, Segments exposition) {
         var section = exposition.section("containers", families -> {
-            families.of(VGPU_MEMORY_ALLOCATED, LEGACY_VGPU_MEMORY, legacy);
-            families.of(VGPU_CORE_ALLOCATED, LEGACY_VGPU_CORE, legacy);
+            families.of(VGPU_MEMORY_ALLOCATED);
+            families.of(VGPU_CORE_ALLOCATED);
             families.of(CONTAINER_INFO);
         });
         // Pods come node by node: one segment per node's pods.
@@ -248,9 +269,9 @@ public final class AllocationMetrics {
         }
     }
 
-    private static void addQuotas(AllocationView view, boolean legacy, SegmentedExposition exposition) {
+    private static void addQuotas(AllocationView view, Segments exposition) {
         var section = exposition.section("quotas", families -> {
-            families.of(QUOTA_USED, LEGACY_QUOTA_USED, legacy);
+            families.of(QUOTA_USED);
             families.of(QUOTA_LIMIT);
         });
         List<QuotaUsage> quotas = view.quotas();
@@ -266,13 +287,8 @@ public final class AllocationMetrics {
         });
     }
 
-    private static void addMigInstances(AllocationView view, boolean legacy, SegmentedExposition exposition) {
-        var section = exposition.section("mig", families -> {
-            families.of(NODE_GPU_MIG_INSTANCE);
-            if (legacy) {
-                families.of(LEGACY_MIG_INSTANCE);
-            }
-        });
+    private static void addMigInstances(AllocationView view, Segments exposition) {
+        var section = exposition.section("mig", families -> families.of(NODE_GPU_MIG_INSTANCE));
         List<MigInstanceOnCard> instances = view.migInstances();
         section.segment(instances, families -> {
             for (MigInstanceOnCard onCard : instances) {
@@ -282,15 +298,11 @@ public final class AllocationMetrics {
                         instance.migUuid(), instance.profile(), Integer.toString(instance.gpuInstanceId()),
                         Integer.toString(instance.computeInstanceId()), Integer.toString(instance.placementStart()),
                         Integer.toString(instance.placementSize()));
-                if (legacy) {
-                    families.get(LEGACY_MIG_INSTANCE).add(1, onCard.node(), onCard.card().uuid(), index,
-                            instance.profile() + "-" + instance.gpuInstanceId());
-                }
             }
         });
     }
 
-    private static void addLedgerHealth(AllocationView view, SegmentedExposition exposition) {
+    private static void addLedgerHealth(AllocationView view, Segments exposition) {
         var section = exposition.section("ledger", families -> {
             families.of(LEDGER_SYNCED);
             families.of(LEDGER_LAST_SYNC);

@@ -1,5 +1,8 @@
 package io.hamiobserve.app.metrics;
 
+import io.hamiobserve.app.exposition.MetricFamily;
+import io.hamiobserve.app.exposition.Families;
+
 /**
  * What {@code hami_build_info} reports. HAMi's labels are kept; this Java build fills
  * {@code go_version} with the Java runtime version (e.g. {@code java25.0.3}) and {@code compiler}

@@ -1,5 +1,7 @@
 package io.hamiobserve.app.metrics;
 
+import io.hamiobserve.app.exposition.Families;
+
 import io.prometheus.metrics.model.snapshots.MetricSnapshot;
 import io.prometheus.metrics.model.snapshots.MetricSnapshots;
 

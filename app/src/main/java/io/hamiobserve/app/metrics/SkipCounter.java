@@ -1,5 +1,9 @@
 package io.hamiobserve.app.metrics;
 
+import io.hamiobserve.app.exposition.MetricFamily;
+import io.hamiobserve.app.exposition.Families;
+
+import io.hamiobserve.ports.SkipKey;
 import io.hamiobserve.ports.SkipReporter;
 
 import java.util.Map;
@@ -21,15 +25,11 @@ public final class SkipCounter implements SkipReporter {
             "Inputs skipped because they could not be used (malformed annotation, corrupt cache file, failing "
                     + "device call), by source, kind and reason", "source", "kind", "reason");
 
-    private record Key(String source, String kind, String reason) {
-    }
-
-    private final Map<Key, LongAdder> counts = new ConcurrentHashMap<>();
+    private final Map<SkipKey, LongAdder> counts = new ConcurrentHashMap<>();
     private final AtomicLong changes = new AtomicLong();
 
     @Override
-    public void skipped(String source, String kind, String reason, String item) {
-        Key key = new Key(source, kind, reason);
+    public void skipped(SkipKey key, String item) {
         LongAdder count = counts.get(key);
         boolean first = count == null;
         if (first) {
@@ -38,13 +38,7 @@ public final class SkipCounter implements SkipReporter {
         count.increment();
         changes.incrementAndGet();
         LOG.log(first ? Level.WARNING : Level.FINE, "skipped {0} {1} from {2}: {3}",
-                new Object[] {kind, SkipReporter.loggable(item), source, reason});
-    }
-
-    /** The count for one key, 0 if never seen. */
-    public long count(String source, String kind, String reason) {
-        LongAdder count = counts.get(new Key(source, kind, reason));
-        return count == null ? 0 : count.sum();
+                new Object[] {key.kind(), SkipReporter.loggable(item), key.source(), key.reason()});
     }
 
     /** Increases with every skip; equal values mean equal counts. */

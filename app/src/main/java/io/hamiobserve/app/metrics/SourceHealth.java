@@ -1,5 +1,8 @@
 package io.hamiobserve.app.metrics;
 
+import io.hamiobserve.app.exposition.MetricFamily;
+import io.hamiobserve.app.exposition.Families;
+
 import java.util.Map;
 import java.util.concurrent.ConcurrentSkipListMap;
 

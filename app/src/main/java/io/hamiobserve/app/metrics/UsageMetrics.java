@@ -1,5 +1,9 @@
 package io.hamiobserve.app.metrics;
 
+import io.hamiobserve.app.exposition.Families;
+import io.hamiobserve.app.exposition.FamilyDecorator;
+import io.hamiobserve.app.exposition.MetricFamily;
+import io.hamiobserve.app.exposition.Twins;
 import io.hamiobserve.domain.DeviceUsage;
 import io.hamiobserve.domain.HostCardReading;
 import io.hamiobserve.domain.MigInstance;
@@ -11,12 +15,11 @@ import io.hamiobserve.domain.UsageView.CardMemoryGap;
 import io.hamiobserve.domain.UsageView.ContainerDevice;
 import io.hamiobserve.domain.UsageView.ContainerMemoryGap;
 import io.hamiobserve.domain.UsageView.UnmanagedMemory;
-import io.prometheus.metrics.model.snapshots.MetricSnapshots;
 
 import java.util.List;
 
-import static io.hamiobserve.app.metrics.MetricFamily.gauge;
-import static io.hamiobserve.app.metrics.MetricFamily.hamiGauge;
+import static io.hamiobserve.app.exposition.MetricFamily.gauge;
+import static io.hamiobserve.app.exposition.MetricFamily.hamiGauge;
 
 /**
  * The usage endpoint's catalogue (HAMi vGPU monitor, reference §3) and how a {@link UsageView}
@@ -59,7 +62,7 @@ public final class UsageMetrics {
             "MIG runtime identity for a container allocation", "namespace", "pod", "container", "vdevice_index",
             "device_uuid", "mig_uuid", "profile", "gpu_instance_id", "compute_instance_id");
 
-    // Pre-2.9 names, behind --legacy-metrics.
+    // Pre-2.9 names, behind --legacy-metrics: twins of the modern families (LEGACY_NAMES).
     static final MetricFamily LEGACY_HOST_MEMORY = hamiGauge("HostGPUMemoryUsage",
             "GPU device memory usage in bytes", "nodeid", "deviceidx", "deviceuuid", "devicetype");
     static final MetricFamily LEGACY_HOST_CORE = hamiGauge("HostCoreUtilization",
@@ -123,27 +126,53 @@ public final class UsageMetrics {
     static final MetricFamily UNKNOWN_CONTAINERS = gauge("hami_observe_unknown_container_records",
             "Cache records of pods or containers the node's pod directory does not know: not shown as series");
 
+    /**
+     * HAMi's pre-2.9 names ({@code --legacy-metrics}), as one decorator over this catalogue: each
+     * legacy family follows a modern one point by point, under its old label names.
+     */
+    public static final FamilyDecorator LEGACY_NAMES = Twins.builder()
+            .renamed(HOST_MEMORY_USED, LEGACY_HOST_MEMORY)
+            .renamed(HOST_UTILIZATION, LEGACY_HOST_CORE)
+            .renamed(VGPU_MEMORY_USED, LEGACY_MEMORY_USAGE)
+            .renamed(VGPU_MEMORY_LIMIT, LEGACY_MEMORY_LIMIT)
+            .renamed(CONTAINER_UTILIZATION, LEGACY_UTILIZATION)
+            .renamed(CONTAINER_LAST_KERNEL, LEGACY_LAST_KERNEL)
+            // HAMi's legacy family carried the memory split as labels, and the allocation offset,
+            // which HAMi-Core's usage record does not hold: written as 0.
+            .derived(VGPU_MEMORY_USED, LEGACY_MEMORY_DESC, (labels, families) -> new String[] {labels[0], labels[1],
+                    labels[2], labels[3], labels[4], bytes(families, MEMORY_CONTEXT, labels),
+                    bytes(families, MEMORY_MODULE, labels), bytes(families, MEMORY_BUFFER, labels), "0"})
+            // The container, then the MIG instance named profile-gpuInstance, then its UUID.
+            .derived(MIG_DEVICE_INFO, LEGACY_MIG_INFO, (labels, families) -> new String[] {labels[0], labels[1],
+                    labels[2], labels[3], labels[4], labels[6] + "-" + labels[7], labels[5]})
+            .build();
+
     private UsageMetrics() {
     }
 
-    /**
-     * The usage endpoint's series for one view.
-     *
-     * @param pods   the node's pods, for MIG identities
-     * @param legacy also emit HAMi's pre-2.9 names
-     */
-    public static MetricSnapshots collect(UsageView view, List<NodePod> pods, boolean legacy) {
-        Families families = new Families();
-        addHostCards(view, legacy, families);
-        addContainers(view, legacy, families);
-        addMigDevices(pods, legacy, families);
-        addGaps(view, families);
-        return families.snapshots();
+    /** The bytes {@code family} holds under the same container labels, as a whole number. */
+    private static String bytes(Families families, MetricFamily family, String[] containerLabels) {
+        return Long.toString((long) families.valueOf(family, containerLabels).orElse(0));
     }
 
-    private static void addHostCards(UsageView view, boolean legacy, Families families) {
-        var memoryUsed = families.of(HOST_MEMORY_USED, LEGACY_HOST_MEMORY, legacy);
-        var utilization = families.of(HOST_UTILIZATION, LEGACY_HOST_CORE, legacy);
+    /**
+     * The usage endpoint's series for one view, modern names only ({@link #LEGACY_NAMES} adds the
+     * pre-2.9 ones).
+     *
+     * @param pods the node's pods, for MIG identities
+     */
+    public static Families collect(UsageView view, List<NodePod> pods) {
+        Families families = new Families();
+        addHostCards(view, families);
+        addContainers(view, families);
+        addMigDevices(pods, families);
+        addGaps(view, families);
+        return families;
+    }
+
+    private static void addHostCards(UsageView view, Families families) {
+        var memoryUsed = families.of(HOST_MEMORY_USED);
+        var utilization = families.of(HOST_UTILIZATION);
         var controller = families.of(HOST_MEMORY_CONTROLLER_UTILIZATION);
         var total = families.of(HOST_MEMORY_TOTAL);
         var temperature = families.of(HOST_TEMPERATURE);
@@ -163,18 +192,17 @@ public final class UsageMetrics {
         }
     }
 
-    private static void addContainers(UsageView view, boolean legacy, Families families) {
-        var used = families.of(VGPU_MEMORY_USED, LEGACY_MEMORY_USAGE, legacy);
-        var limit = families.of(VGPU_MEMORY_LIMIT, LEGACY_MEMORY_LIMIT, legacy);
+    private static void addContainers(UsageView view, Families families) {
+        var used = families.of(VGPU_MEMORY_USED);
+        var limit = families.of(VGPU_MEMORY_LIMIT);
         var memory = families.of(CONTAINER_DEVICE_MEMORY);
-        var utilization = families.of(CONTAINER_UTILIZATION, LEGACY_UTILIZATION, legacy);
-        var lastKernel = families.of(CONTAINER_LAST_KERNEL, LEGACY_LAST_KERNEL, legacy);
+        var utilization = families.of(CONTAINER_UTILIZATION);
+        var lastKernel = families.of(CONTAINER_LAST_KERNEL);
         var context = families.of(MEMORY_CONTEXT);
         var module = families.of(MEMORY_MODULE);
         var buffer = families.of(MEMORY_BUFFER);
         var processes = families.of(CONTAINER_PROCESSES);
         var smLimit = families.of(CONTAINER_SM_LIMIT);
-        var legacyDesc = legacy ? families.of(LEGACY_MEMORY_DESC) : null;
         for (ContainerDevice device : view.containers()) {
             DeviceUsage usage = device.usage();
             String[] labels = containerLabels(device.pod(), device.container(), usage.vdeviceIndex(), usage.uuid());
@@ -188,20 +216,12 @@ public final class UsageMetrics {
             processes.add(usage.liveProcesses(), labels);
             smLimit.add(usage.smLimitPercent(), labels);
             device.lastKernelAgeSeconds().ifPresent(age -> lastKernel.add(age, labels));
-            if (legacy) {
-                // HAMi's legacy family also carried the allocation offset; HAMi-Core's offset field is
-                // not part of the usage record, so it is written as 0.
-                legacyDesc.add(usage.usedBytes(), labels[0], labels[1], labels[2], labels[3], labels[4],
-                        Long.toString(usage.contextBytes()), Long.toString(usage.moduleBytes()),
-                        Long.toString(usage.bufferBytes()), "0");
-            }
         }
         families.of(UNKNOWN_CONTAINERS).add(view.unknownContainers().size());
     }
 
-    private static void addMigDevices(List<NodePod> pods, boolean legacy, Families families) {
+    private static void addMigDevices(List<NodePod> pods, Families families) {
         var info = families.of(MIG_DEVICE_INFO);
-        var legacyInfo = legacy ? families.of(LEGACY_MIG_INFO) : null;
         for (NodePod pod : pods) {
             for (MigInstance instance : pod.placement().map(PodPlacement::migInstances).orElse(List.of())) {
                 if (!instance.ready() || instance.containerIndex() >= pod.containerNames().size()) {
@@ -212,10 +232,6 @@ public final class UsageMetrics {
                 info.add(1, labels[0], labels[1], labels[2], labels[3], labels[4], instance.migUuid(),
                         instance.profile(), Integer.toString(instance.gpuInstanceId()),
                         Integer.toString(instance.computeInstanceId()));
-                if (legacy) {
-                    legacyInfo.add(1, labels[0], labels[1], labels[2], labels[3], labels[4],
-                            instance.profile() + "-" + instance.gpuInstanceId(), instance.migUuid());
-                }
             }
         }
     }

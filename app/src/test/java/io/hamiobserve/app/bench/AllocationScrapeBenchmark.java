@@ -165,7 +165,7 @@ public final class AllocationScrapeBenchmark {
                 long start = System.nanoTime();
                 CountingStream out = new CountingStream();
                 ExpositionFormat.PROMETHEUS_TEXT.writer().write(out,
-                        io.hamiobserve.app.metrics.AllocationMetrics.snapshots(ledger.view(), false));
+                        io.hamiobserve.app.metrics.AllocationMetrics.snapshots(ledger.view()));
                 whole[i] = System.nanoTime() - start;
             }
             System.out.printf("reference: one writer call over all snapshots (no segments, no cache): median %.0f ms; "

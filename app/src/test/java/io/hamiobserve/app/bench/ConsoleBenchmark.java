@@ -120,9 +120,9 @@ public final class ConsoleBenchmark {
         long started = System.nanoTime();
         long samples = 0;
         Labels scheduler = Labels.of("job", "hami-observe-scheduler", "instance", "scheduler:9395");
-        List<HistoryFile.Family> allocation = HistoryFile.labelled(AllocationMetrics.snapshots(fleet.view, false),
+        List<HistoryFile.Family> allocation = HistoryFile.labelled(AllocationMetrics.snapshots(fleet.view),
                 scheduler, HISTORY::contains);
-        List<HistoryFile.Family> allocationNow = HistoryFile.labelled(AllocationMetrics.snapshots(fleet.view, false),
+        List<HistoryFile.Family> allocationNow = HistoryFile.labelled(AllocationMetrics.snapshots(fleet.view),
                 scheduler, name -> true);
         for (int day = 7; day >= 0; day--) {
             Path file = Files.createTempFile("bench-large-day" + day, ".om");
@@ -139,7 +139,7 @@ public final class ConsoleBenchmark {
                         Labels target = Labels.of("job", "hami-observe-node", "instance", "node-" + node + ":9394",
                                 "node", Fleet.node(node));
                         families.addAll(HistoryFile.labelled(UsageMetrics.collect(fleet.usage(node, t),
-                                fleet.pods.get(node), false), target, now ? name -> true : HISTORY::contains));
+                                fleet.pods.get(node)).snapshots(), target, now ? name -> true : HISTORY::contains));
                     }
                     out.write(families, Instant.ofEpochSecond(t));
                 }

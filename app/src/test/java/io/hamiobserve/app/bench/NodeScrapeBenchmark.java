@@ -1,6 +1,6 @@
 package io.hamiobserve.app.bench;
 
-import io.hamiobserve.adapters.cachefile.CacheFileImage;
+import io.hamiobserve.testkit.CacheFileImage;
 import io.hamiobserve.adapters.cachefile.CacheFiles;
 import io.hamiobserve.app.UsageRole;
 import io.hamiobserve.app.demo.DemoSources;

@@ -66,7 +66,11 @@ class DemoHistoryTest {
         long minute = Instant.now().getEpochSecond() / 60;
         Instant now = Instant.ofEpochSecond((minute - Math.floorMod(minute, 2)) * 60 + 30);
         DemoHistory history = new DemoHistory(DemoCluster.standard(), now);
-        Instant end = now.minusSeconds(1);
+        // A sample instant of the history: Prometheus answers with the sample at end, and the
+        // simulation's state there is the same (the pending pod comes and goes by the minute, so an
+        // instant between samples may see it where the last sample did not).
+        long step = DemoHistory.STEP.toSeconds();
+        Instant end = Instant.ofEpochSecond(Math.floorDiv(now.getEpochSecond() - 1, step) * step);
         List<Path> files = List.of(Files.createTempFile("demo-history", ".om"),
                 Files.createTempFile("demo-history", ".om"));
         long samples;

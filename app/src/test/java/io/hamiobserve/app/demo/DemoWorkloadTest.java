@@ -110,7 +110,7 @@ class DemoWorkloadTest {
             for (String node : workload.cluster().nodes()) {
                 DemoCacheFiles files = new DemoCacheFiles(workload, node, directory.resolve(node));
                 List<String> skipped = new ArrayList<>();
-                SkipReporter skips = (source, kind, reason, item) -> skipped.add(reason + " " + item);
+                SkipReporter skips = (key, item) -> skipped.add(key.reason() + " " + item);
                 Map<String, List<DeviceUsage>> read = new HashMap<>();
                 files.read(skips).forEach(usage -> read.put(usage.podUid() + "/" + usage.containerName(),
                         usage.devices()));

@@ -40,9 +40,13 @@ public interface DeviceVendor {
     /**
      * Why a part of an annotation was skipped.
      *
-     * @param reason a short, label-safe reason, e.g. {@code bad_json}, {@code wrong_field_count}
+     * @param reason a short, stable reason, e.g. {@code bad_json}, {@code wrong_field_count}: the
+     *               reason label of the skip count ({@link io.hamiobserve.ports.SkipKey#checkWord})
      * @param detail what exactly was wrong, for the log
      */
     record Problem(String reason, String detail) {
+        public Problem {
+            io.hamiobserve.ports.SkipKey.checkWord("reason", reason);
+        }
     }
 }

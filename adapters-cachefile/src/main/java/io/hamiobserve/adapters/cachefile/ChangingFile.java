@@ -1,0 +1,81 @@
+package io.hamiobserve.adapters.cachefile;
+
+import io.hamiobserve.adapters.cachefile.Skips.Reason;
+
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.FileSystemException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.Objects;
+
+/**
+ * A cache file read while its writer and its tenant may change it: a regular file, never followed
+ * through a symbolic link (checked before, and closed against by {@code O_NOFOLLOW} on open),
+ * checked after reading not to have been replaced by another file or cut below its layout's size.
+ * Everything that goes wrong is a rejection with its reason, never an exception.
+ */
+final class ChangingFile {
+    /** Decodes an opened file's bytes. */
+    interface Decoder {
+        ReadResult decode(ByteSource source) throws IOException;
+    }
+
+    private ChangingFile() {
+    }
+
+    static ReadResult read(Path path, Decoder decoder) {
+        BasicFileAttributes attributes;
+        try {
+            attributes = Files.readAttributes(path, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+        } catch (NoSuchFileException e) {
+            return ReadResult.rejected(Reason.VANISHED, "gone before it could be read");
+        } catch (IOException e) {
+            return ReadResult.rejected(Reason.IO_ERROR, "cannot stat: " + e);
+        }
+        if (attributes.isSymbolicLink()) {
+            return ReadResult.rejected(Reason.SYMLINK, "a symbolic link; links are never followed");
+        }
+        if (!attributes.isRegularFile()) {
+            return ReadResult.rejected(Reason.NOT_REGULAR_FILE, "not a regular file");
+        }
+        ReadResult result;
+        // NOFOLLOW_LINKS (O_NOFOLLOW) closes the window where a symlink replaces the file after the check.
+        try (FileChannel channel = FileChannel.open(path, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS)) {
+            result = decoder.decode(ByteSource.of(channel));
+        } catch (NoSuchFileException e) {
+            return ReadResult.rejected(Reason.VANISHED, "gone before it could be opened");
+        } catch (AccessDeniedException e) {
+            return ReadResult.rejected(Reason.UNREADABLE, "permission denied");
+        } catch (FileSystemException e) {
+            String why = String.valueOf(e.getReason());
+            if (why.contains("symbolic links")) {
+                return ReadResult.rejected(Reason.SYMLINK, "replaced by a symbolic link while opened");
+            }
+            return ReadResult.rejected(Reason.IO_ERROR, e.toString());
+        } catch (IOException e) {
+            return ReadResult.rejected(Reason.IO_ERROR, e.toString());
+        }
+        BasicFileAttributes afterwards;
+        try {
+            afterwards = Files.readAttributes(path, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+        } catch (NoSuchFileException e) {
+            return ReadResult.rejected(Reason.VANISHED, "deleted while it was read");
+        } catch (IOException e) {
+            return ReadResult.rejected(Reason.IO_ERROR, "cannot stat after reading: " + e);
+        }
+        Object key = attributes.fileKey();
+        if (key != null && !Objects.equals(key, afterwards.fileKey())) {
+            return ReadResult.rejected(Reason.REPLACED, "replaced by another file while it was read");
+        }
+        if (result.ok() && afterwards.size() < result.content().layout().structSize) {
+            return ReadResult.rejected(Reason.TRUNCATED, "shrank to " + afterwards.size() + " bytes while it was read");
+        }
+        return result;
+    }
+}

@@ -1,0 +1,134 @@
+package io.hamiobserve.adapters.nvml;
+
+import com.sun.jna.Pointer;
+import io.hamiobserve.domain.HostCardReading;
+import io.hamiobserve.domain.HostCardReading.CardProcess;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalDouble;
+import java.util.OptionalLong;
+
+/**
+ * One card's figures, field by field, on the worker thread. A field NVML cannot answer is left out
+ * (and reported, unless the card simply has no such figure); a card whose identity cannot be read,
+ * or that is lost, is left out as a whole.
+ */
+final class CardReader {
+    private final NvmlBinding binding;
+    private final NvmlWorker<?> worker;
+
+    CardReader(NvmlBinding binding, NvmlWorker<?> worker) {
+        this.binding = binding;
+        this.worker = worker;
+    }
+
+    /** A card's reading, or null when the card itself cannot be read (reported as a device skip). */
+    HostCardReading read(int index, List<Skips.Noted> skips) {
+        worker.entering("nvmlDeviceGetHandleByIndex_v2", index);
+        int rc = binding.handleByIndex(index);
+        if (rc != NvmlBinding.NVML_SUCCESS) {
+            skips.add(new Skips.Noted(Skips.Kind.DEVICE.because(NvmlReturn.of(rc)), "card " + index));
+            return null;
+        }
+        Pointer device = binding.device();
+        worker.entering("nvmlDeviceGetUUID", index);
+        rc = binding.uuid(device);
+        if (rc != NvmlBinding.NVML_SUCCESS) {
+            skips.add(new Skips.Noted(Skips.Kind.DEVICE.because(NvmlReturn.of(rc)), "card " + index));
+            return null;
+        }
+        String uuid = binding.text();
+        if (uuid.isBlank()) {
+            skips.add(new Skips.Noted(Skips.Kind.DEVICE.because(Skips.Reason.EMPTY_UUID), "card " + index));
+            return null;
+        }
+        Fields fields = new Fields(index, uuid, skips);
+
+        worker.entering("nvmlDeviceGetName", index);
+        String name = fields.ok(binding.name(device), "name") ? binding.text() : "";
+
+        worker.entering("nvmlDeviceGetMemoryInfo", index);
+        OptionalLong used = OptionalLong.empty();
+        OptionalLong total = OptionalLong.empty();
+        if (fields.ok(binding.memoryInfo(device), "memory")) {
+            used = OptionalLong.of(binding.memoryUsed());
+            total = OptionalLong.of(binding.memoryTotal());
+        }
+
+        worker.entering("nvmlDeviceGetUtilizationRates", index);
+        OptionalDouble gpuUtil = OptionalDouble.empty();
+        OptionalDouble memoryUtil = OptionalDouble.empty();
+        if (fields.ok(binding.utilizationRates(device), "utilization")) {
+            gpuUtil = OptionalDouble.of(binding.gpuUtil());
+            memoryUtil = OptionalDouble.of(binding.memoryUtil());
+        }
+
+        worker.entering("nvmlDeviceGetTemperature", index);
+        OptionalDouble temperature = fields.ok(binding.temperature(device), "temperature")
+                ? OptionalDouble.of(binding.intValue()) : OptionalDouble.empty();
+
+        worker.entering("nvmlDeviceGetPowerUsage", index);
+        OptionalDouble watts = fields.ok(binding.powerUsage(device), "power")
+                ? OptionalDouble.of(Integer.toUnsignedLong(binding.intValue()) / 1000.0) : OptionalDouble.empty();
+
+        worker.entering("nvmlDeviceGetPciInfo_v3", index);
+        Optional<String> pciBusId = Optional.empty();
+        if (fields.ok(binding.pciInfo(device), "pci")) {
+            String busId = binding.pciBusId();
+            pciBusId = busId.isBlank() ? Optional.empty() : Optional.of(busId);
+        }
+
+        worker.entering("nvmlDeviceGetComputeRunningProcesses", index);
+        Optional<List<CardProcess>> processes = Optional.empty();
+        if (fields.ok(binding.computeProcesses(device), "processes")) {
+            int count = binding.processCount();
+            List<CardProcess> list = new ArrayList<>(count);
+            for (int i = 0; i < count; i++) {
+                long bytes = binding.processUsedMemory(i);
+                list.add(new CardProcess(binding.processPid(i), bytes < 0 ? OptionalLong.empty() : OptionalLong.of(bytes)));
+            }
+            processes = Optional.of(list);
+        }
+
+        if (fields.lost) {
+            skips.add(new Skips.Noted(Skips.Kind.DEVICE.because(NvmlReturn.GPU_IS_LOST), "card " + index + " " + uuid));
+            return null;
+        }
+        return new HostCardReading(index, uuid, name, used, total, gpuUtil, memoryUtil, temperature, watts,
+                pciBusId, processes);
+    }
+
+    /**
+     * Judges one field's return code. {@code NOT_SUPPORTED} (and a function this driver lacks)
+     * leaves the field out quietly: the card simply has no such figure, and reporting it every
+     * scrape would drown real skips. Any other error leaves the field out and is reported; a
+     * lost GPU drops the whole card.
+     */
+    private static final class Fields {
+        private final int index;
+        private final String uuid;
+        private final List<Skips.Noted> skips;
+        private boolean lost;
+
+        Fields(int index, String uuid, List<Skips.Noted> skips) {
+            this.index = index;
+            this.uuid = uuid;
+            this.skips = skips;
+        }
+
+        boolean ok(int rc, String field) {
+            if (rc == NvmlBinding.NVML_SUCCESS) {
+                return true;
+            }
+            NvmlReturn code = NvmlReturn.of(rc);
+            if (code == NvmlReturn.GPU_IS_LOST) {
+                lost = true;
+            } else if (code != NvmlReturn.NOT_SUPPORTED && code != NvmlReturn.FUNCTION_NOT_FOUND) {
+                skips.add(new Skips.Noted(Skips.Kind.FIELD.because(code), "card " + index + " " + uuid + " " + field));
+            }
+            return false;
+        }
+    }
+}

@@ -1,0 +1,96 @@
+package io.hamiobserve.app;
+
+import io.hamiobserve.app.http.EdgeStartup;
+import io.hamiobserve.app.cli.Subcommand;
+import io.hamiobserve.app.http.EdgeConfig;
+import io.hamiobserve.app.http.ExpositionFormat;
+import io.hamiobserve.app.http.MetricsSource;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/** How the commands serve their roles, or print one exposition and stop. */
+public final class Serving {
+    private Serving() {
+    }
+
+    /**
+     * Starts each role behind its own server and keeps running; {@code binds} pairs with
+     * {@code roles}. The roles' sources start beside the servers: until a source has read its
+     * input (a snapshot, the first list of an informer), a scrape answers what is known, with the
+     * ledger or the pod directory reported not synced, and {@code /readyz} answers 503.
+     *
+     * @return {@link Subcommand#KEEP_RUNNING}, or 2 when a role has given up for good at its start
+     *         (an unreadable snapshot): that line is printed to {@code err}
+     */
+    public static int serve(List<String> binds, List<? extends Role> roles, EdgeConfig edge, PrintStream out,
+                            PrintStream err) {
+        EdgeStartup.Checked checked = EdgeStartup.check(edge, binds);
+        CompletableFuture<Void> started = new CompletableFuture<>();
+        Thread.ofPlatform().name("hami-observe-start").start(() -> {
+            try {
+                for (Role role : roles) {
+                    role.start();
+                    role.givenUp().ifPresent(why -> {
+                        throw new IllegalStateException(why);
+                    });
+                }
+                started.complete(null);
+            } catch (RuntimeException failed) {
+                started.completeExceptionally(failed);
+            }
+        });
+        List<Servers.Served> servers = Servers.serveAll(checked, roles);
+        for (int i = 0; i < roles.size(); i++) {
+            out.printf("hami-observe: %s view on :%d/metrics%n", roles.get(i).view(), servers.get(i).port());
+        }
+        out.flush();
+        Runnable stop = stopOnShutdown(servers, new ArrayList<>(roles), edge.shutdownDrain());
+        try {
+            started.join();
+        } catch (CompletionException failed) {
+            // Stopped here, not by the exit's hook: the reason is the last line the process writes.
+            stop.run();
+            err.println("hami-observe: " + failed.getCause().getMessage());
+            return 2;
+        }
+        return Subcommand.KEEP_RUNNING;
+    }
+
+    /** Writes {@code source}'s series once, as Prometheus text. */
+    public static void print(MetricsSource source, PrintStream out) {
+        try {
+            source.collect().write(out, ExpositionFormat.PROMETHEUS_TEXT.writer());
+            out.flush();
+        } catch (IOException failed) {
+            throw new UncheckedIOException(failed);
+        }
+    }
+
+    /**
+     * On SIGTERM or Ctrl-C: readiness turns 503, in-flight scrapes get up to {@code drain} to
+     * finish, the servers stop, then {@code closeables} release what they hold (the roles'
+     * sources: NVML, files, informers), in order.
+     *
+     * @return the same stop, to run before the exit instead (it runs once, whichever comes first)
+     */
+    public static Runnable stopOnShutdown(List<Servers.Served> servers, List<? extends AutoCloseable> closeables,
+                                          Duration drain) {
+        List<AutoCloseable> inOrder = List.copyOf(closeables);
+        AtomicBoolean stopped = new AtomicBoolean();
+        Runnable stop = () -> {
+            if (stopped.compareAndSet(false, true)) {
+                Servers.shutdown(servers, inOrder, drain);
+            }
+        };
+        Runtime.getRuntime().addShutdownHook(Thread.ofPlatform().name("hami-observe-shutdown").unstarted(stop));
+        return stop;
+    }
+}

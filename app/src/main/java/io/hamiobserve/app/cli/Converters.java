@@ -1,0 +1,56 @@
+package io.hamiobserve.app.cli;
+
+import picocli.CommandLine.ITypeConverter;
+import picocli.CommandLine.TypeConversionException;
+
+import java.time.Duration;
+
+/** The values the flags take that picocli does not convert itself, each refused with what was expected. */
+public final class Converters {
+    private Converters() {
+    }
+
+    /** {@code 500ms}, {@code 8s}, {@code 1m}, or a bare number of seconds; positive. */
+    public static final class PositiveDuration implements ITypeConverter<Duration> {
+        @Override
+        public Duration convert(String value) {
+            String text = value.trim();
+            try {
+                Duration duration;
+                if (text.endsWith("ms")) {
+                    duration = Duration.ofMillis(Long.parseLong(text.substring(0, text.length() - 2)));
+                } else if (text.endsWith("s")) {
+                    duration = Duration.ofMillis(Math.round(Double.parseDouble(text.substring(0, text.length() - 1))
+                            * 1000));
+                } else if (text.endsWith("m")) {
+                    duration = Duration.ofSeconds(Math.round(Double.parseDouble(text.substring(0, text.length() - 1))
+                            * 60));
+                } else {
+                    duration = Duration.ofMillis(Math.round(Double.parseDouble(text) * 1000));
+                }
+                if (duration.isNegative() || duration.isZero()) {
+                    throw new TypeConversionException("'" + value + "' is not positive");
+                }
+                return duration;
+            } catch (NumberFormatException notDuration) {
+                throw new TypeConversionException("'" + value + "' is not a duration like 500ms, 8s or 1m");
+            }
+        }
+    }
+
+    /** A whole number above zero. */
+    public static final class PositiveCount implements ITypeConverter<Integer> {
+        @Override
+        public Integer convert(String value) {
+            try {
+                int count = Integer.parseInt(value.trim());
+                if (count <= 0) {
+                    throw new TypeConversionException("'" + value + "' is not positive");
+                }
+                return count;
+            } catch (NumberFormatException notNumber) {
+                throw new TypeConversionException("'" + value + "' is not a whole number");
+            }
+        }
+    }
+}

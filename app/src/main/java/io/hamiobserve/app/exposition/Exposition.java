@@ -1,0 +1,21 @@
+package io.hamiobserve.app.exposition;
+
+import io.prometheus.metrics.expositionformats.ExpositionFormatWriter;
+import io.prometheus.metrics.model.snapshots.MetricSnapshots;
+
+import java.io.IOException;
+import java.io.OutputStream;
+
+/**
+ * A role's series for one state of its sources, written on demand in the format a scrape
+ * negotiated. Writing is repeatable and never changes what is written.
+ */
+public interface Exposition {
+    /** Writes every family with the given prometheus-metrics writer. */
+    void write(OutputStream out, ExpositionFormatWriter writer) throws IOException;
+
+    /** Snapshots collected for one scrape, written as they are. */
+    static Exposition of(MetricSnapshots snapshots) {
+        return (out, writer) -> writer.write(out, snapshots);
+    }
+}

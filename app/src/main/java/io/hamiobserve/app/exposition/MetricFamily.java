@@ -1,0 +1,172 @@
+package io.hamiobserve.app.exposition;
+
+import io.prometheus.metrics.model.snapshots.CounterSnapshot;
+import io.prometheus.metrics.model.snapshots.GaugeSnapshot;
+import io.prometheus.metrics.model.snapshots.Labels;
+import io.prometheus.metrics.model.snapshots.MetricSnapshot;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+
+/**
+ * The definition of one metric family: name, HELP, type and label names, fixed in a catalogue.
+ * Values are produced at scrape time through {@link #points()}.
+ *
+ * <p>HAMi's own series carry the constant label {@code zone="vGPU"} ({@link #zoned}); this
+ * project's additions do not, so they can never be confused with HAMi's.
+ *
+ * @param name   the full metric name as exposed (for counters without {@code _total}, which the
+ *               writer appends)
+ * @param help   the HELP text
+ * @param type   gauge or counter
+ * @param zoned  whether the HAMi constant label {@code zone="vGPU"} is added
+ * @param labels label names, in the order {@link Points#add} takes their values
+ */
+public record MetricFamily(String name, String help, Type type, boolean zoned, List<String> labels) {
+
+    /** The constant label HAMi puts on every series but {@code hami_build_info}. */
+    public static final String ZONE_LABEL = "zone";
+    public static final String ZONE_VALUE = "vGPU";
+
+    public enum Type { GAUGE, COUNTER }
+
+    public MetricFamily {
+        labels = List.copyOf(labels);
+    }
+
+    /** A HAMi gauge: carries {@code zone="vGPU"}. */
+    public static MetricFamily hamiGauge(String name, String help, String... labels) {
+        return new MetricFamily(name, help, Type.GAUGE, true, List.of(labels));
+    }
+
+    /** A gauge this project adds. */
+    public static MetricFamily gauge(String name, String help, String... labels) {
+        return new MetricFamily(name, help, Type.GAUGE, false, List.of(labels));
+    }
+
+    /** A counter this project adds; {@code name} is given without {@code _total}. */
+    public static MetricFamily counter(String name, String help, String... labels) {
+        return new MetricFamily(name, help, Type.COUNTER, false, List.of(labels));
+    }
+
+    /** Starts collecting this family's data points for one scrape. */
+    public Points points() {
+        return new Points(this);
+    }
+
+    /**
+     * The data points of one family in one scrape. Not thread-safe: one scrape, one thread.
+     *
+     * <p>Rows are kept as plain value arrays in label-name order and sorted once, cheaply, before
+     * the snapshot is built: prometheus-metrics sorts a snapshot's points by their labels, and on
+     * input already in that order its sort is linear. At 100,000 containers this is the difference
+     * between comparing {@code Labels} objects millions of times and not at all.
+     */
+    public static final class Points {
+        private final MetricFamily family;
+        /** Label names sorted, as {@code Labels} keeps them. */
+        private final String[] sortedNames;
+        /** For each sorted name, its position in the values {@link #add} takes (zone last). */
+        private final int[] valueIndex;
+        private final List<Row> rows = new ArrayList<>();
+
+        private record Row(String[] values, double value) {
+        }
+
+        private Points(MetricFamily family) {
+            this.family = family;
+            List<String> all = new ArrayList<>(family.labels);
+            if (family.zoned) {
+                all.add(ZONE_LABEL);
+            }
+            Integer[] order = new Integer[all.size()];
+            for (int i = 0; i < order.length; i++) {
+                order[i] = i;
+            }
+            Arrays.sort(order, Comparator.comparing(all::get));
+            this.sortedNames = new String[order.length];
+            this.valueIndex = new int[order.length];
+            for (int i = 0; i < order.length; i++) {
+                sortedNames[i] = all.get(order[i]);
+                valueIndex[i] = order[i];
+            }
+        }
+
+        /** Adds a data point; its label values in the order of the family's label names. */
+        public void add(double value, String... labelValues) {
+            if (labelValues.length != family.labels.size()) {
+                throw new IllegalArgumentException(family.name + " takes " + family.labels.size()
+                        + " label values, got " + labelValues.length);
+            }
+            String[] values = new String[sortedNames.length];
+            for (int i = 0; i < values.length; i++) {
+                int index = valueIndex[i];
+                values[i] = index < labelValues.length ? labelValues[index] : ZONE_VALUE;
+            }
+            rows.add(new Row(values, value));
+        }
+
+        public MetricFamily family() {
+            return family;
+        }
+
+        /** A data point as added: its label values in the order of the family's label names. */
+        @FunctionalInterface
+        public interface PointConsumer {
+            void accept(String[] labelValues, double value);
+        }
+
+        /**
+         * Each data point added so far, in the order added (call before {@link #snapshot}, which
+         * sorts them): what a decorator derives its own points from.
+         */
+        public void forEach(PointConsumer point) {
+            int count = family.labels.size();
+            for (Row row : rows) {
+                String[] values = new String[count];
+                for (int i = 0; i < valueIndex.length; i++) {
+                    if (valueIndex[i] < count) {
+                        values[valueIndex[i]] = row.values[i];
+                    }
+                }
+                point.accept(values, row.value);
+            }
+        }
+
+        public boolean isEmpty() {
+            return rows.isEmpty();
+        }
+
+        /**
+         * The family's snapshot. A label set added twice in this scrape keeps its first value, so a
+         * duplicate in the input can never make the whole exposition invalid.
+         */
+        public MetricSnapshot snapshot() {
+            // A stable sort keeps equal label sets in insertion order: the first added comes first.
+            rows.sort((left, right) -> Arrays.compare(left.values, right.values));
+            if (family.type == Type.GAUGE) {
+                GaugeSnapshot.Builder builder = GaugeSnapshot.builder().name(family.name).help(family.help);
+                forEachDistinct((labels, value) -> builder.dataPoint(
+                        GaugeSnapshot.GaugeDataPointSnapshot.builder().labels(labels).value(value).build()));
+                return builder.build();
+            }
+            CounterSnapshot.Builder builder = CounterSnapshot.builder().name(family.name).help(family.help);
+            forEachDistinct((labels, value) -> builder.dataPoint(
+                    CounterSnapshot.CounterDataPointSnapshot.builder().labels(labels).value(value).build()));
+            return builder.build();
+        }
+
+        private void forEachDistinct(java.util.function.ObjDoubleConsumer<Labels> point) {
+            String[] previous = null;
+            for (Row row : rows) {
+                if (previous != null && Arrays.equals(previous, row.values)) {
+                    continue;
+                }
+                previous = row.values;
+                point.accept(Labels.of(sortedNames, row.values), row.value);
+            }
+        }
+    }
+}

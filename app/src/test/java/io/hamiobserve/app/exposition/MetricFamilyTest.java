@@ -1,0 +1,60 @@
+package io.hamiobserve.app.exposition;
+
+import io.hamiobserve.app.http.ExpositionFormat;
+import io.prometheus.metrics.model.snapshots.MetricSnapshots;
+import org.junit.jupiter.api.Test;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+class MetricFamilyTest {
+    private static final MetricFamily ZONED = MetricFamily.hamiGauge("hami_test_bytes", "A test family", "pod", "device_uuid");
+
+    private static String write(MetricFamily.Points points) throws IOException {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ExpositionFormat.PROMETHEUS_TEXT.writer().write(out, MetricSnapshots.of(points.snapshot()));
+        return out.toString(StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void labelsAreWrittenSortedWithTheZoneAndPointsInLabelOrder() throws IOException {
+        MetricFamily.Points points = ZONED.points();
+        points.add(2, "pod-b", "GPU-1");
+        points.add(1, "pod-a", "GPU-2");
+        points.add(3, "pod-a", "GPU-1");
+        assertEquals("""
+                # HELP hami_test_bytes A test family
+                # TYPE hami_test_bytes gauge
+                hami_test_bytes{device_uuid="GPU-1",pod="pod-a",zone="vGPU"} 3.0
+                hami_test_bytes{device_uuid="GPU-1",pod="pod-b",zone="vGPU"} 2.0
+                hami_test_bytes{device_uuid="GPU-2",pod="pod-a",zone="vGPU"} 1.0
+                """, write(points));
+    }
+
+    @Test
+    void aDuplicateLabelSetKeepsTheFirstValueInsteadOfBreakingTheExposition() throws IOException {
+        MetricFamily.Points points = ZONED.points();
+        points.add(7, "pod-a", "GPU-1");
+        points.add(8, "pod-b", "GPU-1");
+        points.add(9, "pod-a", "GPU-1");
+        String text = write(points);
+        assertEquals(2, text.lines().filter(line -> line.startsWith("hami_test_bytes{")).count(), text);
+        assertEquals(true, text.contains("pod=\"pod-a\",zone=\"vGPU\"} 7.0"), text);
+    }
+
+    @Test
+    void labelValuesAreEscapedByTheWriter() throws IOException {
+        MetricFamily.Points points = MetricFamily.gauge("hami_observe_test", "h", "name").points();
+        points.add(1, "a\"b\\c\nd");
+        assertEquals(true, write(points).contains("hami_observe_test{name=\"a\\\"b\\\\c\\nd\"} 1.0"));
+    }
+
+    @Test
+    void aWrongNumberOfLabelValuesIsAProgrammingError() {
+        assertThrows(IllegalArgumentException.class, () -> ZONED.points().add(1, "only-one"));
+    }
+}

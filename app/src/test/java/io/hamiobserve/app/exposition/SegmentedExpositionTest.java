@@ -1,0 +1,157 @@
+package io.hamiobserve.app.exposition;
+
+import io.prometheus.metrics.expositionformats.ExpositionFormatWriter;
+import io.prometheus.metrics.expositionformats.OpenMetricsTextFormatWriter;
+import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
+import io.prometheus.metrics.model.snapshots.MetricSnapshots;
+import org.junit.jupiter.api.Test;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.TreeMap;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+/**
+ * The engine on a catalogue of its own (no metric catalogue of the product): a fleet of "racks",
+ * each a segment of a per-rack section, plus a fleet-wide section. Held to one library writer call
+ * over the same points ({@link AllSegments}) and to a rendering with nothing kept, byte for byte.
+ */
+class SegmentedExpositionTest {
+    private static final MetricFamily SLOTS = MetricFamily.gauge("test_rack_slots", "Slots of a rack", "rack", "slot");
+    private static final MetricFamily POWER = MetricFamily.gauge("test_rack_power_watts", "Power", "rack");
+    private static final MetricFamily RACKS = MetricFamily.gauge("test_racks", "Racks");
+    private static final MetricFamily EVENTS = MetricFamily.counter("test_events", "Events", "kind");
+    private static final MetricFamily OLD_SLOTS = MetricFamily.gauge("TestSlots", "Slots", "rackname", "slotid");
+    private static final FamilyDecorator OLD_NAMES = Twins.builder().renamed(SLOTS, OLD_SLOTS).build();
+    private static final List<ExpositionFormatWriter> WRITERS = List.of(PrometheusTextFormatWriter.create(),
+            OpenMetricsTextFormatWriter.create());
+
+    /** Racks by name, each with its slots' values. */
+    private static void describe(Map<String, List<Double>> racks, Segments into) {
+        Segments.Section perRack = into.section("racks", families -> {
+            families.of(SLOTS);
+            families.of(POWER);
+        });
+        racks.forEach((rack, slots) -> perRack.segment(List.of(rack, slots), families -> {
+            MetricFamily.Points points = families.get(SLOTS);
+            for (int i = 0; i < slots.size(); i++) {
+                points.add(slots.get(i), rack, Integer.toString(i));
+            }
+            families.get(POWER).add(slots.stream().mapToDouble(Double::doubleValue).sum(), rack);
+        }));
+        Segments.Section fleet = into.section("fleet", families -> families.of(RACKS));
+        fleet.segment(racks.size(), families -> families.get(RACKS).add(racks.size()));
+    }
+
+    private static String segmented(Map<String, List<Double>> racks, RenderCache cache, FamilyDecorator decorator,
+                                    ExpositionFormatWriter writer) throws IOException {
+        SegmentedExposition exposition = new SegmentedExposition(cache, decorator);
+        describe(racks, exposition);
+        Families events = new Families();
+        events.of(EVENTS).add(3, "restart");
+        exposition.append(events.snapshots());
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        exposition.write(out, writer);
+        return out.toString(StandardCharsets.UTF_8);
+    }
+
+    private static String oneCall(Map<String, List<Double>> racks, FamilyDecorator decorator,
+                                  ExpositionFormatWriter writer) throws IOException {
+        AllSegments all = new AllSegments(decorator);
+        describe(racks, all);
+        Families events = new Families();
+        events.of(EVENTS).add(3, "restart");
+        List<io.prometheus.metrics.model.snapshots.MetricSnapshot> snapshots = new ArrayList<>();
+        all.snapshots().forEach(snapshots::add);
+        events.snapshots().forEach(snapshots::add);
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        writer.write(out, new MetricSnapshots(snapshots));
+        return out.toString(StandardCharsets.UTF_8);
+    }
+
+    /** Family name to its lines, samples sorted; in exposition order (segments order samples per segment). */
+    private static Map<String, List<String>> byFamily(String exposition) {
+        Map<String, List<String>> families = new LinkedHashMap<>();
+        String current = "";
+        for (String line : exposition.split("\n")) {
+            if (line.startsWith("# HELP ") || line.startsWith("# TYPE ")) {
+                current = line.split(" ")[2];
+            }
+            families.computeIfAbsent(current, key -> new ArrayList<>()).add(line);
+        }
+        families.values().forEach(lines -> lines.sort(null));
+        return families;
+    }
+
+    private static Map<String, List<Double>> randomRacks(Random random) {
+        Map<String, List<Double>> racks = new TreeMap<>();
+        int count = 1 + random.nextInt(40);
+        for (int r = 0; r < count; r++) {
+            List<Double> slots = new ArrayList<>();
+            for (int s = random.nextInt(4); s > 0; s--) {
+                slots.add((double) random.nextInt(1000));
+            }
+            racks.put("rack-" + random.nextInt(100), slots);
+        }
+        return racks;
+    }
+
+    @Test
+    void segmentsHoldTheSeriesOfOneWriterCallInTheSameFamilyOrderWithAndWithoutADecorator() throws IOException {
+        Random random = new Random(7);
+        for (int round = 0; round < 30; round++) {
+            Map<String, List<Double>> racks = randomRacks(random);
+            for (FamilyDecorator decorator : List.of(FamilyDecorator.NONE, OLD_NAMES)) {
+                for (ExpositionFormatWriter writer : WRITERS) {
+                    Map<String, List<String>> expected = byFamily(oneCall(racks, decorator, writer));
+                    Map<String, List<String>> actual = byFamily(segmented(racks, new RenderCache(), decorator, writer));
+                    assertEquals(List.copyOf(expected.keySet()), List.copyOf(actual.keySet()));
+                    assertEquals(expected, actual);
+                }
+            }
+        }
+    }
+
+    @Test
+    void aKeptRenderingWritesByteForByteWhatAFreshOneWritesAndOnlyChangedSegmentsRenderAgain() throws IOException {
+        Random random = new Random(11);
+        RenderCache cache = new RenderCache();
+        Map<String, List<Double>> racks = randomRacks(random);
+        for (int round = 0; round < 30; round++) {
+            long before = cache.renderedSegments();
+            // Change one rack (or none), then scrape: only that rack's segment renders again.
+            Map<String, List<Double>> changed = new TreeMap<>(racks);
+            boolean change = random.nextBoolean();
+            if (change) {
+                String rack = List.copyOf(changed.keySet()).get(random.nextInt(changed.size()));
+                changed.put(rack, List.of((double) random.nextInt(1000), -1.0));
+            }
+            for (ExpositionFormatWriter writer : WRITERS) {
+                assertEquals(segmented(changed, new RenderCache(), OLD_NAMES, writer),
+                        segmented(changed, cache, OLD_NAMES, writer));
+            }
+            // Per format: the changed rack's segment, when it changed; the fleet segment is unchanged.
+            long rendered = cache.renderedSegments() - before;
+            assertEquals(round == 0 ? 2L * (changed.size() + 1) : change && !changed.equals(racks) ? 2 : 0,
+                    rendered, "round " + round);
+            racks = changed;
+        }
+    }
+
+    @Test
+    void renderingsKeptForAnotherDecorationAreNotReused() throws IOException {
+        Map<String, List<Double>> racks = Map.of("rack-1", List.of(1.0, 2.0));
+        RenderCache cache = new RenderCache();
+        ExpositionFormatWriter writer = WRITERS.getFirst();
+        String plain = segmented(racks, cache, FamilyDecorator.NONE, writer);
+        assertEquals(segmented(racks, new RenderCache(), OLD_NAMES, writer), segmented(racks, cache, OLD_NAMES, writer));
+        assertEquals(plain, segmented(racks, cache, FamilyDecorator.NONE, writer));
+    }
+}

@@ -1,0 +1,32 @@
+package io.hamiobserve.app.testing;
+
+import io.hamiobserve.app.http.ExpositionFormat;
+import io.hamiobserve.app.http.MetricsSource;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+
+/** A source's exposition as text, for tests that compare it. */
+public final class Expositions {
+    private Expositions() {
+    }
+
+    /** What a scrape of {@code source} in {@code format} answers now. */
+    public static String render(MetricsSource source, ExpositionFormat format) {
+        try {
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            source.collect().write(out, format.writer());
+            return out.toString(StandardCharsets.UTF_8);
+        } catch (IOException impossible) {
+            throw new UncheckedIOException(impossible);
+        }
+    }
+
+    /** Source durations are the one thing that differs between two renderings of the same state. */
+    public static String withoutDurations(String exposition) {
+        return exposition.replaceAll("(?m)^(hami_observe_scrape_source_duration_seconds\\{[^}]*}) .*$",
+                "$1 <duration>");
+    }
+}
