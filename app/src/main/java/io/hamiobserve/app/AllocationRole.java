@@ -10,6 +10,7 @@ import io.hamiobserve.app.metrics.SkipCounter;
 import io.hamiobserve.app.metrics.SourceHealth;
 import io.hamiobserve.domain.AllocationView;
 import io.hamiobserve.domain.Ledger;
+import io.hamiobserve.domain.Shard;
 import io.hamiobserve.ports.SchedulerLedgerSource;
 
 import java.util.Objects;
@@ -20,6 +21,11 @@ import java.util.Optional;
  * The scheduler-side role: keeps the ledger current from its source and serves the allocation view.
  * The exposition is a pure function of the ledger and the skip counts, so an unchanged ledger is
  * served from the last rendering, and a changed one renders again only the nodes and pods that changed.
+ *
+ * <p>Sharded ({@link Shard}), the role still reads the whole ledger (quota use and unregistered
+ * cards are sums over every node) and serves the part of the view its shard owns; its own series
+ * (ledger health, skips, build, source health) are its own on every shard, told apart by the
+ * {@code instance} Prometheus adds.
  */
 public final class AllocationRole implements Role {
     /** The source name in health and skip series. */
@@ -34,9 +40,16 @@ public final class AllocationRole implements Role {
     private final SkipCounter skips = new SkipCounter();
     private final SourceHealth health = new SourceHealth();
     private final RenderCache renderCache = new RenderCache();
+    private final Shard shard;
 
     public AllocationRole(SchedulerLedgerSource source, boolean legacyMetrics, BuildInfo build) {
+        this(source, legacyMetrics, build, Shard.ALL);
+    }
+
+    /** A role that serves {@code shard} of the allocation view. */
+    public AllocationRole(SchedulerLedgerSource source, boolean legacyMetrics, BuildInfo build, Shard shard) {
         this.source = Objects.requireNonNull(source);
+        this.shard = Objects.requireNonNull(shard);
         this.legacyNames = legacyMetrics ? AllocationMetrics.LEGACY_NAMES : FamilyDecorator.NONE;
         this.build = build;
     }
@@ -51,6 +64,10 @@ public final class AllocationRole implements Role {
     public AllocationRole start() {
         source.start(ledger, skips);
         return this;
+    }
+
+    public Shard shard() {
+        return shard;
     }
 
     public Ledger ledger() {
@@ -73,7 +90,7 @@ public final class AllocationRole implements Role {
         AllocationView view = ledger.view();
         health.record(SOURCE, view.freshness().synced(), System.nanoTime() - started,
                 view.freshness().synced() ? null : notReadyReason());
-        return AllocationMetrics.exposition(view, legacyNames, renderCache,
+        return AllocationMetrics.exposition(view, shard, legacyNames, renderCache,
                 SelfMetrics.snapshots(build, skips, health));
     }
 

@@ -8,6 +8,7 @@ import io.hamiobserve.app.cli.Launch;
 import io.hamiobserve.app.cli.LegacyMetricsFlag;
 import io.hamiobserve.app.cli.Subcommand;
 import io.hamiobserve.app.metrics.BuildInfo;
+import io.hamiobserve.domain.Shard;
 import io.hamiobserve.ports.SchedulerLedgerSource;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -52,6 +53,9 @@ public final class SchedulerCommand implements Subcommand {
     private Duration syncTimeout;
 
     @Mixin
+    private ShardFlags sharding;
+
+    @Mixin
     private LegacyMetricsFlag legacy;
 
     @Mixin
@@ -65,12 +69,13 @@ public final class SchedulerCommand implements Subcommand {
     @Override
     public Integer call() {
         Launch launch = hamiObserve.launch();
+        Shard shard = sharding.shard(launch.env()); // refused before anything starts
         if (!once) {
             Servers.prepare();
         }
         SchedulerLedgerSource source = snapshot == null ? KubernetesSources.cluster()
                 : KubernetesSources.snapshot(snapshot);
-        AllocationRole role = new AllocationRole(source, legacy.on(), BuildInfo.current());
+        AllocationRole role = new AllocationRole(source, legacy.on(), BuildInfo.current(), shard);
         if (!once) {
             return Serving.serve(List.of(bind()), List.of(role), edge.edge(), launch.out(), launch.err());
         }

@@ -17,6 +17,7 @@ import io.hamiobserve.domain.AllocationView.QuotaUsage;
 import io.hamiobserve.domain.MigInstance;
 import io.hamiobserve.domain.PodPlacement;
 import io.hamiobserve.domain.RegisteredCard;
+import io.hamiobserve.domain.Shard;
 import io.hamiobserve.domain.Units;
 import io.prometheus.metrics.model.snapshots.MetricSnapshots;
 
@@ -151,8 +152,14 @@ public final class AllocationMetrics {
      */
     public static Exposition exposition(AllocationView view, FamilyDecorator decorator, RenderCache cache,
                                         MetricSnapshots tail) {
+        return exposition(view, Shard.ALL, decorator, cache, tail);
+    }
+
+    /** The exposition of {@code shard}'s part of the view (see {@link AllocationView#ownedBy}). */
+    public static Exposition exposition(AllocationView view, Shard shard, FamilyDecorator decorator,
+                                        RenderCache cache, MetricSnapshots tail) {
         SegmentedExposition exposition = new SegmentedExposition(cache, decorator);
-        describe(view, exposition);
+        describe(view, shard, exposition);
         exposition.append(tail);
         return exposition;
     }
@@ -166,11 +173,24 @@ public final class AllocationMetrics {
 
     /** Fills {@code into} with the view's series: a section per kind of object, a segment per node. */
     public static void describe(AllocationView view, Segments into) {
-        addCards(view, into);
-        addContainers(view, into);
-        addQuotas(view, into);
-        addMigInstances(view, into);
-        addLedgerHealth(view, into);
+        describe(view, Shard.ALL, into);
+    }
+
+    /**
+     * Fills {@code into} with the series of {@code shard}'s part of the view: its nodes' cards, pods
+     * and MIG instances; the series of no node (quotas, unregistered cards, their count even when
+     * zero) only on the shard that owns them; the ledger's health on every shard.
+     */
+    public static void describe(AllocationView view, Shard shard, Segments into) {
+        AllocationView owned = view.ownedBy(shard);
+        addCards(owned, into);
+        addContainers(owned, into);
+        if (shard.ownsClusterSeries()) {
+            addUnregisteredCards(owned, into);
+        }
+        addQuotas(owned, into);
+        addMigInstances(owned, into);
+        addLedgerHealth(owned, into);
     }
 
     private static void addCards(AllocationView view, Segments exposition) {
@@ -236,7 +256,9 @@ public final class AllocationMetrics {
             section.segment(node, families -> node.forEach(pod -> addPod(pod, families)));
             from = to;
         }
+    }
 
+    private static void addUnregisteredCards(AllocationView view, Segments exposition) {
         var unregistered = exposition.section("unregistered", families -> {
             families.of(UNREGISTERED_CARD_MEMORY);
             families.of(UNREGISTERED_CARD_SHARES);
