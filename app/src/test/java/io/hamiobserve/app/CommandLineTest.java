@@ -152,6 +152,45 @@ class CommandLineTest {
     }
 
     @Test
+    void shardsAreNumberedByFlagOrByTheStatefulSetOrdinalAndRefusedOutOfRange() {
+        String snapshot = SNAPSHOT.toString();
+        Outcome whole = run("scheduler", "--once", "--snapshot", snapshot);
+        // The snapshot's two GPU nodes: gpu-a100-01 on shard 0 of 2, gpu-v100-07 on shard 1.
+        Outcome zero = run("scheduler", "--once", "--snapshot", snapshot, "--shard", "0", "--total-shards", "2");
+        Outcome one = run(Map.of("POD_NAME", "hami-observe-scheduler-1"), "scheduler", "--once", "--snapshot",
+                snapshot, "--total-shards", "2");
+        assertEquals(0, zero.exit(), zero.toString());
+        assertEquals(0, one.exit(), one.toString());
+        for (Outcome outcome : new Outcome[] {whole, zero}) {
+            assertTrue(outcome.out().contains("node=\"gpu-a100-01\""), outcome.out());
+            assertTrue(outcome.out().contains("hami_resource_quota_used{"), outcome.out());
+        }
+        assertFalse(zero.out().contains("node=\"gpu-v100-07\""), zero.out());
+        assertTrue(one.out().contains("node=\"gpu-v100-07\""), one.out());
+        assertFalse(one.out().contains("node=\"gpu-a100-01\""), one.out());
+        assertFalse(one.out().contains("hami_resource_quota_used{"), one.out());
+        // --pod-name wins over POD_NAME, and --shard over both.
+        Outcome named = run(Map.of("POD_NAME", "x-1"), "scheduler", "--once", "--snapshot", snapshot,
+                "--total-shards", "2", "--pod-name", "hami-observe-scheduler-0");
+        assertEquals(zero.out().lines().filter(line -> line.contains("node=")).toList(),
+                named.out().lines().filter(line -> line.contains("node=")).toList());
+
+        assertRefused(run("scheduler", "--snapshot", snapshot, "--shard", "2", "--total-shards", "2"),
+                "--shard 2 is not a shard of --total-shards 2 (0 to 1)");
+        assertRefused(run("scheduler", "--snapshot", snapshot, "--shard", "-1", "--total-shards", "2"),
+                "--shard -1 is not a shard");
+        assertRefused(run("scheduler", "--snapshot", snapshot, "--total-shards", "0"),
+                "--total-shards must be at least 1, not 0");
+        assertRefused(run("scheduler", "--snapshot", snapshot, "--total-shards", "3"),
+                "--total-shards 3 needs --shard, or a StatefulSet pod name ending in -<ordinal>");
+        assertRefused(run(Map.of("POD_NAME", "hami-observe-scheduler-7f9c"), "scheduler", "--snapshot", snapshot,
+                "--total-shards", "3"), "not 'hami-observe-scheduler-7f9c'");
+        assertRefused(run(Map.of("POD_NAME", "hami-observe-scheduler-3"), "scheduler", "--snapshot", snapshot,
+                "--total-shards", "3"), "the pod's ordinal 3 is not a shard of --total-shards 3");
+        assertRefused(run("scheduler", "--total-shards", "two"), "two");
+    }
+
+    @Test
     void mistakesAreNamedInOneLineWithExitTwo() {
         assertRefused(run("--bogus"), "--bogus");
         assertRefused(run("bogus"), "unknown command 'bogus'", "scheduler");
