@@ -54,35 +54,10 @@ public final class AllocationScrapeBenchmark {
 
         long heapBefore = usedHeapAfterGc();
         Ledger[] holder = new Ledger[1];
-        List<PodPlacement> pods = new ArrayList<>(containers);
-        SchedulerLedgerSource synthetic = new SchedulerLedgerSource() {
-            @Override
-            public void start(Ledger ledger, SkipReporter skips) {
-                holder[0] = ledger;
-                for (int n = 0; n < nodes; n++) {
-                    List<RegisteredCard> cards = new ArrayList<>();
-                    for (int c = 0; c < cardsPerNode; c++) {
-                        cards.add(new RegisteredCard(uuid(n, c), c, 10, 81559, 100, "NVIDIA H100 80GB HBM3", c / 4,
-                                CardMode.HAMI_CORE, true));
-                    }
-                    ledger.putNode(String.format("gpu-node-%04d", n), cards);
-                }
-                for (int p = 0; p < containers; p++) {
-                    PodPlacement pod = pod(p, nodes, cardsPerNode, 4096);
-                    pods.add(pod);
-                    ledger.putPod(pod);
-                }
-                ledger.markSynced(System.currentTimeMillis());
-            }
-
-            @Override
-            public void close() {
-            }
-        };
+        SchedulerLedgerSource synthetic = syntheticLedger(nodes, cardsPerNode, containers, holder);
         long loadStart = System.nanoTime();
         AllocationRole role = new AllocationRole(synthetic, false, BuildInfo.current()).start();
         long loadNanos = System.nanoTime() - loadStart;
-        pods.clear();
         long heapAfter = usedHeapAfterGc();
         System.out.printf("initial load: %.0f ms (%.2f us per pod)%n", loadNanos / 1e6, loadNanos / 1e3 / containers);
         System.out.printf("ledger heap: %.1f MiB (%.0f bytes per container)   target <= 512 MiB%n",
@@ -260,8 +235,37 @@ public final class AllocationScrapeBenchmark {
                 + "MiB%n", (usedHeapAfterGc() - heapBefore) / 1048576.0, Runtime.getRuntime().maxMemory() / 1048576.0);
     }
 
+    /**
+     * A source that loads {@code nodes} × {@code cardsPerNode} cards and {@code containers}
+     * one-container pods spread over them, and puts the ledger it fills into {@code holder}.
+     */
+    static SchedulerLedgerSource syntheticLedger(int nodes, int cardsPerNode, int containers, Ledger[] holder) {
+        return new SchedulerLedgerSource() {
+            @Override
+            public void start(Ledger ledger, SkipReporter skips) {
+                holder[0] = ledger;
+                for (int n = 0; n < nodes; n++) {
+                    List<RegisteredCard> cards = new ArrayList<>();
+                    for (int c = 0; c < cardsPerNode; c++) {
+                        cards.add(new RegisteredCard(uuid(n, c), c, 10, 81559, 100, "NVIDIA H100 80GB HBM3", c / 4,
+                                CardMode.HAMI_CORE, true));
+                    }
+                    ledger.putNode(String.format("gpu-node-%04d", n), cards);
+                }
+                for (int p = 0; p < containers; p++) {
+                    ledger.putPod(pod(p, nodes, cardsPerNode, 4096));
+                }
+                ledger.markSynced(System.currentTimeMillis());
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+    }
+
     /** Renders as the endpoint does, into a stream that only counts; returns the size. */
-    private static long render(AllocationRole role, ExpositionFormat format, boolean gzip) throws Exception {
+    static long render(AllocationRole role, ExpositionFormat format, boolean gzip) throws Exception {
         CountingStream out = new CountingStream();
         if (gzip) {
             // At the fastest level, as the endpoint compresses.
@@ -282,7 +286,7 @@ public final class AllocationScrapeBenchmark {
         };
     }
 
-    private static final class CountingStream extends java.io.OutputStream {
+    static final class CountingStream extends java.io.OutputStream {
         long count;
 
         @Override
@@ -310,7 +314,7 @@ public final class AllocationScrapeBenchmark {
         return "GPU-" + java.util.UUID.nameUUIDFromBytes((node + "/" + card).getBytes(java.nio.charset.StandardCharsets.UTF_8));
     }
 
-    private static long usedHeapAfterGc() throws InterruptedException {
+    static long usedHeapAfterGc() throws InterruptedException {
         for (int i = 0; i < 3; i++) {
             System.gc();
             Thread.sleep(100);

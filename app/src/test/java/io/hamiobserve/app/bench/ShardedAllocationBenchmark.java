@@ -1,0 +1,85 @@
+package io.hamiobserve.app.bench;
+
+import io.hamiobserve.app.AllocationRole;
+import io.hamiobserve.app.http.ExpositionFormat;
+import io.hamiobserve.app.metrics.BuildInfo;
+import io.hamiobserve.domain.Ledger;
+import io.hamiobserve.domain.Shard;
+
+import java.util.Arrays;
+
+import static io.hamiobserve.app.bench.AllocationScrapeBenchmark.median;
+import static io.hamiobserve.app.bench.AllocationScrapeBenchmark.pod;
+import static io.hamiobserve.app.bench.AllocationScrapeBenchmark.render;
+import static io.hamiobserve.app.bench.AllocationScrapeBenchmark.usedHeapAfterGc;
+
+/**
+ * The allocation endpoint sharded, at the scale of {@link AllocationScrapeBenchmark} (1,250 nodes ×
+ * 8 cards, 100,000 containers): for 1, 2 and 4 shards, per shard, the nodes it owns, the size of
+ * its exposition, its cold render (nothing kept), its full render after 100 pod events spread over
+ * the cluster, and the heap its ledger and its render cache hold. Each shard reads the whole ledger
+ * (quota use and unregistered cards are sums over every node), so the ledger's heap is the same on
+ * every shard; what sharding divides is the render, the render cache and the scrape.
+ *
+ * <p>Run: {@code bin/bench app io.hamiobserve.app.bench.ShardedAllocationBenchmark [nodes] [containers]}
+ */
+public final class ShardedAllocationBenchmark {
+    private ShardedAllocationBenchmark() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        int nodes = args.length > 0 ? Integer.parseInt(args[0]) : 1_250;
+        int containers = args.length > 1 ? Integer.parseInt(args[1]) : 100_000;
+        int cardsPerNode = 8;
+        System.out.printf("ledger: %,d nodes x %d cards, %,d containers; Prometheus text, no gzip%n", nodes,
+                cardsPerNode, containers);
+        for (int total : new int[] {1, 2, 4}) {
+            long[] coldMedians = new long[total];
+            for (int index = 0; index < total; index++) {
+                Shard shard = new Shard(index, total);
+                long heapBefore = usedHeapAfterGc();
+                Ledger[] holder = new Ledger[1];
+                AllocationRole role = new AllocationRole(
+                        AllocationScrapeBenchmark.syntheticLedger(nodes, cardsPerNode, containers, holder), false,
+                        BuildInfo.current(), shard).start();
+                long heapLedger = usedHeapAfterGc();
+
+                long[] cold = new long[5];
+                long bytes = 0;
+                for (int i = 0; i < cold.length; i++) {
+                    role.renderCache().clear();
+                    long start = System.nanoTime();
+                    bytes = render(role, ExpositionFormat.PROMETHEUS_TEXT, false);
+                    cold[i] = System.nanoTime() - start;
+                }
+                long heapRendered = usedHeapAfterGc();
+
+                // 100 pod events anywhere in the cluster: a shard renders again only the nodes it owns.
+                long[] after = new long[9];
+                int sequence = 0;
+                for (int i = 0; i < after.length; i++) {
+                    for (int c = 0; c < 100; c++) {
+                        int p = (sequence++ * 7919) % containers;
+                        holder[0].putPod(pod(p, nodes, cardsPerNode, 2048 + (sequence & 1)));
+                    }
+                    long start = System.nanoTime();
+                    render(role, ExpositionFormat.PROMETHEUS_TEXT, false);
+                    after[i] = System.nanoTime() - start;
+                }
+                int owned = 0;
+                for (int n = 0; n < nodes; n++) {
+                    owned += shard.ownsNode(String.format("gpu-node-%04d", n)) ? 1 : 0;
+                }
+                coldMedians[index] = median(cold);
+                System.out.printf("shard %d of %d: %,d nodes, %,d bytes; cold render median %.0f ms (min %.0f); "
+                                + "after 100 pod events median %.0f ms; heap: ledger %.1f MiB, render cache %.1f MiB%n",
+                        index, total, owned, bytes, median(cold) / 1e6, AllocationScrapeBenchmark.min(cold) / 1e6,
+                        median(after) / 1e6, (heapLedger - heapBefore) / 1048576.0,
+                        (heapRendered - heapLedger) / 1048576.0);
+                role.close();
+            }
+            System.out.printf("%d shard(s): slowest shard's cold render median %.0f ms%n", total,
+                    Arrays.stream(coldMedians).max().orElseThrow() / 1e6);
+        }
+    }
+}
