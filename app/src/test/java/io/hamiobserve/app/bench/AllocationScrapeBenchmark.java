@@ -66,14 +66,9 @@ public final class AllocationScrapeBenchmark {
         Ledger ledger = holder[0];
         if (!deployed) {
             // Cold render: nothing rendered before (start-up, or every pod changed).
-            long[] cold = new long[5];
-            long bytes = 0;
-            for (int i = 0; i < cold.length; i++) {
-                role.renderCache().clear();
-                long start = System.nanoTime();
-                bytes = render(role, ExpositionFormat.PROMETHEUS_TEXT, false);
-                cold[i] = System.nanoTime() - start;
-            }
+            ColdRenders colds = coldRenders(role, 5);
+            long[] cold = colds.nanos();
+            long bytes = colds.bytes();
             System.out.printf("cold render (nothing rendered before): median %.0f ms, min %.0f ms over %d runs; "
                     + "%,d bytes%n", median(cold) / 1e6, min(cold) / 1e6, cold.length, bytes);
 
@@ -262,6 +257,22 @@ public final class AllocationScrapeBenchmark {
             public void close() {
             }
         };
+    }
+
+    /** Times of renders with nothing kept (Prometheus text), and the exposition's size. */
+    record ColdRenders(long[] nanos, long bytes) {
+    }
+
+    static ColdRenders coldRenders(AllocationRole role, int runs) throws Exception {
+        long[] nanos = new long[runs];
+        long bytes = 0;
+        for (int i = 0; i < runs; i++) {
+            role.renderCache().clear();
+            long start = System.nanoTime();
+            bytes = render(role, ExpositionFormat.PROMETHEUS_TEXT, false);
+            nanos[i] = System.nanoTime() - start;
+        }
+        return new ColdRenders(nanos, bytes);
     }
 
     /** Renders as the endpoint does, into a stream that only counts; returns the size. */

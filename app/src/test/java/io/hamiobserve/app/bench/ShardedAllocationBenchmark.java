@@ -44,14 +44,9 @@ public final class ShardedAllocationBenchmark {
                         BuildInfo.current(), shard).start();
                 long heapLedger = usedHeapAfterGc();
 
-                long[] cold = new long[5];
-                long bytes = 0;
-                for (int i = 0; i < cold.length; i++) {
-                    role.renderCache().clear();
-                    long start = System.nanoTime();
-                    bytes = render(role, ExpositionFormat.PROMETHEUS_TEXT, false);
-                    cold[i] = System.nanoTime() - start;
-                }
+                AllocationScrapeBenchmark.ColdRenders colds = AllocationScrapeBenchmark.coldRenders(role, 5);
+                long[] cold = colds.nanos();
+                long bytes = colds.bytes();
                 long heapRendered = usedHeapAfterGc();
 
                 // 100 pod events anywhere in the cluster: a shard renders again only the nodes it owns.

@@ -63,14 +63,18 @@ class DemoHistoryTest {
         // An instant when the pending pod is placed (even minutes): a backfilled history has no
         // staleness markers, so a pod withdrawn less than Prometheus's 5-minute lookback before the
         // last sample would still be seen there, and the two views would differ by that pod.
-        long minute = Instant.now().getEpochSecond() / 60;
-        Instant now = Instant.ofEpochSecond((minute - Math.floorMod(minute, 2)) * 60 + 30);
-        DemoHistory history = new DemoHistory(DemoCluster.standard(), now);
-        // A sample instant of the history: Prometheus answers with the sample at end, and the
-        // simulation's state there is the same (the pending pod comes and goes by the minute, so an
-        // instant between samples may see it where the last sample did not).
+        // The last sample instant of the history must be such an instant too: Prometheus answers
+        // with the sample at end, and the simulation's state there is the same (the pending pod
+        // comes and goes by the minute, so an instant between samples may see it where the last
+        // sample did not). Samples are STEP (293 s) apart, so the grid instant is chosen first.
         long step = DemoHistory.STEP.toSeconds();
-        Instant end = Instant.ofEpochSecond(Math.floorDiv(now.getEpochSecond() - 1, step) * step);
+        long grid = Math.floorDiv(Instant.now().getEpochSecond(), step) * step;
+        while (Math.floorMod(grid / 60, 2) != 0 || Math.floorMod(grid, 60) == 59) {
+            grid -= step;
+        }
+        Instant end = Instant.ofEpochSecond(grid);
+        Instant now = end.plusSeconds(1);
+        DemoHistory history = new DemoHistory(DemoCluster.standard(), now);
         List<Path> files = List.of(Files.createTempFile("demo-history", ".om"),
                 Files.createTempFile("demo-history", ".om"));
         long samples;
