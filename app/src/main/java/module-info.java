@@ -1,18 +1,19 @@
 /**
- * The application: wires adapters to the domain through the ports, and serves the allocation
- * view ({@code :9395/metrics}) and the usage view ({@code :9394/metrics}) with Helidon SE.
- * Exposition is written by prometheus-metrics' text writers from per-scrape snapshots; the
- * allocation view keeps each node's writer output between scrapes and renders only what changed.
+ * What every role of hami-observe shares: the launcher ({@code hami-observe [COMMAND]}, on picocli,
+ * with the commands of the role modules on the module path, found as
+ * {@link io.hamiobserve.app.cli.Subcommand} services), the HTTP edge every endpoint stands behind
+ * (Helidon SE: limits, TLS, basic auth, probes), the exposition engine (series written by
+ * prometheus-metrics' text writers, kept per segment between scrapes), the role lifecycle and the
+ * exporter's own series. It knows no adapter and no role: a role is a module that requires it.
  */
 module io.hamiobserve.app {
-    requires io.hamiobserve.ports;
-    requires io.hamiobserve.adapters.cachefile;
-    requires io.hamiobserve.adapters.nvml;
-    requires io.hamiobserve.adapters.k8s;
-    requires io.hamiobserve.adapters.prometheus;
-    requires io.hamiobserve.console;
-    requires io.hamiobserve.testkit;
-    requires io.helidon.webserver;
+    // SkipCounter is the SkipReporter the roles hand to their adapters.
+    requires transitive io.hamiobserve.ports;
+    // In the API the roles build on: Servers.Served, picocli's annotations, the engine's snapshots.
+    requires transitive io.helidon.webserver;
+    requires transitive info.picocli;
+    requires transitive io.prometheus.metrics.model;
+    requires transitive io.prometheus.writer.text;
     requires io.helidon.webserver.observe;
     requires io.helidon.webserver.observe.metrics;
     requires io.helidon.metrics.api;
@@ -26,18 +27,16 @@ module io.hamiobserve.app {
     requires tools.jackson.databind;
     requires tools.jackson.dataformat.yaml;
     requires org.snakeyaml.engine;
-    requires io.prometheus.metrics.model;
-    requires io.prometheus.writer.text;
     requires java.logging;
-    requires info.picocli;
 
-    // picocli sets the commands' options and reads their annotations.
-    opens io.hamiobserve.app to info.picocli;
+    exports io.hamiobserve.app;
+    exports io.hamiobserve.app.cli;
+    exports io.hamiobserve.app.exposition;
+    exports io.hamiobserve.app.http;
+    exports io.hamiobserve.app.metrics;
+
+    // picocli reads the launcher's annotations and sets the shared flags.
     opens io.hamiobserve.app.cli to info.picocli;
-    opens io.hamiobserve.app.demo to info.picocli;
 
     uses io.hamiobserve.app.cli.Subcommand;
-    provides io.hamiobserve.app.cli.Subcommand with io.hamiobserve.app.demo.DemoCommand, io.hamiobserve.app.SchedulerCommand,
-            io.hamiobserve.app.NodeCommand, io.hamiobserve.app.AllCommand, io.hamiobserve.app.InspectCacheCommand,
-            io.hamiobserve.app.ConsoleCommand, io.hamiobserve.app.RightsizeCommand;
 }

@@ -114,7 +114,11 @@ class EdgeConnectionsTest {
 
         Reply head = exchange(served, "HEAD /readyz HTTP/1.0\r\n\r\n", Duration.ofSeconds(5));
         assertTrue(head.text().startsWith("HTTP/1.1 200 OK\r\n") && head.text().endsWith("\r\n\r\n"), head.text());
-        Reply post = exchange(served, "OPTIONS / HTTP/1.0\r\n\r\n", Duration.ofSeconds(5));
+        // HAProxy's default health check: any 2xx or 3xx counts as up.
+        Reply check = exchange(served, "OPTIONS / HTTP/1.0\r\n\r\n", Duration.ofSeconds(5));
+        assertTrue(check.text().startsWith("HTTP/1.1 204 "), "HAProxy's check finds the server up: " + check.text());
+        assertTrue(check.text().contains("\r\nAllow: GET, HEAD, OPTIONS\r\n"), check.text());
+        Reply post = exchange(served, "POST /metrics HTTP/1.0\r\n\r\n", Duration.ofSeconds(5));
         assertTrue(post.text().startsWith("HTTP/1.1 405 "), "the same answer a 1.1 client gets: " + post.text());
     }
 

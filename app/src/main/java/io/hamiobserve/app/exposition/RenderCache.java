@@ -10,7 +10,6 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.LongAdder;
 
 /**
  * What a role keeps between scrapes so that a scrape after a change renders only the segments that
@@ -25,28 +24,6 @@ import java.util.concurrent.atomic.LongAdder;
  */
 public final class RenderCache {
     private final Map<ExpositionFormatWriter, ForFormat> byWriter = new ConcurrentHashMap<>();
-    private final LongAdder rendered = new LongAdder();
-    private final LongAdder shared = new LongAdder();
-
-    /** How many segments were rendered (not found in the cache) since the role started. */
-    public long renderedSegments() {
-        return rendered.sum();
-    }
-
-    /** How many rendered segments were found alike in another format and are kept once. */
-    public long sharedSegments() {
-        return shared.sum();
-    }
-
-    /** Forgets everything rendered: the next exposition renders every segment. */
-    public void clear() {
-        byWriter.clear();
-    }
-
-    void countRendered(int segments) {
-        rendered.add(segments);
-    }
-
     /**
      * {@code segment}, or the equal rendering another format keeps for the same key, so that the
      * two formats hold one copy of the bytes.
@@ -59,7 +36,6 @@ public final class RenderCache {
             }
             SegmentedExposition.RenderedSegment theirs = other.segments(section).get(key);
             if (theirs != null && theirs.sameAs(segment)) {
-                shared.increment();
                 return theirs;
             }
         }

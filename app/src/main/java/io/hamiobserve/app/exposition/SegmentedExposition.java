@@ -148,7 +148,6 @@ public final class SegmentedExposition implements Segments, Exposition {
             indexes = indexes.parallel();
         }
         indexes.forEach(i -> rendered[i] = render(section, segments.get(i), writer, formatCache));
-        cache.countRendered(missing.size());
         for (int i : missing) {
             Object key = segments.get(i).key();
             if (key != null) {

@@ -29,7 +29,8 @@ import java.util.logging.Logger;
  * One role's HTTP face: {@code /metrics} (GET and HEAD; Prometheus text by default, OpenMetrics
  * when asked, gzip when accepted), {@code /healthz} and {@code /readyz}.
  *
- * <p>The edge, in the order a request meets it: any method but GET and HEAD answers 405; a request
+ * <p>The edge, in the order a request meets it: OPTIONS answers 204 with the allowed methods (a
+ * load balancer's health check); any other method but GET and HEAD answers 405; a request
  * body 413 (and the connection closes); more than {@link EdgeConfig#maxHeaderCount()} headers 431;
  * without valid basic auth (when users are configured) 401, or 503 while too many credentials are
  * being checked ({@link BasicAuth}), except on the probe paths. Every response carries
@@ -41,6 +42,7 @@ import java.util.logging.Logger;
 public final class MetricsEndpoint {
     private static final Logger LOG = Logger.getLogger(MetricsEndpoint.class.getName());
     private static final Status HEADER_FIELDS_TOO_LARGE = Status.create(431, "Request Header Fields Too Large");
+    private static final String ALLOWED_METHODS = "GET, HEAD, OPTIONS";
     private static final String SCRAPE_TIMEOUT_HEADER = "X-Prometheus-Scrape-Timeout-Seconds";
     /** The body of a 500: stable, short, and naming no exception (the log has the detail). */
     static final String RENDERING_FAILED = "the exposition could not be rendered; the exporter's log has the detail\n";
@@ -79,8 +81,15 @@ public final class MetricsEndpoint {
     private void filter(FilterChain chain, RoutingRequest request, RoutingResponse response) {
         response.header(HeaderNames.X_CONTENT_TYPE_OPTIONS, "nosniff");
         Method method = request.prologue().method();
+        if (method == Method.OPTIONS && !request.content().hasEntity()) {
+            // HAProxy's default health check is "OPTIONS / HTTP/1.0" and counts only 2xx/3xx as up.
+            // The answer names the methods and nothing else, so it needs no credentials.
+            response.header(HeaderNames.ALLOW, ALLOWED_METHODS);
+            response.status(Status.NO_CONTENT_204).send();
+            return;
+        }
         if (method != Method.GET && method != Method.HEAD) {
-            response.header(HeaderNames.ALLOW, "GET, HEAD");
+            response.header(HeaderNames.ALLOW, ALLOWED_METHODS);
             answer(request, response, Status.METHOD_NOT_ALLOWED_405, "only GET and HEAD are served here\n");
             return;
         }

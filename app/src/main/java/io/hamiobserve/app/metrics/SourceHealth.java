@@ -27,11 +27,6 @@ public final class SourceHealth {
         outcomes.put(source, new Outcome(success, nanos / 1e9, error == null ? "" : error));
     }
 
-    /** The last outcome of a source, or null if it never ran. */
-    public Outcome last(String source) {
-        return outcomes.get(source);
-    }
-
     void addTo(Families families) {
         var success = families.of(SUCCESS);
         var duration = families.of(DURATION);

@@ -4,6 +4,7 @@ import io.prometheus.metrics.expositionformats.ExpositionFormatWriter;
 import io.prometheus.metrics.expositionformats.OpenMetricsTextFormatWriter;
 import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
 import io.prometheus.metrics.model.snapshots.MetricSnapshots;
+import io.hamiobserve.app.testing.CountingSegments;
 import org.junit.jupiter.api.Test;
 
 import java.io.ByteArrayOutputStream;
@@ -15,8 +16,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicLong;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
 
 /**
  * The engine on a catalogue of its own (no metric catalogue of the product): a fleet of "racks",
@@ -50,10 +53,13 @@ class SegmentedExpositionTest {
         fleet.segment(racks.size(), families -> families.get(RACKS).add(racks.size()));
     }
 
-    private static String segmented(Map<String, List<Double>> racks, RenderCache cache, FamilyDecorator decorator,
-                                    ExpositionFormatWriter writer) throws IOException {
+    /** Producer runs: the segments rendered anew. */
+    private final AtomicLong rendered = new AtomicLong();
+
+    private String segmented(Map<String, List<Double>> racks, RenderCache cache, FamilyDecorator decorator,
+                             ExpositionFormatWriter writer) throws IOException {
         SegmentedExposition exposition = new SegmentedExposition(cache, decorator);
-        describe(racks, exposition);
+        describe(racks, new CountingSegments(exposition, rendered));
         Families events = new Families();
         events.of(EVENTS).add(3, "restart");
         exposition.append(events.snapshots());
@@ -125,7 +131,7 @@ class SegmentedExpositionTest {
         RenderCache cache = new RenderCache();
         Map<String, List<Double>> racks = randomRacks(random);
         for (int round = 0; round < 30; round++) {
-            long before = cache.renderedSegments();
+            long before = rendered.get();
             // Change one rack (or none), then scrape: only that rack's segment renders again.
             Map<String, List<Double>> changed = new TreeMap<>(racks);
             boolean change = random.nextBoolean();
@@ -138,11 +144,26 @@ class SegmentedExpositionTest {
                         segmented(changed, cache, OLD_NAMES, writer));
             }
             // Per format: the changed rack's segment, when it changed; the fleet segment is unchanged.
-            long rendered = cache.renderedSegments() - before;
+            // The fresh renderings above count too: one per segment and format.
+            long anew = rendered.get() - before - 2L * (changed.size() + 1);
             assertEquals(round == 0 ? 2L * (changed.size() + 1) : change && !changed.equals(racks) ? 2 : 0,
-                    rendered, "round " + round);
+                    anew, "round " + round);
             racks = changed;
         }
+    }
+
+    @Test
+    void aSegmentWrittenAlikeInBothFormatsIsKeptOnce() throws IOException {
+        Map<String, List<Double>> racks = Map.of("rack-1", List.of(1.0, 2.0), "rack-2", List.of(3.0));
+        RenderCache cache = new RenderCache();
+        for (ExpositionFormatWriter writer : WRITERS) {
+            segmented(racks, cache, FamilyDecorator.NONE, writer);
+        }
+        Map<Object, SegmentedExposition.RenderedSegment> text = cache.forWriter(WRITERS.get(0)).segments("racks");
+        Map<Object, SegmentedExposition.RenderedSegment> openMetrics = cache.forWriter(WRITERS.get(1)).segments("racks");
+        assertEquals(text.keySet(), openMetrics.keySet());
+        // Gauges read alike in Prometheus text and OpenMetrics: one copy of their bytes for both.
+        text.forEach((key, segment) -> assertSame(segment, openMetrics.get(key)));
     }
 
     @Test

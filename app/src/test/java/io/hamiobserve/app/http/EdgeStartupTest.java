@@ -11,6 +11,7 @@ import org.junit.jupiter.api.io.TempDir;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
@@ -123,7 +124,7 @@ class EdgeStartupTest {
         // The first server listened, then was stopped again: its port is free once more.
         try (ServerSocket again = new ServerSocket()) {
             again.setReuseAddress(true);
-            again.bind(new java.net.InetSocketAddress(InetAddress.getLoopbackAddress(), first));
+            again.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), first));
             assertEquals(first, again.getLocalPort(), "the first server was stopped again");
         }
     }

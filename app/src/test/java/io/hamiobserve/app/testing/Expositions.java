@@ -2,6 +2,7 @@ package io.hamiobserve.app.testing;
 
 import io.hamiobserve.app.http.ExpositionFormat;
 import io.hamiobserve.app.http.MetricsSource;
+import io.hamiobserve.app.metrics.BuildInfo;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -10,6 +11,10 @@ import java.nio.charset.StandardCharsets;
 
 /** A source's exposition as text, for tests that compare it. */
 public final class Expositions {
+    /** The build the golden expositions show. */
+    public static final BuildInfo BUILD = new BuildInfo("0.1.0", "abc1234", "2026-11-29T00:00:00Z", "java21",
+            "javac", "linux/amd64");
+
     private Expositions() {
     }
 

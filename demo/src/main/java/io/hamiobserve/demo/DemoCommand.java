@@ -1,0 +1,186 @@
+package io.hamiobserve.demo;
+
+import io.hamiobserve.app.Role;
+import io.hamiobserve.role.scheduler.AllocationRole;
+import io.hamiobserve.role.console.ConsoleFlags;
+import io.hamiobserve.role.console.PrometheusFlags;
+import io.hamiobserve.app.Servers;
+import io.hamiobserve.app.Serving;
+import io.hamiobserve.role.node.UsageRole;
+import io.hamiobserve.app.cli.EdgeFlags;
+import io.hamiobserve.app.cli.HamiObserve;
+import io.hamiobserve.app.cli.Launch;
+import io.hamiobserve.app.cli.LegacyMetricsFlag;
+import io.hamiobserve.app.cli.Subcommand;
+import io.hamiobserve.app.http.EdgeConfig;
+import io.hamiobserve.app.http.EdgeStartup;
+import io.hamiobserve.app.metrics.BuildInfo;
+import io.hamiobserve.domain.Shard;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParentCommand;
+
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/** {@code hami-observe demo}, the default: both views and the console on an embedded simulated cluster. */
+@Command(name = "demo", sortOptions = false,
+        description = "Both views on an embedded simulated cluster (two GPU nodes, seven cards), and the web console.")
+public final class DemoCommand implements Subcommand {
+    /** Where the demo's second node's usage endpoint listens unless told. */
+    static final String SECOND_NODE_BIND = ":9396";
+
+    @ParentCommand
+    private HamiObserve hamiObserve;
+
+    @Option(names = "--allocation-bind-address", paramLabel = "ADDR", defaultValue = AllocationRole.DEFAULT_BIND,
+            description = "the allocation endpoint (default: ${DEFAULT-VALUE})")
+    private String allocationBind;
+
+    @Option(names = "--usage-bind-address", paramLabel = "ADDR", defaultValue = UsageRole.DEFAULT_BIND,
+            description = "the first node's usage endpoint (default: ${DEFAULT-VALUE})")
+    private String usageBind;
+
+    @Option(names = "--demo-second-node-bind-address", paramLabel = "ADDR", defaultValue = SECOND_NODE_BIND,
+            description = "the second node's usage endpoint (default: ${DEFAULT-VALUE})")
+    private String secondUsageBind;
+
+    @Option(names = "--demo-shard-bind-address", paramLabel = "ADDR",
+            description = "also serve the allocation view as shards, one per address given (repeat the flag; N "
+                    + "addresses make shards 0 to N-1 of N), beside the whole view")
+    private List<String> shardBinds = new ArrayList<>();
+
+    @Option(names = "--once", negatable = true, arity = "0..1", fallbackValue = "true",
+            description = "print the allocation view and the first node's usage view once and exit")
+    private boolean once;
+
+    @Option(names = "--demo.prometheus", paramLabel = "auto|off", defaultValue = "auto",
+            description = "start a local Prometheus with history when one is installed (auto), or read the "
+                    + "simulation directly (off)")
+    private LocalPrometheusChoice localPrometheus;
+
+    @Mixin
+    private PrometheusFlags prometheus;
+
+    @Mixin
+    private ConsoleFlags console;
+
+    @Mixin
+    private LegacyMetricsFlag legacy;
+
+    @Mixin
+    private EdgeFlags edge;
+
+    /** Whether the demo's console reads a Prometheus of its own. */
+    enum LocalPrometheusChoice {
+        AUTO, ON, OFF
+    }
+
+    @Override
+    public int rank() {
+        return 10;
+    }
+
+    @Override
+    public boolean isDefault() {
+        return true;
+    }
+
+    @Override
+    public Integer call() {
+        Launch launch = hamiObserve.launch();
+        if (!once) {
+            Servers.prepare();
+        }
+        long began = System.nanoTime();
+        DemoWorkload workload = new DemoWorkload(DemoCluster.standard(), Clock.systemUTC());
+        BuildInfo build = BuildInfo.current();
+        AllocationRole allocation = new AllocationRole(DemoSources.ledger(workload), legacy.on(), build);
+        DemoCacheRoot cacheFiles = DemoCacheRoot.create();
+        UsageRole nodeA = node(workload, DemoCluster.NODE_A, cacheFiles, build);
+        UsageRole nodeB = node(workload, DemoCluster.NODE_B, cacheFiles, build);
+        if (once) {
+            try (allocation; nodeA; nodeB; cacheFiles) {
+                allocation.start();
+                nodeA.start();
+                Serving.print(allocation, launch.out());
+                Serving.print(nodeA, launch.out());
+            }
+            return 0;
+        }
+        EdgeConfig edgeConfig = edge.edge();
+        List<String> binds = new ArrayList<>(List.of(allocationBind, usageBind, secondUsageBind));
+        binds.addAll(shardBinds);
+        EdgeStartup.Checked checked = EdgeStartup.check(edgeConfig, binds);
+        List<AllocationRole> shards = new ArrayList<>();
+        for (int index = 0; index < shardBinds.size(); index++) {
+            // Each shard reads the demo's ledger for itself, as each pod of a sharded StatefulSet does.
+            shards.add(new AllocationRole(DemoSources.ledger(workload), legacy.on(), build,
+                    new Shard(index, shardBinds.size())).start());
+        }
+        List<Role> roles = new ArrayList<>(List.of(allocation.start(), nodeA.start(), nodeB.start()));
+        roles.addAll(shards);
+        List<Servers.Served> servers = Servers.serveAll(checked, roles);
+        Path cacheRoot = cacheFiles.path();
+        launch.out().printf("""
+                hami-observe demo: a simulated cluster with nodes %s and %s
+                  allocation view (scheduler):   curl http://localhost:%d/metrics
+                  usage view of %s:      curl http://localhost:%d/metrics
+                  usage view of %s:      curl http://localhost:%d/metrics
+                  health:                        /healthz and /readyz on each port
+                  HAMi-Core cache files written under %s
+                  (read them: bin/hami-observe inspect-cache %s)
+                """, DemoCluster.NODE_A, DemoCluster.NODE_B, servers.get(0).port(), DemoCluster.NODE_A,
+                servers.get(1).port(), DemoCluster.NODE_B, servers.get(2).port(), cacheRoot,
+                cacheRoot.resolve(DemoCluster.NODE_A).resolve("containers"));
+        for (int index = 0; index < shards.size(); index++) {
+            launch.out().printf("  allocation view, shard %d of %d: curl http://localhost:%d/metrics%n", index,
+                    shards.size(), servers.get(3 + index).port());
+        }
+        Map<String, Servers.Served> endpoints = new LinkedHashMap<>();
+        endpoints.put("scheduler", servers.get(0));
+        endpoints.put(DemoCluster.NODE_A, servers.get(1));
+        endpoints.put(DemoCluster.NODE_B, servers.get(2));
+        List<Servers.Served> all = new ArrayList<>(servers);
+        List<AutoCloseable> closeables = new ArrayList<>(List.of(allocation, nodeA, nodeB));
+        closeables.addAll(shards);
+        DemoConsole.Served web;
+        try {
+            web = DemoConsole.start(new DemoConsole.Settings(edgeConfig, console.bind(), console.routePrefix(),
+                            prometheus.url(), prometheus.timeout(), console.prometheusExternal(),
+                            localPrometheus != LocalPrometheusChoice.OFF),
+                    new DemoHistory(workload.cluster(), workload.clock().instant()), workload.clock().instant(),
+                    endpoints, launch.out());
+        } catch (RuntimeException failed) {
+            // The console could not start (its port is taken, say): nothing of the demo keeps running.
+            closeables.add(cacheFiles);
+            Servers.shutdown(servers, closeables, Duration.ZERO);
+            throw failed;
+        }
+        all.add(web.console().server());
+        web.prometheus().ifPresent(closeables::add);
+        launch.out().printf("""
+                  web console:                   http://localhost:%d%s
+                Started in %.1f s. Press Ctrl-C to stop.
+                """, web.console().server().port(), web.console().console().home(),
+                (System.nanoTime() - began) / 1e9);
+        launch.out().flush();
+        // The cache files go last, once no scrape can write them any more.
+        closeables.add(cacheFiles);
+        Serving.stopOnShutdown(all, closeables, edgeConfig.shutdownDrain());
+        return KEEP_RUNNING;
+    }
+
+    private UsageRole node(DemoWorkload workload, String node, DemoCacheRoot root, BuildInfo build) {
+        return new UsageRole(node, DemoSources.hostCards(workload, node), new DemoCacheFiles(workload, node, root),
+                DemoSources.pods(workload, node), Optional.of(DemoSources.processOwners(workload)), legacy.on(),
+                build, workload.clock());
+    }
+}

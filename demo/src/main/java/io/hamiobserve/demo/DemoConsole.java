@@ -1,0 +1,110 @@
+package io.hamiobserve.demo;
+
+import io.hamiobserve.adapters.prometheus.LocalPrometheus;
+import io.hamiobserve.adapters.prometheus.PrometheusFleetHistory;
+import io.hamiobserve.role.console.ConsoleServing;
+import io.hamiobserve.app.Servers;
+import io.hamiobserve.app.http.EdgeConfig;
+import io.hamiobserve.ports.FleetHistory;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.net.URI;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The console the demo starts next to its endpoints: over the Prometheus given with
+ * {@code --prometheus}; else over a local Prometheus filled with the simulation's history and
+ * scraping the demo (when prometheus and promtool are installed and {@code --demo.prometheus} is
+ * not off); else over the simulation itself. A banner on every page says which.
+ */
+public final class DemoConsole {
+    private DemoConsole() {
+    }
+
+    /** A started demo console: its server and pages, and the local Prometheus to stop after it, if one runs. */
+    public record Served(ConsoleServing.Served console, Optional<AutoCloseable> prometheus) {
+    }
+
+    /** Where the console is served and what it may read. */
+    public record Settings(EdgeConfig edge, String bind, String routePrefix, Optional<URI> prometheus,
+                           Duration prometheusTimeout, Optional<URI> prometheusExternal, boolean localPrometheus) {
+    }
+
+    /**
+     * @param endpoints the demo's allocation endpoint under "scheduler", then each node's usage
+     *                  endpoint under its node's name
+     */
+    public static Served start(Settings settings, DemoHistory history, Instant now,
+                               Map<String, Servers.Served> endpoints, PrintStream out) {
+        if (settings.prometheus().isPresent()) {
+            FleetHistory prometheus = PrometheusFleetHistory.at(settings.prometheus().get(),
+                    settings.prometheusTimeout());
+            return new Served(serve(settings, prometheus, "Demo console reading " + prometheus.description()
+                    + ": it shows what that Prometheus holds (scrape the demo's endpoints with it to see the demo).",
+                    settings.prometheusExternal()), Optional.empty());
+        }
+        if (settings.localPrometheus() && LocalPrometheus.binary().isPresent()) {
+            try {
+                return overLocalPrometheus(settings, history, now, endpoints, out);
+            } catch (IOException failed) {
+                out.println("  (no local Prometheus: " + failed.getMessage() + "; the console reads the simulation)");
+            }
+        }
+        return new Served(serve(settings, new DemoFleetHistory(history), "Demo without Prometheus: these pages read "
+                + "the simulation's own history through the same port a Prometheus would serve. Install Debian's "
+                + "prometheus package (or pass --prometheus URL) to see them over a real one.", Optional.empty()),
+                Optional.empty());
+    }
+
+    private static Served overLocalPrometheus(Settings settings, DemoHistory history, Instant now,
+                                              Map<String, Servers.Served> endpoints, PrintStream out)
+            throws IOException {
+        String scheduler = "127.0.0.1:" + endpoints.get("scheduler").port();
+        Map<String, String> nodes = new LinkedHashMap<>();
+        endpoints.forEach((name, served) -> {
+            if (!name.equals("scheduler")) {
+                nodes.put(name, "127.0.0.1:" + served.port());
+            }
+        });
+        DemoPrometheus.Started started = DemoPrometheus.start(history, scheduler, nodes, now);
+        LocalPrometheus prometheus = started.prometheus();
+        out.printf("  local Prometheus:              %s (the last %d h of history, %,d samples, written in "
+                        + "%.1f s; loaded and ready in %.1f s)%n", prometheus.url(),
+                DemoPrometheus.AT_ONCE.toHours(), started.samples(), seconds(started.history()),
+                seconds(started.startup()));
+        long restStarted = System.nanoTime();
+        started.rest().whenComplete((samples, failed) -> {
+            if (failed == null) {
+                out.printf("  history: the other %,d samples of %d days written and handed to Prometheus in "
+                                + "%.1f s (it takes them in within a minute)%n", samples,
+                        DemoHistory.LENGTH.toDays(), (System.nanoTime() - restStarted) / 1e9);
+            } else {
+                out.println("  history: loading the older history failed: " + failed.getMessage());
+            }
+            out.flush();
+        });
+        FleetHistory reading = PrometheusFleetHistory.at(prometheus.url(), settings.prometheusTimeout());
+        ConsoleServing.Served served = serve(settings, reading, "Demo: a local Prometheus (" + prometheus.url()
+                        + ") scrapes the simulated cluster every " + DemoPrometheus.SCRAPE_INTERVAL.toSeconds()
+                        + " s. It started with the last " + DemoPrometheus.AT_ONCE.toHours() + " hours of the "
+                        + "cluster's history and takes in the rest of " + DemoHistory.LENGTH.toDays()
+                        + " days within about a minute.",
+                Optional.of(settings.prometheusExternal().orElse(prometheus.url())));
+        return new Served(served, Optional.of(prometheus));
+    }
+
+    private static ConsoleServing.Served serve(Settings settings, FleetHistory history, String banner,
+                                               Optional<URI> external) {
+        return ConsoleServing.serve(settings.edge(), settings.bind(), settings.routePrefix(), history,
+                Optional.of(banner), external);
+    }
+
+    private static double seconds(Duration duration) {
+        return duration.toNanos() / 1e9;
+    }
+}

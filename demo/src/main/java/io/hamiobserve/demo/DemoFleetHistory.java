@@ -1,0 +1,324 @@
+package io.hamiobserve.demo;
+
+import io.hamiobserve.domain.AllocationView;
+import io.hamiobserve.domain.HostCardReading;
+import io.hamiobserve.domain.UsageView;
+import io.hamiobserve.domain.fleet.AccrualHistory;
+import io.hamiobserve.domain.fleet.Chargeback;
+import io.hamiobserve.domain.fleet.Figure;
+import io.hamiobserve.domain.fleet.FleetReadings;
+import io.hamiobserve.domain.fleet.FleetScope;
+import io.hamiobserve.domain.fleet.Measure;
+import io.hamiobserve.domain.fleet.NamespaceAccrual;
+import io.hamiobserve.domain.fleet.Provenance;
+import io.hamiobserve.domain.fleet.RightSizing;
+import io.hamiobserve.domain.fleet.Trend;
+import io.hamiobserve.domain.fleet.TrendScope;
+import io.hamiobserve.domain.fleet.TrendSet;
+import io.hamiobserve.domain.fleet.UsageHistory;
+import io.hamiobserve.domain.fleet.WorkloadRef;
+import io.hamiobserve.ports.FleetHistory;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalDouble;
+import java.util.OptionalLong;
+import java.util.TreeMap;
+import java.util.function.ToDoubleFunction;
+
+/**
+ * The fleet's history read from the demo's simulation instead of a Prometheus: the same port the
+ * Prometheus adapter implements, the same sampling as the history a Prometheus is filled with
+ * ({@link DemoHistory#STEP} in the past), computed from the simulation's views at each instant.
+ * Its "queries" say so instead of showing PromQL.
+ */
+public final class DemoFleetHistory implements FleetHistory {
+    private static final Provenance SIMULATION = new Provenance("simulation",
+            "(no Prometheus: computed from the demo's simulation at each instant)");
+
+    private final DemoHistory history;
+
+    public DemoFleetHistory(DemoHistory history) {
+        this.history = history;
+    }
+
+    @Override
+    public String description() {
+        return "the demo's simulation (no Prometheus)";
+    }
+
+    private static Map<Measure, Provenance> provenance() {
+        Map<Measure, Provenance> all = new EnumMap<>(Measure.class);
+        for (Measure measure : Measure.values()) {
+            all.put(measure, SIMULATION);
+        }
+        return all;
+    }
+
+    /** The whole simulated fleet whatever the scope: it is small, and more than asked is allowed. */
+    @Override
+    public FleetReadings readings(Instant at, FleetScope scope) {
+        AllocationView allocation = history.allocation(at);
+        List<UsageView> usage = history.usage(at);
+        List<FleetReadings.Registered> registered = new ArrayList<>();
+        for (AllocationView.CardAllocation card : allocation.cards()) {
+            registered.add(new FleetReadings.Registered(card.node(), card.card().uuid(), card.card().index(),
+                    card.card().type(), card.card().mode().label(), Figure.of(card.card().healthy() ? 1 : 0),
+                    Figure.of(card.card().memoryBytes()), Figure.of(card.allocatedMemoryBytes()),
+                    Figure.of(card.card().cores()), Figure.of(card.allocatedCores()),
+                    Figure.of(card.sharedContainers()), Figure.of(card.card().maxShares())));
+        }
+        List<FleetReadings.Host> hosts = new ArrayList<>();
+        List<FleetReadings.Use> uses = new ArrayList<>();
+        List<FleetReadings.Unmanaged> unmanaged = new ArrayList<>();
+        List<FleetReadings.SourceStatus> sources = new ArrayList<>();
+        sources.add(new FleetReadings.SourceStatus("simulation", "", "ledger", true));
+        for (UsageView view : usage) {
+            for (HostCardReading card : view.hostCards()) {
+                long beyond = view.cardGaps().stream().filter(gap -> gap.card().uuid().equals(card.uuid()))
+                        .mapToLong(UsageView.CardMemoryGap::beyondAllocationBytes).findFirst().orElse(0);
+                hosts.add(new FleetReadings.Host(view.node(), card.uuid(), figure(card.memoryUsedBytes()),
+                        figure(card.gpuUtilPercent()), figure(card.temperatureCelsius()), figure(card.powerWatts()),
+                        Figure.of(beyond)));
+            }
+            for (UsageView.ContainerDevice device : view.containers()) {
+                uses.add(new FleetReadings.Use(device.pod().namespace(), device.pod().name(), device.container(),
+                        view.node(), device.usage().uuid(), Figure.of(device.usage().usedBytes()),
+                        Figure.of(device.usage().smUtilPercent()), figure(device.lastKernelAgeSeconds())));
+            }
+            for (UsageView.UnmanagedMemory outside : view.unmanagedMemory()) {
+                outside.pod().ifPresent(pod -> unmanaged.add(new FleetReadings.Unmanaged(view.node(), outside.uuid(),
+                        pod.namespace(), pod.name(), outside.container(), outside.usedBytes())));
+            }
+            for (String source : List.of("nvml", "cachefile", "pods", "processes")) {
+                sources.add(new FleetReadings.SourceStatus("simulation " + view.node(), view.node(), source, true));
+            }
+        }
+        List<FleetReadings.Allocation> allocations = new ArrayList<>();
+        List<FleetReadings.ContainerName> names = new ArrayList<>();
+        for (AllocationView.ContainerAllocation share : allocation.containers()) {
+            allocations.add(new FleetReadings.Allocation(share.pod().namespace(), share.pod().name(),
+                    share.container().index(), share.node(), share.uuid(), Figure.of(share.memoryBytes()),
+                    Figure.of(share.cores())));
+            FleetReadings.ContainerName name = new FleetReadings.ContainerName(share.pod().namespace(),
+                    share.pod().name(), share.container().index(), share.container().name(), share.container().init());
+            if (!names.contains(name)) {
+                names.add(name);
+            }
+        }
+        List<FleetReadings.Quota> quotas = allocation.quotas().stream().map(quota -> new FleetReadings.Quota(
+                quota.namespace(), quota.resource().quotaName(), Figure.of(quota.used()), figure(quota.limit())))
+                .toList();
+        return new FleetReadings(at, registered, hosts, allocations, names, uses, unmanaged, quotas, sources,
+                List.of(new FleetReadings.LedgerAge("simulation", 0)), List.of(), List.of(), Map.of(), provenance());
+    }
+
+    /** The instants of the simulated past (and present) in {@code (from, to]}, {@link DemoHistory#STEP} apart. */
+    private List<Instant> samples(Instant from, Instant to) {
+        long step = DemoHistory.STEP.toSeconds();
+        long start = Math.max(from.getEpochSecond() + 1, history.start().getEpochSecond());
+        List<Instant> instants = new ArrayList<>();
+        for (long t = Math.ceilDiv(start, step) * step; t <= to.getEpochSecond(); t += step) {
+            instants.add(Instant.ofEpochSecond(t));
+        }
+        return instants;
+    }
+
+    private record Share(String namespace, String pod, String container, String uuid) {
+    }
+
+    /** One sample of a share: when, the memory it used, its SM utilisation in percent. */
+    private record Sample(long epochSecond, double usedBytes, double utilisation) {
+    }
+
+    /** A namespace's byte-seconds and percent-seconds, held and used. */
+    private record Accrued(double memoryHeld, double memoryUsed, double coresHeld, double coresUsed) {
+        Accrued plus(Accrued other) {
+            return new Accrued(memoryHeld + other.memoryHeld, memoryUsed + other.memoryUsed,
+                    coresHeld + other.coresHeld, coresUsed + other.coresUsed);
+        }
+    }
+
+    @Override
+    public UsageHistory usage(Instant at, Duration window, Duration settledAfter, FleetScope scope) {
+        Map<Share, List<Sample>> samples = new LinkedHashMap<>();
+        for (Instant t : samples(at.minus(window), at)) {
+            for (UsageView view : history.usage(t)) {
+                for (UsageView.ContainerDevice device : view.containers()) {
+                    samples.computeIfAbsent(new Share(device.pod().namespace(), device.pod().name(),
+                            device.container(), device.usage().uuid()), key -> new ArrayList<>())
+                            .add(new Sample(t.getEpochSecond(), device.usage().usedBytes(),
+                                    device.usage().smUtilPercent()));
+                }
+            }
+        }
+        long settled = at.minus(settledAfter).getEpochSecond();
+        long recent = at.minus(RightSizing.IDLE_AFTER).getEpochSecond();
+        List<UsageHistory.ShareHistory> shares = new ArrayList<>();
+        samples.forEach((share, points) -> {
+            double peak = points.stream().mapToDouble(Sample::usedBytes).max().orElse(Double.NaN);
+            double[] utilisation = points.stream().mapToDouble(Sample::utilisation).sorted().toArray();
+            long older = points.stream().filter(point -> point.epochSecond() <= settled).count();
+            double recentMax = points.stream().filter(point -> point.epochSecond() > recent)
+                    .mapToDouble(Sample::utilisation).max().orElse(Double.NaN);
+            shares.add(new UsageHistory.ShareHistory(share.namespace(), share.pod(), share.container(), share.uuid(),
+                    Figure.of(peak), Figure.of(quantile(utilisation, RightSizing.CORES_PERCENTILE)), points.size(),
+                    older, Figure.ofNullable(recentMax, io.hamiobserve.domain.fleet.Absence.NOT_REPORTED)));
+        });
+        return new UsageHistory(at, window, settledAfter, shares, provenance());
+    }
+
+    /** The φ-quantile of sorted values with linear interpolation between ranks, as Prometheus computes it. */
+    static double quantile(double[] sorted, double phi) {
+        if (sorted.length == 0) {
+            return Double.NaN;
+        }
+        double rank = phi * (sorted.length - 1);
+        int lower = (int) Math.floor(rank);
+        int upper = Math.min(sorted.length - 1, lower + 1);
+        double weight = rank - lower;
+        return sorted[lower] * (1 - weight) + sorted[upper] * weight;
+    }
+
+    @Override
+    public AccrualHistory accruals(Instant at, Duration window) {
+        long step = Chargeback.step(window).toSeconds();
+        Map<String, Accrued> sums = new TreeMap<>();
+        long first = Math.floorDiv(at.minus(window).getEpochSecond(), step) * step + step;
+        for (long t = first; t <= at.getEpochSecond(); t += step) {
+            Instant instant = Instant.ofEpochSecond(t);
+            if (!history.covers(instant)) {
+                continue;
+            }
+            for (AllocationView.ContainerAllocation share : history.allocation(instant).containers()) {
+                sums.merge(share.pod().namespace(), new Accrued(share.memoryBytes() * (double) step, 0,
+                        share.cores() * (double) step, 0), Accrued::plus);
+            }
+            for (UsageView view : history.usage(instant)) {
+                for (UsageView.ContainerDevice device : view.containers()) {
+                    sums.merge(device.pod().namespace(), new Accrued(0, device.usage().usedBytes() * (double) step, 0,
+                            device.usage().smUtilPercent() * (double) step), Accrued::plus);
+                }
+            }
+        }
+        List<NamespaceAccrual> accruals = new ArrayList<>();
+        sums.forEach((namespace, sum) -> accruals.add(new NamespaceAccrual(namespace, Figure.of(sum.memoryHeld()),
+                Figure.of(sum.memoryUsed()), Figure.of(sum.coresHeld()), Figure.of(sum.coresUsed()))));
+        return new AccrualHistory(at, window, accruals, provenance());
+    }
+
+    @Override
+    public TrendSet trends(TrendScope scope, Instant end, Duration range, Duration step) {
+        TrendSet.Grid grid = TrendSet.Grid.of(end, range, step);
+        Map<Measure, Map<String, double[]>> lines = new EnumMap<>(Measure.class);
+        for (int i = 0; i < grid.steps(); i++) {
+            Instant at = Instant.ofEpochSecond(grid.at(i));
+            if (!history.covers(at)) {
+                continue;
+            }
+            AllocationView allocation = history.allocation(at);
+            List<UsageView> usage = history.usage(at);
+            switch (scope) {
+                case TrendScope.Cluster cluster -> cards(lines, i, grid, allocation, usage, card -> true, false);
+                case TrendScope.Node node -> cards(lines, i, grid, allocation, usage,
+                        card -> card.node().equals(node.name()), false);
+                case TrendScope.OneCard card -> cards(lines, i, grid, allocation, usage,
+                        each -> each.card().uuid().equals(card.uuid()), true);
+                case TrendScope.OneWorkload workload -> workload(lines, i, grid, allocation, usage, workload.ref());
+            }
+        }
+        List<Trend> trends = new ArrayList<>();
+        lines.forEach((measure, byLabel) -> byLabel.forEach((label, values) ->
+                trends.add(new Trend(measure, label, SIMULATION, times(grid), values))));
+        return new TrendSet(scope, grid.first(), grid.step(), grid.steps(), trends);
+    }
+
+    private static long[] times(TrendSet.Grid grid) {
+        long[] times = new long[grid.steps()];
+        for (int i = 0; i < times.length; i++) {
+            times[i] = grid.at(i);
+        }
+        return times;
+    }
+
+    private static void put(Map<Measure, Map<String, double[]>> lines, Measure measure, String label, int i,
+                            TrendSet.Grid grid, double value) {
+        double[] values = lines.computeIfAbsent(measure, key -> new LinkedHashMap<>()).computeIfAbsent(label, key -> {
+            double[] empty = new double[grid.steps()];
+            Arrays.fill(empty, Double.NaN);
+            return empty;
+        });
+        values[i] = Double.isNaN(values[i]) ? value : values[i] + value;
+    }
+
+    /** Sums over the selected cards; {@code one} adds a single card's temperature and power. */
+    private static void cards(Map<Measure, Map<String, double[]>> lines, int i, TrendSet.Grid grid,
+                              AllocationView allocation, List<UsageView> usage,
+                              java.util.function.Predicate<AllocationView.CardAllocation> selected, boolean one) {
+        List<AllocationView.CardAllocation> cards = allocation.cards().stream().filter(selected).toList();
+        if (cards.isEmpty()) {
+            return;
+        }
+        List<String> uuids = cards.stream().map(card -> card.card().uuid()).toList();
+        double cores = cards.stream().mapToDouble(card -> card.card().cores()).sum();
+        put(lines, Measure.TREND_MEMORY_TOTAL, "", i, grid, sum(cards, card -> card.card().memoryBytes()));
+        put(lines, Measure.TREND_MEMORY_ALLOCATED, "", i, grid, sum(cards, card -> card.allocatedMemoryBytes()));
+        put(lines, Measure.TREND_CORES_ALLOCATED, "", i, grid,
+                cores > 0 ? 100 * sum(cards, card -> card.allocatedCores()) / cores : Double.NaN);
+        List<HostCardReading> hosts = usage.stream().flatMap(view -> view.hostCards().stream())
+                .filter(card -> uuids.contains(card.uuid())).toList();
+        if (hosts.isEmpty()) {
+            return;
+        }
+        put(lines, Measure.TREND_MEMORY_USED, "", i, grid,
+                hosts.stream().mapToDouble(card -> card.memoryUsedBytes().orElse(0)).sum());
+        put(lines, Measure.TREND_UTILISATION, "", i, grid,
+                hosts.stream().mapToDouble(card -> card.gpuUtilPercent().orElse(0)).average().orElse(Double.NaN));
+        if (one) {
+            put(lines, Measure.TREND_TEMPERATURE, "", i, grid, hosts.getFirst().temperatureCelsius().orElse(Double.NaN));
+            put(lines, Measure.TREND_POWER, "", i, grid, hosts.getFirst().powerWatts().orElse(Double.NaN));
+        }
+    }
+
+    private static void workload(Map<Measure, Map<String, double[]>> lines, int i, TrendSet.Grid grid,
+                                 AllocationView allocation, List<UsageView> usage, WorkloadRef ref) {
+        for (AllocationView.ContainerAllocation share : allocation.containers()) {
+            if (share.pod().namespace().equals(ref.namespace()) && share.pod().name().equals(ref.pod())
+                    && share.container().name().equals(ref.container())) {
+                put(lines, Measure.TREND_MEMORY_ALLOCATED, share.uuid(), i, grid, share.memoryBytes());
+                put(lines, Measure.TREND_CORES_ALLOCATED, share.uuid(), i, grid, share.cores());
+            }
+        }
+        for (UsageView view : usage) {
+            for (UsageView.ContainerDevice device : view.containers()) {
+                if (device.pod().namespace().equals(ref.namespace()) && device.pod().name().equals(ref.pod())
+                        && device.container().equals(ref.container())) {
+                    put(lines, Measure.TREND_MEMORY_USED, device.usage().uuid(), i, grid, device.usage().usedBytes());
+                    put(lines, Measure.TREND_UTILISATION, device.usage().uuid(), i, grid,
+                            device.usage().smUtilPercent());
+                }
+            }
+        }
+    }
+
+    private static double sum(List<AllocationView.CardAllocation> cards,
+                              ToDoubleFunction<AllocationView.CardAllocation> value) {
+        return cards.stream().mapToDouble(value).sum();
+    }
+
+    private static Figure figure(OptionalLong value) {
+        return value.isPresent() ? Figure.of(value.getAsLong())
+                : Figure.missing(io.hamiobserve.domain.fleet.Absence.NOT_SUPPORTED);
+    }
+
+    private static Figure figure(OptionalDouble value) {
+        return value.isPresent() ? Figure.of(value.getAsDouble())
+                : Figure.missing(io.hamiobserve.domain.fleet.Absence.NOT_SUPPORTED);
+    }
+}

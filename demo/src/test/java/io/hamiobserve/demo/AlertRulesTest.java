@@ -1,0 +1,79 @@
+package io.hamiobserve.demo;
+
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The alerting rules: valid for Prometheus ({@code promtool check rules}), naming only exported
+ * series, and covering what operators asked for: a card used beyond its allocation, large idle
+ * allocations, a failing source, a stale ledger.
+ */
+class AlertRulesTest {
+    private static final Path RULES = DeployManifestsTest.ROOT.resolve("alerts/hami-observe.rules.yml");
+
+    @SuppressWarnings("unchecked")
+    private static List<Map<String, Object>> rules() throws IOException {
+        Map<String, Object> file = new KubernetesSerialization().unmarshal(Files.readString(RULES), Map.class);
+        List<Map<String, Object>> all = new ArrayList<>();
+        for (Map<String, Object> group : (List<Map<String, Object>>) file.get("groups")) {
+            all.addAll((List<Map<String, Object>>) group.get("rules"));
+        }
+        return all;
+    }
+
+    @Test
+    void promtoolAcceptsTheRules() throws Exception {
+        Process promtool;
+        try {
+            promtool = new ProcessBuilder("promtool", "check", "rules", RULES.toString()).redirectErrorStream(true).start();
+        } catch (IOException notInstalled) {
+            throw new AssertionError("promtool is not installed: install Debian's prometheus package "
+                    + "(apt-get install prometheus; bin/test does it)", notInstalled);
+        }
+        String report = new String(promtool.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(promtool.waitFor(30, TimeUnit.SECONDS));
+        assertEquals(0, promtool.exitValue(), report);
+        assertTrue(report.contains("SUCCESS: " + rules().size() + " rules found"), report);
+    }
+
+    @Test
+    void rulesNameOnlyExportedSeriesAndSaySeverityAndSummary() throws IOException {
+        Set<String> exported = DashboardTest.exportedSeriesNames();
+        for (Map<String, Object> rule : rules()) {
+            String expr = (String) rule.get("expr");
+            for (String name : DashboardTest.metricNames(expr)) {
+                assertTrue(exported.contains(name), rule.get("alert") + " names " + name + ", which no endpoint exports");
+            }
+            @SuppressWarnings("unchecked")
+            Map<String, String> labels = (Map<String, String>) rule.get("labels");
+            assertTrue(Set.of("info", "warning", "critical").contains(labels.get("severity")), rule.get("alert") + " severity");
+            @SuppressWarnings("unchecked")
+            Map<String, String> annotations = (Map<String, String>) rule.get("annotations");
+            assertTrue(annotations.containsKey("summary") && annotations.containsKey("description"), rule.get("alert") + " annotations");
+            assertTrue(rule.containsKey("for"), rule.get("alert") + " waits before firing");
+        }
+    }
+
+    @Test
+    void operatorsConcernsEachHaveARule() throws IOException {
+        Map<String, String> byAlert = new java.util.TreeMap<>();
+        rules().forEach(rule -> byAlert.put((String) rule.get("alert"), (String) rule.get("expr")));
+        assertTrue(byAlert.get("HamiGpuMemoryBeyondAllocation").contains("hami_observe_gpu_memory_beyond_allocation_bytes >"));
+        assertTrue(byAlert.get("HamiLargeIdleGpuAllocation").contains("hami_observe_container_memory_idle_bytes >"));
+        assertTrue(byAlert.get("HamiObserveSourceFailing").contains("hami_observe_scrape_source_success == 0"));
+        assertTrue(byAlert.get("HamiObserveLedgerStale").contains("time() - hami_observe_ledger_last_sync_timestamp_seconds >"));
+    }
+}

@@ -1,0 +1,407 @@
+package io.hamiobserve.demo;
+
+import io.hamiobserve.adapters.prometheus.LocalPrometheus;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.openqa.selenium.By;
+import org.openqa.selenium.JavascriptExecutor;
+import org.openqa.selenium.NoAlertPresentException;
+import org.openqa.selenium.OutputType;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.chrome.ChromeDriverService;
+import org.openqa.selenium.chrome.ChromeOptions;
+import org.openqa.selenium.logging.LogEntry;
+import org.openqa.selenium.logging.LogType;
+import org.openqa.selenium.logging.LoggingPreferences;
+
+import java.io.BufferedReader;
+import java.io.File;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+import java.util.logging.Level;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+/**
+ * The console as a person uses it: the demo launched as users launch it ({@code bin/hami-observe}
+ * on the module path), with its real Prometheus filled with the simulation's history, browsed in
+ * Debian's Chromium through chromedriver. Every page loads without a console error (a violation of
+ * the Content-Security-Policy is one), tables have rows, sorting and filtering work, the drill-down
+ * goes overview → node → card → workload and back, charts draw, and the brief's pod gets its
+ * recommendation. A second Prometheus holds a fleet whose labels carry HTML, read by the
+ * {@code console} role under a route prefix: the HTML stays text. Screenshots of every page go to
+ * {@code app/target/console-screenshots/}.
+ *
+ * <p>Needs {@code chromium}, {@code chromium-driver} and {@code prometheus} (Debian packages), which
+ * {@code bin/test} installs.
+ */
+class ConsoleBrowserIT {
+    private static final Path ROOT = Path.of(System.getProperty("project.root", "..")).toAbsolutePath().normalize();
+    private static final Path SHOTS = ROOT.resolve("app/target/console-screenshots");
+    private static final Pattern CONSOLE = Pattern.compile("web console: +http://localhost:(\\d+)/");
+    private static final Pattern PROMETHEUS = Pattern.compile("local Prometheus: +(http://127\\.0\\.0\\.1:\\d+)");
+    private static final String HOSTILE_TYPE = "<img src=x onerror=\"window.__xss=1\">";
+    private static final String HOSTILE_NAMESPACE = "<script>window.__xss=2</script>";
+    private static final String HOSTILE_POD = "p\"><svg onload=window.__xss=3>";
+
+    private static final List<Process> processes = new ArrayList<>();
+    private static final List<String> demoOutput = Collections.synchronizedList(new ArrayList<>());
+    private static Process demo;
+    private static final List<AutoCloseable> closeables = new ArrayList<>();
+    private static String console;
+    private static String prometheus;
+    private static ChromeDriver browser;
+
+    @BeforeAll
+    static void startTheDemoAndABrowser() throws Exception {
+        for (String binary : List.of("/usr/bin/chromium", "/usr/bin/chromedriver")) {
+            if (!Files.isExecutable(Path.of(binary))) {
+                fail(binary + " is missing: install Debian's chromium and chromium-driver (bin/test does)");
+            }
+        }
+        Files.createDirectories(SHOTS);
+        List<String> output = demoOutput;
+        demo = launch(output, "demo", "--allocation-bind-address", "127.0.0.1:0", "--usage-bind-address",
+                "127.0.0.1:0", "--demo-second-node-bind-address", "127.0.0.1:0", "--console-bind-address",
+                "127.0.0.1:0");
+        String consoleLine = awaitLine(demo, output, CONSOLE, Duration.ofSeconds(120));
+        Matcher consolePort = CONSOLE.matcher(consoleLine);
+        assertTrue(consolePort.find());
+        console = "http://127.0.0.1:" + consolePort.group(1);
+        String prometheusLine = output.stream().filter(line -> PROMETHEUS.matcher(line).find()).findFirst()
+                .orElseThrow(() -> new AssertionError("the demo did not start its Prometheus: " + output));
+        Matcher prometheusUrl = PROMETHEUS.matcher(prometheusLine);
+        assertTrue(prometheusUrl.find());
+        prometheus = prometheusUrl.group(1);
+
+        Path profile = Files.createTempDirectory("hami-observe-chromium");
+        closeables.add(() -> deleteTree(profile));
+        ChromeOptions options = new ChromeOptions();
+        options.setBinary("/usr/bin/chromium");
+        // Without the networking switches Chromium reaches for Google's services, which this
+        // machine's closed network refuses; a fresh profile keeps every run alike.
+        options.addArguments("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                "--user-data-dir=" + profile, "--window-size=1400,2400");
+        LoggingPreferences logs = new LoggingPreferences();
+        logs.enable(LogType.BROWSER, Level.ALL);
+        options.setCapability("goog:loggingPrefs", logs);
+        ChromeDriverService service = new ChromeDriverService.Builder()
+                .usingDriverExecutable(new File("/usr/bin/chromedriver")).usingAnyFreePort().build();
+        browser = new ChromeDriver(service, options);
+        browser.manage().timeouts().pageLoadTimeout(Duration.ofSeconds(60));
+    }
+
+    @AfterAll
+    static void stopEverything() throws Exception {
+        if (browser != null) {
+            browser.quit();
+        }
+        for (Process process : processes) {
+            process.destroy();
+            if (!process.waitFor(15, TimeUnit.SECONDS)) {
+                process.destroyForcibly();
+            }
+        }
+        for (AutoCloseable closeable : closeables) {
+            closeable.close();
+        }
+    }
+
+    private static Process launch(List<String> output, String... args) throws IOException {
+        List<String> command = new ArrayList<>();
+        command.add(ROOT.resolve("bin/hami-observe").toString());
+        command.addAll(List.of(args));
+        ProcessBuilder builder = new ProcessBuilder(command).directory(ROOT.toFile());
+        builder.environment().put("HAMI_OBSERVE_NO_BUILD", "1");
+        Path log = Files.createTempFile("hami-observe-console", ".log");
+        Process process = builder.redirectError(log.toFile()).start();
+        processes.add(process);
+        Thread.ofVirtual().start(() -> {
+            try (BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(),
+                    StandardCharsets.UTF_8))) {
+                String line;
+                while ((line = out.readLine()) != null) {
+                    output.add(line);
+                }
+            } catch (IOException ended) {
+                // The process is gone.
+            }
+        });
+        closeables.add(() -> Files.deleteIfExists(log));
+        output.add("(stderr in " + log + ")");
+        return process;
+    }
+
+    private static String awaitLine(Process process, List<String> output, Pattern pattern, Duration timeout)
+            throws Exception {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (System.nanoTime() < deadline) {
+            synchronized (output) {
+                for (String line : output) {
+                    if (pattern.matcher(line).find()) {
+                        return line;
+                    }
+                }
+            }
+            if (!process.isAlive()) {
+                fail("exited with " + process.exitValue() + ": " + output);
+            }
+            Thread.sleep(100);
+        }
+        throw new AssertionError("no line matching " + pattern + " within " + timeout + ": " + output);
+    }
+
+    /** Opens a page, checks the browser logged no error, and keeps a screenshot of it. */
+    private static void open(String url, String screenshot) throws IOException {
+        browser.get(url);
+        assertNoConsoleErrors(url);
+        Path file = browser.getScreenshotAs(OutputType.FILE).toPath();
+        Files.copy(file, SHOTS.resolve(screenshot + ".png"), StandardCopyOption.REPLACE_EXISTING);
+    }
+
+    private static void assertNoConsoleErrors(String url) {
+        List<LogEntry> errors = browser.manage().logs().get(LogType.BROWSER).getAll().stream()
+                .filter(entry -> entry.getLevel().intValue() >= Level.WARNING.intValue()).toList();
+        assertEquals(List.of(), errors.stream().map(LogEntry::getMessage).toList(), "browser console on " + url);
+    }
+
+    private static List<String> column(String table, int index) {
+        return browser.findElements(By.cssSelector("#" + table + " tbody tr")).stream()
+                .map(row -> row.findElements(By.tagName("td")).get(index).getText()).toList();
+    }
+
+    private static int rows(String table) {
+        return browser.findElements(By.cssSelector("#" + table + " tbody tr")).size();
+    }
+
+    @Test
+    void everyPageLoadsWithoutConsoleErrorsAndItsTablesHaveRows() throws Exception {
+        Map<String, String> pages = new TreeMap<>(Map.of(
+                "overview", "/", "nodes", "/nodes", "cards", "/cards", "workloads", "/workloads",
+                "namespaces", "/namespaces", "rightsizing", "/rightsizing", "capacity", "/capacity",
+                "node", "/node?name=gpu-node-a",
+                "card", "/card?uuid=GPU-002cd5f0-0000-4000-a000-000016f179d0",
+                "workload", "/workload?namespace=ml-team&pod=llm-inference-7d9f&container=server"));
+        Map<String, String> tables = Map.of("overview", "nodes", "nodes", "nodes", "cards", "cards",
+                "workloads", "workloads", "namespaces", "namespaces", "rightsizing", "rightsizing",
+                "capacity", "capacity", "node", "cards", "card", "shares", "workload", "cards");
+        for (Map.Entry<String, String> page : pages.entrySet()) {
+            open(console + page.getValue(), page.getKey());
+            assertTrue(rows(tables.get(page.getKey())) > 0, page.getKey() + " has rows in #" + tables.get(page.getKey()));
+            assertFalse(browser.getPageSource().contains("Figures unavailable"), page.getKey());
+        }
+    }
+
+    @Test
+    void aSortClickReordersAndAFilterNarrows() throws Exception {
+        open(console + "/cards", "cards-sorted-by-node");
+        List<String> before = column("cards", 2);
+        WebElement memoryHeader = browser.findElement(By.xpath("//section[@id='cards']//th/a[starts-with(normalize-space(.),'Memory')]"));
+        memoryHeader.click();
+        assertNoConsoleErrors(browser.getCurrentUrl());
+        assertTrue(browser.getCurrentUrl().contains("cards.sort=memory_total"), browser.getCurrentUrl());
+        List<String> after = column("cards", 2);
+        assertNotEquals(before, after, "sorting by memory reorders the cards");
+        List<Double> memory = column("cards", 8).stream().map(ConsoleBrowserIT::gib).toList();
+        List<Double> sorted = new ArrayList<>(memory);
+        sorted.sort(Comparator.naturalOrder());
+        assertEquals(sorted, memory, "ascending by memory");
+        Files.copy(browser.getScreenshotAs(OutputType.FILE).toPath(), SHOTS.resolve("cards-sorted-by-memory.png"),
+                StandardCopyOption.REPLACE_EXISTING);
+
+        open(console + "/workloads", "workloads-unfiltered");
+        int all = rows("workloads");
+        WebElement filter = browser.findElement(By.cssSelector("#workloads input[type=search]"));
+        filter.sendKeys("ml-team");
+        filter.submit();
+        assertNoConsoleErrors(browser.getCurrentUrl());
+        assertTrue(browser.getCurrentUrl().contains("workloads.q=ml-team"), "the filter is in the URL");
+        int kept = rows("workloads");
+        assertTrue(kept > 0 && kept < all, kept + " of " + all);
+        assertTrue(column("workloads", 0).stream().allMatch("ml-team"::equals), column("workloads", 0).toString());
+        Files.copy(browser.getScreenshotAs(OutputType.FILE).toPath(), SHOTS.resolve("workloads-filtered.png"),
+                StandardCopyOption.REPLACE_EXISTING);
+    }
+
+    private static double gib(String text) {
+        String[] parts = text.split(" ");
+        double value = Double.parseDouble(parts[0].replace(",", ""));
+        return parts[1].equals("GiB") ? value : parts[1].equals("TiB") ? value * 1024 : value / 1024;
+    }
+
+    @Test
+    void drillDownFromTheOverviewToAWorkloadAndBack() throws Exception {
+        open(console + "/", "drill-1-overview");
+        browser.findElement(By.linkText("gpu-node-a")).click();
+        assertTrue(browser.getCurrentUrl().endsWith("/node?name=gpu-node-a"), browser.getCurrentUrl());
+        assertEquals("Node gpu-node-a", browser.findElement(By.tagName("h1")).getText());
+        assertNoConsoleErrors(browser.getCurrentUrl());
+        browser.findElement(By.linkText("GPU-002cd5f0-0000-4000-a000-000016f179d0")).click();
+        assertEquals("Card 0 of gpu-node-a", browser.findElement(By.tagName("h1")).getText());
+        assertNoConsoleErrors(browser.getCurrentUrl());
+        assertTrue(browser.findElements(By.cssSelector("svg.stack rect.seg-used")).size() >= 3,
+                "the stacked bar shows each container's use");
+        browser.findElement(By.cssSelector("#shares a[href*='llm-inference-7d9f']")).click();
+        assertEquals("Workload llm-inference-7d9f", browser.findElement(By.tagName("h1")).getText());
+        assertNoConsoleErrors(browser.getCurrentUrl());
+        browser.navigate().back();
+        assertEquals("Card 0 of gpu-node-a", browser.findElement(By.tagName("h1")).getText());
+        browser.navigate().back();
+        assertEquals("Node gpu-node-a", browser.findElement(By.tagName("h1")).getText());
+        // And up again by the breadcrumb.
+        browser.findElement(By.cssSelector("nav.crumbs a")).click();
+        assertEquals("Overview", browser.findElement(By.tagName("h1")).getText());
+    }
+
+    @Test
+    void chartsDrawTheirLines() throws Exception {
+        open(console + "/?range=24h", "overview-24h");
+        Map<String, String> lines = Map.of("cluster-memory", "3", "cluster-compute", "2");
+        for (String chart : List.of("cluster-memory", "cluster-compute")) {
+            assertEquals(lines.get(chart), browser.findElement(By.id(chart)).getAttribute("data-drawn"),
+                    chart + ": total, allocated and used memory; allocated and used compute");
+            Number painted = (Number) ((JavascriptExecutor) browser).executeScript("""
+                    const canvas = document.querySelector('#' + arguments[0] + ' canvas');
+                    const data = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data;
+                    let painted = 0;
+                    for (let i = 3; i < data.length; i += 4) { if (data[i] > 0) painted++; }
+                    return painted;""", chart);
+            assertTrue(painted.longValue() > 2000, chart + " has painted pixels: " + painted);
+        }
+    }
+
+    @Test
+    void theBriefsPodIsToldToAskForTwoAndAHalfGib() throws Exception {
+        open(console + "/workload?namespace=ml-team&pod=llm-inference-7d9f&container=server", "briefs-pod");
+        String text = browser.findElement(By.tagName("main")).getText();
+        assertTrue(text.contains("8 GiB (8,192 MiB) → 2.50 GiB (2,560 MiB)"), text);
+        assertTrue(browser.findElement(By.id("snippet")).getText().contains("nvidia.com/gpumem: 2560"));
+        assertEquals("4", browser.findElement(By.id("chart-memory")).getAttribute("data-drawn"),
+                "used, allocated, peak and recommended");
+        open(console + "/rightsizing", "rightsizing");
+        WebElement first = browser.findElements(By.cssSelector("#rightsizing tbody tr")).getFirst();
+        assertTrue(first.getText().startsWith("critical ml-team llm-inference-7d9f server"), first.getText());
+    }
+
+    @Test
+    void theRestOfTheWeeksHistoryIsHandedToPrometheus() throws Exception {
+        String line = awaitLine(demo, demoOutput, Pattern.compile("history: the other [0-9,]+ samples of 7 days"),
+                Duration.ofSeconds(150));
+        assertTrue(line.contains("handed to Prometheus"), line);
+    }
+
+    @Test
+    void rightsizeOnTheCommandLineAgrees() throws Exception {
+        ProcessBuilder builder = new ProcessBuilder(ROOT.resolve("bin/hami-observe").toString(), "rightsize",
+                "--prometheus", prometheus, "--format", "json").directory(ROOT.toFile()).redirectErrorStream(true);
+        builder.environment().put("HAMI_OBSERVE_NO_BUILD", "1");
+        Process rightsize = builder.start();
+        String json = new String(rightsize.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(rightsize.waitFor(60, TimeUnit.SECONDS));
+        assertEquals(0, rightsize.exitValue(), json);
+        Matcher llm = Pattern.compile("\"pod\" : \"llm-inference-7d9f\",[^}]*\"memory_recommended\" : (\\d+)")
+                .matcher(json);
+        assertTrue(llm.find(), json);
+        assertEquals("2560", llm.group(1));
+    }
+
+    @Test
+    void htmlInLabelValuesStaysTextInTheBrowser() throws Exception {
+        LocalPrometheus hostile = hostilePrometheus();
+        closeables.addFirst(hostile);
+        List<String> output = Collections.synchronizedList(new ArrayList<>());
+        Pattern served = Pattern.compile("console on :(\\d+)/gpu/");
+        Process role = launch(output, "console", "--prometheus", hostile.url().toString(), "--console-bind-address",
+                "127.0.0.1:0", "--console.route-prefix", "/gpu");
+        Matcher port = served.matcher(awaitLine(role, output, served, Duration.ofSeconds(60)));
+        assertTrue(port.find());
+        String base = "http://127.0.0.1:" + port.group(1) + "/gpu";
+        for (String page : List.of("/cards", "/workloads", "/namespaces", "/", "/card?uuid=GPU-X0")) {
+            open(base + page, "hostile" + page.replaceAll("[^a-z]", "-"));
+            try {
+                browser.switchTo().alert();
+                fail("an alert opened on " + page);
+            } catch (NoAlertPresentException expected) {
+                // Nothing ran.
+            }
+            Object ran = ((JavascriptExecutor) browser).executeScript("return window.__xss === undefined");
+            assertEquals(Boolean.TRUE, ran, "no injected code ran on " + page);
+            assertEquals(0L, ((JavascriptExecutor) browser).executeScript(
+                    "return document.querySelectorAll('main img, main svg[onload], main script').length"),
+                    "no injected element on " + page);
+        }
+        open(base + "/cards", "hostile-cards-text");
+        assertTrue(browser.findElement(By.id("cards")).getText().contains(HOSTILE_TYPE), "shown as text");
+        open(base + "/workloads", "hostile-workloads-text");
+        String workloads = browser.findElement(By.id("workloads")).getText();
+        assertTrue(workloads.contains(HOSTILE_NAMESPACE) && workloads.contains(HOSTILE_POD), workloads);
+    }
+
+    /** A Prometheus holding four hours of one card and one pod whose labels carry HTML and script. */
+    private static LocalPrometheus hostilePrometheus() throws Exception {
+        Path file = Files.createTempFile("hami-observe-hostile", ".om");
+        long end = Instant.now().getEpochSecond() - 30;
+        try (Writer out = Files.newBufferedWriter(file)) {
+            String card = "{device_index=\"0\",device_type=\"" + escape(HOSTILE_TYPE)
+                    + "\",device_uuid=\"GPU-X0\",node=\"node-x\",zone=\"vGPU\"}";
+            String share = "{container_index=\"0\",device_uuid=\"GPU-X0\",namespace=\"" + escape(HOSTILE_NAMESPACE)
+                    + "\",node=\"node-x\",pod=\"" + escape(HOSTILE_POD) + "\",zone=\"vGPU\"}";
+            String info = "{container=\"main\",container_index=\"0\",init=\"false\",namespace=\""
+                    + escape(HOSTILE_NAMESPACE) + "\",node=\"node-x\",pod=\"" + escape(HOSTILE_POD) + "\"}";
+            String use = "{container=\"main\",device_uuid=\"GPU-X0\",namespace=\"" + escape(HOSTILE_NAMESPACE)
+                    + "\",node=\"node-x\",pod=\"" + escape(HOSTILE_POD) + "\",vdevice_index=\"0\",zone=\"vGPU\"}";
+            Map<String, Double> series = Map.of("hami_gpu_memory_limit_bytes" + card, 4.294967296E10,
+                    "hami_gpu_memory_allocated_bytes" + card, 8.589934592E9, "hami_gpu_core_limit_ratio" + card, 100.0,
+                    "hami_gpu_core_allocated_ratio" + card, 30.0, "hami_vgpu_memory_allocated_bytes" + share,
+                    8.589934592E9, "hami_vgpu_core_allocated_ratio" + share, 30.0, "hami_observe_container_info" + info,
+                    1.0, "hami_vgpu_memory_used_bytes" + use, 2.2e9, "hami_host_gpu_memory_used_bytes" + card, 2.6e9);
+            for (long t = end - 4 * 3600; t <= end; t += 60) {
+                for (Map.Entry<String, Double> each : series.entrySet()) {
+                    out.write(each.getKey() + " " + each.getValue() + " " + t + "\n");
+                }
+            }
+            out.write("# EOF\n");
+        }
+        try {
+            return LocalPrometheus.start(List.of(), Duration.ofSeconds(60), List.of(file), Duration.ofSeconds(60));
+        } finally {
+            Files.deleteIfExists(file);
+        }
+    }
+
+    private static String escape(String value) {
+        return value.replace("\\", "\\\\").replace("\"", "\\\"").replace("\n", "\\n");
+    }
+
+    private static void deleteTree(Path root) throws IOException {
+        try (Stream<Path> paths = Files.walk(root)) {
+            for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(path);
+            }
+        }
+    }
+}

@@ -1,0 +1,117 @@
+package io.hamiobserve.demo;
+
+import io.hamiobserve.adapters.prometheus.LocalPrometheus;
+import io.hamiobserve.adapters.prometheus.PrometheusFleetHistory;
+import io.hamiobserve.domain.ContainerUsage;
+import io.hamiobserve.domain.DeviceUsage;
+import io.hamiobserve.domain.HostCardReading;
+import io.hamiobserve.domain.fleet.FleetScope;
+import io.hamiobserve.domain.fleet.FleetState;
+import io.hamiobserve.domain.fleet.Recommendation;
+import io.hamiobserve.domain.fleet.RightSizing;
+import io.hamiobserve.domain.fleet.UsageHistory;
+import io.hamiobserve.domain.fleet.WorkloadRef;
+import io.hamiobserve.ports.FleetHistory;
+import org.junit.jupiter.api.Test;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The demo's history: the simulation repeats (which its writer relies on to collect each phase
+ * once), and the two implementations of the port over it — the simulation read directly, and a
+ * real Prometheus filled from the history file — tell the same story.
+ */
+class DemoHistoryTest {
+    private static final WorkloadRef BRIEFS_POD = new WorkloadRef("ml-team", "llm-inference-7d9f", "server");
+
+    @Test
+    void theSimulationRepeatsAfterItsPeriodInEverySeriesTheHistoryKeeps() {
+        for (long t : new long[] {1_800_000_000L, 1_800_000_077L, 1_800_003_601L}) {
+            DemoWorkload now = new DemoWorkload(DemoCluster.standard(), Clock.fixed(Instant.ofEpochSecond(t),
+                    ZoneOffset.UTC));
+            DemoWorkload later = new DemoWorkload(DemoCluster.standard(), Clock.fixed(Instant.ofEpochSecond(
+                    t + DemoWorkload.REPEATS_AFTER_SECONDS), ZoneOffset.UTC));
+            for (String node : now.cluster().nodes()) {
+                assertEquals(use(now.containerUsages(node)), use(later.containerUsages(node)), node + " at " + t);
+                assertEquals(cards(now.hostCards(node)), cards(later.hostCards(node)), node + " at " + t);
+            }
+        }
+    }
+
+    private static List<List<Long>> use(List<ContainerUsage> usages) {
+        return usages.stream().flatMap(usage -> usage.devices().stream())
+                .map((DeviceUsage device) -> List.of(device.usedBytes(), device.smUtilPercent())).toList();
+    }
+
+    private static List<List<Object>> cards(List<HostCardReading> cards) {
+        return cards.stream().map(card -> List.<Object>of(card.memoryUsedBytes(), card.gpuUtilPercent(),
+                card.temperatureCelsius(), card.powerWatts())).toList();
+    }
+
+    @Test
+    void theSimulationAndAPrometheusFilledWithItsHistoryAgree() throws Exception {
+        Instant now = Instant.now();
+        DemoHistory history = new DemoHistory(DemoCluster.standard(), now);
+        // A sample instant of the history in a minute the pending pod is placed: Prometheus answers
+        // with the sample at end and the simulation's state there is the same. (The pod comes and
+        // goes by the minute; where a sample lacks it, Prometheus still shows the sample before,
+        // within its five-minute lookback, and the two would differ by that pod alone.)
+        long step = DemoHistory.STEP.toSeconds();
+        long sample = Math.floorDiv(now.getEpochSecond() - 1, step) * step;
+        while (Math.floorMod(sample / 60, 2) != 0) {
+            sample -= step;
+        }
+        Instant end = Instant.ofEpochSecond(sample);
+        List<Path> files = List.of(Files.createTempFile("demo-history", ".om"),
+                Files.createTempFile("demo-history", ".om"));
+        long samples;
+        try {
+            samples = history.writeOpenMetrics(files, end, "127.0.0.1:1", Map.of(DemoCluster.NODE_A, "127.0.0.1:2",
+                    DemoCluster.NODE_B, "127.0.0.1:3"));
+            try (LocalPrometheus prometheus = LocalPrometheus.start(List.of(), Duration.ofMinutes(1), files,
+                    Duration.ofSeconds(60))) {
+                FleetHistory fromPrometheus = PrometheusFleetHistory.at(prometheus.url(), Duration.ofSeconds(30));
+                FleetHistory fromSimulation = new DemoFleetHistory(history);
+                FleetState viaPrometheus = FleetState.of(fromPrometheus.readings(end, FleetScope.EVERYTHING));
+                FleetState viaSimulation = FleetState.of(fromSimulation.readings(end, FleetScope.EVERYTHING));
+                assertEquals(7, viaPrometheus.cards().size());
+                assertEquals(viaSimulation.cards().stream().map(card -> List.of(card.uuid(), card.model(), card.node(),
+                                card.memoryTotal(), card.memoryAllocated())).toList(),
+                        viaPrometheus.cards().stream().map(card -> List.of(card.uuid(), card.model(), card.node(),
+                                card.memoryTotal(), card.memoryAllocated())).toList());
+                assertEquals(viaSimulation.workloads().stream().map(w -> w.ref()).toList(),
+                        viaPrometheus.workloads().stream().map(w -> w.ref()).toList());
+
+                Recommendation prometheusAdvice = briefsPod(viaPrometheus, fromPrometheus.usage(end,
+                        RightSizing.DEFAULT_WINDOW, RightSizing.MIN_HISTORY, FleetScope.EVERYTHING));
+                Recommendation simulationAdvice = briefsPod(viaSimulation, fromSimulation.usage(end,
+                        RightSizing.DEFAULT_WINDOW, RightSizing.MIN_HISTORY, FleetScope.EVERYTHING));
+                assertEquals(2560, prometheusAdvice.memoryMib().orElseThrow());
+                assertEquals(2560, simulationAdvice.memoryMib().orElseThrow());
+                assertEquals(30, prometheusAdvice.cores().orElseThrow());
+                assertEquals(30, simulationAdvice.cores().orElseThrow());
+                assertTrue(prometheusAdvice.samples() > 2000, "seven days at 293 s: " + prometheusAdvice.samples());
+                assertEquals(simulationAdvice.memoryPeak(), prometheusAdvice.memoryPeak());
+            }
+        } finally {
+            for (Path file : files) {
+                Files.deleteIfExists(file);
+            }
+        }
+        assertTrue(samples > 200_000, "history samples: " + samples);
+    }
+
+    private static Recommendation briefsPod(FleetState state, UsageHistory usage) {
+        return RightSizing.recommend(state.workload(BRIEFS_POD).orElseThrow(), usage);
+    }
+}

@@ -1,0 +1,360 @@
+package io.hamiobserve.demo.bench;
+
+import io.hamiobserve.adapters.prometheus.LocalPrometheus;
+import io.hamiobserve.adapters.prometheus.PrometheusFleetHistory;
+import io.hamiobserve.role.console.ConsoleRole;
+import io.hamiobserve.app.Servers;
+import io.hamiobserve.demo.DemoCluster;
+import io.hamiobserve.demo.DemoHistory;
+import io.hamiobserve.demo.HistoryFile;
+import io.hamiobserve.app.http.EdgeConfig;
+import io.hamiobserve.role.scheduler.AllocationMetrics;
+import io.hamiobserve.app.metrics.BuildInfo;
+import io.hamiobserve.role.node.UsageMetrics;
+import io.hamiobserve.console.Console;
+import io.hamiobserve.console.ConsoleSettings;
+import io.hamiobserve.domain.AllocationView;
+import io.hamiobserve.domain.CardMode;
+import io.hamiobserve.domain.ContainerShares;
+import io.hamiobserve.domain.ContainerUsage;
+import io.hamiobserve.domain.DeviceShare;
+import io.hamiobserve.domain.DeviceUsage;
+import io.hamiobserve.domain.HostCardReading;
+import io.hamiobserve.domain.Ledger;
+import io.hamiobserve.domain.NodePod;
+import io.hamiobserve.domain.PodPhase;
+import io.hamiobserve.domain.PodPlacement;
+import io.hamiobserve.domain.PodRef;
+import io.hamiobserve.domain.QuotaLimit;
+import io.hamiobserve.domain.QuotaResource;
+import io.hamiobserve.domain.RegisteredCard;
+import io.hamiobserve.domain.UsageView;
+import io.hamiobserve.ports.FleetHistory;
+import io.prometheus.metrics.model.snapshots.Labels;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalDouble;
+import java.util.OptionalLong;
+import java.util.Set;
+
+/**
+ * Every console page over a real Prometheus at two sizes, timed over HTTP as a browser asks
+ * (the HTML; its static files are cached): the demo's cluster with its seven days of history, and
+ * a large fleet — 125 nodes × 8 cards (1,000 cards), 10,000 containers — with seven days of
+ * history at one sample an hour (169 samples per series, aligned to whole hours so the console's
+ * hourly integration steps meet them). The large history is written by the exporters' own
+ * catalogues, a day per file, and loaded with promtool. The console reuses nothing between
+ * requests here ({@code fresh = 0}): each request sends all of its page's queries.
+ *
+ * <p>Run: {@code bin/bench app io.hamiobserve.app.bench.ConsoleBenchmark [demo|large|both] [requests]}
+ */
+public final class ConsoleBenchmark {
+    private static final List<String> DEMO_PAGES = List.of("/", "/nodes", "/node?name=gpu-node-a", "/cards",
+            "/card?uuid=GPU-002cd5f0-0000-4000-a000-000016f179d0", "/workloads",
+            "/workload?namespace=ml-team&pod=llm-inference-7d9f&container=server", "/namespaces", "/rightsizing",
+            "/capacity");
+    private static final int NODES = 125;
+    private static final List<String> LARGE_PAGES = List.of("/", "/nodes", "/node?name=" + Fleet.node(7), "/cards",
+            "/card?uuid=" + Fleet.uuid(7, 3), "/workloads",
+            "/workload?namespace=" + Fleet.namespace(42) + "&pod=" + Fleet.pod(42) + "&container=main",
+            "/namespaces", "/rightsizing", "/capacity");
+    private static final int CARDS_PER_NODE = 8;
+    private static final int CONTAINERS = 10_000;
+    private static final Set<String> HISTORY = Set.of("hami_gpu_memory_limit_bytes", "hami_gpu_memory_allocated_bytes",
+            "hami_gpu_core_limit_ratio", "hami_gpu_core_allocated_ratio", "hami_host_gpu_memory_used_bytes",
+            "hami_host_gpu_utilization_ratio", "hami_vgpu_memory_allocated_bytes", "hami_vgpu_core_allocated_ratio",
+            "hami_vgpu_memory_used_bytes", "hami_container_device_utilization_ratio");
+
+    private ConsoleBenchmark() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        String which = args.length > 0 ? args[0] : "both";
+        if (which.equals("attach")) {
+            // A Prometheus already holding the large fleet (from "hold"): time the pages again.
+            attach(URI.create(args[1]), Instant.ofEpochSecond(Long.parseLong(args[2])),
+                    args.length > 3 ? Integer.parseInt(args[3]) : 5);
+            return;
+        }
+        int requests = args.length > 1 ? Integer.parseInt(args[1]) : 7;
+        if (!which.equals("large")) {
+            demo(requests);
+        }
+        if (!which.equals("demo")) {
+            large(requests, which.equals("hold"));
+        }
+    }
+
+    private static void demo(int requests) throws Exception {
+        Instant now = Instant.now().minusSeconds(60);
+        DemoHistory history = new DemoHistory(DemoCluster.standard(), now);
+        List<Path> files = List.of(Files.createTempFile("bench-demo", ".om"), Files.createTempFile("bench-demo", ".om"));
+        long started = System.nanoTime();
+        long samples = history.writeOpenMetrics(files, now, "127.0.0.1:1", Map.of(DemoCluster.NODE_A, "127.0.0.1:2",
+                DemoCluster.NODE_B, "127.0.0.1:3"));
+        System.out.printf("demo: %,d samples (%d days) written in %.1f s%n", samples, DemoHistory.LENGTH.toDays(),
+                seconds(started));
+        try (LocalPrometheus prometheus = load(files)) {
+            pages("demo (7 cards, 14 containers, 7 days at 293 s)", prometheus.url(), now, DEMO_PAGES, requests);
+        }
+    }
+
+    private static void large(int requests, boolean hold) throws Exception {
+        long end = Math.floorDiv(Instant.now().getEpochSecond(), 3600) * 3600 - 3600;
+        Fleet fleet = new Fleet();
+        List<Path> files = new ArrayList<>();
+        long started = System.nanoTime();
+        long samples = 0;
+        Labels scheduler = Labels.of("job", "hami-observe-scheduler", "instance", "scheduler:9395");
+        List<HistoryFile.Family> allocation = HistoryFile.labelled(AllocationMetrics.snapshots(fleet.view),
+                scheduler, HISTORY::contains);
+        List<HistoryFile.Family> allocationNow = HistoryFile.labelled(AllocationMetrics.snapshots(fleet.view),
+                scheduler, name -> true);
+        for (int day = 7; day >= 0; day--) {
+            Path file = Files.createTempFile("bench-large-day" + day, ".om");
+            files.add(file);
+            try (HistoryFile out = new HistoryFile(file)) {
+                for (int hour = 0; hour < 24; hour++) {
+                    long t = end - day * 86_400L - (23 - hour) * 3600L;
+                    if (t < end - 7 * 86_400L || t > end) {
+                        continue;
+                    }
+                    boolean now = t == end;
+                    List<HistoryFile.Family> families = new ArrayList<>(now ? allocationNow : allocation);
+                    for (int node = 0; node < NODES; node++) {
+                        Labels target = Labels.of("job", "hami-observe-node", "instance", "node-" + node + ":9394",
+                                "node", Fleet.node(node));
+                        families.addAll(HistoryFile.labelled(UsageMetrics.collect(fleet.usage(node, t),
+                                fleet.pods.get(node)).snapshots(), target, now ? name -> true : HISTORY::contains));
+                    }
+                    out.write(families, Instant.ofEpochSecond(t));
+                }
+                samples += out.samples();
+            }
+            System.out.printf("large: day %d written (%,d samples so far, %.0f s)%n", 7 - day, samples,
+                    seconds(started));
+        }
+        System.out.printf("large: %,d samples over 7 days, %,d MB of OpenMetrics, written in %.1f s%n", samples,
+                files.stream().mapToLong(ConsoleBenchmark::size).sum() / 1_000_000, seconds(started));
+        try (LocalPrometheus prometheus = load(files)) {
+            if (hold) {
+                System.out.printf("holding Prometheus at %s for an hour; the fleet's end is %d%n", prometheus.url(), end);
+                Thread.sleep(3_600_000);
+            }
+            pages("large (1,000 cards, 10,000 containers, 7 days at 1 h)", prometheus.url(),
+                    Instant.ofEpochSecond(end), LARGE_PAGES, requests);
+        } finally {
+            for (Path file : files) {
+                Files.deleteIfExists(file);
+            }
+        }
+    }
+
+    private static LocalPrometheus load(List<Path> files) throws Exception {
+        long started = System.nanoTime();
+        try {
+            LocalPrometheus prometheus = LocalPrometheus.start(List.of(), Duration.ofSeconds(60), files,
+                    Duration.ofMinutes(5));
+            System.out.printf("  loaded into Prometheus and ready in %.1f s%n", seconds(started));
+            return prometheus;
+        } finally {
+            for (Path file : files) {
+                Files.deleteIfExists(file);
+            }
+        }
+    }
+
+    private static void attach(URI prometheus, Instant end, int requests) throws Exception {
+        pages("large, attached at " + prometheus, prometheus, end, LARGE_PAGES, requests);
+    }
+
+    /**
+     * Times each page over HTTP two ways: cold — a console with nothing kept, so every query of the
+     * page is sent (the first visit; what a slow Prometheus costs) — and served — the console as
+     * deployed (the fleet now kept 5 s and summaries a minute, older answers served while a fresh
+     * one is fetched), after one visit.
+     */
+    private static void pages(String title, URI prometheus, Instant at, List<String> pages, int requests)
+            throws Exception {
+        FleetHistory history = PrometheusFleetHistory.at(prometheus, Duration.ofSeconds(120));
+        Served cached = serve(history, ConsoleSettings.defaults(), at);
+        HttpClient client = HttpClient.newHttpClient();
+        try {
+            System.out.printf("%n%s: median / max of %d requests, whole page over HTTP%n", title, requests);
+            System.out.printf("  %-62s %18s %18s %9s%n", "page", "cold", "served", "bytes");
+            List<Double> coldMedians = new ArrayList<>();
+            List<Double> servedMedians = new ArrayList<>();
+            for (String page : pages) {
+                double[] cold = new double[requests];
+                long bytes = 0;
+                for (int i = 0; i < requests; i++) {
+                    Served fresh = serve(history, ConsoleSettings.defaults().withFresh(Duration.ZERO), at);
+                    try {
+                        long started = System.nanoTime();
+                        bytes = get(client, fresh.port(), page);
+                        cold[i] = seconds(started);
+                    } finally {
+                        fresh.server().stop();
+                    }
+                }
+                get(client, cached.port(), page);
+                double[] served = new double[requests];
+                for (int i = 0; i < requests; i++) {
+                    long started = System.nanoTime();
+                    get(client, cached.port(), page);
+                    served[i] = seconds(started);
+                }
+                Arrays.sort(cold);
+                Arrays.sort(served);
+                coldMedians.add(cold[requests / 2]);
+                servedMedians.add(served[requests / 2]);
+                System.out.printf("  %-62s %7.0f / %6.0f ms %7.0f / %6.0f ms %,9d%n", page.length() > 62
+                                ? page.substring(0, 59) + "..." : page, cold[requests / 2] * 1000,
+                        cold[requests - 1] * 1000, served[requests / 2] * 1000, served[requests - 1] * 1000, bytes);
+            }
+            coldMedians.sort(Double::compare);
+            servedMedians.sort(Double::compare);
+            System.out.printf("  slowest page median: cold %.0f ms, served %.0f ms%n", coldMedians.getLast() * 1000,
+                    servedMedians.getLast() * 1000);
+        } finally {
+            cached.server().stop();
+        }
+    }
+
+    private record Served(Servers.Served server, int port) {
+    }
+
+    private static Served serve(FleetHistory history, ConsoleSettings settings, Instant at) {
+        ConsoleRole role = new ConsoleRole(BuildInfo.current());
+        Console console = Console.create(role.observe(history), settings, Clock.fixed(at, ZoneOffset.UTC));
+        Servers.Served served = Servers.serve("127.0.0.1:0", role, EdgeConfig.defaults(), console::routing);
+        return new Served(served, served.port());
+    }
+
+    private static long get(HttpClient client, int port, String page) throws Exception {
+        HttpResponse<byte[]> response = client.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port
+                + page)).build(), HttpResponse.BodyHandlers.ofByteArray());
+        if (response.statusCode() != 200) {
+            throw new IllegalStateException(page + " answered " + response.statusCode() + ": "
+                    + new String(response.body()));
+        }
+        return response.body().length;
+    }
+
+    private static long size(Path file) {
+        try {
+            return Files.size(file);
+        } catch (java.io.IOException gone) {
+            return 0;
+        }
+    }
+
+    private static double seconds(long since) {
+        return (System.nanoTime() - since) / 1e9;
+    }
+
+    /** The large fleet: registrations, placements and, per hour, what each container and card uses. */
+    private static final class Fleet {
+        final AllocationView view;
+        final List<List<NodePod>> pods = new ArrayList<>();
+        final List<List<PodPlacement>> placements = new ArrayList<>();
+
+        Fleet() {
+            Ledger ledger = new Ledger();
+            for (int node = 0; node < NODES; node++) {
+                List<RegisteredCard> cards = new ArrayList<>();
+                for (int card = 0; card < CARDS_PER_NODE; card++) {
+                    cards.add(new RegisteredCard(uuid(node, card), card, 16, 81_920, 100, "NVIDIA-NVIDIA H100 80GB HBM3",
+                            0, CardMode.HAMI_CORE, true));
+                }
+                ledger.putNode(node(node), cards);
+                pods.add(new ArrayList<>());
+                placements.add(new ArrayList<>());
+            }
+            for (int i = 0; i < CONTAINERS; i++) {
+                int node = i % NODES;
+                int card = (i / NODES) % CARDS_PER_NODE;
+                PodRef ref = new PodRef(namespace(i), pod(i), String.format("00000000-0000-4000-8000-%012d", i));
+                PodPlacement placement = new PodPlacement(ref, node(node), PodPhase.RUNNING, true,
+                        List.of(new ContainerShares(0, "main", false, List.of(new DeviceShare(uuid(node, card),
+                                "NVIDIA", memoryMib(i), cores(i))))), List.of());
+                ledger.putPod(placement);
+                placements.get(node).add(placement);
+                pods.get(node).add(new NodePod(ref, List.of("main"), Map.of(), Optional.of(placement)));
+            }
+            for (int team = 0; team < 40; team += 4) {
+                ledger.putQuota("team-" + team, "gpu", List.of(new QuotaLimit("team-" + team, "gpu",
+                        QuotaResource.GPU_MEMORY_MIB, 2_000_000)));
+            }
+            ledger.markSynced(System.currentTimeMillis());
+            view = ledger.view();
+        }
+
+        static String node(int node) {
+            return String.format("gpu-node-%03d", node);
+        }
+
+        static String uuid(int node, int card) {
+            return String.format("GPU-%08x-0000-4000-a000-%012x", node, card);
+        }
+
+        static String namespace(int container) {
+            return "team-" + container % 40;
+        }
+
+        static String pod(int container) {
+            return String.format("job-%05d-7c9f", container);
+        }
+
+        static long memoryMib(int container) {
+            return 1024L * (2 + container % 7);
+        }
+
+        static long cores(int container) {
+            return 5L * (1 + container % 2);
+        }
+
+        /** A node's usage view at {@code t}: each container uses 30–80 % of its share, varying by the hour. */
+        UsageView usage(int node, long t) {
+            List<ContainerUsage> usages = new ArrayList<>();
+            double[] cardUsed = new double[CARDS_PER_NODE];
+            double[] cardUtil = new double[CARDS_PER_NODE];
+            for (PodPlacement placement : placements.get(node)) {
+                DeviceShare share = placement.containers().getFirst().devices().getFirst();
+                int id = Integer.parseInt(placement.pod().name().substring(4, 9));
+                double level = 0.3 + 0.5 * ((id * 7919L) % 100) / 100.0;
+                double wave = 1 + 0.1 * Math.sin(t / 3600.0 + id);
+                long used = (long) (share.memoryMib() * 1024 * 1024 * level * wave);
+                long util = Math.round(share.cores() * level * wave);
+                int card = (id / NODES) % CARDS_PER_NODE;
+                cardUsed[card] += used;
+                cardUtil[card] += util;
+                usages.add(new ContainerUsage(placement.pod().uid(), "main", List.of(new DeviceUsage(0, share.uuid(),
+                        used, 300L << 20, 50L << 20, Math.max(0, used - (350L << 20)), share.memoryBytes(),
+                        share.cores(), util, 1, t - 2))));
+            }
+            List<HostCardReading> cards = new ArrayList<>();
+            for (int card = 0; card < CARDS_PER_NODE; card++) {
+                cards.add(new HostCardReading(card, uuid(node, card), "NVIDIA H100 80GB HBM3",
+                        OptionalLong.of((long) cardUsed[card] + (420L << 20)), OptionalLong.of(81_920L << 20),
+                        OptionalDouble.of(Math.min(100, cardUtil[card])), OptionalDouble.of(20), OptionalDouble.of(50),
+                        OptionalDouble.of(300), Optional.empty(), Optional.empty()));
+            }
+            return UsageView.compute(node(node), cards, usages, pods.get(node), Optional.empty(), t);
+        }
+    }
+}

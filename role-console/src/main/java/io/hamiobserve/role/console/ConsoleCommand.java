@@ -1,0 +1,51 @@
+package io.hamiobserve.role.console;
+
+import io.hamiobserve.app.Servers;
+import io.hamiobserve.app.Serving;
+import io.hamiobserve.app.cli.EdgeFlags;
+import io.hamiobserve.app.cli.HamiObserve;
+import io.hamiobserve.app.cli.Launch;
+import io.hamiobserve.app.cli.Subcommand;
+import io.hamiobserve.ports.FleetHistory;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.ParentCommand;
+
+import java.util.List;
+import java.util.Optional;
+
+/** {@code hami-observe console}: the web console over a Prometheus that scrapes the endpoints. */
+@Command(name = "console", sortOptions = false,
+        description = "The web console over a Prometheus that scrapes the endpoints (docs/console.md).")
+public final class ConsoleCommand implements Subcommand {
+    @ParentCommand
+    private HamiObserve hamiObserve;
+
+    @Mixin
+    private PrometheusFlags prometheus;
+
+    @Mixin
+    private ConsoleFlags console;
+
+    @Mixin
+    private EdgeFlags edge;
+
+    @Override
+    public int rank() {
+        return 60;
+    }
+
+    @Override
+    public Integer call() {
+        Launch launch = hamiObserve.launch();
+        FleetHistory history = prometheus.required();
+        Servers.prepare();
+        ConsoleServing.Served served = ConsoleServing.serve(edge.edge(), console.bind(), console.routePrefix(),
+                history, Optional.empty(), console.prometheusExternal());
+        launch.out().printf("hami-observe: console on :%d%s, reading %s%n", served.server().port(),
+                served.console().home(), history.description());
+        launch.out().flush();
+        Serving.stopOnShutdown(List.of(served.server()), List.of(), edge.edge().shutdownDrain());
+        return KEEP_RUNNING;
+    }
+}

@@ -1,0 +1,124 @@
+package io.hamiobserve.role.console;
+
+import io.hamiobserve.app.Role;
+import io.hamiobserve.app.metrics.BuildInfo;
+import io.hamiobserve.app.exposition.Exposition;
+import io.hamiobserve.app.metrics.SelfMetrics;
+import io.hamiobserve.app.metrics.SkipCounter;
+import io.hamiobserve.app.metrics.SourceHealth;
+import io.hamiobserve.domain.fleet.AccrualHistory;
+import io.hamiobserve.domain.fleet.FleetReadings;
+import io.hamiobserve.domain.fleet.FleetScope;
+import io.hamiobserve.domain.fleet.TrendScope;
+import io.hamiobserve.domain.fleet.TrendSet;
+import io.hamiobserve.domain.fleet.UsageHistory;
+import io.hamiobserve.ports.FleetHistory;
+import io.hamiobserve.ports.SourceUnavailableException;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Optional;
+
+/**
+ * The console's own endpoint: build info and whether its history source (Prometheus) answered the
+ * last time it was asked, as {@code hami_observe_scrape_source_success{source="prometheus"}} —
+ * the same health series the exporters use. The console serves pages whether or not Prometheus
+ * answers (a clear error page when it does not), so the role is always ready.
+ */
+public final class ConsoleRole implements Role {
+    /** The source name in the health series. */
+    public static final String SOURCE = "prometheus";
+    /** Where the console listens unless told. */
+    public static final String DEFAULT_BIND = ":9397";
+
+    private final BuildInfo build;
+    private final SkipCounter skips = new SkipCounter();
+    private final SourceHealth health = new SourceHealth();
+
+    public ConsoleRole(BuildInfo build) {
+        this.build = build;
+    }
+
+    /** {@code history}, with each call's outcome recorded in this role's health series. */
+    public FleetHistory observe(FleetHistory history) {
+        return new FleetHistory() {
+            private interface Call<T> {
+                T get() throws SourceUnavailableException;
+            }
+
+            private <T> T recorded(Call<T> call) throws SourceUnavailableException {
+                long started = System.nanoTime();
+                try {
+                    T answer = call.get();
+                    health.record(SOURCE, true, System.nanoTime() - started, null);
+                    return answer;
+                } catch (SourceUnavailableException | RuntimeException failed) {
+                    health.record(SOURCE, false, System.nanoTime() - started, failed.getMessage());
+                    throw failed;
+                }
+            }
+
+            @Override
+            public FleetReadings readings(Instant at, FleetScope scope) throws SourceUnavailableException {
+                return recorded(() -> history.readings(at, scope));
+            }
+
+            @Override
+            public UsageHistory usage(Instant at, Duration window, Duration settledAfter, FleetScope scope)
+                    throws SourceUnavailableException {
+                return recorded(() -> history.usage(at, window, settledAfter, scope));
+            }
+
+            @Override
+            public AccrualHistory accruals(Instant at, Duration window) throws SourceUnavailableException {
+                return recorded(() -> history.accruals(at, window));
+            }
+
+            @Override
+            public TrendSet trends(TrendScope scope, Instant end, Duration range, Duration step)
+                    throws SourceUnavailableException {
+                return recorded(() -> history.trends(scope, end, range, step));
+            }
+
+            @Override
+            public String description() {
+                return history.description();
+            }
+        };
+    }
+
+    @Override
+    public String view() {
+        return "console";
+    }
+
+    /** Nothing to start: Prometheus is asked when a page is. */
+    @Override
+    public ConsoleRole start() {
+        return this;
+    }
+
+    @Override
+    public void close() {
+    }
+
+    @Override
+    public Optional<Object> stateStamp() {
+        return Optional.empty();
+    }
+
+    @Override
+    public Exposition collect() {
+        return Exposition.of(SelfMetrics.snapshots(build, skips, health));
+    }
+
+    @Override
+    public boolean ready() {
+        return true;
+    }
+
+    @Override
+    public String notReadyReason() {
+        return "";
+    }
+}

@@ -1,0 +1,77 @@
+package io.hamiobserve.role.console;
+
+import io.hamiobserve.app.cli.HamiObserve;
+import io.hamiobserve.app.cli.Launch;
+import io.hamiobserve.app.cli.Subcommand;
+import io.hamiobserve.console.RightsizeReport;
+import io.hamiobserve.ports.FleetHistory;
+import io.hamiobserve.ports.SourceUnavailableException;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.ITypeConverter;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParentCommand;
+import picocli.CommandLine.TypeConversionException;
+
+import java.time.Duration;
+import java.time.Instant;
+
+/** {@code hami-observe rightsize}: the console's right-sizing recommendations, printed. */
+@Command(name = "rightsize", sortOptions = false,
+        description = "Right-sizing recommendations for nvidia.com/gpumem and nvidia.com/gpucores, from a Prometheus.")
+public final class RightsizeCommand implements Subcommand {
+    @ParentCommand
+    private HamiObserve hamiObserve;
+
+    @Mixin
+    private PrometheusFlags prometheus;
+
+    @Option(names = "--window", paramLabel = "DURATION", defaultValue = "14d", converter = Window.class,
+            description = "how far back to look: whole minutes to 90 days, like 14d, 24h, 90m (default: ${DEFAULT-VALUE})")
+    private Duration window;
+
+    @Option(names = "--format", paramLabel = "FORMAT", defaultValue = "table",
+            description = "table, json or csv (default: ${DEFAULT-VALUE})")
+    private RightsizeReport.Format format;
+
+    @Override
+    public int rank() {
+        return 70;
+    }
+
+    @Override
+    public Integer call() {
+        Launch launch = hamiObserve.launch();
+        FleetHistory history = prometheus.required();
+        try {
+            RightsizeReport.write(history, Instant.now(), window, format, launch.out());
+            return 0;
+        } catch (SourceUnavailableException unavailable) {
+            launch.err().println("hami-observe: rightsize: " + unavailable.getMessage());
+            return 1;
+        }
+    }
+
+    /** 14d, 7d, 24h, 90m: a window of whole minutes, at most 90 days. */
+    public static final class Window implements ITypeConverter<Duration> {
+        @Override
+        public Duration convert(String text) {
+            String value = text.trim();
+            try {
+                long amount = Long.parseLong(value.substring(0, value.length() - 1));
+                Duration window = switch (value.charAt(value.length() - 1)) {
+                    case 'd' -> Duration.ofDays(amount);
+                    case 'h' -> Duration.ofHours(amount);
+                    case 'm' -> Duration.ofMinutes(amount);
+                    default -> throw new NumberFormatException();
+                };
+                if (window.toMinutes() < 1 || window.compareTo(Duration.ofDays(90)) > 0) {
+                    throw new TypeConversionException("'" + text + "' is not between 1m and 90d");
+                }
+                return window;
+            } catch (NumberFormatException | StringIndexOutOfBoundsException notWindow) {
+                throw new TypeConversionException("'" + text + "' is not a window like 14d, 24h or 90m");
+            }
+        }
+    }
+}

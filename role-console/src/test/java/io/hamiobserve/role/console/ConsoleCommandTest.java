@@ -1,0 +1,53 @@
+package io.hamiobserve.role.console;
+
+import io.hamiobserve.console.RightsizeReport;
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine.Model.CommandSpec;
+
+import java.net.URI;
+import java.time.Duration;
+
+import static io.hamiobserve.app.testing.CommandLines.assertRefused;
+import static io.hamiobserve.app.testing.CommandLines.edge;
+import static io.hamiobserve.app.testing.CommandLines.parsed;
+import static io.hamiobserve.app.testing.CommandLines.run;
+import static io.hamiobserve.app.testing.CommandLines.value;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+/** {@code hami-observe console} and {@code rightsize}, on this module's class path (its commands only). */
+class ConsoleCommandTest {
+    @Test
+    void theConsolesFlags() {
+        CommandSpec console = parsed("console", "--prometheus", "http://prometheus:9090", "--console.route-prefix=/gpu",
+                "--web.max-requests", "4", "--console-bind-address", "127.0.0.1:0", "--prometheus-external-url",
+                "https://prom.example.com", "--prometheus-timeout", "3s");
+        assertEquals(URI.create("http://prometheus:9090"), value(console, "--prometheus"));
+        assertEquals(URI.create("https://prom.example.com"), value(console, "--prometheus-external-url"));
+        assertEquals("/gpu", value(console, "--console.route-prefix"));
+        assertEquals("127.0.0.1:0", value(console, "--console-bind-address"));
+        assertEquals(Duration.ofSeconds(3), value(console, "--prometheus-timeout"));
+        assertEquals(4, edge(console).maxConcurrentScrapes());
+        CommandSpec defaults = parsed("console");
+        assertEquals(Duration.ofSeconds(10), value(defaults, "--prometheus-timeout"));
+        assertEquals(":9397", value(defaults, "--console-bind-address"));
+        assertRefused(run("console"), "console needs --prometheus URL");
+        assertRefused(run("console", "--prometheus", "file:///etc/passwd"), "http:// or https://");
+    }
+
+    @Test
+    void rightsizeTakesAWindowAndAFormat() {
+        CommandSpec rightsize = parsed("rightsize", "--window", "7d", "--format", "csv");
+        assertEquals(Duration.ofDays(7), value(rightsize, "--window"));
+        assertEquals(RightsizeReport.Format.CSV, value(rightsize, "--format"));
+        assertEquals(Duration.ofHours(24), value(parsed("rightsize", "--window", "24h"), "--window"));
+        assertEquals(Duration.ofMinutes(90), value(parsed("rightsize", "--window", "90m"), "--window"));
+        CommandSpec defaults = parsed("rightsize");
+        assertEquals(Duration.ofDays(14), value(defaults, "--window"));
+        assertEquals(RightsizeReport.Format.TABLE, value(defaults, "--format"));
+        assertRefused(run("rightsize", "--window", "2w"), "14d, 24h or 90m");
+        assertRefused(run("rightsize", "--window", "91d"), "between 1m and 90d");
+        assertRefused(run("rightsize", "--format", "yaml"), "--format");
+        assertRefused(run("rightsize"), "rightsize needs --prometheus URL");
+        assertRefused(run("rightsize", "--web.max-requests", "4"), "--web.max-requests does not apply to rightsize; it is a flag of console");
+    }
+}

@@ -1,0 +1,143 @@
+package io.hamiobserve.role.node.bench;
+
+import io.hamiobserve.testkit.CacheFileImage;
+import io.hamiobserve.adapters.cachefile.CacheFiles;
+import io.hamiobserve.role.node.UsageRole;
+import io.hamiobserve.testkit.FixedPods;
+import io.hamiobserve.app.http.ExpositionFormat;
+import io.hamiobserve.app.metrics.BuildInfo;
+import io.hamiobserve.domain.ContainerShares;
+import io.hamiobserve.domain.DeviceShare;
+import io.hamiobserve.domain.HostCardReading;
+import io.hamiobserve.domain.NodePod;
+import io.hamiobserve.domain.PodPhase;
+import io.hamiobserve.domain.PodPlacement;
+import io.hamiobserve.domain.PodRef;
+import io.hamiobserve.domain.ProcessOwner;
+import io.hamiobserve.ports.HostCardSource;
+import io.hamiobserve.ports.NodePodDirectory;
+import io.hamiobserve.ports.ProcessOwnerResolver;
+import io.hamiobserve.ports.SkipReporter;
+
+import java.io.ByteArrayOutputStream;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalDouble;
+import java.util.OptionalLong;
+
+/**
+ * A whole node scrape: 8 cards, 200 containers, each with a real HAMi-Core v1.2 cache file holding
+ * 4 live processes on up to 4 devices, the node's pod directory and process attribution. Prints the
+ * time of a scrape (collect + text rendering; median and p99) and the bytes allocated per scrape.
+ *
+ * <p>The cards come from a scripted {@link HostCardSource} in Java: the NVML adapter's own cost per
+ * read of 8 cards through JNA is measured by {@code NvmlReadBenchmark} in adapters-nvml (tens of
+ * microseconds), so it is left out here rather than guessed.
+ *
+ * <p>Run: {@code bin/bench app io.hamiobserve.app.bench.NodeScrapeBenchmark}
+ */
+public final class NodeScrapeBenchmark {
+    private static final int CARDS = 8;
+    private static final int CONTAINERS = 200;
+
+    private NodeScrapeBenchmark() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        int scrapes = args.length > 0 ? Integer.parseInt(args[0]) : 2_000;
+        Path containers = Files.createTempDirectory("node-scrape-bench");
+        List<NodePod> pods = new ArrayList<>();
+        Map<Long, ProcessOwner> owners = new HashMap<>();
+        List<HostCardReading.CardProcess> processes = new ArrayList<>();
+        for (int c = 0; c < CONTAINERS; c++) {
+            PodRef pod = new PodRef("team-" + (c % 10), "job-" + c, String.format("%08x-0000-4000-8000-%012x", c, c));
+            int devices = 1 + c % 4;
+            CacheFileImage.Builder image = CacheFileImage.v1(2).lastKernelTime(1_795_953_600L);
+            List<DeviceShare> shares = new ArrayList<>();
+            for (int d = 0; d < devices; d++) {
+                String uuid = uuid((c + d) % CARDS);
+                image.device(uuid, 4L << 30, 25);
+                shares.add(new DeviceShare(uuid, "NVIDIA", 4096, 25));
+            }
+            for (int p = 0; p < 4; p++) {
+                CacheFileImage.DeviceUse[] uses = new CacheFileImage.DeviceUse[devices];
+                Arrays.fill(uses, CacheFileImage.DeviceUse.of(300L << 20, 50L << 20, 200L << 20, 5));
+                int hostPid = 100_000 + c * 4 + p;
+                image.process(1 + p, hostPid, uses);
+                owners.put((long) hostPid, new ProcessOwner(pod.uid(), "ctr" + c));
+                processes.add(new HostCardReading.CardProcess(hostPid, OptionalLong.of(550L << 20)));
+            }
+            Path file = containers.resolve(pod.uid() + "_worker").resolve("libvgpu.cache");
+            Files.createDirectories(file.getParent());
+            image.build().writeTo(file);
+            pods.add(new NodePod(pod, List.of("worker"), Map.of("ctr" + c, "worker"), Optional.of(new PodPlacement(
+                    pod, "bench-node", PodPhase.RUNNING, true, List.of(new ContainerShares(0, "worker", false, shares))))));
+        }
+        List<HostCardReading> cards = new ArrayList<>();
+        for (int i = 0; i < CARDS; i++) {
+            int card = i;
+            cards.add(new HostCardReading(i, uuid(i), "NVIDIA H100 80GB HBM3", OptionalLong.of(40L << 30),
+                    OptionalLong.of(80L << 30), OptionalDouble.of(55), OptionalDouble.of(30), OptionalDouble.of(61),
+                    OptionalDouble.of(410), Optional.of(String.format("00000000:%02X:00.0", 0x17 + card)),
+                    Optional.of(processes.subList(card * 100, card * 100 + 100))));
+        }
+        HostCardSource hostCards = new HostCardSource() {
+            @Override
+            public List<HostCardReading> read(SkipReporter skips) {
+                return cards;
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        NodePodDirectory directory = new FixedPods(pods);
+        ProcessOwnerResolver resolver = pids -> owners;
+        UsageRole role = new UsageRole("bench-node", hostCards, CacheFiles.directory(containers), directory,
+                Optional.of(resolver), false, BuildInfo.current(), Clock.systemUTC()).start();
+
+        // HotSpot's per-thread allocation counter, called reflectively: the app module does not read jdk.management.
+        Object threads = ManagementFactory.getThreadMXBean();
+        java.lang.reflect.Method allocatedBytes = Class.forName("com.sun.management.ThreadMXBean")
+                .getMethod("getCurrentThreadAllocatedBytes");
+        long[] nanos = new long[scrapes];
+        long[] allocated = new long[scrapes];
+        int bytes = 0;
+        for (int warmup = 0; warmup < 300; warmup++) {
+            scrape(role);
+        }
+        for (int i = 0; i < scrapes; i++) {
+            long allocatedBefore = (long) allocatedBytes.invoke(threads);
+            long start = System.nanoTime();
+            bytes = scrape(role);
+            nanos[i] = System.nanoTime() - start;
+            allocated[i] = (long) allocatedBytes.invoke(threads) - allocatedBefore;
+        }
+        Arrays.sort(nanos);
+        Arrays.sort(allocated);
+        System.out.printf("node scrape: %d cards, %d containers (v1.2 files, 4 processes each on 1-4 devices)%n",
+                CARDS, CONTAINERS);
+        System.out.printf("scrape (collect + render %,d bytes): median %.2f ms, p99 %.2f ms over %,d scrapes   "
+                + "target <= 20 ms median%n", bytes, nanos[scrapes / 2] / 1e6, nanos[scrapes * 99 / 100] / 1e6, scrapes);
+        System.out.printf("allocated per scrape: median %.1f MiB, max %.1f MiB (flat across scrapes: nothing is kept)%n",
+                allocated[scrapes / 2] / 1048576.0, allocated[scrapes - 1] / 1048576.0);
+    }
+
+    private static int scrape(UsageRole role) throws java.io.IOException {
+        ByteArrayOutputStream out = new ByteArrayOutputStream(1 << 20);
+        role.collect().write(out, ExpositionFormat.PROMETHEUS_TEXT.writer());
+        return out.size();
+    }
+
+    private static String uuid(int card) {
+        return String.format("GPU-%08x-0000-4000-8000-%012x", card, card);
+    }
+}

@@ -1,0 +1,341 @@
+package io.hamiobserve.role.scheduler;
+
+import io.hamiobserve.app.exposition.AllSegments;
+import io.hamiobserve.app.exposition.Exposition;
+import io.hamiobserve.app.exposition.Families;
+import io.hamiobserve.app.exposition.FamilyDecorator;
+import io.hamiobserve.app.exposition.MetricFamily;
+import io.hamiobserve.app.exposition.RenderCache;
+import io.hamiobserve.app.exposition.SegmentedExposition;
+import io.hamiobserve.app.exposition.Segments;
+import io.hamiobserve.app.exposition.Twins;
+import io.hamiobserve.domain.AllocationView;
+import io.hamiobserve.domain.AllocationView.CardAllocation;
+import io.hamiobserve.domain.AllocationView.ContainerAllocation;
+import io.hamiobserve.domain.AllocationView.MigInstanceOnCard;
+import io.hamiobserve.domain.AllocationView.QuotaUsage;
+import io.hamiobserve.domain.MigInstance;
+import io.hamiobserve.domain.PodPlacement;
+import io.hamiobserve.domain.RegisteredCard;
+import io.hamiobserve.domain.Shard;
+import io.hamiobserve.domain.Units;
+import io.prometheus.metrics.model.snapshots.MetricSnapshots;
+
+import java.util.List;
+
+import static io.hamiobserve.app.exposition.MetricFamily.gauge;
+import static io.hamiobserve.app.exposition.MetricFamily.hamiGauge;
+
+/**
+ * The allocation endpoint's catalogue (HAMi scheduler, reference §2) and how an
+ * {@link AllocationView} becomes its series. HAMi's names, HELP texts, labels and units are a
+ * contract with existing dashboards; additions are prefixed {@code hami_observe_}.
+ *
+ * <p>The exposition is segmented (see {@link SegmentedExposition}): one segment per node's cards
+ * and one per node's pods, so that after a pod event only the nodes it touches are rendered again.
+ * Segments are keyed by the domain's immutable records, which are equal exactly when their series
+ * are. Every per-card and per-container series carries its node, so segments of different nodes
+ * never produce the same series; within a node, the segment's snapshot deduplicates (two pods of
+ * one name on one card, a replaced pod whose deletion has not arrived yet, keep the first).
+ */
+public final class AllocationMetrics {
+    // HAMi's allocation series.
+    static final MetricFamily GPU_MEMORY_LIMIT = hamiGauge("hami_gpu_memory_limit_bytes",
+            "Device memory limit for a certain GPU", "node", "device_uuid", "device_index", "device_type");
+    static final MetricFamily GPU_CORE_LIMIT = hamiGauge("hami_gpu_core_limit_ratio",
+            "Device core limit for a certain GPU", "node", "device_uuid", "device_index", "device_type");
+    static final MetricFamily GPU_MEMORY_ALLOCATED = hamiGauge("hami_gpu_memory_allocated_bytes",
+            "Device memory allocated for a certain GPU", "node", "device_uuid", "device_index", "device_cores",
+            "device_type");
+    static final MetricFamily GPU_CORE_ALLOCATED = hamiGauge("hami_gpu_core_allocated_ratio",
+            "Device core allocated for a certain GPU", "node", "device_uuid", "device_index", "device_type");
+    static final MetricFamily GPU_SHARED_COUNT = hamiGauge("hami_gpu_shared_count",
+            "Number of containers sharing this GPU", "node", "device_uuid", "device_index", "device_type");
+    static final MetricFamily NODE_GPU_OVERVIEW = hamiGauge("hami_node_gpu_overview",
+            "GPU overview on a certain node", "node", "device_uuid", "device_index", "device_cores",
+            "device_memory_limit", "device_type");
+    static final MetricFamily NODE_GPU_MEMORY_ALLOCATED_RATIO = hamiGauge("hami_node_gpu_memory_allocated_ratio",
+            "GPU Memory Allocated Percentage on a certain GPU", "node", "device_uuid", "device_index", "device_type");
+    static final MetricFamily NODE_GPU_MIG_INSTANCE = hamiGauge("hami_node_gpu_mig_instance_info",
+            "Realized MIG instance identity and scheduler placement", "node", "device_uuid", "device_index",
+            "mig_uuid", "profile", "gpu_instance_id", "compute_instance_id", "placement_start", "placement_size");
+    static final MetricFamily VGPU_MEMORY_ALLOCATED = hamiGauge("hami_vgpu_memory_allocated_bytes",
+            "vGPU memory allocated from a container", "namespace", "node", "pod", "container_index", "device_uuid");
+    static final MetricFamily VGPU_CORE_ALLOCATED = hamiGauge("hami_vgpu_core_allocated_ratio",
+            "vGPU core allocated from a container", "namespace", "node", "pod", "container_index", "device_uuid");
+    static final MetricFamily QUOTA_USED = hamiGauge("hami_resource_quota_used",
+            "resourcequota usage for a certain device", "namespace", "quota_name", "limit");
+    static final MetricFamily QUOTA_LIMIT = hamiGauge("hami_resource_quota_limit",
+            "resourcequota limit for a certain device", "namespace", "quota_name");
+
+    // Pre-2.9 names, behind --legacy-metrics: twins of the modern families (LEGACY_NAMES).
+    static final MetricFamily LEGACY_MEMORY_LIMIT = hamiGauge("GPUDeviceMemoryLimit",
+            "Device memory limit for a certain GPU", "nodeid", "deviceuuid", "deviceidx", "devicetype");
+    static final MetricFamily LEGACY_CORE_LIMIT = hamiGauge("GPUDeviceCoreLimit",
+            "Device core limit for a certain GPU", "nodeid", "deviceuuid", "deviceidx", "devicetype");
+    static final MetricFamily LEGACY_MEMORY_ALLOCATED = hamiGauge("GPUDeviceMemoryAllocated",
+            "Device memory allocated for a certain GPU", "nodeid", "deviceuuid", "deviceidx", "devicecores",
+            "devicetype");
+    static final MetricFamily LEGACY_SHARED_NUM = hamiGauge("GPUDeviceSharedNum",
+            "Number of containers sharing this GPU", "nodeid", "deviceuuid", "deviceidx", "devicetype");
+    static final MetricFamily LEGACY_CORE_ALLOCATED = hamiGauge("GPUDeviceCoreAllocated",
+            "Device core allocated for a certain GPU", "nodeid", "deviceuuid", "deviceidx", "devicetype");
+    static final MetricFamily LEGACY_OVERVIEW = hamiGauge("nodeGPUOverview",
+            "GPU overview on a certain node", "nodeid", "deviceuuid", "deviceidx", "devicecores",
+            "devicememorylimit", "devicetype");
+    static final MetricFamily LEGACY_MEMORY_PERCENTAGE = hamiGauge("nodeGPUMemoryPercentage",
+            "GPU Memory Allocated Percentage on a certain GPU", "nodeid", "deviceuuid", "deviceidx");
+    static final MetricFamily LEGACY_MIG_INSTANCE = hamiGauge("nodeGPUMigInstance",
+            "Realized MIG instance identity and scheduler placement", "nodeid", "deviceuuid", "deviceidx", "migname");
+    static final MetricFamily LEGACY_QUOTA_USED = hamiGauge("QuotaUsed",
+            "resourcequota usage for a certain device", "quotanamespace", "quotaName", "limit");
+    static final MetricFamily LEGACY_VGPU_MEMORY = hamiGauge("vGPUMemoryAllocated",
+            "vGPU memory allocated from a container", "podnamespace", "nodename", "podname", "containeridx",
+            "deviceuuid");
+    static final MetricFamily LEGACY_VGPU_CORE = hamiGauge("vGPUCoreAllocated",
+            "vGPU core allocated from a container", "podnamespace", "nodename", "podname", "containeridx",
+            "deviceuuid");
+
+    // Additions of this project.
+    static final MetricFamily CONTAINER_INFO = gauge("hami_observe_container_info",
+            "Names the container behind a container_index, so allocation series join usage series "
+                    + "(which use the container name); value 1", "namespace", "node", "pod", "container_index",
+            "container", "init");
+    static final MetricFamily GPU_SHARE_LIMIT = gauge("hami_observe_gpu_share_limit",
+            "Maximum number of containers that may share the GPU, as registered (count)", "node", "device_uuid",
+            "device_index", "device_type");
+    static final MetricFamily GPU_HEALTHY = gauge("hami_observe_gpu_healthy",
+            "Whether the node registers the GPU as healthy (1) or not (0)", "node", "device_uuid", "device_index",
+            "device_type", "mode");
+    static final MetricFamily UNREGISTERED_CARD_MEMORY = gauge("hami_observe_unregistered_gpu_memory_allocated_bytes",
+            "Memory a pod holds on a GPU that no node registers: a ledger inconsistency, kept out of the GPU totals",
+            "namespace", "node", "pod", "device_uuid");
+    static final MetricFamily UNREGISTERED_CARD_SHARES = gauge("hami_observe_unregistered_gpu_allocations",
+            "Number of pod allocations on GPUs that no node registers");
+    static final MetricFamily LEDGER_SYNCED = gauge("hami_observe_ledger_synced",
+            "Whether the scheduler ledger has been read completely at least once (1) or not yet (0)");
+    static final MetricFamily LEDGER_LAST_SYNC = gauge("hami_observe_ledger_last_sync_timestamp_seconds",
+            "When the ledger source last confirmed the ledger complete, unix seconds; "
+                    + "time() minus this is the ledger's age");
+
+    /**
+     * HAMi's pre-2.9 names ({@code --legacy-metrics}), as one decorator over this catalogue: each
+     * legacy family follows a modern one point by point, under its old label names.
+     */
+    public static final FamilyDecorator LEGACY_NAMES = Twins.builder()
+            .renamed(GPU_MEMORY_LIMIT, LEGACY_MEMORY_LIMIT)
+            .renamed(GPU_CORE_LIMIT, LEGACY_CORE_LIMIT)
+            .renamed(GPU_MEMORY_ALLOCATED, LEGACY_MEMORY_ALLOCATED)
+            .renamed(GPU_CORE_ALLOCATED, LEGACY_CORE_ALLOCATED)
+            .renamed(GPU_SHARED_COUNT, LEGACY_SHARED_NUM)
+            .renamed(NODE_GPU_OVERVIEW, LEGACY_OVERVIEW)
+            // The legacy percentage family never had the device type label.
+            .derived(NODE_GPU_MEMORY_ALLOCATED_RATIO, LEGACY_MEMORY_PERCENTAGE,
+                    (labels, families) -> new String[] {labels[0], labels[1], labels[2]})
+            .renamed(VGPU_MEMORY_ALLOCATED, LEGACY_VGPU_MEMORY)
+            .renamed(VGPU_CORE_ALLOCATED, LEGACY_VGPU_CORE)
+            .renamed(QUOTA_USED, LEGACY_QUOTA_USED)
+            // node, card, index; the MIG instance named profile-gpuInstance.
+            .derived(NODE_GPU_MIG_INSTANCE, LEGACY_MIG_INSTANCE,
+                    (labels, families) -> new String[] {labels[0], labels[1], labels[2], labels[4] + "-" + labels[5]})
+            .build();
+
+    private AllocationMetrics() {
+    }
+
+    /**
+     * The allocation endpoint's exposition for one view, reusing what {@code cache} rendered for
+     * earlier views.
+     *
+     * @param decorator {@link #LEGACY_NAMES} to emit HAMi's pre-2.9 names too, else {@link FamilyDecorator#NONE}
+     * @param tail      series written after the view's (the exporter's own), as collected now
+     */
+    public static Exposition exposition(AllocationView view, FamilyDecorator decorator, RenderCache cache,
+                                        MetricSnapshots tail) {
+        return exposition(view, Shard.ALL, decorator, cache, tail);
+    }
+
+    /** The exposition of {@code shard}'s part of the view (see {@link AllocationView#ownedBy}). */
+    public static Exposition exposition(AllocationView view, Shard shard, FamilyDecorator decorator,
+                                        RenderCache cache, MetricSnapshots tail) {
+        SegmentedExposition exposition = new SegmentedExposition(cache, decorator);
+        describe(view, shard, exposition);
+        exposition.append(tail);
+        return exposition;
+    }
+
+    /** The view's series, modern names only, as one set of snapshots (the demo's history is written from it). */
+    public static MetricSnapshots snapshots(AllocationView view) {
+        AllSegments all = new AllSegments(FamilyDecorator.NONE);
+        describe(view, all);
+        return all.snapshots();
+    }
+
+    /** Fills {@code into} with the view's series: a section per kind of object, a segment per node. */
+    public static void describe(AllocationView view, Segments into) {
+        describe(view, Shard.ALL, into);
+    }
+
+    /**
+     * Fills {@code into} with the series of {@code shard}'s part of the view: its nodes' cards, pods
+     * and MIG instances; the series of no node (quotas, unregistered cards, their count even when
+     * zero) only on the shard that owns them; the ledger's health on every shard.
+     */
+    public static void describe(AllocationView view, Shard shard, Segments into) {
+        AllocationView owned = view.ownedBy(shard);
+        addCards(owned, into);
+        addContainers(owned, into);
+        if (shard.ownsClusterSeries()) {
+            addUnregisteredCards(owned, into);
+        }
+        addQuotas(owned, into);
+        addMigInstances(owned, into);
+        addLedgerHealth(owned, into);
+    }
+
+    private static void addCards(AllocationView view, Segments exposition) {
+        var section = exposition.section("cards", families -> {
+            families.of(GPU_MEMORY_LIMIT);
+            families.of(GPU_CORE_LIMIT);
+            families.of(GPU_MEMORY_ALLOCATED);
+            families.of(GPU_CORE_ALLOCATED);
+            families.of(GPU_SHARED_COUNT);
+            families.of(NODE_GPU_OVERVIEW);
+            families.of(NODE_GPU_MEMORY_ALLOCATED_RATIO);
+            families.of(GPU_SHARE_LIMIT);
+            families.of(GPU_HEALTHY);
+        });
+        // Cards come node by node: one segment per node.
+        List<CardAllocation> cards = view.cards();
+        for (int from = 0; from < cards.size(); ) {
+            int to = from + 1;
+            while (to < cards.size() && cards.get(to).node().equals(cards.get(from).node())) {
+                to++;
+            }
+            List<CardAllocation> node = cards.subList(from, to);
+            section.segment(List.copyOf(node), families -> node.forEach(card -> addCard(card, families)));
+            from = to;
+        }
+    }
+
+    private static void addCard(CardAllocation allocation, Families families) {
+        RegisteredCard card = allocation.card();
+        String node = allocation.node();
+        String index = Integer.toString(card.index());
+        String cores = Long.toString(card.cores());
+        String memoryMib = Long.toString(card.memoryMib());
+        families.get(GPU_MEMORY_LIMIT).add(card.memoryBytes(), node, card.uuid(), index, card.type());
+        families.get(GPU_CORE_LIMIT).add(card.cores(), node, card.uuid(), index, card.type());
+        families.get(GPU_MEMORY_ALLOCATED).add(allocation.allocatedMemoryBytes(), node, card.uuid(), index, cores,
+                card.type());
+        families.get(GPU_CORE_ALLOCATED).add(allocation.allocatedCores(), node, card.uuid(), index, card.type());
+        families.get(GPU_SHARED_COUNT).add(allocation.sharedContainers(), node, card.uuid(), index, card.type());
+        families.get(NODE_GPU_OVERVIEW).add(allocation.allocatedMemoryBytes(), node, card.uuid(), index, cores,
+                memoryMib, card.type());
+        allocation.memoryAllocatedFraction().ifPresent(fraction ->
+                families.get(NODE_GPU_MEMORY_ALLOCATED_RATIO).add(fraction, node, card.uuid(), index, card.type()));
+        families.get(GPU_SHARE_LIMIT).add(card.maxShares(), node, card.uuid(), index, card.type());
+        families.get(GPU_HEALTHY).add(card.healthy() ? 1 : 0, node, card.uuid(), index, card.type(),
+                card.mode().label());
+    }
+
+    private static void addContainers(AllocationView view, Segments exposition) {
+        var section = exposition.section("containers", families -> {
+            families.of(VGPU_MEMORY_ALLOCATED);
+            families.of(VGPU_CORE_ALLOCATED);
+            families.of(CONTAINER_INFO);
+        });
+        // Pods come node by node: one segment per node's pods.
+        List<PodPlacement> pods = view.pods();
+        for (int from = 0; from < pods.size(); ) {
+            int to = from + 1;
+            while (to < pods.size() && pods.get(to).node().equals(pods.get(from).node())) {
+                to++;
+            }
+            List<PodPlacement> node = List.copyOf(pods.subList(from, to));
+            section.segment(node, families -> node.forEach(pod -> addPod(pod, families)));
+            from = to;
+        }
+    }
+
+    private static void addUnregisteredCards(AllocationView view, Segments exposition) {
+        var unregistered = exposition.section("unregistered", families -> {
+            families.of(UNREGISTERED_CARD_MEMORY);
+            families.of(UNREGISTERED_CARD_SHARES);
+        });
+        List<AllocationView.UnregisteredCardShare> shares = view.unregisteredCardShares();
+        unregistered.segment(shares, families -> {
+            var memory = families.get(UNREGISTERED_CARD_MEMORY);
+            for (AllocationView.UnregisteredCardShare share : shares) {
+                memory.add(Units.mibToBytes(share.use().memoryMib()), share.pod().namespace(), share.node(),
+                        share.pod().name(), share.use().uuid());
+            }
+            families.get(UNREGISTERED_CARD_SHARES).add(shares.size());
+        });
+    }
+
+    private static void addPod(PodPlacement pod, Families families) {
+        var memory = families.get(VGPU_MEMORY_ALLOCATED);
+        var cores = families.get(VGPU_CORE_ALLOCATED);
+        var info = families.get(CONTAINER_INFO);
+        for (ContainerAllocation allocation : ContainerAllocation.of(pod)) {
+            String namespace = allocation.pod().namespace();
+            String name = allocation.pod().name();
+            String index = Integer.toString(allocation.container().index());
+            memory.add(allocation.memoryBytes(), namespace, allocation.node(), name, index, allocation.uuid());
+            cores.add(allocation.cores(), namespace, allocation.node(), name, index, allocation.uuid());
+            if (!allocation.container().name().isEmpty()) {
+                info.add(1, namespace, allocation.node(), name, index, allocation.container().name(),
+                        Boolean.toString(allocation.container().init()));
+            }
+        }
+    }
+
+    private static void addQuotas(AllocationView view, Segments exposition) {
+        var section = exposition.section("quotas", families -> {
+            families.of(QUOTA_USED);
+            families.of(QUOTA_LIMIT);
+        });
+        List<QuotaUsage> quotas = view.quotas();
+        section.segment(quotas, families -> {
+            var used = families.get(QUOTA_USED);
+            var limits = families.get(QUOTA_LIMIT);
+            for (QuotaUsage quota : quotas) {
+                String limit = Long.toString(quota.limit().orElse(0));
+                String quotaName = quota.resource().quotaName();
+                used.add(quota.used(), quota.namespace(), quotaName, limit);
+                quota.limit().ifPresent(value -> limits.add(value, quota.namespace(), quotaName));
+            }
+        });
+    }
+
+    private static void addMigInstances(AllocationView view, Segments exposition) {
+        var section = exposition.section("mig", families -> families.of(NODE_GPU_MIG_INSTANCE));
+        List<MigInstanceOnCard> instances = view.migInstances();
+        section.segment(instances, families -> {
+            for (MigInstanceOnCard onCard : instances) {
+                MigInstance instance = onCard.instance();
+                String index = Integer.toString(onCard.card().index());
+                families.get(NODE_GPU_MIG_INSTANCE).add(1, onCard.node(), onCard.card().uuid(), index,
+                        instance.migUuid(), instance.profile(), Integer.toString(instance.gpuInstanceId()),
+                        Integer.toString(instance.computeInstanceId()), Integer.toString(instance.placementStart()),
+                        Integer.toString(instance.placementSize()));
+            }
+        });
+    }
+
+    private static void addLedgerHealth(AllocationView view, Segments exposition) {
+        var section = exposition.section("ledger", families -> {
+            families.of(LEDGER_SYNCED);
+            families.of(LEDGER_LAST_SYNC);
+        });
+        boolean synced = view.freshness().synced();
+        long lastSync = view.freshness().lastSyncEpochMillis();
+        section.segment(List.of(synced, lastSync), families -> {
+            families.get(LEDGER_SYNCED).add(synced ? 1 : 0);
+            if (lastSync > 0) {
+                families.get(LEDGER_LAST_SYNC).add(lastSync / 1000.0);
+            }
+        });
+    }
+}

@@ -1,0 +1,412 @@
+package io.hamiobserve.role.scheduler.bench;
+
+import io.hamiobserve.app.exposition.Exposition;
+import io.hamiobserve.app.exposition.FamilyDecorator;
+import io.hamiobserve.app.exposition.RenderCache;
+import io.hamiobserve.app.http.MetricsSource;
+import io.hamiobserve.app.metrics.SelfMetrics;
+import io.hamiobserve.app.metrics.SkipCounter;
+import io.hamiobserve.app.metrics.SourceHealth;
+import io.hamiobserve.domain.AllocationView;
+import io.hamiobserve.role.scheduler.AllocationMetrics;
+import io.hamiobserve.role.scheduler.AllocationRole;
+import io.hamiobserve.app.Servers;
+import io.hamiobserve.app.http.ExpositionFormat;
+import io.hamiobserve.app.metrics.BuildInfo;
+import io.hamiobserve.domain.CardMode;
+import io.hamiobserve.domain.ContainerShares;
+import io.hamiobserve.domain.DeviceShare;
+import io.hamiobserve.domain.Ledger;
+import io.hamiobserve.domain.Shard;
+import io.hamiobserve.domain.PodPhase;
+import io.hamiobserve.domain.PodPlacement;
+import io.hamiobserve.domain.PodRef;
+import io.hamiobserve.domain.RegisteredCard;
+import io.hamiobserve.ports.SchedulerLedgerSource;
+import io.hamiobserve.ports.SkipReporter;
+import io.helidon.webserver.WebServer;
+
+import java.io.ByteArrayOutputStream;
+import java.lang.management.ManagementFactory;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
+import java.util.zip.GZIPOutputStream;
+
+/**
+ * The allocation endpoint at the scale of a large cluster: 1,250 nodes × 8 cards (10,000 cards)
+ * and 100,000 placed containers (one GPU container per pod). Prints the time to render the full
+ * exposition cold (nothing rendered before) and after 1, 100 and 1,000 pod events (the changed
+ * pods rendered anew, the rest reused), in both formats and with gzip; the same data written by
+ * one library writer call for reference; the time of a scrape when nothing changed (over HTTP,
+ * served from the last rendering); the cost of one pod event; and the heap the ledger and the
+ * render cache hold.
+ *
+ * <p>Run: {@code bin/bench app io.hamiobserve.app.bench.AllocationScrapeBenchmark [nodes] [containers]}
+ */
+public final class AllocationScrapeBenchmark {
+    private AllocationScrapeBenchmark() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        int nodes = args.length > 0 ? Integer.parseInt(args[0]) : 1_250;
+        int containers = args.length > 1 ? Integer.parseInt(args[1]) : 100_000;
+        // "deployed": only what a deployed scheduler does (Prometheus's request over HTTP), to run
+        // with the images' JVM options: BENCH_JAVA_OPTS="-XX:+UseSerialGC -Xmx358m".
+        boolean deployed = args.length > 2 && args[2].equals("deployed");
+        int cardsPerNode = 8;
+        System.out.printf("ledger: %,d nodes x %d cards = %,d cards, %,d containers%n", nodes, cardsPerNode,
+                nodes * cardsPerNode, containers);
+
+        long heapBefore = usedHeapAfterGc();
+        Ledger[] holder = new Ledger[1];
+        SchedulerLedgerSource synthetic = syntheticLedger(nodes, cardsPerNode, containers, holder);
+        long loadStart = System.nanoTime();
+        synthetic.start(new Ledger(), SkipReporter.NONE);
+        long loadNanos = System.nanoTime() - loadStart;
+        long heapAfter = usedHeapAfterGc();
+        System.out.printf("initial load: %.0f ms (%.2f us per pod)%n", loadNanos / 1e6, loadNanos / 1e3 / containers);
+        System.out.printf("ledger heap: %.1f MiB (%.0f bytes per container)   target <= 512 MiB%n",
+                (heapAfter - heapBefore) / 1048576.0, (double) (heapAfter - heapBefore) / containers);
+
+        Ledger ledger = holder[0];
+        Rendering role = new Rendering(ledger);
+        if (!deployed) {
+            // Cold render: nothing rendered before (start-up, or every pod changed).
+            ColdRenders colds = coldRenders(role, 5);
+            long[] cold = colds.nanos();
+            long bytes = colds.bytes();
+            System.out.printf("cold render (nothing rendered before): median %.0f ms, min %.0f ms over %d runs; "
+                    + "%,d bytes%n", median(cold) / 1e6, min(cold) / 1e6, cold.length, bytes);
+
+            // Full render after a change: the whole exposition again, as the scrape after pod events
+            // does it; only the changed pods and the nodes they touch are rendered anew.
+            int sequence = 0;
+            for (int changed : new int[] {1, 100, 1_000}) {
+                for (ExpositionFormat format : ExpositionFormat.values()) {
+                    for (boolean gzip : new boolean[] {false, true}) {
+                        render(role, format, gzip);
+                        long[] after = new long[9];
+                        for (int i = 0; i < after.length; i++) {
+                            for (int c = 0; c < changed; c++) {
+                                int p = (sequence++ * 7919) % containers;
+                                ledger.putPod(pod(p, nodes, cardsPerNode, 2048 + (sequence & 1)));
+                            }
+                            long start = System.nanoTime();
+                            bytes = render(role, format, gzip);
+                            after[i] = System.nanoTime() - start;
+                        }
+                        System.out.printf("full render after %,d pod event(s), %s%s (%,d bytes): median %.0f ms, "
+                                        + "min %.0f ms over %d runs   target <= 1000 ms%n", changed, format,
+                                gzip ? " + gzip" : "", bytes, median(after) / 1e6, min(after) / 1e6, after.length);
+                        if (changed > 1 && gzip) {
+                            break;
+                        }
+                    }
+                    if (changed > 1) {
+                        break;
+                    }
+                }
+            }
+
+            // gzip levels on the same body: the endpoint compresses at the fastest.
+            ByteArrayOutputStream rendered = new ByteArrayOutputStream((int) bytes + (1 << 20));
+            role.collect().write(rendered, ExpositionFormat.PROMETHEUS_TEXT.writer());
+            byte[] body = rendered.toByteArray();
+            rendered = null;
+            long[] levelMedians = new long[2];
+            int index = 0;
+            for (int level : new int[] {java.util.zip.Deflater.DEFAULT_COMPRESSION, java.util.zip.Deflater.BEST_SPEED}) {
+                long[] times = new long[5];
+                int size = 0;
+                for (int i = 0; i < times.length; i++) {
+                    long start = System.nanoTime();
+                    ByteArrayOutputStream out = new ByteArrayOutputStream(1 << 23);
+                    try (GZIPOutputStream zipped = gzip(out, level)) {
+                        zipped.write(body);
+                    }
+                    times[i] = System.nanoTime() - start;
+                    size = out.size();
+                }
+                levelMedians[index++] = median(times);
+                System.out.printf("gzip %s of the %,d-byte body: median %.0f ms, %,d bytes%n",
+                        level == java.util.zip.Deflater.BEST_SPEED ? "fastest level" : "default level", body.length,
+                        median(times) / 1e6, size);
+            }
+            System.out.printf("gzip: fastest level takes %.2f of the default level's time%n",
+                    (double) levelMedians[1] / levelMedians[0]);
+
+            // The same snapshots written by one library writer call, as before segments: the reference.
+            long[] whole = new long[3];
+            for (int i = 0; i < whole.length; i++) {
+                long start = System.nanoTime();
+                CountingStream out = new CountingStream();
+                ExpositionFormat.PROMETHEUS_TEXT.writer().write(out,
+                        AllocationMetrics.snapshots(ledger.view()));
+                whole[i] = System.nanoTime() - start;
+            }
+            System.out.printf("reference: one writer call over all snapshots (no segments, no cache): median %.0f ms; "
+                    + "cold render takes %.2f of it%n", median(whole) / 1e6, (double) median(cold) / median(whole));
+
+            // The render cache for one format, then for both (alike segments are kept once).
+            body = null;
+            role.forget();
+            long heapEmpty = usedHeapAfterGc();
+            render(role, ExpositionFormat.OPENMETRICS_TEXT, true);
+            long heapOne = usedHeapAfterGc();
+            render(role, ExpositionFormat.PROMETHEUS_TEXT, true);
+            long heapBoth = usedHeapAfterGc();
+            System.out.printf("render cache: %.1f MiB for OpenMetrics alone, %.1f MiB with Prometheus text too "
+                            + "(segments alike in both formats kept once)%n", (heapOne - heapEmpty) / 1048576.0,
+                    (heapBoth - heapEmpty) / 1048576.0);
+        }
+
+        // A scrape when nothing changed, over HTTP: served from the last rendering. Prometheus asks
+        // for gzip; both encodings are measured.
+        WebServer server = Servers.serve("127.0.0.1:0", role);
+        HttpClient client = HttpClient.newHttpClient();
+        URI metrics = URI.create("http://127.0.0.1:" + server.port() + "/metrics");
+
+        // What Prometheus sees after pod events: its own request (OpenMetrics first, gzip) over HTTP.
+        HttpRequest prometheus = HttpRequest.newBuilder(metrics)
+                .header("Accept", "application/openmetrics-text;version=1.0.0,application/openmetrics-text;"
+                        + "version=0.0.1;q=0.75,text/plain;version=0.0.4;q=0.5,*/*;q=0.1")
+                .header("Accept-Encoding", "gzip")
+                .build();
+        role.forget();
+        long firstStart = System.nanoTime();
+        client.send(prometheus, HttpResponse.BodyHandlers.discarding());
+        System.out.printf("Prometheus scrape over HTTP (OpenMetrics, gzip) with nothing kept (the first after "
+                + "start): %.0f ms%n", (System.nanoTime() - firstStart) / 1e6);
+        int sequence = 1_000_000;
+        for (int changed : new int[] {1, 100, 1_000}) {
+            long[] after = new long[9];
+            int size = 0;
+            for (int i = 0; i < after.length; i++) {
+                for (int c = 0; c < changed; c++) {
+                    int p = (sequence++ * 7919) % containers;
+                    ledger.putPod(pod(p, nodes, cardsPerNode, 2048 + (sequence & 1)));
+                }
+                long start = System.nanoTime();
+                HttpResponse<byte[]> response = client.send(prometheus, HttpResponse.BodyHandlers.ofByteArray());
+                after[i] = System.nanoTime() - start;
+                if (response.statusCode() != 200) {
+                    throw new IllegalStateException("scrape answered " + response.statusCode());
+                }
+                size = response.body().length;
+            }
+            System.out.printf("Prometheus scrape over HTTP (OpenMetrics, gzip) after %,d pod event(s) (%,d bytes): "
+                    + "median %.0f ms, max %.0f ms over %d   target <= 1000 ms%n", changed, size, median(after) / 1e6,
+                    Arrays.stream(after).max().orElseThrow() / 1e6, after.length);
+        }
+        // The identity body (68 MB) is for humans with curl; measured only outside "deployed" runs,
+        // where the in-process client's own copy of it would count against the server's heap.
+        for (boolean gzip : deployed ? new boolean[] {true} : new boolean[] {true, false}) {
+            HttpRequest.Builder builder = HttpRequest.newBuilder(metrics);
+            if (gzip) {
+                builder.header("Accept-Encoding", "gzip");
+            }
+            HttpRequest request = builder.build();
+            int size = client.send(request, HttpResponse.BodyHandlers.ofByteArray()).body().length;
+            long[] unchanged = new long[30];
+            for (int i = 0; i < unchanged.length; i++) {
+                long start = System.nanoTime();
+                HttpResponse<byte[]> response = client.send(request, HttpResponse.BodyHandlers.ofByteArray());
+                unchanged[i] = System.nanoTime() - start;
+                if (response.statusCode() != 200) {
+                    throw new IllegalStateException("scrape answered " + response.statusCode());
+                }
+            }
+            System.out.printf("unchanged-state scrape over HTTP, %s (%,d bytes): median %.1f ms, p90 %.1f ms   "
+                    + "target <= 100 ms%n", gzip ? "gzip" : "identity", size, median(unchanged) / 1e6,
+                    percentile(unchanged, 0.9) / 1e6);
+        }
+        server.stop();
+
+        // One pod event: a placed pod changes its share (the ledger subtracts the old, adds the new).
+        int events = 200_000;
+        long start = System.nanoTime();
+        for (int i = 0; i < events; i++) {
+            ledger.putPod(pod(i % containers, nodes, cardsPerNode, (i & 1) == 0 ? 2048 : 4096));
+        }
+        long eventNanos = System.nanoTime() - start;
+        System.out.printf("one pod event (Ledger.putPod of a changed pod): %.2f us averaged over %,d   "
+                + "target <= 50 us%n", eventNanos / 1e3 / events, events);
+        System.out.printf("heap after GC, ledger and render cache of the formats scraped: %.1f MiB of a maximum %.0f "
+                + "MiB%n", (usedHeapAfterGc() - heapBefore) / 1048576.0, Runtime.getRuntime().maxMemory() / 1048576.0);
+    }
+
+    /**
+     * A source that loads {@code nodes} × {@code cardsPerNode} cards and {@code containers}
+     * one-container pods spread over them, and puts the ledger it fills into {@code holder}.
+     */
+    static SchedulerLedgerSource syntheticLedger(int nodes, int cardsPerNode, int containers, Ledger[] holder) {
+        return new SchedulerLedgerSource() {
+            @Override
+            public void start(Ledger ledger, SkipReporter skips) {
+                holder[0] = ledger;
+                for (int n = 0; n < nodes; n++) {
+                    List<RegisteredCard> cards = new ArrayList<>();
+                    for (int c = 0; c < cardsPerNode; c++) {
+                        cards.add(new RegisteredCard(uuid(n, c), c, 10, 81559, 100, "NVIDIA H100 80GB HBM3", c / 4,
+                                CardMode.HAMI_CORE, true));
+                    }
+                    ledger.putNode(String.format("gpu-node-%04d", n), cards);
+                }
+                for (int p = 0; p < containers; p++) {
+                    ledger.putPod(pod(p, nodes, cardsPerNode, 4096));
+                }
+                ledger.markSynced(System.currentTimeMillis());
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+    }
+
+    /** Times of renders with nothing kept (Prometheus text), and the exposition's size. */
+    record ColdRenders(long[] nanos, long bytes) {
+    }
+
+    static ColdRenders coldRenders(Rendering role, int runs) throws Exception {
+        long[] nanos = new long[runs];
+        long bytes = 0;
+        for (int i = 0; i < runs; i++) {
+            role.forget();
+            long start = System.nanoTime();
+            bytes = render(role, ExpositionFormat.PROMETHEUS_TEXT, false);
+            nanos[i] = System.nanoTime() - start;
+        }
+        return new ColdRenders(nanos, bytes);
+    }
+
+    /**
+     * The scheduler role's exposition, as {@code AllocationRole.collect} makes it, over the benchmark's
+     * ledger, with a render cache the benchmark starts afresh to time what a role with nothing kept
+     * does (a cold render, the first scrape after start). The heap it holds is its render cache's.
+     */
+    static final class Rendering implements MetricsSource {
+        private final Ledger ledger;
+        private final Shard shard;
+        private final BuildInfo build = BuildInfo.current();
+        private final SkipCounter skips = new SkipCounter();
+        private final SourceHealth health = new SourceHealth();
+        private volatile RenderCache cache = new RenderCache();
+
+        Rendering(Ledger ledger) {
+            this(ledger, Shard.ALL);
+        }
+
+        /** {@code shard}'s part of the view, as a sharded role renders it. */
+        Rendering(Ledger ledger, Shard shard) {
+            this.ledger = ledger;
+            this.shard = shard;
+        }
+
+        void forget() {
+            cache = new RenderCache();
+        }
+
+        @Override
+        public Optional<Object> stateStamp() {
+            return Optional.of(List.of(ledger.freshness(), skips.changes()));
+        }
+
+        @Override
+        public Exposition collect() {
+            long started = System.nanoTime();
+            AllocationView view = ledger.view();
+            health.record(AllocationRole.SOURCE, view.freshness().synced(), System.nanoTime() - started, null);
+            return AllocationMetrics.exposition(view, shard, FamilyDecorator.NONE, cache,
+                    SelfMetrics.snapshots(build, skips, health));
+        }
+
+        @Override
+        public boolean ready() {
+            return ledger.isSynced();
+        }
+
+        @Override
+        public String notReadyReason() {
+            return "not loaded";
+        }
+    }
+
+    /** Renders as the endpoint does, into a stream that only counts; returns the size. */
+    static long render(MetricsSource role, ExpositionFormat format, boolean gzip) throws Exception {
+        CountingStream out = new CountingStream();
+        if (gzip) {
+            // At the fastest level, as the endpoint compresses.
+            try (GZIPOutputStream zipped = gzip(out, java.util.zip.Deflater.BEST_SPEED)) {
+                role.collect().write(zipped, format.writer());
+            }
+        } else {
+            role.collect().write(out, format.writer());
+        }
+        return out.count;
+    }
+
+    private static GZIPOutputStream gzip(java.io.OutputStream out, int level) throws java.io.IOException {
+        return new GZIPOutputStream(out, 64 * 1024) {
+            {
+                def.setLevel(level);
+            }
+        };
+    }
+
+    static final class CountingStream extends java.io.OutputStream {
+        long count;
+
+        @Override
+        public void write(int b) {
+            count++;
+        }
+
+        @Override
+        public void write(byte[] bytes, int offset, int length) {
+            count += length;
+        }
+    }
+
+    static PodPlacement pod(int p, int nodes, int cardsPerNode, long memoryMib) {
+        int node = p % nodes;
+        int card = (p / nodes) % cardsPerNode;
+        PodRef ref = new PodRef("team-" + (p % 50), "job-" + p, String.format("%08x-0000-4000-8000-%012x", p, p));
+        ContainerShares container = new ContainerShares(0, "worker", false,
+                List.of(new DeviceShare(uuid(node, card), "NVIDIA", memoryMib, 10)));
+        return new PodPlacement(ref, String.format("gpu-node-%04d", node), PodPhase.RUNNING, true, List.of(container));
+    }
+
+    /** Random-looking like real card UUIDs (deterministic, so runs compare). */
+    static String uuid(int node, int card) {
+        return "GPU-" + java.util.UUID.nameUUIDFromBytes((node + "/" + card).getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    }
+
+    static long usedHeapAfterGc() throws InterruptedException {
+        for (int i = 0; i < 3; i++) {
+            System.gc();
+            Thread.sleep(100);
+        }
+        return ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
+    }
+
+    static long min(long[] values) {
+        return Arrays.stream(values).min().orElseThrow();
+    }
+
+    static long median(long[] values) {
+        return percentile(values, 0.5);
+    }
+
+    static long percentile(long[] values, double fraction) {
+        long[] sorted = values.clone();
+        Arrays.sort(sorted);
+        return sorted[Math.min(sorted.length - 1, (int) Math.ceil(fraction * sorted.length) - 1)];
+    }
+}
