@@ -1,7 +1,7 @@
 /**
  * The Kubernetes side: the scheduler's ledger (nodes, pods, ResourceQuotas) through fabric8
- * informers or an offline snapshot, the directory of HAMi pods on one node, and the NVIDIA
- * device vendor's annotation formats.
+ * informers or an offline snapshot, and the directory of HAMi pods on one node; what a node's
+ * or pod's device annotations and resources mean is asked of the device providers.
  *
  * <p>fabric8's automatic modules do not declare what they load at run time, so the modules it
  * needs are required here explicitly (see docs/modules.md).
@@ -22,6 +22,7 @@ module io.hamiobserve.adapters.k8s {
 
     exports io.hamiobserve.adapters.k8s;
 
-    uses io.hamiobserve.ports.spi.DeviceVendor;
-    provides io.hamiobserve.ports.spi.DeviceVendor with io.hamiobserve.adapters.k8s.NvidiaDeviceVendor;
+    // Every vendor's cards and shares come from the device providers on the module path: this
+    // module names none of them.
+    uses io.hamiobserve.ports.spi.DeviceProvider;
 }

@@ -3,7 +3,7 @@
  * ledger comes from, where per-container usage and whole-card readings come from, which pods run
  * on this node and who owns a host process. Adapters implement these; the app wires them.
  *
- * <p>{@code spi} holds the extension point for device vendors ({@link io.hamiobserve.ports.spi.DeviceVendor}):
+ * <p>{@code spi} holds the extension point for device vendors ({@link io.hamiobserve.ports.spi.DeviceProvider}):
  * a new vendor is a new module that {@code provides} it.
  */
 module io.hamiobserve.ports {

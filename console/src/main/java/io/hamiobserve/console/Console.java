@@ -16,6 +16,7 @@ import io.helidon.webserver.http.ServerResponse;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.LinkedHashMap;
@@ -50,6 +51,9 @@ public final class Console {
     private final Links links;
     private final ConsolePages pages;
     private final Assets assets = new Assets();
+    /** When a page was last asked for ({@link System#nanoTime}); long ago at first. */
+    private final java.util.concurrent.atomic.AtomicLong lastVisit = new java.util.concurrent.atomic.AtomicLong(
+            System.nanoTime() - KEEP_WARM_WHILE_VISITED.toNanos());
 
     private Console(FleetHistory history, ConsoleSettings settings, Clock clock) {
         this.settings = settings;
@@ -69,18 +73,47 @@ public final class Console {
 
     /**
      * Reads, in the background, what the fleet-wide pages need (every container now, each one's
-     * use over the default window, the namespaces' accrual over a week), so the first person to open
-     * them does not wait for it; a failure here is only logged (the pages ask again).
+     * use over the default window, the namespaces' accrual over a week, the cluster's trends), so
+     * the first person to open them does not wait for it; then keeps those answers fresh every
+     * {@link #KEEP_WARM_EVERY} while someone has opened a page in the last {@link #KEEP_WARM_WHILE_VISITED}
+     * (an idle console sends Prometheus nothing). A failure here is only logged: the pages ask again.
      */
     public void warmUp() {
-        Thread.ofVirtual().name("console-warm-up").start(() -> {
-            Instant at = clock.instant().truncatedTo(ChronoUnit.SECONDS);
+        warmUp(KEEP_WARM_EVERY);
+    }
+
+    /** {@link #warmUp()}, reading again every {@code every}; returns the thread that does it. */
+    Thread warmUp(Duration every) {
+        return Thread.ofVirtual().name("console-warm-up").start(() -> {
+            warm();
             try {
-                pages.warmUp(at);
-            } catch (SourceUnavailableException | RuntimeException failed) {
-                LOG.log(Level.INFO, "warming the console up failed (the pages will ask again): " + failed.getMessage());
+                while (true) {
+                    Thread.sleep(every);
+                    if (System.nanoTime() - lastVisit.get() < KEEP_WARM_WHILE_VISITED.toNanos()) {
+                        warm();
+                    }
+                }
+            } catch (InterruptedException stopped) {
+                Thread.currentThread().interrupt();
             }
         });
+    }
+
+    /**
+     * How often the fleet-wide answers are read again while the console is in use: below the
+     * fleet's ten-times-freshness limit (50 s by default), so a visitor is always served a kept
+     * answer while the next one is fetched, never a cold read.
+     */
+    static final Duration KEEP_WARM_EVERY = Duration.ofSeconds(30);
+    static final Duration KEEP_WARM_WHILE_VISITED = Duration.ofMinutes(15);
+
+    private void warm() {
+        Instant at = clock.instant().truncatedTo(ChronoUnit.SECONDS);
+        try {
+            pages.warmUp(at);
+        } catch (SourceUnavailableException | RuntimeException failed) {
+            LOG.log(Level.INFO, "warming the console up failed (the pages will ask again): " + failed.getMessage());
+        }
     }
 
     /** The path the console answers under: "/" or the route prefix. */
@@ -119,6 +152,7 @@ public final class Console {
             parameters.put(name, request.query().get(name));
         }
         Instant at = clock.instant().truncatedTo(ChronoUnit.SECONDS);
+        lastVisit.set(System.nanoTime());
         secure(response);
         Result result;
         try {

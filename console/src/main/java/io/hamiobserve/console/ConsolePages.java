@@ -71,11 +71,17 @@ final class ConsolePages {
         return new Builder(title, request.path(), links, settings, fleet.history().description(), asOf);
     }
 
-    /** Reads what the fleet-wide pages need with their default windows, into the cache. */
+    /**
+     * Reads what the fleet-wide pages need with their default windows and ranges, into the cache,
+     * all at once (as a page sends its reads).
+     */
     void warmUp(java.time.Instant at) throws SourceUnavailableException {
+        TimeRange range = TimeRange.DAY;
+        fleet.ahead(() -> fleet.usage(at, RightSizing.DEFAULT_WINDOW, RightSizing.MIN_HISTORY, FleetScope.EVERYTHING));
+        fleet.ahead(() -> fleet.accruals(at, Duration.ofDays(7)));
+        fleet.ahead(() -> fleet.trends(new TrendScope.Cluster(), at, range.length(), range.step()));
+        fleet.ahead(() -> fleet.state(at, FleetScope.CARDS_ONLY));
         fleet.state(at, FleetScope.EVERYTHING);
-        fleet.usage(at, RightSizing.DEFAULT_WINDOW, RightSizing.MIN_HISTORY, FleetScope.EVERYTHING);
-        fleet.accruals(at, Duration.ofDays(7));
     }
 
     // ---- Overview ----

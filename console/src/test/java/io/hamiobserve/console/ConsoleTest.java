@@ -226,4 +226,38 @@ class ConsoleTest {
         assertTrue(page.contains("href=\"https://prometheus.example.com/graph?g0.expr=up%7Bjob%3D%22%3Cscript%3E%22%7D"
                 + "&amp;g0.tab=1\""), page);
     }
+
+    @Test
+    void warmedUpItKeepsTheFleetWideAnswersFreshWhileVisitedAndIsQuietOtherwise() throws Exception {
+        history = new FixedHistory();
+        Console console = Console.create(history, ConsoleSettings.defaults().withFresh(Duration.ofMillis(20)),
+                Clock.fixed(NOW, ZoneOffset.UTC));
+        server = WebServer.builder().port(0).host("127.0.0.1").shutdownHook(false).routing(console::routing).build()
+                .start();
+        Thread warming = console.warmUp(Duration.ofMillis(50));
+        try {
+            // The first reading at start: the fleet now (every container, and the cards), a window, a week, trends.
+            awaitCalls(5);
+            Thread.sleep(300);
+            int idle = history.calls.get();
+            Thread.sleep(500);
+            assertEquals(idle, history.calls.get(), "nobody visits: nothing is read");
+
+            assertEquals(200, get("http://127.0.0.1:" + server.port() + "/nodes").statusCode());
+            int visited = history.calls.get();
+            awaitCalls(visited + 5);
+            assertTrue(history.scopes.stream().filter(FleetScope.EVERYTHING::equals).count() >= 2,
+                    "every container read again in the background: " + history.scopes);
+        } finally {
+            warming.interrupt();
+        }
+    }
+
+    private void awaitCalls(int calls) throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        while (history.calls.get() < calls && System.nanoTime() < deadline) {
+            Thread.sleep(10);
+        }
+        assertTrue(history.calls.get() >= calls, "reads: " + history.calls.get() + ", expected " + calls);
+    }
 }

@@ -1,6 +1,11 @@
 package io.hamiobserve.demo;
 
 import io.hamiobserve.domain.CardMode;
+import io.hamiobserve.domain.CoreUnit;
+import io.hamiobserve.domain.DeviceUnits;
+import io.hamiobserve.domain.Ledger;
+import io.hamiobserve.domain.MemoryUnit;
+import io.hamiobserve.domain.VendorCard;
 import io.hamiobserve.domain.ContainerShares;
 import io.hamiobserve.domain.DeviceShare;
 import io.hamiobserve.domain.MigInstance;
@@ -17,8 +22,8 @@ import java.util.Map;
 import java.util.stream.Collectors;
 
 /**
- * The embedded cluster of the demo: two GPU nodes with cards of three models, a dozen pods and
- * two quotas, chosen so that every interesting case is on screen at once:
+ * The embedded cluster of the demo: two NVIDIA GPU nodes with cards of three models, a node of
+ * Ascend NPUs (allocation view only), a dozen pods and two quotas, chosen so that every interesting case is on screen at once:
  * <ul>
  *   <li>the brief's pod that asks for 8192 MiB and uses about 2100 MiB ({@code ml-team/llm-inference});</li>
  *   <li>a card shared by three containers (node-a card 0);</li>
@@ -33,13 +38,32 @@ import java.util.stream.Collectors;
 public final class DemoCluster {
     public static final String NODE_A = "gpu-node-a";
     public static final String NODE_B = "gpu-node-b";
+    /**
+     * A node of another vendor (Huawei Ascend 910B3, in template mode): its cards and shares are in
+     * the allocation view; its usage comes from the vendor's own exporter, so it has no usage view here.
+     */
+    public static final String NPU_NODE = "npu-node-c";
+    private static final String ASCEND = "Ascend910B3";
+    private static final DeviceUnits ASCEND_UNITS = new DeviceUnits(MemoryUnit.MIB, CoreUnit.AI_CORES);
 
     private static final String A100 = "NVIDIA-NVIDIA A100-SXM4-40GB";
     private static final String H100 = "NVIDIA H100 80GB HBM3";
     private static final String V100 = "NVIDIA-Tesla V100-SXM2-32GB";
 
-    /** A simulated card: its registration and the driver's name for it. */
-    public record Card(String node, RegisteredCard registration, String driverName) {
+    /**
+     * A simulated card: its registration, the driver's name for it, and the HAMi backend and units
+     * its figures are in.
+     */
+    public record Card(String node, RegisteredCard registration, String driverName, String backend,
+                       DeviceUnits units) {
+        /** Whether this demo simulates the card's driver (NVML) and its containers' HAMi-Core files. */
+        public boolean nvidia() {
+            return backend.equals(Ledger.NVIDIA_BACKEND);
+        }
+
+        public VendorCard vendorCard() {
+            return new VendorCard(registration, backend, units);
+        }
     }
 
     /**
@@ -127,6 +151,16 @@ public final class DemoCluster {
         cluster.pod("ml-team", "legacy-trainer", 13, NODE_B, PodPhase.RUNNING,
                 app("train", share(uuid("gone", 0), 4096, 20), 0));
 
+        // Ascend in template mode: each card registers its AI cores, shares hold memory and 0 cores.
+        for (int i = 0; i < 2; i++) {
+            cluster.cards.add(new Card(NPU_NODE, new RegisteredCard("NPU-910B3-" + i, i, 7, 65536, 20, ASCEND, 0,
+                    CardMode.HAMI_CORE, true), ASCEND, ASCEND, ASCEND_UNITS));
+        }
+        cluster.pod("ml-team", "npu-infer", 14, NPU_NODE, PodPhase.RUNNING,
+                app("server", new DeviceShare("NPU-910B3-0", ASCEND, 16384, 0), 0));
+        cluster.pod("vision", "npu-finetune", 15, NPU_NODE, PodPhase.RUNNING,
+                app("trainer", new DeviceShare("NPU-910B3-1", ASCEND, 32768, 0), 0));
+
         cluster.quotas.add(new QuotaLimit("ml-team", "gpu-quota", QuotaResource.GPU_MEMORY_MIB, 40960));
         cluster.quotas.add(new QuotaLimit("ml-team", "gpu-quota", QuotaResource.GPU_CORES_PERCENT, 200));
         cluster.quotas.add(new QuotaLimit("vision", "gpu-quota", QuotaResource.GPU_MEMORY_MIB, 65536));
@@ -141,7 +175,13 @@ public final class DemoCluster {
         return cards.stream().filter(card -> card.node().equals(node)).toList();
     }
 
+    /** The NVIDIA nodes: those with a usage view (a simulated driver and HAMi-Core files). */
     public List<String> nodes() {
+        return cards.stream().filter(Card::nvidia).map(Card::node).distinct().toList();
+    }
+
+    /** Every node that registers cards with the scheduler, of any vendor. */
+    public List<String> registeringNodes() {
         return cards.stream().map(Card::node).distinct().toList();
     }
 
@@ -162,7 +202,7 @@ public final class DemoCluster {
     private void card(String node, String uuid, int index, int count, long memoryMib, String type, String driverName,
                       CardMode mode) {
         cards.add(new Card(node, new RegisteredCard(uuid, index, count, memoryMib, 100, type, 0, mode, true),
-                driverName));
+                driverName, Ledger.NVIDIA_BACKEND, DeviceUnits.MIB_AND_PERCENT));
     }
 
     private void pod(String namespace, String name, int serial, String node, PodPhase phase, Container... containers) {

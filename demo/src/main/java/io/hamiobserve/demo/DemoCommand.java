@@ -2,6 +2,7 @@ package io.hamiobserve.demo;
 
 import io.hamiobserve.app.Role;
 import io.hamiobserve.role.scheduler.AllocationRole;
+import io.hamiobserve.role.scheduler.ContainerSeries;
 import io.hamiobserve.role.console.ConsoleFlags;
 import io.hamiobserve.role.console.PrometheusFlags;
 import io.hamiobserve.app.Servers;
@@ -122,8 +123,8 @@ public final class DemoCommand implements Subcommand {
         List<AllocationRole> shards = new ArrayList<>();
         for (int index = 0; index < shardBinds.size(); index++) {
             // Each shard reads the demo's ledger for itself, as each pod of a sharded StatefulSet does.
-            shards.add(new AllocationRole(DemoSources.ledger(workload), legacy.on(), build,
-                    new Shard(index, shardBinds.size())).start());
+            shards.add(new AllocationRole(DemoSources.ledger(workload), legacy.on(), ContainerSeries.POD_EFFECTIVE,
+                    build, new Shard(index, shardBinds.size())).start());
         }
         List<Role> roles = new ArrayList<>(List.of(allocation.start(), nodeA.start(), nodeB.start()));
         roles.addAll(shards);

@@ -40,6 +40,7 @@ public final class DemoHistory {
             "hami_gpu_core_limit_ratio", "hami_gpu_core_allocated_ratio", "hami_host_gpu_memory_used_bytes",
             "hami_host_gpu_utilization_ratio", "hami_observe_host_gpu_temperature_celsius",
             "hami_observe_host_gpu_power_watts", "hami_vgpu_memory_allocated_bytes", "hami_vgpu_core_allocated_ratio",
+            "hami_observe_vgpu_container_memory_allocated_bytes", "hami_observe_vgpu_container_core_allocated_ratio",
             "hami_vgpu_memory_used_bytes", "hami_container_device_utilization_ratio");
 
     private final DemoCluster cluster;

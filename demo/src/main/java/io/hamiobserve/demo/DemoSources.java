@@ -58,8 +58,8 @@ public final class DemoSources {
     /** Puts the whole demo cluster into {@code ledger} and marks it synced. */
     public static void load(DemoWorkload workload, Ledger ledger) {
         DemoCluster cluster = workload.cluster();
-        for (String node : cluster.nodes()) {
-            ledger.putNode(node, cluster.cards(node).stream().map(DemoCluster.Card::registration).toList());
+        for (String node : cluster.registeringNodes()) {
+            ledger.putVendorCards(node, cluster.cards(node).stream().map(DemoCluster.Card::vendorCard).toList());
         }
         for (DemoCluster.Pod pod : cluster.pods()) {
             ledger.putPod(pod.placement());

@@ -10,6 +10,7 @@ import org.junit.jupiter.api.Test;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The hexagon's dependency rule and the roles' separation, stated once more in words a newcomer can
@@ -151,6 +152,21 @@ class ArchitectureTest {
         check(classes().that().resideInAPackage("io.hamiobserve.app.exposition..")
                 .should().onlyDependOnClassesThat().resideInAnyPackage("io.hamiobserve.app.exposition..", "java..",
                         "io.prometheus.metrics.model..", "io.prometheus.metrics.expositionformats.."));
+    }
+
+    @Test
+    void noAdapterAndNoRoleNamesADeviceProvider() {
+        // The providers reach the Kubernetes adapter through the service only: a vendor is a new
+        // module, never an edit of the adapter or the app.
+        check(noClasses().that().resideOutsideOfPackage("io.hamiobserve.vendors..")
+                .should().dependOnClassesThat().resideInAPackage("io.hamiobserve.vendors.."));
+    }
+
+    @Test
+    void theDeviceProvidersAreImportedFromTheAppsRuntime() {
+        assertTrue(production.containPackage("io.hamiobserve.vendors.nvidia")
+                && production.containPackage("io.hamiobserve.vendors.ascend"),
+                "the app's runtime holds the vendor modules, so the rule above checks something");
     }
 
     @Test

@@ -104,7 +104,8 @@ class DeployManifestsTest {
     void theFullInstallAddsTheOperatorObjects() throws IOException {
         List<String> expected = new ArrayList<>(DEFAULT_KINDS);
         expected.addAll(List.of("PrometheusRule/hami-observe", "ServiceMonitor/hami-observe-node",
-                "ServiceMonitor/hami-observe-scheduler"));
+                "ServiceMonitor/hami-observe-scheduler", "PrometheusRule/hami-observe-console",
+                "Deployment/hami-observe-console", "Service/hami-observe-console"));
         assertEquals(expected.stream().sorted().toList(), kinds(load(DEPLOY.resolve("rendered/full.yaml"))));
     }
 

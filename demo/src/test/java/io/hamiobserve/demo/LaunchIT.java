@@ -164,7 +164,7 @@ class LaunchIT {
         assertTrue(app.waitFor(60, TimeUnit.SECONDS));
         assertEquals(0, app.exitValue(), stderr);
         assertTrue(exposition.contains("device_uuid=\"GPU-a\",node=\"n1\",zone=\"vGPU\"} 1.048576E9"), exposition);
-        assertTrue(exposition.contains("hami_observe_skipped_inputs_total{kind=\"pod_annotation\","
+        assertTrue(exposition.contains("hami_observe_skipped_inputs_total{kind=\"nvidia_pod\","
                 + "reason=\"number_overflow\",source=\"kubernetes\"} 1.0"), exposition);
         Promtool.assertClean(exposition);
 

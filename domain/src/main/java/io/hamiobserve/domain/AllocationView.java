@@ -2,6 +2,7 @@ package io.hamiobserve.domain;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.OptionalDouble;
 import java.util.OptionalLong;
 import java.util.function.Function;
@@ -91,9 +92,16 @@ public record AllocationView(List<CardAllocation> cards, List<PodPlacement> pods
      * @param allocatedMemoryMib Σ over counting pods of their effective memory on the card
      * @param allocatedCores    Σ over counting pods of their effective compute on the card
      * @param sharedContainers  Σ over counting pods of their slots on the card
+     * @param backend           HAMi's name of the device backend that owns the card (its CommonWord)
+     * @param units             what the card's raw memory and core figures mean
      */
     public record CardAllocation(String node, RegisteredCard card, long allocatedMemoryMib,
-                                 long allocatedCores, int sharedContainers) {
+                                 long allocatedCores, int sharedContainers, String backend, DeviceUnits units) {
+        public CardAllocation {
+            Objects.requireNonNull(backend, "backend");
+            Objects.requireNonNull(units, "units");
+        }
+
         public long allocatedMemoryBytes() {
             return Units.mibToBytes(allocatedMemoryMib);
         }

@@ -3,6 +3,7 @@ package io.hamiobserve.domain;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Predicate;
 
 /**
  * What one pod effectively takes from one card (HAMi §2.1).
@@ -22,13 +23,23 @@ public record CardUse(String uuid, long memoryMib, long cores, int slots) {
 
     /** The pod's effective use per card, in the order the cards first appear in the pod. */
     public static List<CardUse> of(PodPlacement placement) {
+        return of(placement, share -> true);
+    }
+
+    /** The same, counting only the shares {@code which} accepts. */
+    public static List<CardUse> of(PodPlacement placement, Predicate<DeviceShare> which) {
         Map<String, Accumulator> byCard = new LinkedHashMap<>();
         for (ContainerShares container : placement.containers()) {
             boolean counts = !container.init() || !placement.initContainersFinished();
             if (!counts) {
                 continue;
             }
-            container.byCard().forEach((uuid, grant) -> byCard.computeIfAbsent(uuid, u -> new Accumulator())
+            ContainerShares counted = container;
+            if (!container.devices().stream().allMatch(which)) {
+                counted = new ContainerShares(container.index(), container.name(), container.init(),
+                        container.devices().stream().filter(which).toList());
+            }
+            counted.byCard().forEach((uuid, grant) -> byCard.computeIfAbsent(uuid, u -> new Accumulator())
                     .add(container.init(), grant.memoryMib(), grant.cores()));
         }
         return byCard.entrySet().stream()

@@ -27,7 +27,10 @@ import java.util.TreeSet;
  * on the first of them by name ({@link #duplicateRegistrations}).
  */
 public final class Ledger {
-    private final Map<String, List<RegisteredCard>> cardsByNode = new TreeMap<>();
+    /** HAMi's CommonWord of the backend that {@link #putNode} registers cards of. */
+    public static final String NVIDIA_BACKEND = "NVIDIA";
+
+    private final Map<String, List<VendorCard>> cardsByNode = new TreeMap<>();
     /** Which nodes register each card UUID; the first by name owns the card in the view. */
     private final Map<String, TreeSet<String>> nodesByCard = new HashMap<>();
     private final Map<String, PodEntry> podsByUid = new HashMap<>();
@@ -40,7 +43,11 @@ public final class Ledger {
     private long lastSyncEpochMillis;
     private long version;
 
-    private record PodEntry(PodPlacement placement, List<CardUse> uses) {
+    /**
+     * @param uses      the pod's effective use of each card it holds
+     * @param quotaUses the same, of the shares HAMi's GPU quotas count ({@link QuotaResource#counts})
+     */
+    private record PodEntry(PodPlacement placement, List<CardUse> uses, List<CardUse> quotaUses) {
     }
 
     /** What the counting pods hold of one card. */
@@ -63,22 +70,35 @@ public final class Ledger {
     }
 
     /**
-     * Replaces everything a node registers. An empty list keeps the node with no cards. A UUID
-     * listed twice in {@code cards} is kept once (the first by index).
+     * Replaces everything a node registers, as cards of HAMi's NVIDIA backend in MiB and percent
+     * ({@link DeviceUnits#MIB_AND_PERCENT}). See {@link #putVendorCards}.
      */
     public synchronized void putNode(String node, List<RegisteredCard> cards) {
+        List<VendorCard> vendorCards = new ArrayList<>(cards.size());
+        for (RegisteredCard card : cards) {
+            vendorCards.add(new VendorCard(card, NVIDIA_BACKEND, DeviceUnits.MIB_AND_PERCENT));
+        }
+        putVendorCards(node, vendorCards);
+    }
+
+    /**
+     * Replaces everything a node registers, of every vendor. An empty list keeps the node with no
+     * cards. A UUID listed twice in {@code cards} is kept once (the first by index).
+     */
+    public synchronized void putVendorCards(String node, List<VendorCard> cards) {
         Require.text(node, "node");
-        List<RegisteredCard> sorted = new ArrayList<>(cards);
-        sorted.sort(Comparator.comparingInt(RegisteredCard::index).thenComparing(RegisteredCard::uuid));
+        List<VendorCard> sorted = new ArrayList<>(cards);
+        sorted.sort(Comparator.comparingInt((VendorCard card) -> card.card().index())
+                .thenComparing(card -> card.card().uuid()));
         Set<String> seen = new HashSet<>();
-        sorted.removeIf(card -> !seen.add(card.uuid()));
-        List<RegisteredCard> registered = List.copyOf(sorted);
-        List<RegisteredCard> previous = cardsByNode.put(node, registered);
+        sorted.removeIf(card -> !seen.add(card.card().uuid()));
+        List<VendorCard> registered = List.copyOf(sorted);
+        List<VendorCard> previous = cardsByNode.put(node, registered);
         // A relist re-delivers unchanged nodes: keep the version so scrapes can reuse their rendering.
         if (!registered.equals(previous)) {
             unindex(node, previous);
-            for (RegisteredCard card : registered) {
-                nodesByCard.computeIfAbsent(card.uuid(), uuid -> new TreeSet<>()).add(node);
+            for (VendorCard card : registered) {
+                nodesByCard.computeIfAbsent(card.card().uuid(), uuid -> new TreeSet<>()).add(node);
             }
             version++;
         }
@@ -89,21 +109,22 @@ public final class Ledger {
      * unless another node still registers the same card.
      */
     public synchronized void removeNode(String node) {
-        List<RegisteredCard> previous = cardsByNode.remove(node);
+        List<VendorCard> previous = cardsByNode.remove(node);
         if (previous != null) {
             unindex(node, previous);
             version++;
         }
     }
 
-    private void unindex(String node, List<RegisteredCard> cards) {
+    private void unindex(String node, List<VendorCard> cards) {
         if (cards == null) {
             return;
         }
-        for (RegisteredCard card : cards) {
-            TreeSet<String> nodes = nodesByCard.get(card.uuid());
+        for (VendorCard card : cards) {
+            String uuid = card.card().uuid();
+            TreeSet<String> nodes = nodesByCard.get(uuid);
             if (nodes != null && nodes.remove(node) && nodes.isEmpty()) {
-                nodesByCard.remove(card.uuid());
+                nodesByCard.remove(uuid);
             }
         }
     }
@@ -111,7 +132,8 @@ public final class Ledger {
     /** The cards {@code node} registers that other nodes register too, in the node's card order. */
     public synchronized List<DuplicateRegistration> duplicateRegistrations(String node) {
         List<DuplicateRegistration> duplicates = new ArrayList<>();
-        for (RegisteredCard card : cardsByNode.getOrDefault(node, List.of())) {
+        for (VendorCard vendorCard : cardsByNode.getOrDefault(node, List.of())) {
+            RegisteredCard card = vendorCard.card();
             TreeSet<String> nodes = nodesByCard.get(card.uuid());
             if (nodes == null || nodes.size() < 2) {
                 continue;
@@ -144,7 +166,7 @@ public final class Ledger {
             apply(previous, -1);
         }
         if (placement.holdsAllocation()) {
-            PodEntry entry = new PodEntry(placement, CardUse.of(placement));
+            PodEntry entry = new PodEntry(placement, CardUse.of(placement), CardUse.of(placement, QuotaResource::counts));
             podsByUid.put(uid, entry);
             podsInOrder.put(PodOrder.of(placement), entry);
             apply(entry, +1);
@@ -221,6 +243,8 @@ public final class Ledger {
             if (totals.slots == 0) {
                 cardTotals.remove(use.uuid());
             }
+        }
+        for (CardUse use : entry.quotaUses()) {
             used.computeIfAbsent(QuotaResource.GPU_MEMORY_MIB, r -> new RunningTotal()).add(sign * use.memoryMib());
             used.computeIfAbsent(QuotaResource.GPU_CORES_PERCENT, r -> new RunningTotal()).add(sign * use.cores());
         }
@@ -271,7 +295,8 @@ public final class Ledger {
         Map<String, RegisteredCard> registered = new HashMap<>();
         Map<String, String> nodeByCard = new HashMap<>();
         cardsByNode.forEach((node, nodeCards) -> {
-            for (RegisteredCard card : nodeCards) {
+            for (VendorCard vendorCard : nodeCards) {
+                RegisteredCard card = vendorCard.card();
                 if (!nodesByCard.get(card.uuid()).first().equals(node)) {
                     continue;
                 }
@@ -279,9 +304,11 @@ public final class Ledger {
                 nodeByCard.put(card.uuid(), node);
                 CardTotals totals = cardTotals.get(card.uuid());
                 cards.add(totals == null
-                        ? new AllocationView.CardAllocation(node, card, 0, 0, 0)
+                        ? new AllocationView.CardAllocation(node, card, 0, 0, 0, vendorCard.backend(),
+                                vendorCard.units())
                         : new AllocationView.CardAllocation(node, card, totals.memoryMib.saturated(),
-                                totals.cores.saturated(), Quantities.toIntSaturated(totals.slots)));
+                                totals.cores.saturated(), Quantities.toIntSaturated(totals.slots),
+                                vendorCard.backend(), vendorCard.units()));
             }
         });
 

@@ -25,6 +25,16 @@ public enum QuotaResource {
         return "limits." + quotaName;
     }
 
+    /**
+     * Whether a share counts against these quotas: {@code nvidia.com/gpumem} and
+     * {@code nvidia.com/gpucores} are NVIDIA's resources, so only the allocations HAMi's NVIDIA
+     * backend writes (type field {@code NVIDIA}) count; other vendors' memory and cores are in
+     * their own units and under their own resource names.
+     */
+    public static boolean counts(DeviceShare share) {
+        return Ledger.NVIDIA_BACKEND.equals(share.vendor());
+    }
+
     public static Optional<QuotaResource> fromHardLimitKey(String key) {
         for (QuotaResource resource : values()) {
             if (resource.hardLimitKey().equals(key)) {

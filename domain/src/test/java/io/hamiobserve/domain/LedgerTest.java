@@ -575,4 +575,25 @@ class LedgerTest {
         assertThrows(IllegalArgumentException.class, () -> ledger.putQuota("", "q", List.of()));
         assertThrows(IllegalArgumentException.class, () -> ledger.putQuota("ns", "", List.of()));
     }
+
+    @Test
+    void nvidiaQuotasCountOnlyNvidiaSharesWhileCardsCountEveryVendor() {
+        ledger.putNode("gpu", List.of(card("GPU-A0", 0, 40960)));
+        ledger.putVendorCards("npu", List.of(new VendorCard(new RegisteredCard("NPU-0", 0, 7, 65536, 20,
+                "Ascend910B3", 0, CardMode.HAMI_CORE, true), "Ascend910B3",
+                new DeviceUnits(MemoryUnit.MIB, CoreUnit.AI_CORES))));
+        PodRef pod = pod("ml", "mixed");
+        ledger.putPod(running(pod, "gpu", app(0, "a", share("GPU-A0", 1000, 10)),
+                app(1, "b", new DeviceShare("NPU-0", "Ascend910B3", 16384, 0))));
+
+        AllocationView view = ledger.view();
+        assertEquals(1000, quotaOf(view, "ml", QuotaResource.GPU_MEMORY_MIB).used());
+        assertEquals(10, quotaOf(view, "ml", QuotaResource.GPU_CORES_PERCENT).used());
+        assertEquals(16384, cardOf(view, "NPU-0").allocatedMemoryMib());
+        assertEquals("Ascend910B3", cardOf(view, "NPU-0").backend());
+        assertEquals(CoreUnit.AI_CORES, cardOf(view, "NPU-0").units().cores());
+
+        ledger.removePod(pod.uid());
+        assertEquals(List.of(), ledger.view().quotas());
+    }
 }

@@ -50,7 +50,7 @@ final class InformerLedgerSource implements SchedulerLedgerSource {
 
     private final KubernetesClient client;
     private final boolean ownsClient;
-    private final Vendors vendors;
+    private final DeviceProviders providers;
     private final Heartbeat heartbeat;
     private final Clock clock;
     private List<WatchedInformer<?>> watched = List.of();
@@ -62,12 +62,12 @@ final class InformerLedgerSource implements SchedulerLedgerSource {
     /** For failure messages: where the API server is, read once (the exception handler must not throw). */
     private final String masterUrl;
 
-    InformerLedgerSource(KubernetesClient client, boolean ownsClient, Vendors vendors, Heartbeat heartbeat,
+    InformerLedgerSource(KubernetesClient client, boolean ownsClient, DeviceProviders providers, Heartbeat heartbeat,
                          Clock clock) {
         this.client = Objects.requireNonNull(client, "client");
         this.masterUrl = String.valueOf(client.getConfiguration().getMasterUrl());
         this.ownsClient = ownsClient;
-        this.vendors = vendors;
+        this.providers = providers;
         this.heartbeat = heartbeat;
         this.clock = clock;
     }
@@ -77,7 +77,7 @@ final class InformerLedgerSource implements SchedulerLedgerSource {
         if (prober != null) {
             throw new IllegalStateException("already started");
         }
-        LedgerFeed feed = new LedgerFeed(ledger, vendors, new Skips(skips));
+        LedgerFeed feed = new LedgerFeed(ledger, providers, new Skips(skips));
         Runnable listed = () -> {
             if (watched.stream().allMatch(WatchedInformer::listed)) {
                 ledger.markSynced(clock.millis());

@@ -16,8 +16,8 @@ import java.util.Objects;
  *
  * <p>Cluster access follows fabric8's usual configuration: in a pod, the service account;
  * elsewhere {@code $KUBECONFIG} or {@code ~/.kube/config} (and the {@code kubernetes.*} system
- * properties / {@code KUBERNETES_*} variables fabric8 reads). Device vendors are loaded with
- * {@link java.util.ServiceLoader}; NVIDIA is always present.
+ * properties / {@code KUBERNETES_*} variables fabric8 reads). Device providers (the vendors-*
+ * modules) are loaded with {@link java.util.ServiceLoader}; this module names none of them.
  */
 public final class KubernetesSources {
     /** How often a healthy live source re-confirms the ledger complete, and how often watches are checked. */
@@ -28,18 +28,18 @@ public final class KubernetesSources {
 
     /** The live ledger from the cluster this process is configured for; nothing connects before {@code start}. */
     public static SchedulerLedgerSource cluster() {
-        return new InformerLedgerSource(new KubernetesClientBuilder().build(), true, Vendors.load(), ledgerHeartbeat(
+        return new InformerLedgerSource(new KubernetesClientBuilder().build(), true, DeviceProviders.load(), ledgerHeartbeat(
                 HEARTBEAT), Clock.systemUTC());
     }
 
     /** The ledger from a file such as {@code kubectl get nodes,pods,resourcequotas -A -o yaml} prints. */
     public static SchedulerLedgerSource snapshot(Path file) {
-        return new SnapshotLedgerSource(Objects.requireNonNull(file, "file"), Vendors.load(), Clock.systemUTC());
+        return new SnapshotLedgerSource(Objects.requireNonNull(file, "file"), DeviceProviders.load(), Clock.systemUTC());
     }
 
     /** The HAMi pods placed on {@code nodeName} (usually {@code $NODE_NAME}), watched from the API server. */
     public static NodePodDirectory nodePods(String nodeName) {
-        return new NodePodInformer(new KubernetesClientBuilder().build(), true, nodeName, Vendors.load(),
+        return new NodePodInformer(new KubernetesClientBuilder().build(), true, nodeName, DeviceProviders.load(),
                 nodePodsHeartbeat(HEARTBEAT));
     }
 
@@ -48,7 +48,7 @@ public final class KubernetesSources {
     }
 
     static SchedulerLedgerSource cluster(KubernetesClient client, Heartbeat heartbeat) {
-        return new InformerLedgerSource(client, false, Vendors.load(), heartbeat, Clock.systemUTC());
+        return new InformerLedgerSource(client, false, DeviceProviders.load(), heartbeat, Clock.systemUTC());
     }
 
     static NodePodDirectory nodePods(KubernetesClient client, String nodeName) {
@@ -56,7 +56,7 @@ public final class KubernetesSources {
     }
 
     static NodePodDirectory nodePods(KubernetesClient client, String nodeName, Heartbeat heartbeat) {
-        return new NodePodInformer(client, false, nodeName, Vendors.load(), heartbeat);
+        return new NodePodInformer(client, false, nodeName, DeviceProviders.load(), heartbeat);
     }
 
     private static Heartbeat ledgerHeartbeat(Duration period) {

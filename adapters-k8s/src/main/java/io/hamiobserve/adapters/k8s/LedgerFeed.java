@@ -14,10 +14,12 @@ import io.hamiobserve.domain.PodPlacement;
 import io.hamiobserve.domain.Quantities;
 import io.hamiobserve.domain.QuotaLimit;
 import io.hamiobserve.domain.QuotaResource;
-import io.hamiobserve.domain.RegisteredCard;
+import io.hamiobserve.domain.VendorCard;
 import io.hamiobserve.ports.SkipReporter;
-import io.hamiobserve.ports.spi.DeviceVendor;
-import io.hamiobserve.ports.spi.DeviceVendor.Problem;
+import io.hamiobserve.ports.spi.DeviceProvider;
+import io.hamiobserve.ports.spi.NodeDevices;
+import io.hamiobserve.ports.spi.NodeView;
+import io.hamiobserve.ports.spi.Problem;
 
 import java.math.BigDecimal;
 import java.math.RoundingMode;
@@ -41,14 +43,14 @@ final class LedgerFeed {
     private static final BigDecimal MAX_QUOTA = BigDecimal.valueOf(Quantities.MAX_QUOTA);
 
     private final Ledger ledger;
-    private final Vendors vendors;
+    private final DeviceProviders providers;
     private final PodMapper pods;
     private final Skips skips;
 
-    LedgerFeed(Ledger ledger, Vendors vendors, Skips skips) {
+    LedgerFeed(Ledger ledger, DeviceProviders providers, Skips skips) {
         this.ledger = ledger;
-        this.vendors = vendors;
-        this.pods = new PodMapper(vendors);
+        this.providers = providers;
+        this.pods = new PodMapper(providers);
         this.skips = skips;
     }
 
@@ -62,30 +64,25 @@ final class LedgerFeed {
     }
 
     private void ledger(String name, Node node) {
-        Map<String, String> annotations = node.getMetadata().getAnnotations();
-        List<RegisteredCard> cards = new ArrayList<>();
-        boolean registers = false;
-        for (DeviceVendor vendor : vendors.all()) {
-            String value = annotations == null ? null : annotations.get(vendor.registerAnnotation());
-            if (value == null) {
-                continue;
+        NodeView view = providers.view(name, node);
+        List<VendorCard> cards = new ArrayList<>();
+        boolean present = false;
+        for (DeviceProvider provider : view == null ? List.<DeviceProvider>of() : providers.registering(view)) {
+            NodeDevices devices = provider.decodeNode(view);
+            for (Problem problem : devices.problems()) {
+                skips.skip(DeviceProviders.nodeKind(provider), name, problem);
             }
-            registers = true;
-            DeviceVendor.Decoded<List<RegisteredCard>> decoded = vendor.decodeRegistration(value);
-            for (Problem problem : decoded.problems()) {
-                skips.skip(Kind.NODE_ANNOTATION, name, new Problem(problem.reason(),
-                        vendor.registerAnnotation() + ": " + problem.detail()));
-            }
-            cards.addAll(decoded.value());
+            present |= devices.present();
+            cards.addAll(devices.cards());
         }
-        if (registers) {
-            ledger.putNode(name, cards);
+        if (present) {
+            ledger.putVendorCards(name, cards);
             for (Ledger.DuplicateRegistration duplicate : ledger.duplicateRegistrations(name)) {
                 skips.skip(Kind.NODE_ANNOTATION, duplicate.ignored(), Reason.DUPLICATE_UUID, "card " + duplicate.uuid()
                         + " is registered by " + duplicate.keptBy() + " too, which keeps it (first node by name)");
             }
         } else {
-            // A node without GPUs, or one whose device plugin withdrew its registration.
+            // A node without accelerators, or one whose device plugins withdrew their registration.
             ledger.removeNode(name);
         }
     }

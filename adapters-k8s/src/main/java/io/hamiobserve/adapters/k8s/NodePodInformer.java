@@ -52,7 +52,7 @@ final class NodePodInformer implements NodePodDirectory {
     private final Map<String, NodePod> byUid = new ConcurrentHashMap<>();
     private WatchedInformer<Pod> informer;
 
-    NodePodInformer(KubernetesClient client, boolean ownsClient, String nodeName, Vendors vendors, Heartbeat heartbeat) {
+    NodePodInformer(KubernetesClient client, boolean ownsClient, String nodeName, DeviceProviders providers, Heartbeat heartbeat) {
         this.client = Objects.requireNonNull(client, "client");
         this.ownsClient = ownsClient;
         this.heartbeat = Objects.requireNonNull(heartbeat, "heartbeat");
@@ -60,7 +60,7 @@ final class NodePodInformer implements NodePodDirectory {
             throw new IllegalArgumentException("node name is empty: set NODE_NAME from spec.nodeName");
         }
         this.nodeName = nodeName;
-        this.mapper = new PodMapper(vendors);
+        this.mapper = new PodMapper(providers);
     }
 
     @Override

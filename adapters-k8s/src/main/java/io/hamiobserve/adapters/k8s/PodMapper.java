@@ -16,10 +16,10 @@ import io.hamiobserve.domain.MigInstance;
 import io.hamiobserve.domain.PodPhase;
 import io.hamiobserve.domain.PodPlacement;
 import io.hamiobserve.domain.PodRef;
-import io.hamiobserve.ports.spi.DeviceVendor.Problem;
-import tools.jackson.core.JacksonException;
-import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
+import io.hamiobserve.ports.spi.DeviceProvider;
+import io.hamiobserve.ports.spi.PodAllocation;
+import io.hamiobserve.ports.spi.PodDevices;
+import io.hamiobserve.ports.spi.Problem;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -32,14 +32,16 @@ import java.util.Optional;
  */
 final class PodMapper {
     static final String NODE_KEY = "hami.io/vgpu-node";
-    static final String MIG_KEY = "hami.io/vgpu-mig-allocations";
+    /**
+     * Kubernetes names (DNS subdomains) are at most 253 characters; so are identities and container
+     * names here: an API server never stores a longer one, a crafted snapshot may.
+     */
+    static final int MAX_NAME_CHARS = 253;
 
-    private static final JsonMapper JSON = JsonMapper.builder().build();
+    private final DeviceProviders providers;
 
-    private final Vendors vendors;
-
-    PodMapper(Vendors vendors) {
-        this.vendors = vendors;
+    PodMapper(DeviceProviders providers) {
+        this.providers = providers;
     }
 
     /** The pod's identity, or empty when the object lacks namespace, name or UID. */
@@ -95,9 +97,9 @@ final class PodMapper {
             return Optional.empty();
         }
         List<String> names = containerNames(pod);
-        Optional<Problem> badName = names(ref.get(), node.get(), names);
+        Optional<String> badName = names(ref.get(), node.get(), names);
         if (badName.isPresent()) {
-            skips.skip(Kind.POD_ANNOTATION, describe(pod), badName.get());
+            skips.skip(Kind.POD_ANNOTATION, describe(pod), Reason.TOO_LONG, badName.get());
             return Optional.empty();
         }
         String item = ref.get().namespace() + "/" + ref.get().name();
@@ -106,26 +108,30 @@ final class PodMapper {
         int initCount = spec == null ? 0 : nullToEmpty(spec.getInitContainers()).size();
 
         List<List<DeviceShare>> merged = new ArrayList<>();
-        for (String key : vendors.allocatedKeys()) {
-            String value = value(annotations, key);
-            if (value == null) {
-                continue;
+        List<MigInstance> mig = List.of();
+        for (DeviceProvider provider : providers.allocating(annotations)) {
+            PodDevices devices = provider.decodePod(DeviceProviders.declaredBy(provider, annotations));
+            String kind = DeviceProviders.podKind(provider);
+            for (Problem problem : devices.problems()) {
+                skips.skip(kind, item, problem);
             }
-            AllocationDecoder.Decoded decoded = AllocationDecoder.decode(value);
-            for (Problem problem : decoded.problems()) {
-                skips.skip(Kind.POD_ANNOTATION, item, new Problem(problem.reason(), key + ": " + problem.detail()));
-            }
-            List<List<DeviceShare>> entries = decoded.containers();
-            if (!names.isEmpty() && entries.size() > names.size()) {
-                skips.skip(Kind.POD_ANNOTATION, item, Reason.TOO_MANY_CONTAINERS, key + " lists " + entries.size()
-                        + " containers, the pod has " + names.size());
-                entries = entries.subList(0, names.size());
-            }
-            for (int i = 0; i < entries.size(); i++) {
-                while (merged.size() <= i) {
-                    merged.add(new ArrayList<>(2));
+            for (PodAllocation allocation : devices.allocations()) {
+                List<List<DeviceShare>> entries = allocation.containers();
+                if (!names.isEmpty() && entries.size() > names.size()) {
+                    skips.skip(kind, item, new Problem(allocation.key(), Reason.TOO_MANY_CONTAINERS.label(),
+                            "lists " + entries.size() + " containers, the pod has " + names.size()));
+                    entries = entries.subList(0, names.size());
                 }
-                merged.get(i).addAll(entries.get(i));
+                // Positions are the contract: the i-th entry of every key is the i-th container.
+                for (int i = 0; i < entries.size(); i++) {
+                    while (merged.size() <= i) {
+                        merged.add(new ArrayList<>(2));
+                    }
+                    merged.get(i).addAll(entries.get(i));
+                }
+            }
+            if (!devices.migInstances().isEmpty()) {
+                mig = mig.isEmpty() ? devices.migInstances() : concat(mig, devices.migInstances());
             }
         }
 
@@ -138,7 +144,6 @@ final class PodMapper {
         }
         PodStatus status = pod.getStatus();
         PodPhase phase = PodPhase.parse(status == null ? null : status.getPhase());
-        List<MigInstance> mig = migInstances(value(annotations, MIG_KEY), item, skips);
         return Optional.of(new PodPlacement(ref.get(), node.get(), phase, initContainersFinished(pod, initCount),
                 containers, mig));
     }
@@ -147,13 +152,12 @@ final class PodMapper {
      * A problem when a name that becomes a label is longer than Kubernetes allows: an API server
      * never stores one, a crafted snapshot may.
      */
-    private static Optional<Problem> names(PodRef ref, String node, List<String> containers) {
+    private static Optional<String> names(PodRef ref, String node, List<String> containers) {
         List<String> names = new ArrayList<>(List.of(ref.namespace(), ref.name(), ref.uid(), node));
         names.addAll(containers);
         for (String name : names) {
-            Optional<Problem> problem = InputLimits.length(name, InputLimits.MAX_NAME_CHARS, "name", "pod");
-            if (problem.isPresent()) {
-                return problem;
+            if (name.length() > MAX_NAME_CHARS) {
+                return Optional.of("pod: name of " + name.length() + " characters, more than " + MAX_NAME_CHARS);
             }
         }
         return Optional.empty();
@@ -176,99 +180,10 @@ final class PodMapper {
         return true;
     }
 
-    private static List<MigInstance> migInstances(String value, String item, Skips skips) {
-        if (isBlank(value)) {
-            return List.of();
-        }
-        Optional<Problem> tooLong = InputLimits.annotation(MIG_KEY, value);
-        if (tooLong.isPresent()) {
-            skips.skip(Kind.POD_ANNOTATION, item, tooLong.get());
-            return List.of();
-        }
-        JsonNode root;
-        try {
-            root = JSON.readTree(value);
-        } catch (JacksonException e) {
-            skips.skip(Kind.POD_ANNOTATION, item, Reason.BAD_JSON, MIG_KEY + ": " + e.getOriginalMessage());
-            return List.of();
-        }
-        if (root == null || !root.isArray()) {
-            skips.skip(Kind.POD_ANNOTATION, item, Reason.BAD_JSON, MIG_KEY + " is not a JSON array");
-            return List.of();
-        }
-        List<MigInstance> instances = new ArrayList<>();
-        int position = 0;
-        for (JsonNode entry : root) {
-            if (position == InputLimits.MAX_MIG_INSTANCES) {
-                skips.skip(Kind.POD_ANNOTATION, item, Reason.TOO_MANY_ENTRIES, MIG_KEY + " lists " + root.size()
-                        + " instances; the first " + InputLimits.MAX_MIG_INSTANCES + " are read");
-                break;
-            }
-            List<Problem> problems = new ArrayList<>(1);
-            Optional<MigInstance> instance = migInstance(entry, MIG_KEY + " #" + position++, problems);
-            instance.ifPresent(instances::add);
-            problems.forEach(problem -> skips.skip(Kind.POD_ANNOTATION, item, problem));
-        }
-        return instances;
-    }
-
-    private static Optional<MigInstance> migInstance(JsonNode entry, String where, List<Problem> problems) {
-        if (!entry.isObject()) {
-            problems.add(Reason.BAD_MIG_ALLOCATION.problem(where + " is not an object"));
-            return Optional.empty();
-        }
-        JsonNode placement = entry.path("placement");
-        long start;
-        long size;
-        if (placement.isObject()) {
-            start = smallInt(placement, "start", where, problems);
-            size = smallInt(placement, "size", where, problems);
-        } else {
-            start = smallInt(entry, "placement", where, problems);
-            size = 0;
-        }
-        String gpu = text(entry, "gpuUUID", where, problems);
-        String migUuid = text(entry, "migUUID", where, problems);
-        String profile = text(entry, "profile", where, problems);
-        long containerIndex = smallInt(entry, "containerIndex", where, problems);
-        long deviceIndex = smallInt(entry, "deviceIndex", where, problems);
-        long gpuInstance = smallInt(entry, "gpuInstanceID", where, problems);
-        long computeInstance = smallInt(entry, "computeInstanceID", where, problems);
-        if (gpu.isEmpty() && problems.isEmpty()) {
-            problems.add(Reason.BAD_MIG_ALLOCATION.problem(where + " without gpuUUID"));
-        }
-        if (!gpu.isEmpty()) {
-            InputLimits.uuid(gpu, where).ifPresent(problems::add);
-        }
-        if (!migUuid.isEmpty()) {
-            InputLimits.uuid(migUuid, where).ifPresent(problems::add);
-        }
-        InputLimits.length(profile, InputLimits.MAX_TEXT_CHARS, "profile", where).ifPresent(problems::add);
-        if (!problems.isEmpty()) {
-            return Optional.empty();
-        }
-        return Optional.of(new MigInstance((int) containerIndex, (int) deviceIndex, gpu, profile, (int) start,
-                (int) size, migUuid, (int) gpuInstance, (int) computeInstance));
-    }
-
-    private static long smallInt(JsonNode object, String field, String where, List<Problem> problems) {
-        Numbers.Parsed parsed = Numbers.fromJson(object.get(field), where + " " + field, Integer.MAX_VALUE);
-        if (!parsed.ok()) {
-            problems.add(parsed.problem());
-        }
-        return parsed.value();
-    }
-
-    private static String text(JsonNode object, String field, String where, List<Problem> problems) {
-        JsonNode node = object.get(field);
-        if (node == null || node.isNull()) {
-            return "";
-        }
-        if (!node.isString()) {
-            problems.add(Reason.BAD_MIG_ALLOCATION.problem(where + ": " + field + " is not a string"));
-            return "";
-        }
-        return node.stringValue().strip();
+    private static <T> List<T> concat(List<T> first, List<T> second) {
+        List<T> both = new ArrayList<>(first);
+        both.addAll(second);
+        return both;
     }
 
     static String describe(Pod pod) {

@@ -2,7 +2,7 @@ package io.hamiobserve.adapters.k8s;
 
 import io.hamiobserve.ports.SkipKey;
 import io.hamiobserve.ports.SkipReporter;
-import io.hamiobserve.ports.spi.DeviceVendor.Problem;
+import io.hamiobserve.ports.spi.Problem;
 
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -11,7 +11,8 @@ import java.util.logging.Logger;
  * Reports skipped input to the {@link SkipReporter}: the key (this adapter's source, the kind of
  * object, the reason) to the counter, the item and what was wrong with it to the reporter's log
  * line, which bounds what an input can put into the log ({@link SkipReporter#loggable}). A device
- * vendor's {@link Problem} brings a reason of the vendor's own.
+ * provider's {@link Problem} brings a reason of the provider's own, counted under a kind that
+ * names the provider ({@code nvidia_node}, {@code ascend_pod}): skips are counted per vendor.
  */
 final class Skips {
     static final String SOURCE = "kubernetes";
@@ -25,14 +26,8 @@ final class Skips {
 
     /** Why, for the decoders of this adapter (docs/adapters-k8s.md says what each means). */
     enum Reason implements SkipKey.Label {
-        MISSING_IDENTITY, INVALID_OBJECT, DUPLICATE_UUID, BAD_QUANTITY, NOT_A_NUMBER, NEGATIVE_NUMBER, NUMBER_OVERFLOW,
-        TOO_LONG, BAD_UUID, TOO_MANY_CONTAINERS, TOO_MANY_DEVICES, TOO_MANY_ENTRIES, WRONG_FIELD_COUNT, MISSING_UUID,
-        BAD_JSON, BAD_MIG_ALLOCATION, BAD_DOCUMENT, BAD_OBJECT, EMPTY_VALUE, TOO_MANY_CARDS, BAD_BOOLEAN, UNKNOWN_MODE;
-
-        /** This reason as a decoder's finding, with what exactly was wrong. */
-        Problem problem(String detail) {
-            return new Problem(label(), detail);
-        }
+        MISSING_IDENTITY, INVALID_OBJECT, DUPLICATE_UUID, BAD_QUANTITY, NEGATIVE_NUMBER, NUMBER_OVERFLOW, TOO_LONG,
+        TOO_MANY_CONTAINERS, BAD_DOCUMENT, BAD_OBJECT
     }
 
     private final SkipReporter reporter;
@@ -41,8 +36,10 @@ final class Skips {
         this.reporter = reporter;
     }
 
-    void skip(Kind kind, String item, Problem problem) {
-        report(new SkipKey(SOURCE, kind.label(), problem.reason()), item + ": " + problem.detail());
+    /** A provider's problem, under the provider's kind ({@link DeviceProviders#nodeKind}, {@code podKind}). */
+    void skip(String providerKind, String item, Problem problem) {
+        report(new SkipKey(SOURCE, providerKind, problem.reason()), item + ": " + problem.key() + ": "
+                + problem.detail());
     }
 
     void skip(Kind kind, String item, Reason reason, String detail) {

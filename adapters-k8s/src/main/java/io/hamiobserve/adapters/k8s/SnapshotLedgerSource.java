@@ -33,20 +33,20 @@ final class SnapshotLedgerSource implements SchedulerLedgerSource {
     private static final KubernetesSerialization SERIALIZATION = new KubernetesSerialization();
 
     private final Path file;
-    private final Vendors vendors;
+    private final DeviceProviders providers;
     private final Clock clock;
     private volatile Failure failure;
 
-    SnapshotLedgerSource(Path file, Vendors vendors, Clock clock) {
+    SnapshotLedgerSource(Path file, DeviceProviders providers, Clock clock) {
         this.file = file;
-        this.vendors = vendors;
+        this.providers = providers;
         this.clock = clock;
     }
 
     @Override
     public void start(Ledger ledger, SkipReporter reporter) {
         Skips skips = new Skips(reporter);
-        LedgerFeed feed = new LedgerFeed(ledger, vendors, skips);
+        LedgerFeed feed = new LedgerFeed(ledger, providers, skips);
         SnapshotReader.Summary summary;
         try {
             summary = SnapshotReader.read(file, object -> apply(object, feed, SERIALIZATION, skips), skips);

@@ -6,16 +6,12 @@ import io.fabric8.kubernetes.api.model.ResourceQuota;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.hamiobserve.adapters.k8s.fuzz.FuzzInputs;
 import io.hamiobserve.domain.AllocationView;
-import io.hamiobserve.domain.DeviceShare;
 import io.hamiobserve.domain.Ledger;
 import io.hamiobserve.domain.MigInstance;
 import io.hamiobserve.domain.PodPlacement;
 import io.hamiobserve.domain.Quantities;
-import io.hamiobserve.domain.RegisteredCard;
-import io.hamiobserve.ports.SkipKey;
 import io.hamiobserve.ports.SkipReporter;
-import io.hamiobserve.ports.spi.DeviceVendor;
-import io.hamiobserve.ports.spi.DeviceVendor.Problem;
+import io.hamiobserve.vendors.protocol.testing.ProviderFuzz;
 
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
@@ -28,13 +24,14 @@ import java.util.TreeMap;
 import java.util.function.BiConsumer;
 
 /**
- * Fuzzes every decoder of untrusted text in the Kubernetes adapter: the node register annotation
- * (JSON and {@code :}-record forms), the pod allocation annotation, MIG allocations, ResourceQuota
+ * Fuzzes every path of untrusted text through the Kubernetes adapter: NVIDIA's node register
+ * annotation (JSON and {@code :}-record forms), its pod allocation annotation and MIG allocations,
+ * each on a real node or pod handed to the device providers on the class path, ResourceQuota
  * quantities, and dumps in YAML and JSON. Inputs come from {@link FuzzInputs}; each goes through
- * the real decoder into a real {@link Ledger}. For any input, the only outcomes allowed are a
- * decoded value within the domain's bounds and skips whose reasons are in the adapter's stable
- * vocabulary ({@link #REASONS}); an exception, an unknown reason, a skip that says a decoder
- * threw ({@code invalid_object}), or a view with a negative figure is a failure.
+ * the real feed into a real {@link Ledger}. For any input, the only outcomes allowed are a
+ * decoded value within the domain's bounds and skips whose reasons are in the adapter's or the
+ * providers' stable vocabulary ({@link #REASONS}); an exception, an unknown reason, a skip that
+ * says a decoder threw ({@code invalid_object}), or a view with a negative figure is a failure.
  *
  * <p>Targets: {@code register}, {@code allocation}, {@code mig}, {@code quota}, {@code dump-yaml},
  * {@code dump-json}. Long runs: {@code bin/fuzz TARGET [--count N] [--seed S]}.
@@ -44,11 +41,13 @@ public final class DecoderFuzz {
      * Every reason the adapter's decoders skip with; a reason outside this set fails the run, and so
      * does {@code invalid_object}: it is what an exception escaping a decoder is counted as.
      */
-    static final Set<String> REASONS = java.util.Arrays.stream(Skips.Reason.values())
+    static final Set<String> REASONS = java.util.stream.Stream.concat(java.util.Arrays.stream(Skips.Reason.values())
             .filter(reason -> reason != Skips.Reason.INVALID_OBJECT)
-            .map(Skips.Reason::label)
+            .map(Skips.Reason::label), ProviderFuzz.REASONS.stream())
             .collect(java.util.stream.Collectors.toUnmodifiableSet());
 
+    /** A card or MIG UUID the providers let through: 1 to 285 characters (synthesised from a node name) of printable ASCII. */
+    private static final int MAX_UUID_CHARS = 285;
     static final long DEFAULT_SEED = 20_260_113L;
     static final List<String> TARGETS = List.of("register", "allocation", "mig", "quota", "dump-yaml", "dump-json");
 
@@ -73,16 +72,34 @@ public final class DecoderFuzz {
             skipped[0]++;
             counts.merge(key.reason(), 1L, Long::sum);
         };
-        LedgerFeed feed = new LedgerFeed(ledger, Vendors.load(), new Skips(reporter));
+        LedgerFeed feed = new LedgerFeed(ledger, DeviceProviders.load(), new Skips(reporter));
         BiConsumer<Long, String> one = switch (target) {
-            case "register" -> (i, value) -> register(value, ledger, reporter);
-            case "allocation" -> (i, value) -> allocation(value, ledger, reporter);
+            case "register" -> {
+                io.fabric8.kubernetes.api.model.Node node = Fixtures.node("n1", "[]");
+                yield (i, value) -> {
+                    node.getMetadata().getAnnotations().put(Fixtures.REGISTER, value);
+                    feed.putNode(node);
+                    for (AllocationView.CardAllocation card : ledger.view().cards()) {
+                        checkUuid(card.card().uuid());
+                    }
+                };
+            }
+            case "allocation" -> {
+                Pod pod = Fixtures.pod("ns", "p", "n1", "", "c0", "c1", "c2", "c3").build();
+                yield (i, value) -> {
+                    pod.getMetadata().getAnnotations().put(Fixtures.ALLOCATED, value);
+                    feed.putPod(pod);
+                    for (AllocationView.ContainerAllocation container : ledger.view().containers()) {
+                        checkUuid(container.uuid());
+                    }
+                };
+            }
             case "mig" -> {
                 Pod pod = Fixtures.pod("ns", "p", "n1", "GPU-0001,NVIDIA,1,1:;", "c").build();
-                PodMapper mapper = new PodMapper(Vendors.load());
+                PodMapper mapper = new PodMapper(DeviceProviders.load());
                 Skips skips = new Skips(reporter);
                 yield (i, value) -> {
-                    pod.getMetadata().getAnnotations().put(PodMapper.MIG_KEY, value);
+                    pod.getMetadata().getAnnotations().put(Fixtures.MIG, value);
                     PodPlacement placement = mapper.toPlacement(pod, skips).orElseThrow();
                     placement.migInstances().forEach(DecoderFuzz::checkMig);
                     ledger.putPod(placement);
@@ -105,9 +122,9 @@ public final class DecoderFuzz {
             }
             case "dump-yaml", "dump-json" -> {
                 KubernetesSerialization serialization = new KubernetesSerialization();
-                Vendors vendors = Vendors.load();
+                DeviceProviders providers = DeviceProviders.load();
                 // Each dump is a snapshot of its own: a fresh ledger, as a restarted exporter would have.
-                yield (i, text) -> dump(text, new Ledger(), vendors, serialization, reporter, counts);
+                yield (i, text) -> dump(text, new Ledger(), providers, serialization, reporter, counts);
             }
             default -> throw new IllegalArgumentException("no fuzz target " + target + "; targets: " + TARGETS);
         };
@@ -138,51 +155,10 @@ public final class DecoderFuzz {
         return new Outcomes(counts);
     }
 
-    private static void register(String value, Ledger ledger, SkipReporter reporter) {
-        DeviceVendor.Decoded<List<RegisteredCard>> decoded = new NvidiaDeviceVendor().decodeRegistration(value);
-        for (Problem problem : decoded.problems()) {
-            reporter.skipped(new SkipKey(Skips.SOURCE, Skips.Kind.NODE_ANNOTATION.label(), problem.reason()),
-                    problem.detail());
-        }
-        if (decoded.value().size() > InputLimits.MAX_CARDS_PER_NODE) {
-            throw new AssertionError(decoded.value().size() + " cards");
-        }
-        for (RegisteredCard card : decoded.value()) {
-            checkUuid(card.uuid());
-            if (card.type().length() > InputLimits.MAX_TEXT_CHARS) {
-                throw new AssertionError("type of " + card.type().length() + " characters");
-            }
-        }
-        ledger.putNode("n1", decoded.value());
-    }
-
-    private static void allocation(String value, Ledger ledger, SkipReporter reporter) {
-        AllocationDecoder.Decoded decoded = AllocationDecoder.decode(value);
-        for (Problem problem : decoded.problems()) {
-            reporter.skipped(new SkipKey(Skips.SOURCE, Skips.Kind.POD_ANNOTATION.label(), problem.reason()),
-                    problem.detail());
-        }
-        if (decoded.containers().size() > InputLimits.MAX_CONTAINERS) {
-            throw new AssertionError(decoded.containers().size() + " containers");
-        }
-        for (List<DeviceShare> devices : decoded.containers()) {
-            if (devices.size() > InputLimits.MAX_DEVICES_PER_CONTAINER) {
-                throw new AssertionError(devices.size() + " devices");
-            }
-            devices.forEach(share -> checkUuid(share.uuid()));
-        }
-        List<io.hamiobserve.domain.ContainerShares> containers = new java.util.ArrayList<>();
-        for (int c = 0; c < decoded.containers().size(); c++) {
-            containers.add(new io.hamiobserve.domain.ContainerShares(c, "c" + c, c == 0, decoded.containers().get(c)));
-        }
-        ledger.putPod(new PodPlacement(new io.hamiobserve.domain.PodRef("ns", "p", "uid"), "n1",
-                io.hamiobserve.domain.PodPhase.RUNNING, false, containers));
-    }
-
-    private static void dump(String text, Ledger ledger, Vendors vendors, KubernetesSerialization serialization,
-                             SkipReporter reporter, Map<String, Long> counts) {
+    private static void dump(String text, Ledger ledger, DeviceProviders providers,
+                             KubernetesSerialization serialization, SkipReporter reporter, Map<String, Long> counts) {
         Skips skips = new Skips(reporter);
-        LedgerFeed feed = new LedgerFeed(ledger, vendors, skips);
+        LedgerFeed feed = new LedgerFeed(ledger, providers, skips);
         try {
             SnapshotReader.read(new ByteArrayInputStream(text.getBytes(StandardCharsets.UTF_8)),
                     object -> SnapshotLedgerSource.apply(object, feed, serialization, skips), skips);
@@ -216,9 +192,9 @@ public final class DecoderFuzz {
     }
 
     private static void checkUuid(String uuid) {
-        if (uuid.isEmpty() || uuid.length() > InputLimits.MAX_UUID_CHARS
+        if (uuid.isEmpty() || uuid.length() > MAX_UUID_CHARS
                 || uuid.chars().anyMatch(c -> c <= 0x20 || c >= 0x7f)) {
-            throw new AssertionError("UUID not printable ASCII of 1 to 128 characters: " + SkipReporter.loggable(uuid));
+            throw new AssertionError("UUID not printable ASCII of 1 to 285 characters: " + SkipReporter.loggable(uuid));
         }
     }
 

@@ -38,6 +38,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 final class Fixtures {
     static final String REGISTER = "hami.io/node-nvidia-register";
     static final String ALLOCATED = "hami.io/vgpu-devices-allocated";
+    static final String MIG = "hami.io/vgpu-mig-allocations";
 
     private Fixtures() {
     }

@@ -138,8 +138,8 @@ class InformerLedgerSourceTest {
         startSource();
         assertEquals(List.of("GPU-1"), ledger.view().cards().stream().map(c -> c.card().uuid()).toList());
         assertEquals(1000, cardOf(ledger.view(), "GPU-1").allocatedMemoryMib());
-        assertTrue(skips.reasons().containsAll(List.of("node_annotation/not_a_number", "node_annotation/bad_json",
-                "pod_annotation/negative_number", "quota/negative_number")), skips.reasons()::toString);
+        assertTrue(skips.reasons().containsAll(List.of("nvidia_node/not_a_number", "nvidia_node/bad_json",
+                "nvidia_pod/negative_number", "quota/negative_number")), skips.reasons()::toString);
     }
 
     @Test

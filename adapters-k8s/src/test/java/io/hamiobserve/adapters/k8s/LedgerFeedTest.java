@@ -24,7 +24,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class LedgerFeedTest {
     private final Ledger ledger = new Ledger();
     private final Fixtures.RecordingSkips skips = new Fixtures.RecordingSkips();
-    private final LedgerFeed feed = new LedgerFeed(ledger, Vendors.load(), new Skips(skips));
+    private final LedgerFeed feed = new LedgerFeed(ledger, DeviceProviders.load(), new Skips(skips));
 
     private OptionalLong memoryLimit() {
         return ledger.view().quotas().stream().filter(q -> q.resource() == QuotaResource.GPU_MEMORY_MIB)
@@ -84,7 +84,7 @@ class LedgerFeedTest {
     void aCardRegisteredByTwoNodesIsCountedOnceAndEachDeliveryOfTheOtherNodeIsReported() {
         List<String> items = new ArrayList<>();
         SkipReporter recording = (key, item) -> items.add(key.kind() + "/" + key.reason() + " " + item);
-        LedgerFeed reporting = new LedgerFeed(ledger, Vendors.load(), new Skips(recording));
+        LedgerFeed reporting = new LedgerFeed(ledger, DeviceProviders.load(), new Skips(recording));
         reporting.putNode(node("node-b", "[" + card("GPU-1", 0, 40960) + "," + card("GPU-2", 1, 40960) + "]"));
         reporting.putNode(node("node-a", "[" + card("GPU-1", 0, 40960) + "]"));
         reporting.putPod(pod("ml", "p", "node-b", "GPU-1,NVIDIA,1000,10:;", "c").build());
@@ -108,6 +108,44 @@ class LedgerFeedTest {
         assertEquals(List.of(1000L, 10L, 1), List.of(card.allocatedMemoryMib(), card.allocatedCores(),
                 card.sharedContainers()));
         // The two pods stay in the ledger without the share that did not decode, so they hold nothing of the card.
-        assertEquals(List.of("pod_annotation/number_overflow", "pod_annotation/number_overflow"), skips.reasons());
+        assertEquals(List.of("nvidia_pod/number_overflow", "nvidia_pod/number_overflow"), skips.reasons());
+    }
+
+    @Test
+    void aNodeWhoseCardsComeFromItsCapacityIsReadByItsVendorsProvider() {
+        feed.putNode(new io.fabric8.kubernetes.api.model.NodeBuilder().withNewMetadata().withName("mlu-1")
+                .addToLabels("kubernetes.io/os", "linux").endMetadata()
+                .withNewStatus().addToCapacity("cambricon.com/mlu.smlu.vcore", new io.fabric8.kubernetes.api.model
+                        .Quantity("200"))
+                .addToCapacity("cambricon.com/mlu.smlu.vmemory", new io.fabric8.kubernetes.api.model.Quantity("96"))
+                .addToCapacity("cpu", new io.fabric8.kubernetes.api.model.Quantity("64")).endStatus().build());
+        feed.putPod(pod("ml", "mlu", "mlu-1", null, "c").editMetadata()
+                .addToAnnotations("hami.io/cambricon-mlu-devices-allocated", "mlu-1-cambricon-mlu-1,MLU,2048,10:;")
+                .endMetadata().build());
+
+        List<AllocationView.CardAllocation> cards = ledger.view().cards();
+        assertEquals(List.of("mlu-1-cambricon-mlu-0", "mlu-1-cambricon-mlu-1"),
+                cards.stream().map(card -> card.card().uuid()).toList());
+        assertEquals(List.of("MLU", "MLU"), cards.stream().map(AllocationView.CardAllocation::backend).toList());
+        assertEquals(List.of(12288L, 12288L), cards.stream().map(card -> card.card().memoryMib()).toList());
+        assertEquals(List.of(0L, 2048L), cards.stream().map(AllocationView.CardAllocation::allocatedMemoryMib)
+                .toList());
+        assertEquals(List.of(), skips.reasons());
+    }
+
+    @Test
+    void providersProblemsAreCountedUnderTheirVendorAndAWithdrawnRegistrationForgetsTheNode() {
+        feed.putNode(node("n1", "[" + card("GPU-a", 0, 40960) + "]"));
+        var dcu = new io.fabric8.kubernetes.api.model.NodeBuilder().withNewMetadata().withName("dcu-1")
+                .addToAnnotations("hami.io/node-dcu-register", "DCU-0,4,65520,100,K100_AI,0,true:DCU-1,4,x,100,K,0,true:")
+                .endMetadata().build();
+        feed.putNode(dcu);
+        assertEquals(List.of("dcu-1", "n1"), ledger.view().cards().stream()
+                .map(AllocationView.CardAllocation::node).toList());
+        assertEquals(List.of("hygon_node/not_a_number"), skips.reasons());
+
+        dcu.getMetadata().getAnnotations().clear();
+        feed.putNode(dcu);
+        assertEquals(List.of("n1"), ledger.view().cards().stream().map(AllocationView.CardAllocation::node).toList());
     }
 }

@@ -71,7 +71,7 @@ class NodePodInformerTest {
         client.pods().inNamespace("ml").resource(running("second", "node-a", "garbage;")).create();
         await("second pod", () -> directory.pods().size() == 2);
         assertEquals(List.of("here", "second"), directory.pods().stream().map(p -> p.pod().name()).toList());
-        assertTrue(skips.reasons().contains("pod_annotation/wrong_field_count"), skips.reasons()::toString);
+        assertTrue(skips.reasons().contains("nvidia_pod/wrong_field_count"), skips.reasons()::toString);
 
         client.pods().inNamespace("ml").withName("here").delete();
         await("deleted pod gone", () -> directory.pods().stream().map(p -> p.pod().name()).toList()

@@ -7,8 +7,6 @@ import io.hamiobserve.domain.DeviceShare;
 import io.hamiobserve.domain.MigInstance;
 import io.hamiobserve.domain.PodPhase;
 import io.hamiobserve.domain.PodPlacement;
-import io.hamiobserve.domain.RegisteredCard;
-import io.hamiobserve.ports.spi.DeviceVendor;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -23,33 +21,8 @@ class PodMapperTest {
     private final Fixtures.RecordingSkips recorded = new Fixtures.RecordingSkips();
     private final Skips skips = new Skips(recorded);
 
-    /** A second vendor with its own allocation key, as HAMi gives other vendors. */
-    private static final class OtherVendor implements DeviceVendor {
-        @Override
-        public String name() {
-            return "other";
-        }
-
-        @Override
-        public String registerAnnotation() {
-            return "hami.io/node-other-register";
-        }
-
-        @Override
-        public String allocatedAnnotation() {
-            return "hami.io/other-devices-allocated";
-        }
-
-        @Override
-        public Decoded<List<RegisteredCard>> decodeRegistration(String annotationValue) {
-            return new Decoded<>(List.of(), List.of());
-        }
-    }
-
-    private Optional<PodPlacement> map(Pod pod, DeviceVendor... vendors) {
-        List<DeviceVendor> all = new java.util.ArrayList<>(List.of(vendors));
-        all.add(new NvidiaDeviceVendor());
-        return new PodMapper(new Vendors(all)).toPlacement(pod, skips);
+    private Optional<PodPlacement> map(Pod pod) {
+        return new PodMapper(DeviceProviders.load()).toPlacement(pod, skips);
     }
 
     @Test
@@ -82,11 +55,21 @@ class PodMapperTest {
     @Test
     void severalVendorsMergePerContainerPosition() {
         Pod pod = pod("ml", "mixed", "node-a", "GPU-1,NVIDIA,100,10:;;", "a", "b")
-                .editMetadata().addToAnnotations("hami.io/other-devices-allocated", ";MLU-9,Other,300,30:;")
+                .editMetadata().addToAnnotations("hami.io/cambricon-mlu-devices-allocated", ";MLU-9,MLU,300,30:;")
                 .endMetadata().build();
-        PodPlacement placement = map(pod, new OtherVendor()).orElseThrow();
+        PodPlacement placement = map(pod).orElseThrow();
         assertEquals(List.of(new DeviceShare("GPU-1", "NVIDIA", 100, 10)), placement.containers().get(0).devices());
-        assertEquals(List.of(new DeviceShare("MLU-9", "Other", 300, 30)), placement.containers().get(1).devices());
+        assertEquals(List.of(new DeviceShare("MLU-9", "MLU", 300, 30)), placement.containers().get(1).devices());
+        assertEquals(List.of(), recorded.reasons());
+    }
+
+    @Test
+    void aPodWithoutAnyProvidersKeyHasContainersButNoShares() {
+        Pod pod = pod("ml", "plain", "node-a", null, "a").editMetadata()
+                .addToAnnotations("hami.io/bind-phase", "success").endMetadata().build();
+        PodPlacement placement = map(pod).orElseThrow();
+        assertEquals(List.of(new ContainerShares(0, "a", false, List.of())), placement.containers());
+        assertEquals(List.of(), recorded.reasons());
     }
 
     @Test
@@ -95,7 +78,7 @@ class PodMapperTest {
         PodPlacement placement = map(pod).orElseThrow();
         assertEquals(1, placement.containers().size());
         assertEquals(List.of(new DeviceShare("GPU-1", "NVIDIA", 1, 1)), placement.containers().get(0).devices());
-        assertEquals(List.of("pod_annotation/too_many_containers"), recorded.reasons());
+        assertEquals(List.of("nvidia_pod/too_many_containers"), recorded.reasons());
     }
 
     @Test
@@ -103,7 +86,7 @@ class PodMapperTest {
         Pod pod = pod("ml", "bad", "node-a", "GPU-1,NVIDIA,x,1:GPU-2,NVIDIA,7,7:;", "c").build();
         PodPlacement placement = map(pod).orElseThrow();
         assertEquals(List.of(new DeviceShare("GPU-2", "NVIDIA", 7, 7)), placement.containers().get(0).devices());
-        assertEquals(List.of("pod_annotation/not_a_number"), recorded.reasons());
+        assertEquals(List.of("nvidia_pod/not_a_number"), recorded.reasons());
     }
 
     @Test
@@ -121,7 +104,7 @@ class PodMapperTest {
     @Test
     void migAllocationsAreDecodedAndBadEntriesSkipped() {
         Pod pod = pod("ml", "mig", "node-a", "GPU-1,NVIDIA,9728,0:;", "c").editMetadata()
-                .addToAnnotations(PodMapper.MIG_KEY, """
+                .addToAnnotations(Fixtures.MIG, """
                         [{"containerIndex":0,"deviceIndex":0,"gpuUUID":"GPU-1","profile":"1g.10gb",
                           "placement":{"start":2,"size":1},"migUUID":"MIG-7","gpuInstanceID":3,"computeInstanceID":0},
                          {"containerIndex":-1,"gpuUUID":"GPU-1"},
@@ -133,16 +116,16 @@ class PodMapperTest {
                 .endMetadata().build();
         assertEquals(List.of(new MigInstance(0, 0, "GPU-1", "1g.10gb", 2, 1, "MIG-7", 3, 0)),
                 map(pod).orElseThrow().migInstances());
-        assertEquals(List.of("pod_annotation/negative_number", "pod_annotation/number_overflow",
-                "pod_annotation/not_a_number", "pod_annotation/bad_uuid", "pod_annotation/bad_mig_allocation",
-                "pod_annotation/bad_mig_allocation"), recorded.reasons());
+        assertEquals(List.of("nvidia_pod/negative_number", "nvidia_pod/number_overflow",
+                "nvidia_pod/not_a_number", "nvidia_pod/bad_uuid", "nvidia_pod/bad_mig_allocation",
+                "nvidia_pod/bad_mig_allocation"), recorded.reasons());
     }
 
     @Test
     void migAllocationsThatAreNotJsonAreReported() {
         Pod pod = pod("ml", "mig", "node-a", "GPU-1,NVIDIA,9728,0:;", "c").editMetadata()
-                .addToAnnotations(PodMapper.MIG_KEY, "[{").endMetadata().build();
+                .addToAnnotations(Fixtures.MIG, "[{").endMetadata().build();
         assertEquals(List.of(), map(pod).orElseThrow().migInstances());
-        assertEquals(List.of("pod_annotation/bad_json"), recorded.reasons());
+        assertEquals(List.of("nvidia_pod/bad_json"), recorded.reasons());
     }
 }

@@ -16,6 +16,9 @@ final class FleetQueries {
     }
 
     private static final String CARD = "node, device_uuid, device_index, device_type";
+    // Per container: the exporter's detail series. HAMi v2.10's hami_vgpu_*_allocated_* hold a
+    // pod's effective use under container_index 0, right for namespace sums (chargeback), not
+    // for one container's share.
     private static final String ALLOCATION = "namespace, pod, container_index, node, device_uuid";
     private static final String USE = "namespace, pod, container, node, device_uuid";
 
@@ -45,17 +48,17 @@ final class FleetQueries {
     static final Template CARD_BEYOND_ALLOCATION = new Template("card_memory_beyond_allocation",
             "max by (node, device_uuid) (hami_observe_gpu_memory_beyond_allocation_bytes)");
     static final Template CONTAINER_MEMORY_ALLOCATED = new Template("container_memory_allocated",
-            "max by (" + ALLOCATION + ") (hami_vgpu_memory_allocated_bytes{${where}})");
+            "max by (" + ALLOCATION + ") (hami_observe_vgpu_container_memory_allocated_bytes{${where}})");
     static final Template CONTAINER_CORES_ALLOCATED = new Template("container_cores_allocated",
-            "max by (" + ALLOCATION + ") (hami_vgpu_core_allocated_ratio{${where}})");
+            "max by (" + ALLOCATION + ") (hami_observe_vgpu_container_core_allocated_ratio{${where}})");
     static final Template CONTAINER_NAMES = new Template("container_names",
             "max by (namespace, pod, container_index, container, init) (hami_observe_container_info{${where}})");
     /** The names of the containers holding shares of one card (the info series carries no card). */
     static final Template CONTAINER_NAMES_ON_CARD = new Template("container_names",
             "max by (namespace, pod, container_index, container, init) (hami_observe_container_info"
-                    + " and on (namespace, pod, container_index) hami_vgpu_memory_allocated_bytes{${where}})");
+                    + " and on (namespace, pod, container_index) hami_observe_vgpu_container_memory_allocated_bytes{${where}})");
     static final Template CONTAINERS_PER_NODE = new Template("containers_per_node",
-            "count by (node) (max by (namespace, pod, container_index, node) (hami_vgpu_memory_allocated_bytes))");
+            "count by (node) (max by (namespace, pod, container_index, node) (hami_observe_vgpu_container_memory_allocated_bytes))");
     static final Template CONTAINER_MEMORY_USED = new Template("container_memory_used",
             "max by (" + USE + ") (hami_vgpu_memory_used_bytes{${where}})");
     static final Template CONTAINER_UTILISATION = new Template("container_utilisation",
@@ -77,7 +80,7 @@ final class FleetQueries {
     static final Template TARGETS_DOWN = new Template("targets_down",
             "(up == 0) and on (job) (count by (job) (hami_build_info))");
 
-    // Each container's use over a window (right-sizing).
+    // Each container's use over a window (right-sizing), from the raw series.
     static final Template MEMORY_PEAK = new Template("container_memory_peak",
             "max by (namespace, pod, container, device_uuid) (max_over_time(hami_vgpu_memory_used_bytes{${where}}[${window}]))");
     static final Template UTILISATION_P95 = new Template("container_utilisation_p95",
@@ -85,6 +88,16 @@ final class FleetQueries {
                     + "(quantile_over_time(0.95, hami_container_device_utilization_ratio{${where}}[${window}]))");
     static final Template MEMORY_SAMPLES = new Template("container_memory_samples",
             "max by (namespace, pod, container, device_uuid) (count_over_time(hami_vgpu_memory_used_bytes{${where}}[${window}]))");
+    // The same from the hourly recorded series (alerts/hami-observe-console.rules.yml): 336 samples
+    // per container over 14 days whatever the scrape interval. The last hour, not recorded yet, is
+    // read raw beside the peak.
+    static final Template RECORDED_MEMORY_PEAK = new Template("container_memory_peak",
+            "max by (namespace, pod, container, device_uuid) (max_over_time("
+                    + RecordingRules.CONTAINER_MEMORY_PEAK_HOURLY + "{${where}}[${window}])"
+                    + " or max_over_time(hami_vgpu_memory_used_bytes{${where}}[1h]))");
+    static final Template RECORDED_MEMORY_SAMPLES = new Template("container_memory_samples",
+            "max by (namespace, pod, container, device_uuid) (sum_over_time("
+                    + RecordingRules.CONTAINER_MEMORY_SAMPLES_HOURLY + "{${where}}[${window}]))");
     // Samples in the window minus those of its last hours: whether history goes back that far. A
     // short range, where an offset range over the whole window costs as much as the window again.
     static final Template MEMORY_SAMPLES_RECENT = new Template("container_memory_samples_recent",
@@ -94,21 +107,24 @@ final class FleetQueries {
             "max by (namespace, pod, container, device_uuid) "
                     + "(max_over_time(hami_container_device_utilization_ratio{${where}}[${recent}]))");
 
-    // Each namespace's accrual over a window (chargeback): the sum at each step times the step. The
-    // per-series de-duplication of the instant queries is left out here: inside a subquery it costs
-    // four times the query (measured at 10,000 containers); one scheduler-side exporter per
-    // cluster, as deployed, has nothing to de-duplicate.
-    static final Template NAMESPACE_MEMORY_ALLOCATED = new Template("namespace_memory_allocated_seconds",
-            "sum_over_time((sum by (namespace) (hami_vgpu_memory_allocated_bytes))[${window}:${step}])"
-                    + " * ${stepSeconds}");
-    static final Template NAMESPACE_MEMORY_USED = new Template("namespace_memory_used_seconds",
-            "sum_over_time((sum by (namespace) (hami_vgpu_memory_used_bytes))[${window}:${step}]) * ${stepSeconds}");
-    static final Template NAMESPACE_CORES_ALLOCATED = new Template("namespace_cores_allocated_seconds",
-            "sum_over_time((sum by (namespace) (hami_vgpu_core_allocated_ratio))[${window}:${step}])"
-                    + " * ${stepSeconds}");
-    static final Template NAMESPACE_CORES_USED = new Template("namespace_cores_used_seconds",
-            "sum_over_time((sum by (namespace) (hami_container_device_utilization_ratio))[${window}:${step}])"
-                    + " * ${stepSeconds}");
+    // Each namespace's accrual over a window (chargeback): the namespace's sum at each step times
+    // the step, from the recorded namespace sums when they cover the window, else computed from
+    // every container at every step (the rules' own expressions, de-duplicated over the
+    // exporter's instance: two scheduler replicas must not double a bill).
+    // A recorded sum is taken as its latest value within the step: the group runs at its own offset
+    // into each minute, and a missed evaluation (a busy Prometheus) does not drop a step.
+    static Template accrual(String name, RecordingRules.NamespaceSum sum, boolean recorded) {
+        String series = recorded ? "(last_over_time(" + sum.record() + "[${step}]))" : "(" + sum.expression() + ")";
+        return new Template(name, "sum_over_time(" + series + "[${window}:${step}]) * ${stepSeconds}");
+    }
+
+    // Whether the recorded series cover a window: the hours in it during which each rule group ran,
+    // and the hours in it with any raw history (card totals, which every exporter setup reports).
+    static final Template RULE_HOURS = new Template("console_rules_hours",
+            "count_over_time((max by (group) (last_over_time(" + RecordingRules.EVALUATED
+                    + "[1h])))[${window}:1h])");
+    static final Template HISTORY_HOURS = new Template("history_hours",
+            "count_over_time((count(hami_gpu_memory_limit_bytes) > 0)[${window}:1h])");
 
     // Trends: the cluster, one node, one card, one workload.
     static final Template CLUSTER_MEMORY_TOTAL = new Template("trend_memory_total",
@@ -148,7 +164,7 @@ final class FleetQueries {
     static final Template CARD_TREND_POWER = new Template("card_trend_power",
             "max(hami_observe_host_gpu_power_watts{device_uuid=${uuid}})");
     static final Template WORKLOAD_MEMORY_ALLOCATED = new Template("workload_trend_memory_allocated",
-            "max by (device_uuid) (hami_vgpu_memory_allocated_bytes{namespace=${namespace}, pod=${pod},"
+            "max by (device_uuid) (hami_observe_vgpu_container_memory_allocated_bytes{namespace=${namespace}, pod=${pod},"
                     + " container_index=${index}})");
     // A workload's use at each step is the most it used since the previous step (memory) or its
     // average (compute): a short peak between two steps is not lost from the explanation graph.
@@ -156,7 +172,7 @@ final class FleetQueries {
             "max by (device_uuid) (max_over_time(hami_vgpu_memory_used_bytes{namespace=${namespace}, pod=${pod},"
                     + " container=${container}}[${step}]))");
     static final Template WORKLOAD_CORES_ALLOCATED = new Template("workload_trend_cores_allocated",
-            "max by (device_uuid) (hami_vgpu_core_allocated_ratio{namespace=${namespace}, pod=${pod},"
+            "max by (device_uuid) (hami_observe_vgpu_container_core_allocated_ratio{namespace=${namespace}, pod=${pod},"
                     + " container_index=${index}})");
     static final Template WORKLOAD_UTILISATION = new Template("workload_trend_utilisation",
             "max by (device_uuid) (avg_over_time(hami_container_device_utilization_ratio{namespace=${namespace},"

@@ -30,6 +30,8 @@ public final class LocalPrometheus implements AutoCloseable {
     private final Process process;
     private final Path directory;
     private final URI url;
+    /** When the process was started ({@link System#nanoTime}). */
+    private final long started = System.nanoTime();
 
     /**
      * A scrape job.
@@ -61,9 +63,10 @@ public final class LocalPrometheus implements AutoCloseable {
     }
 
     /**
-     * Starts Prometheus scraping {@code jobs} every {@code interval}, with the samples of
-     * {@code history} (OpenMetrics files with timestamps, each loaded by its own promtool run, in
-     * parallel) already in its storage.
+     * Starts Prometheus scraping {@code jobs} every {@code interval} and evaluating the console's
+     * recording rules, with the samples of {@code history} (OpenMetrics files with timestamps, each
+     * loaded by its own promtool run, in parallel) already in its storage. The recording rules
+     * run from now on; the history has no recorded series (see {@link #startRecorded}).
      * Returns once Prometheus answers {@code /-/ready}.
      *
      * @throws IOException when a binary is missing, the history cannot be loaded, or Prometheus
@@ -71,6 +74,22 @@ public final class LocalPrometheus implements AutoCloseable {
      */
     public static LocalPrometheus start(List<Job> jobs, Duration interval, List<Path> history,
                                         Duration startTimeout) throws IOException {
+        return start(jobs, interval, history, startTimeout, false);
+    }
+
+    /**
+     * As {@link #start}, and the console's recording rules evaluated over the whole history too
+     * ({@code promtool tsdb create-blocks-from rules}, against a first run of Prometheus on the
+     * loaded history, which is then restarted with the recorded blocks): as a Prometheus that has
+     * run the rules all along holds them.
+     */
+    public static LocalPrometheus startRecorded(List<Job> jobs, Duration interval, List<Path> history,
+                                                Duration startTimeout) throws IOException {
+        return start(jobs, interval, history, startTimeout, true);
+    }
+
+    private static LocalPrometheus start(List<Job> jobs, Duration interval, List<Path> history,
+                                         Duration startTimeout, boolean recordHistory) throws IOException {
         Path prometheus = binary().orElseThrow(() -> new IOException(
                 "prometheus and promtool are not on the PATH (Debian package: prometheus)"));
         Path promtool = prometheus.resolveSibling("promtool");
@@ -78,20 +97,145 @@ public final class LocalPrometheus implements AutoCloseable {
         try {
             Path data = Files.createDirectory(directory.resolve("data"));
             backfill(promtool, history, data, directory);
+            Path rules = directory.resolve(RecordingRules.FILE);
+            Files.writeString(rules, RecordingRules.file());
             Path config = directory.resolve("prometheus.yml");
-            Files.writeString(config, config(jobs, interval));
-            int port = freePort();
-            Path log = directory.resolve("prometheus.log");
-            Process process = new ProcessBuilder(prometheus.toString(), "--config.file=" + config,
-                    "--storage.tsdb.path=" + data, "--web.listen-address=127.0.0.1:" + port,
-                    "--storage.tsdb.retention.time=60d", "--log.level=warn")
-                    .redirectErrorStream(true).redirectOutput(log.toFile()).start();
-            LocalPrometheus started = new LocalPrometheus(process, directory, URI.create("http://127.0.0.1:" + port));
-            started.awaitReady(startTimeout, log);
-            return started;
+            Files.writeString(config, config(jobs, interval, rules));
+            if (recordHistory && !history.isEmpty()) {
+                Path staging = Files.createDirectory(directory.resolve("recorded"));
+                LocalPrometheus loaded = launch(prometheus, directory, data, config, startTimeout);
+                try {
+                    record(promtool, loaded.url, rules, data, staging, directory);
+                } finally {
+                    loaded.stop();
+                }
+                moveBlocks(staging, data);
+            }
+            return launch(prometheus, directory, data, config, startTimeout);
         } catch (IOException | RuntimeException failed) {
             deleteTree(directory);
             throw failed;
+        }
+    }
+
+    private static LocalPrometheus launch(Path prometheus, Path directory, Path data, Path config,
+                                          Duration startTimeout) throws IOException {
+        int port = freePort();
+        Path log = directory.resolve("prometheus.log");
+        Process process = new ProcessBuilder(prometheus.toString(), "--config.file=" + config,
+                "--storage.tsdb.path=" + data, "--web.listen-address=127.0.0.1:" + port,
+                "--storage.tsdb.retention.time=60d", "--log.level=warn")
+                .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
+        LocalPrometheus started = new LocalPrometheus(process, directory, URI.create("http://127.0.0.1:" + port));
+        started.awaitReady(startTimeout, log);
+        return started;
+    }
+
+    /**
+     * Evaluates the recording rules over the span of the blocks in {@code data}, from the first
+     * whole minute (so the hourly rules meet samples taken on whole hours exactly once) to an hour
+     * past the last sample (the hour that records it).
+     */
+    private static void record(Path promtool, URI url, Path rules, Path data, Path staging, Path directory)
+            throws IOException {
+        long first = Long.MAX_VALUE;
+        long last = Long.MIN_VALUE;
+        try (Stream<Path> blocks = Files.list(data)) {
+            for (Path meta : blocks.map(block -> block.resolve("meta.json")).filter(Files::isRegularFile).toList()) {
+                String text = Files.readString(meta);
+                first = Math.min(first, millis(text, "minTime"));
+                last = Math.max(last, millis(text, "maxTime"));
+            }
+        }
+        if (first == Long.MAX_VALUE) {
+            return;
+        }
+        long start = Math.floorDiv(first, 60_000) * 60;
+        long end = Math.min(System.currentTimeMillis() / 1000, last / 1000 + 3600);
+        Path log = directory.resolve("promtool-rules.log");
+        run(List.of(promtool.toString(), "tsdb", "create-blocks-from", "rules", "--url=" + url,
+                "--start=" + start, "--end=" + end, "--output-dir=" + staging, rules.toString()), log,
+                "evaluating the recording rules over the history");
+    }
+
+    private static long millis(String meta, String field) throws IOException {
+        java.util.regex.Matcher matcher = java.util.regex.Pattern.compile("\"" + field + "\":\\s*(-?\\d+)")
+                .matcher(meta);
+        if (!matcher.find()) {
+            throw new IOException("a block's meta.json has no " + field);
+        }
+        return Long.parseLong(matcher.group(1));
+    }
+
+    private static void run(List<String> command, Path log, String what) throws IOException {
+        Process run = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        try {
+            if (!run.waitFor(20, TimeUnit.MINUTES)) {
+                throw new IOException(what + " did not finish within 20 minutes");
+            }
+            if (run.exitValue() != 0) {
+                throw new IOException(what + " failed (exit " + run.exitValue() + "): " + tail(log));
+            }
+        } catch (InterruptedException interrupted) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted while " + what, interrupted);
+        } finally {
+            run.destroyForcibly();
+        }
+    }
+
+    private static void moveBlocks(Path from, Path data) throws IOException {
+        try (Stream<Path> blocks = Files.list(from)) {
+            for (Path block : blocks.toList()) {
+                Files.move(block, data.resolve(block.getFileName()), java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+            }
+        }
+        Files.delete(from);
+    }
+
+    /**
+     * Waits until Prometheus has merged the blocks loaded beside each other (history loaded in
+     * parts, records evaluated over it) into fewer, as its compactor does within minutes of a start:
+     * a Prometheus that has run all along holds its series in few blocks, and a query's cost grows
+     * with the blocks it opens. Returns when the number of loaded blocks has not changed for
+     * {@code quiet} after the first compaction (a minute after the start), or at {@code timeout}.
+     *
+     * @return the blocks loaded at the end
+     */
+    public long awaitCompaction(Duration quiet, Duration timeout) throws IOException {
+        HttpClient client = HttpClient.newHttpClient();
+        long deadline = System.nanoTime() + timeout.toNanos();
+        long earliest = started + Duration.ofSeconds(65).toNanos();
+        long blocks = -1;
+        long since = System.nanoTime();
+        while (System.nanoTime() < deadline) {
+            long now = blocksLoaded(client);
+            if (now != blocks) {
+                blocks = now;
+                since = System.nanoTime();
+            } else if (System.nanoTime() > earliest && System.nanoTime() - since >= quiet.toNanos()) {
+                return blocks;
+            }
+            try {
+                Thread.sleep(2000);
+            } catch (InterruptedException interrupted) {
+                Thread.currentThread().interrupt();
+                throw new IOException("interrupted while waiting for compaction", interrupted);
+            }
+        }
+        return blocks;
+    }
+
+    private long blocksLoaded(HttpClient client) throws IOException {
+        try {
+            String metrics = client.send(HttpRequest.newBuilder(url.resolve("/metrics")).build(),
+                    HttpResponse.BodyHandlers.ofString()).body();
+            java.util.regex.Matcher matcher = java.util.regex.Pattern
+                    .compile("(?m)^prometheus_tsdb_blocks_loaded (\\d+)").matcher(metrics);
+            return matcher.find() ? Long.parseLong(matcher.group(1)) : -1;
+        } catch (InterruptedException interrupted) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted while reading Prometheus's own metrics", interrupted);
         }
     }
 
@@ -109,13 +253,7 @@ public final class LocalPrometheus implements AutoCloseable {
         Path staging = Files.createTempDirectory(directory, "staging");
         backfill(binary().orElseThrow(() -> new IOException("promtool is not on the PATH")).resolveSibling("promtool"),
                 history, staging, directory);
-        try (Stream<Path> blocks = Files.list(staging)) {
-            for (Path block : blocks.toList()) {
-                Files.move(block, directory.resolve("data").resolve(block.getFileName()),
-                        java.nio.file.StandardCopyOption.ATOMIC_MOVE);
-            }
-        }
-        deleteTree(staging);
+        moveBlocks(staging, directory.resolve("data"));
     }
 
     /**
@@ -151,12 +289,13 @@ public final class LocalPrometheus implements AutoCloseable {
         }
     }
 
-    private static String config(List<Job> jobs, Duration interval) {
+    private static String config(List<Job> jobs, Duration interval, Path rules) {
         // honor_labels keeps the exporters' own node/namespace/pod labels, as the project's
         // ServiceMonitors do; a target's labels fill in node on the usage endpoints' series.
         String seconds = Math.max(1, interval.toSeconds()) + "s";
         StringBuilder yaml = new StringBuilder("global:\n  scrape_interval: " + seconds
-                + "\n  scrape_timeout: " + seconds + "\nscrape_configs:\n");
+                + "\n  scrape_timeout: " + seconds + "\nrule_files:\n  - " + quote(rules.toString())
+                + "\nscrape_configs:\n");
         for (Job job : jobs) {
             yaml.append("  - job_name: ").append(quote(job.name())).append("\n    honor_labels: true\n")
                     .append("    static_configs:\n");
@@ -235,6 +374,11 @@ public final class LocalPrometheus implements AutoCloseable {
     /** Stops Prometheus (SIGTERM, then SIGKILL after 10 s) and removes its directory. */
     @Override
     public void close() {
+        stop();
+        deleteTree(directory);
+    }
+
+    private void stop() {
         process.destroy();
         try {
             if (!process.waitFor(10, TimeUnit.SECONDS)) {
@@ -244,7 +388,6 @@ public final class LocalPrometheus implements AutoCloseable {
             process.destroyForcibly();
             Thread.currentThread().interrupt();
         }
-        deleteTree(directory);
     }
 
     private static void deleteTree(Path root) {

@@ -42,9 +42,11 @@ public final class PrometheusFleetHistory implements FleetHistory {
     public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(10);
 
     private final PrometheusApi api;
+    private final RuleCoverage coverage;
 
     private PrometheusFleetHistory(PrometheusApi api) {
         this.api = api;
+        this.coverage = new RuleCoverage(api);
     }
 
     /**
@@ -272,15 +274,20 @@ public final class PrometheusFleetHistory implements FleetHistory {
             throws SourceUnavailableException {
         PromQl.Matchers where = Where.of(scope).use();
         Batch batch = new Batch(at);
-        var peaks = batch.query(Measure.CONTAINER_MEMORY_PEAK, MEMORY_PEAK.bind("where", where, "window", window));
+        // What reads only raw series goes first: Prometheus works on it while the coverage of the
+        // recorded series is looked up.
         var p95 = batch.query(Measure.CONTAINER_UTILISATION_P95, UTILISATION_P95.bind("where", where, "window",
                 window));
-        var samples = batch.query(Measure.CONTAINER_SAMPLES, MEMORY_SAMPLES.bind("where", where, "window", window));
         Duration recentPart = settledAfter.compareTo(window) < 0 ? settledAfter : window;
         var recentSamples = batch.query(Measure.CONTAINER_SAMPLES_RECENT,
                 MEMORY_SAMPLES_RECENT.bind("where", where, "settled", recentPart));
         var recent = batch.query(Measure.CONTAINER_UTILISATION_RECENT_MAX,
                 UTILISATION_RECENT_MAX.bind("where", where, "recent", RightSizing.IDLE_AFTER));
+        boolean recorded = coverage.covers(RecordingRules.Group.HOURLY, at, window);
+        var peaks = batch.query(Measure.CONTAINER_MEMORY_PEAK, (recorded ? RECORDED_MEMORY_PEAK : MEMORY_PEAK)
+                .bind("where", where, "window", window));
+        var samples = batch.query(Measure.CONTAINER_SAMPLES, (recorded ? RECORDED_MEMORY_SAMPLES : MEMORY_SAMPLES)
+                .bind("where", where, "window", window));
         batch.await();
 
         String[] shareKey = {"namespace", "pod", "container", "device_uuid"};
@@ -304,13 +311,16 @@ public final class PrometheusFleetHistory implements FleetHistory {
     public AccrualHistory accruals(Instant at, Duration window) throws SourceUnavailableException {
         Duration step = Chargeback.step(window);
         Map<String, Object> values = Map.of("window", window, "step", step, "stepSeconds", step.toSeconds());
+        boolean recorded = coverage.covers(RecordingRules.Group.NAMESPACES, at, window);
         Batch batch = new Batch(at);
-        var memoryAllocated = batch.query(Measure.NAMESPACE_MEMORY_ALLOCATED_SECONDS,
-                NAMESPACE_MEMORY_ALLOCATED.bind(values));
-        var memoryUsed = batch.query(Measure.NAMESPACE_MEMORY_USED_SECONDS, NAMESPACE_MEMORY_USED.bind(values));
-        var coresAllocated = batch.query(Measure.NAMESPACE_CORES_ALLOCATED_SECONDS,
-                NAMESPACE_CORES_ALLOCATED.bind(values));
-        var coresUsed = batch.query(Measure.NAMESPACE_CORES_USED_SECONDS, NAMESPACE_CORES_USED.bind(values));
+        var memoryAllocated = batch.query(Measure.NAMESPACE_MEMORY_ALLOCATED_SECONDS, accrual(
+                "namespace_memory_allocated_seconds", RecordingRules.MEMORY_ALLOCATED, recorded).bind(values));
+        var memoryUsed = batch.query(Measure.NAMESPACE_MEMORY_USED_SECONDS, accrual(
+                "namespace_memory_used_seconds", RecordingRules.MEMORY_USED, recorded).bind(values));
+        var coresAllocated = batch.query(Measure.NAMESPACE_CORES_ALLOCATED_SECONDS, accrual(
+                "namespace_cores_allocated_seconds", RecordingRules.CORES_ALLOCATED, recorded).bind(values));
+        var coresUsed = batch.query(Measure.NAMESPACE_CORES_USED_SECONDS, accrual(
+                "namespace_cores_used_seconds", RecordingRules.CORES_USED, recorded).bind(values));
         batch.await();
         Map<String, Double> memory = byKey(memoryAllocated.join(), "namespace");
         Map<String, Double> memoryUse = byKey(memoryUsed.join(), "namespace");

@@ -163,8 +163,12 @@ class PrometheusFleetHistoryTest {
                                    String uuid, double memoryMib, double cores) throws Exception {
         Map<String, String> labels = Map.of("namespace", namespace, "pod", pod, "container_index", "0", "node", node,
                 "device_uuid", uuid, "zone", "vGPU");
+        Map<String, String> detail = Map.of("namespace", namespace, "pod", pod, "container_index", "0",
+                "container", container, "node", node, "device_uuid", uuid);
         series.series("hami_vgpu_memory_allocated_bytes", labels, t -> memoryMib * MIB)
                 .series("hami_vgpu_core_allocated_ratio", labels, t -> cores)
+                .series("hami_observe_vgpu_container_memory_allocated_bytes", detail, t -> memoryMib * MIB)
+                .series("hami_observe_vgpu_container_core_allocated_ratio", detail, t -> cores)
                 .series("hami_observe_container_info", Map.of("namespace", namespace, "pod", pod, "node", node,
                         "container_index", "0", "container", container, "init", "false"), t -> 1);
     }

@@ -167,9 +167,10 @@ public final class ConsoleBenchmark {
     private static LocalPrometheus load(List<Path> files) throws Exception {
         long started = System.nanoTime();
         try {
-            LocalPrometheus prometheus = LocalPrometheus.start(List.of(), Duration.ofSeconds(60), files,
+            LocalPrometheus prometheus = LocalPrometheus.startRecorded(List.of(), Duration.ofSeconds(60), files,
                     Duration.ofMinutes(5));
-            System.out.printf("  loaded into Prometheus and ready in %.1f s%n", seconds(started));
+            System.out.printf("  loaded into Prometheus and ready in %.1f s; %d blocks once compacted (%.0f s)%n",
+                    seconds(started), prometheus.awaitCompaction(Duration.ofSeconds(60), Duration.ofMinutes(20)), seconds(started));
             return prometheus;
         } finally {
             for (Path file : files) {

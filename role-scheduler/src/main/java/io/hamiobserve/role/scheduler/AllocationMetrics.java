@@ -14,6 +14,11 @@ import io.hamiobserve.domain.AllocationView.CardAllocation;
 import io.hamiobserve.domain.AllocationView.ContainerAllocation;
 import io.hamiobserve.domain.AllocationView.MigInstanceOnCard;
 import io.hamiobserve.domain.AllocationView.QuotaUsage;
+import io.hamiobserve.domain.CardUse;
+import io.hamiobserve.domain.ContainerShares;
+import io.hamiobserve.domain.DeviceShare;
+import io.hamiobserve.domain.DeviceUnits;
+import io.hamiobserve.domain.HamiCoreFigures;
 import io.hamiobserve.domain.MigInstance;
 import io.hamiobserve.domain.PodPlacement;
 import io.hamiobserve.domain.RegisteredCard;
@@ -21,7 +26,9 @@ import io.hamiobserve.domain.Shard;
 import io.hamiobserve.domain.Units;
 import io.prometheus.metrics.model.snapshots.MetricSnapshots;
 
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 import static io.hamiobserve.app.exposition.MetricFamily.gauge;
 import static io.hamiobserve.app.exposition.MetricFamily.hamiGauge;
@@ -112,6 +119,23 @@ public final class AllocationMetrics {
             "namespace", "node", "pod", "device_uuid");
     static final MetricFamily UNREGISTERED_CARD_SHARES = gauge("hami_observe_unregistered_gpu_allocations",
             "Number of pod allocations on GPUs that no node registers");
+    static final MetricFamily VGPU_CONTAINER_MEMORY = gauge("hami_observe_vgpu_container_memory_allocated_bytes",
+            "vGPU memory allocated to one container, by its position and name (HAMi v2.10's "
+                    + "hami_vgpu_memory_allocated_bytes holds the pod's effective use under container_index 0)",
+            "namespace", "node", "pod", "container_index", "container", "device_uuid");
+    static final MetricFamily VGPU_CONTAINER_CORES = gauge("hami_observe_vgpu_container_core_allocated_ratio",
+            "vGPU cores allocated to one container, by its position and name, in the unit of "
+                    + "hami_vgpu_core_allocated_ratio", "namespace", "node", "pod", "container_index", "container",
+            "device_uuid");
+    static final MetricFamily GPU_DEVICE_INFO = gauge("hami_observe_gpu_device_info",
+            "The card's vendor (HAMi's device backend) and what its raw memory and core figures mean "
+                    + "(memory_unit: mib, fixed_mib, percent_of_card, none; core_unit: percent, compute_units, "
+                    + "core_slices, core_bitmask, ai_cores); value 1",
+            "node", "device_uuid", "device_index", "device_type", "vendor", "memory_unit", "core_unit");
+    static final MetricFamily GPU_CORE_ALLOCATED_PERCENT = gauge("hami_observe_gpu_core_allocated_percent",
+            "Cores allocated on the card as a percent of the card, whatever unit the vendor counts them in "
+                    + "(hami_gpu_core_allocated_ratio is raw where HAMi is raw)",
+            "node", "device_uuid", "device_index", "device_type");
     static final MetricFamily LEDGER_SYNCED = gauge("hami_observe_ledger_synced",
             "Whether the scheduler ledger has been read completely at least once (1) or not yet (0)");
     static final MetricFamily LEDGER_LAST_SYNC = gauge("hami_observe_ledger_last_sync_timestamp_seconds",
@@ -152,14 +176,25 @@ public final class AllocationMetrics {
      */
     public static Exposition exposition(AllocationView view, FamilyDecorator decorator, RenderCache cache,
                                         MetricSnapshots tail) {
-        return exposition(view, Shard.ALL, decorator, cache, tail);
+        return exposition(view, decorator, ContainerSeries.POD_EFFECTIVE, cache, tail);
     }
 
-    /** The exposition of {@code shard}'s part of the view (see {@link AllocationView#ownedBy}). */
-    public static Exposition exposition(AllocationView view, Shard shard, FamilyDecorator decorator,
+    /**
+     * The same, with HAMi's {@code hami_vgpu_*_allocated_*} series in the given form.
+     */
+    public static Exposition exposition(AllocationView view, FamilyDecorator decorator, ContainerSeries form,
                                         RenderCache cache, MetricSnapshots tail) {
+        return exposition(view, Shard.ALL, decorator, form, cache, tail);
+    }
+
+    /**
+     * The exposition of {@code shard}'s part of the view (see {@link AllocationView#ownedBy}), with
+     * HAMi's {@code hami_vgpu_*_allocated_*} series in the given form.
+     */
+    public static Exposition exposition(AllocationView view, Shard shard, FamilyDecorator decorator,
+                                        ContainerSeries form, RenderCache cache, MetricSnapshots tail) {
         SegmentedExposition exposition = new SegmentedExposition(cache, decorator);
-        describe(view, shard, exposition);
+        describe(view, shard, form, exposition);
         exposition.append(tail);
         return exposition;
     }
@@ -171,9 +206,14 @@ public final class AllocationMetrics {
         return all.snapshots();
     }
 
-    /** Fills {@code into} with the view's series: a section per kind of object, a segment per node. */
+    /** Fills {@code into} with the view's series, HAMi v2.10's container form. */
     public static void describe(AllocationView view, Segments into) {
-        describe(view, Shard.ALL, into);
+        describe(view, ContainerSeries.POD_EFFECTIVE, into);
+    }
+
+    /** Fills {@code into} with the view's series: a section per kind of object, a segment per node. */
+    public static void describe(AllocationView view, ContainerSeries form, Segments into) {
+        describe(view, Shard.ALL, form, into);
     }
 
     /**
@@ -181,10 +221,10 @@ public final class AllocationMetrics {
      * and MIG instances; the series of no node (quotas, unregistered cards, their count even when
      * zero) only on the shard that owns them; the ledger's health on every shard.
      */
-    public static void describe(AllocationView view, Shard shard, Segments into) {
+    public static void describe(AllocationView view, Shard shard, ContainerSeries form, Segments into) {
         AllocationView owned = view.ownedBy(shard);
         addCards(owned, into);
-        addContainers(owned, into);
+        addContainers(owned, form, into);
         if (shard.ownsClusterSeries()) {
             addUnregisteredCards(owned, into);
         }
@@ -204,6 +244,8 @@ public final class AllocationMetrics {
             families.of(NODE_GPU_MEMORY_ALLOCATED_RATIO);
             families.of(GPU_SHARE_LIMIT);
             families.of(GPU_HEALTHY);
+            families.of(GPU_DEVICE_INFO);
+            families.of(GPU_CORE_ALLOCATED_PERCENT);
         });
         // Cards come node by node: one segment per node.
         List<CardAllocation> cards = view.cards();
@@ -225,10 +267,12 @@ public final class AllocationMetrics {
         String cores = Long.toString(card.cores());
         String memoryMib = Long.toString(card.memoryMib());
         families.get(GPU_MEMORY_LIMIT).add(card.memoryBytes(), node, card.uuid(), index, card.type());
-        families.get(GPU_CORE_LIMIT).add(card.cores(), node, card.uuid(), index, card.type());
+        families.get(GPU_CORE_LIMIT).add(HamiCoreFigures.limit(card.type(), card.cores()), node, card.uuid(), index,
+                card.type());
         families.get(GPU_MEMORY_ALLOCATED).add(allocation.allocatedMemoryBytes(), node, card.uuid(), index, cores,
                 card.type());
-        families.get(GPU_CORE_ALLOCATED).add(allocation.allocatedCores(), node, card.uuid(), index, card.type());
+        families.get(GPU_CORE_ALLOCATED).add(HamiCoreFigures.allocated(card.type(), card.cores(),
+                allocation.allocatedCores()), node, card.uuid(), index, card.type());
         families.get(GPU_SHARED_COUNT).add(allocation.sharedContainers(), node, card.uuid(), index, card.type());
         families.get(NODE_GPU_OVERVIEW).add(allocation.allocatedMemoryBytes(), node, card.uuid(), index, cores,
                 memoryMib, card.type());
@@ -237,14 +281,30 @@ public final class AllocationMetrics {
         families.get(GPU_SHARE_LIMIT).add(card.maxShares(), node, card.uuid(), index, card.type());
         families.get(GPU_HEALTHY).add(card.healthy() ? 1 : 0, node, card.uuid(), index, card.type(),
                 card.mode().label());
+        DeviceUnits units = allocation.units();
+        families.get(GPU_DEVICE_INFO).add(1, node, card.uuid(), index, card.type(), allocation.backend(),
+                units.memory().label(), units.cores().label());
+        units.cores().percentOfCard(allocation.allocatedCores(), card.cores()).ifPresent(percent ->
+                families.get(GPU_CORE_ALLOCATED_PERCENT).add(percent, node, card.uuid(), index, card.type()));
     }
 
-    private static void addContainers(AllocationView view, Segments exposition) {
+    private static void addContainers(AllocationView view, ContainerSeries form, Segments exposition) {
         var section = exposition.section("containers", families -> {
             families.of(VGPU_MEMORY_ALLOCATED);
             families.of(VGPU_CORE_ALLOCATED);
             families.of(CONTAINER_INFO);
+            families.of(VGPU_CONTAINER_MEMORY);
+            families.of(VGPU_CONTAINER_CORES);
         });
+        // HAMi reads a share's cores through its card's type and total (AMD's compute units become
+        // percent): the cards it does that for, of those a node's pods hold, are part of the
+        // node's segment key, so a segment is rendered again when one of them changes.
+        Map<String, RegisteredCard> normalised = new HashMap<>();
+        for (CardAllocation card : view.cards()) {
+            if (HamiCoreFigures.normalises(card.card().type(), card.card().cores())) {
+                normalised.put(card.card().uuid(), card.card());
+            }
+        }
         // Pods come node by node: one segment per node's pods.
         List<PodPlacement> pods = view.pods();
         for (int from = 0; from < pods.size(); ) {
@@ -253,7 +313,9 @@ public final class AllocationMetrics {
                 to++;
             }
             List<PodPlacement> node = List.copyOf(pods.subList(from, to));
-            section.segment(node, families -> node.forEach(pod -> addPod(pod, families)));
+            Map<String, RegisteredCard> cards = normalised.isEmpty() ? Map.of() : referenced(node, normalised);
+            section.segment(List.of(node, cards, form),
+                    families -> node.forEach(pod -> addPod(pod, form, cards, families)));
             from = to;
         }
     }
@@ -274,18 +336,59 @@ public final class AllocationMetrics {
         });
     }
 
-    private static void addPod(PodPlacement pod, Families families) {
+    /** The normalised cards that {@code pods} hold shares of (usually cards of their own node). */
+    private static Map<String, RegisteredCard> referenced(List<PodPlacement> pods,
+                                                          Map<String, RegisteredCard> normalised) {
+        Map<String, RegisteredCard> held = new HashMap<>();
+        for (PodPlacement pod : pods) {
+            for (ContainerShares container : pod.containers()) {
+                for (DeviceShare share : container.devices()) {
+                    RegisteredCard card = normalised.get(share.uuid());
+                    if (card != null) {
+                        held.put(share.uuid(), card);
+                    }
+                }
+            }
+        }
+        return held;
+    }
+
+    /** HAMi's figure for cores on a card: raw, or AMD's compute units as percent. */
+    private static double cores(long cores, String uuid, Map<String, RegisteredCard> normalised) {
+        RegisteredCard card = normalised.get(uuid);
+        return card == null ? cores : HamiCoreFigures.allocated(card.type(), card.cores(), cores);
+    }
+
+    private static void addPod(PodPlacement pod, ContainerSeries form, Map<String, RegisteredCard> normalised,
+                               Families families) {
         var memory = families.get(VGPU_MEMORY_ALLOCATED);
         var cores = families.get(VGPU_CORE_ALLOCATED);
         var info = families.get(CONTAINER_INFO);
+        var containerMemory = families.get(VGPU_CONTAINER_MEMORY);
+        var containerCores = families.get(VGPU_CONTAINER_CORES);
+        String namespace = pod.pod().namespace();
+        String name = pod.pod().name();
+        if (form == ContainerSeries.POD_EFFECTIVE) {
+            // HAMi v2.10 collapses a pod's containers before it reports them: one series per pod and
+            // card, container_index 0, the pod's effective use, so that the card's sum is its total.
+            for (CardUse use : CardUse.of(pod)) {
+                memory.add(Units.mibToBytes(use.memoryMib()), namespace, pod.node(), name, "0", use.uuid());
+                cores.add(cores(use.cores(), use.uuid(), normalised), namespace, pod.node(), name, "0", use.uuid());
+            }
+        }
         for (ContainerAllocation allocation : ContainerAllocation.of(pod)) {
-            String namespace = allocation.pod().namespace();
-            String name = allocation.pod().name();
             String index = Integer.toString(allocation.container().index());
-            memory.add(allocation.memoryBytes(), namespace, allocation.node(), name, index, allocation.uuid());
-            cores.add(allocation.cores(), namespace, allocation.node(), name, index, allocation.uuid());
-            if (!allocation.container().name().isEmpty()) {
-                info.add(1, namespace, allocation.node(), name, index, allocation.container().name(),
+            String container = allocation.container().name();
+            double share = cores(allocation.cores(), allocation.uuid(), normalised);
+            if (form == ContainerSeries.PER_CONTAINER) {
+                memory.add(allocation.memoryBytes(), namespace, allocation.node(), name, index, allocation.uuid());
+                cores.add(share, namespace, allocation.node(), name, index, allocation.uuid());
+            }
+            containerMemory.add(allocation.memoryBytes(), namespace, allocation.node(), name, index, container,
+                    allocation.uuid());
+            containerCores.add(share, namespace, allocation.node(), name, index, container, allocation.uuid());
+            if (!container.isEmpty()) {
+                info.add(1, namespace, allocation.node(), name, index, container,
                         Boolean.toString(allocation.container().init()));
             }
         }

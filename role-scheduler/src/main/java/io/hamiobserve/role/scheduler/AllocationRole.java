@@ -36,6 +36,7 @@ public final class AllocationRole implements Role {
     private final Ledger ledger = new Ledger();
     private final SchedulerLedgerSource source;
     private final FamilyDecorator legacyNames;
+    private final ContainerSeries containerSeries;
     private final BuildInfo build;
     private final SkipCounter skips = new SkipCounter();
     private final SourceHealth health = new SourceHealth();
@@ -43,14 +44,19 @@ public final class AllocationRole implements Role {
     private final Shard shard;
 
     public AllocationRole(SchedulerLedgerSource source, boolean legacyMetrics, BuildInfo build) {
-        this(source, legacyMetrics, build, Shard.ALL);
+        this(source, legacyMetrics, ContainerSeries.POD_EFFECTIVE, build, Shard.ALL);
     }
 
-    /** A role that serves {@code shard} of the allocation view. */
-    public AllocationRole(SchedulerLedgerSource source, boolean legacyMetrics, BuildInfo build, Shard shard) {
+    /**
+     * @param containerSeries the form of HAMi's per-container series (v2.10's unless told)
+     * @param shard           the part of the allocation view this role serves
+     */
+    public AllocationRole(SchedulerLedgerSource source, boolean legacyMetrics, ContainerSeries containerSeries,
+                          BuildInfo build, Shard shard) {
         this.source = Objects.requireNonNull(source);
         this.shard = Objects.requireNonNull(shard);
         this.legacyNames = legacyMetrics ? AllocationMetrics.LEGACY_NAMES : FamilyDecorator.NONE;
+        this.containerSeries = Objects.requireNonNull(containerSeries);
         this.build = build;
     }
 
@@ -78,7 +84,7 @@ public final class AllocationRole implements Role {
         AllocationView view = ledger.view();
         health.record(SOURCE, view.freshness().synced(), System.nanoTime() - started,
                 view.freshness().synced() ? null : notReadyReason());
-        return AllocationMetrics.exposition(view, shard, legacyNames, renderCache,
+        return AllocationMetrics.exposition(view, shard, legacyNames, containerSeries, renderCache,
                 SelfMetrics.snapshots(build, skips, health));
     }
 

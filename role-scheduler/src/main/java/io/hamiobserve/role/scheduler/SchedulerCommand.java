@@ -54,6 +54,11 @@ public final class SchedulerCommand implements Subcommand {
                     + "(default: ${DEFAULT-VALUE})")
     private Duration syncTimeout;
 
+    @Option(names = "--per-container-vgpu-series", negatable = true, arity = "0..1", fallbackValue = "true",
+            description = "HAMi v2.9's hami_vgpu_*_allocated_* series: one per container position instead of "
+                    + "v2.10's one per pod and card (container_index 0, the pod's effective use)")
+    private boolean perContainerVgpuSeries;
+
     @Mixin
     private ShardFlags sharding;
 
@@ -77,7 +82,8 @@ public final class SchedulerCommand implements Subcommand {
         }
         SchedulerLedgerSource source = snapshot == null ? KubernetesSources.cluster()
                 : KubernetesSources.snapshot(snapshot);
-        AllocationRole role = new AllocationRole(source, legacy.on(), BuildInfo.current(), shard);
+        AllocationRole role = new AllocationRole(source, legacy.on(), perContainerVgpuSeries
+                ? ContainerSeries.PER_CONTAINER : ContainerSeries.POD_EFFECTIVE, BuildInfo.current(), shard);
         if (!once) {
             return Serving.serve(List.of(bind()), List.of(role), edge.edge(), launch.out(), launch.err());
         }

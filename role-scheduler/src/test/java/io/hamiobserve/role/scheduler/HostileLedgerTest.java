@@ -120,10 +120,10 @@ class HostileLedgerTest {
         assertTrue(exposition.lines().noneMatch(line -> !line.startsWith("#") && line.contains("} -")),
                 "no negative figure");
         for (Map.Entry<String, Long> skip : Map.of(
-                "kind=\"node_annotation\",reason=\"number_overflow\",source=\"kubernetes\"", 1L,
-                "kind=\"pod_annotation\",reason=\"number_overflow\",source=\"kubernetes\"", 4L,
+                "kind=\"nvidia_node\",reason=\"number_overflow\",source=\"kubernetes\"", 1L,
+                "kind=\"nvidia_pod\",reason=\"number_overflow\",source=\"kubernetes\"", 4L,
                 "kind=\"node_annotation\",reason=\"duplicate_uuid\",source=\"kubernetes\"", 1L,
-                "kind=\"pod_annotation\",reason=\"too_long\",source=\"kubernetes\"", 1L,
+                "kind=\"nvidia_pod\",reason=\"too_long\",source=\"kubernetes\"", 1L,
                 "kind=\"snapshot\",reason=\"bad_document\",source=\"kubernetes\"", 1L).entrySet()) {
             assertTrue(exposition.contains("hami_observe_skipped_inputs_total{" + skip.getKey() + "} "
                     + skip.getValue() + ".0"), skip + "\n" + exposition);

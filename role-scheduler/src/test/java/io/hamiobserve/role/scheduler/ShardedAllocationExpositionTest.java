@@ -41,7 +41,7 @@ class ShardedAllocationExpositionTest {
                                 ExpositionFormat format) throws IOException {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         AllocationMetrics.exposition(view, shard, legacy ? AllocationMetrics.LEGACY_NAMES : FamilyDecorator.NONE,
-                cache, new MetricSnapshots()).write(out, format.writer());
+                ContainerSeries.POD_EFFECTIVE, cache, new MetricSnapshots()).write(out, format.writer());
         return out.toString(StandardCharsets.UTF_8);
     }
 

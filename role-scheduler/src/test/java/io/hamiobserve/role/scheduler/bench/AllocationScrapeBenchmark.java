@@ -9,6 +9,7 @@ import io.hamiobserve.app.metrics.SkipCounter;
 import io.hamiobserve.app.metrics.SourceHealth;
 import io.hamiobserve.domain.AllocationView;
 import io.hamiobserve.role.scheduler.AllocationMetrics;
+import io.hamiobserve.role.scheduler.ContainerSeries;
 import io.hamiobserve.role.scheduler.AllocationRole;
 import io.hamiobserve.app.Servers;
 import io.hamiobserve.app.http.ExpositionFormat;
@@ -21,7 +22,11 @@ import io.hamiobserve.domain.Shard;
 import io.hamiobserve.domain.PodPhase;
 import io.hamiobserve.domain.PodPlacement;
 import io.hamiobserve.domain.PodRef;
+import io.hamiobserve.domain.CoreUnit;
+import io.hamiobserve.domain.DeviceUnits;
+import io.hamiobserve.domain.MemoryUnit;
 import io.hamiobserve.domain.RegisteredCard;
+import io.hamiobserve.domain.VendorCard;
 import io.hamiobserve.ports.SchedulerLedgerSource;
 import io.hamiobserve.ports.SkipReporter;
 import io.helidon.webserver.WebServer;
@@ -39,15 +44,16 @@ import java.util.Optional;
 import java.util.zip.GZIPOutputStream;
 
 /**
- * The allocation endpoint at the scale of a large cluster: 1,250 nodes × 8 cards (10,000 cards)
- * and 100,000 placed containers (one GPU container per pod). Prints the time to render the full
+ * The allocation endpoint at the scale of a large cluster: 1,250 nodes × 8 cards (10,000 cards;
+ * 60% NVIDIA, 20% Ascend, 10% Hygon, 10% AMD nodes) and 100,000 placed containers (one device
+ * container per pod). Prints the time to render the full
  * exposition cold (nothing rendered before) and after 1, 100 and 1,000 pod events (the changed
  * pods rendered anew, the rest reused), in both formats and with gzip; the same data written by
  * one library writer call for reference; the time of a scrape when nothing changed (over HTTP,
  * served from the last rendering); the cost of one pod event; and the heap the ledger and the
  * render cache hold.
  *
- * <p>Run: {@code bin/bench app io.hamiobserve.app.bench.AllocationScrapeBenchmark [nodes] [containers]}
+ * <p>Run: {@code bin/bench role-scheduler io.hamiobserve.role.scheduler.bench.AllocationScrapeBenchmark [nodes] [containers]}
  */
 public final class AllocationScrapeBenchmark {
     private AllocationScrapeBenchmark() {
@@ -251,12 +257,13 @@ public final class AllocationScrapeBenchmark {
             public void start(Ledger ledger, SkipReporter skips) {
                 holder[0] = ledger;
                 for (int n = 0; n < nodes; n++) {
-                    List<RegisteredCard> cards = new ArrayList<>();
+                    NodeKind kind = NodeKind.of(n);
+                    List<VendorCard> cards = new ArrayList<>();
                     for (int c = 0; c < cardsPerNode; c++) {
-                        cards.add(new RegisteredCard(uuid(n, c), c, 10, 81559, 100, "NVIDIA H100 80GB HBM3", c / 4,
-                                CardMode.HAMI_CORE, true));
+                        cards.add(new VendorCard(new RegisteredCard(uuid(n, c), c, 10, kind.memoryMib, kind.cores,
+                                kind.type, c / 4, CardMode.HAMI_CORE, true), kind.backend, kind.units));
                     }
-                    ledger.putNode(String.format("gpu-node-%04d", n), cards);
+                    ledger.putVendorCards(String.format("gpu-node-%04d", n), cards);
                 }
                 for (int p = 0; p < containers; p++) {
                     ledger.putPod(pod(p, nodes, cardsPerNode, 4096));
@@ -323,7 +330,7 @@ public final class AllocationScrapeBenchmark {
             long started = System.nanoTime();
             AllocationView view = ledger.view();
             health.record(AllocationRole.SOURCE, view.freshness().synced(), System.nanoTime() - started, null);
-            return AllocationMetrics.exposition(view, shard, FamilyDecorator.NONE, cache,
+            return AllocationMetrics.exposition(view, shard, FamilyDecorator.NONE, ContainerSeries.POD_EFFECTIVE, cache,
                     SelfMetrics.snapshots(build, skips, health));
         }
 
@@ -379,11 +386,45 @@ public final class AllocationScrapeBenchmark {
         int card = (p / nodes) % cardsPerNode;
         PodRef ref = new PodRef("team-" + (p % 50), "job-" + p, String.format("%08x-0000-4000-8000-%012x", p, p));
         ContainerShares container = new ContainerShares(0, "worker", false,
-                List.of(new DeviceShare(uuid(node, card), "NVIDIA", memoryMib, 10)));
+                List.of(new DeviceShare(uuid(node, card), NodeKind.of(node).shareType, memoryMib, 10)));
         return new PodPlacement(ref, String.format("gpu-node-%04d", node), PodPhase.RUNNING, true, List.of(container));
     }
 
     /** Random-looking like real card UUIDs (deterministic, so runs compare). */
+    /**
+     * A mixed fleet: 60% NVIDIA nodes, 20% Ascend, 10% Hygon DCU, 10% AMD (whose core series HAMi
+     * normalises per card, so every pod segment's key holds those cards).
+     */
+    enum NodeKind {
+        NVIDIA("NVIDIA", "NVIDIA H100 80GB HBM3", "NVIDIA", 81559, 100, DeviceUnits.MIB_AND_PERCENT),
+        ASCEND("Ascend910B3", "Ascend910B3", "Ascend910B3", 65536, 20,
+                new DeviceUnits(MemoryUnit.MIB, CoreUnit.AI_CORES)),
+        HYGON("DCU", "K100_AI", "DCU", 65520, 100, DeviceUnits.MIB_AND_PERCENT),
+        AMD("AMD", "AMD Instinct MI300X VF", "AMD Instinct MI300X VF", 196608, 304,
+                new DeviceUnits(MemoryUnit.MIB, CoreUnit.COMPUTE_UNITS));
+
+        final String backend;
+        final String type;
+        final String shareType;
+        final long memoryMib;
+        final long cores;
+        final DeviceUnits units;
+
+        NodeKind(String backend, String type, String shareType, long memoryMib, long cores, DeviceUnits units) {
+            this.backend = backend;
+            this.type = type;
+            this.shareType = shareType;
+            this.memoryMib = memoryMib;
+            this.cores = cores;
+            this.units = units;
+        }
+
+        static NodeKind of(int node) {
+            int tenth = node % 10;
+            return tenth < 6 ? NVIDIA : tenth < 8 ? ASCEND : tenth < 9 ? HYGON : AMD;
+        }
+    }
+
     static String uuid(int node, int card) {
         return "GPU-" + java.util.UUID.nameUUIDFromBytes((node + "/" + card).getBytes(java.nio.charset.StandardCharsets.UTF_8));
     }

@@ -1,0 +1,72 @@
+package io.hamiobserve.adapters.prometheus;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+
+/**
+ * The console's recording rules: the series they record and the expressions they record, which
+ * are also the console's fallback queries. The rule file itself is
+ * {@code alerts/hami-observe-console.rules.yml}, packaged into this module ({@link #file()}) so
+ * the Prometheus the demo starts loads the same rules an operator deploys.
+ */
+final class RecordingRules {
+    private RecordingRules() {
+    }
+
+    /** The file's name, as packaged beside this class. */
+    static final String FILE = "hami-observe-console.rules.yml";
+
+    /** One sample per evaluation of each group, labelled {@code group}: which windows the rules cover. */
+    static final String EVALUATED = "hami_observe:console_rules:evaluated";
+    static final String CONTAINER_MEMORY_PEAK_HOURLY = "container:hami_vgpu_memory_used_bytes:max_1h";
+    static final String CONTAINER_MEMORY_SAMPLES_HOURLY = "container:hami_vgpu_memory_used_bytes:count_1h";
+
+    /** A rule group, by the {@code group} label of its {@link #EVALUATED} series. */
+    enum Group {
+        NAMESPACES("namespaces"), HOURLY("hourly");
+
+        final String label;
+
+        Group(String label) {
+            this.label = label;
+        }
+    }
+
+    /** A namespace's sum of a per-container series at an instant, recorded every minute. */
+    record NamespaceSum(String record, String expression) {
+    }
+
+    // Each series is reduced with max over everything but the share's identity first: a second
+    // scheduler-side replica reports every share again under its own instance.
+    private static final String ALLOCATED_SHARE = "namespace, pod, container_index, device_uuid";
+    private static final String USED_SHARE = "namespace, pod, container, device_uuid";
+
+    /** The sum per namespace of {@code series}, each share counted once. */
+    private static NamespaceSum namespaceSum(String series, String share) {
+        return new NamespaceSum("namespace:" + series + ":sum",
+                "sum by (namespace) (max by (" + share + ") (" + series + "))");
+    }
+
+    static final NamespaceSum MEMORY_ALLOCATED = namespaceSum("hami_vgpu_memory_allocated_bytes", ALLOCATED_SHARE);
+    static final NamespaceSum MEMORY_USED = namespaceSum("hami_vgpu_memory_used_bytes", USED_SHARE);
+    static final NamespaceSum CORES_ALLOCATED = namespaceSum("hami_vgpu_core_allocated_ratio", ALLOCATED_SHARE);
+    static final NamespaceSum CORES_USED = namespaceSum("hami_container_device_utilization_ratio", USED_SHARE);
+
+    static final List<NamespaceSum> NAMESPACE_SUMS = List.of(MEMORY_ALLOCATED, MEMORY_USED, CORES_ALLOCATED,
+            CORES_USED);
+
+    /** The rule file's text. */
+    static String file() {
+        try (InputStream in = RecordingRules.class.getResourceAsStream(FILE)) {
+            if (in == null) {
+                throw new IllegalStateException(FILE + " is not packaged beside " + RecordingRules.class.getName());
+            }
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException unreadable) {
+            throw new UncheckedIOException(unreadable);
+        }
+    }
+}

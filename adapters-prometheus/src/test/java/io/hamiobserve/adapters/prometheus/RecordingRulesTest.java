@@ -1,0 +1,223 @@
+package io.hamiobserve.adapters.prometheus;
+
+import io.hamiobserve.domain.fleet.AccrualHistory;
+import io.hamiobserve.domain.fleet.Chargeback;
+import io.hamiobserve.domain.fleet.Figure;
+import io.hamiobserve.domain.fleet.FleetScope;
+import io.hamiobserve.domain.fleet.Measure;
+import io.hamiobserve.domain.fleet.NamespaceAccrual;
+import io.hamiobserve.domain.fleet.RightSizing;
+import io.hamiobserve.domain.fleet.UsageHistory;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The console's recording rules against the queries they stand in for, on real Prometheus
+ * servers: one holding only the raw history (the console computes from every container), one
+ * that also holds the rules evaluated over that history, as a Prometheus that has run them all
+ * along does. Both must give the console the same figures, and each must say which series it read.
+ * The allocation series come from two scheduler-side replicas: no sum may count a share twice.
+ */
+class RecordingRulesTest {
+    private static final double GIB = 1024.0 * 1024 * 1024;
+    private static final Duration HOURS = Duration.ofHours(8);
+
+    private static long at;
+    private static LocalPrometheus raw;
+    private static LocalPrometheus recorded;
+    private static PrometheusFleetHistory fromRaw;
+    private static PrometheusFleetHistory fromRecorded;
+
+    @BeforeAll
+    static void startBothWithTheSameHistory() throws Exception {
+        // Eight hours, one sample a minute, half a minute off the minute (as a real scrape falls),
+        // ending two hours ago: the hourly rules run on whole hours, the last one at `at`.
+        long base = (Instant.now().getEpochSecond() / 3600) * 3600 - 10 * 3600;
+        at = base + HOURS.toSeconds();
+        Path file = Files.createTempFile("hami-observe-rules", ".om");
+        try (History series = new History(file, base + 30, at - 30, 60)) {
+            series.series("hami_gpu_memory_limit_bytes", Map.of("node", "node-a", "device_uuid", "GPU-A0",
+                    "device_index", "0", "device_type", "NVIDIA A100", "instance", "scheduler-0"), t -> 40 * GIB);
+            for (String replica : List.of("scheduler-0", "scheduler-1")) {
+                allocation(series, replica, "ml-team", "llm", "0", 8 * GIB, 30);
+                allocation(series, replica, "ml-team", "notebook", "0", 4 * GIB, 20);
+                allocation(series, replica, "batch", "trainer", "0", 16 * GIB, 50);
+            }
+            use(series, "ml-team", "llm", "server", t -> (2 + (t / 60 % 7) / 10.0) * GIB, t -> 20 + t / 60 % 10);
+            use(series, "ml-team", "notebook", "jupyter", t -> 3 * GIB, t -> 0);
+            // A pod that peaks once, in its third hour.
+            use(series, "batch", "trainer", "main", t -> (t - base) / 3600 == 2 && t % 3600 == 630 ? 15 * GIB : 9 * GIB,
+                    t -> 70);
+        }
+        try {
+            raw = LocalPrometheus.start(List.of(), Duration.ofSeconds(60), List.of(file), Duration.ofSeconds(60));
+            recorded = LocalPrometheus.startRecorded(List.of(), Duration.ofSeconds(60), List.of(file),
+                    Duration.ofSeconds(120));
+        } finally {
+            Files.deleteIfExists(file);
+        }
+        fromRaw = PrometheusFleetHistory.at(raw.url(), Duration.ofSeconds(20));
+        fromRecorded = PrometheusFleetHistory.at(recorded.url(), Duration.ofSeconds(20));
+    }
+
+    @AfterAll
+    static void stop() {
+        for (LocalPrometheus prometheus : new LocalPrometheus[]{raw, recorded}) {
+            if (prometheus != null) {
+                prometheus.close();
+            }
+        }
+    }
+
+    private static void allocation(History series, String instance, String namespace, String pod, String index,
+                                   double memory, double cores) throws Exception {
+        Map<String, String> labels = Map.of("namespace", namespace, "pod", pod, "container_index", index,
+                "node", "node-a", "device_uuid", "GPU-A0", "instance", instance, "job", "hami-observe-scheduler");
+        series.series("hami_vgpu_memory_allocated_bytes", labels, t -> memory)
+                .series("hami_vgpu_core_allocated_ratio", labels, t -> cores);
+    }
+
+    private static void use(History series, String namespace, String pod, String container,
+                            java.util.function.LongToDoubleFunction memory,
+                            java.util.function.LongToDoubleFunction utilisation) throws Exception {
+        Map<String, String> labels = Map.of("namespace", namespace, "pod", pod, "container", container,
+                "node", "node-a", "device_uuid", "GPU-A0", "instance", "node-a:9394", "job", "hami-observe-node");
+        series.series("hami_vgpu_memory_used_bytes", labels, memory)
+                .series("hami_container_device_utilization_ratio", labels, utilisation);
+    }
+
+    @Test
+    void theRuleFileRecordsExactlyTheExpressionsTheConsoleFallsBackTo() throws Exception {
+        Map<String, String> rules = new LinkedHashMap<>();
+        Matcher rule = Pattern.compile("- record: (\\S+)\\n\\s+expr: (.+)\\n").matcher(RecordingRules.file());
+        while (rule.find()) {
+            rules.putIfAbsent(rule.group(1), rule.group(2));
+        }
+        for (RecordingRules.NamespaceSum sum : RecordingRules.NAMESPACE_SUMS) {
+            assertEquals(sum.expression(), rules.get(sum.record()), sum.record());
+        }
+        assertTrue(rules.get(RecordingRules.CONTAINER_MEMORY_PEAK_HOURLY).contains("max_over_time(hami_vgpu_memory_used_bytes["));
+        assertTrue(rules.get(RecordingRules.CONTAINER_MEMORY_SAMPLES_HOURLY).contains("count_over_time(hami_vgpu_memory_used_bytes["));
+        assertTrue(rules.containsKey(RecordingRules.EVALUATED));
+
+        Path file = Files.createTempFile("hami-observe-console", ".rules.yml");
+        try {
+            Files.writeString(file, RecordingRules.file());
+            Process check = new ProcessBuilder("promtool", "check", "rules", file.toString()).redirectErrorStream(true)
+                    .start();
+            String output = new String(check.getInputStream().readAllBytes());
+            assertTrue(check.waitFor(60, TimeUnit.SECONDS));
+            assertEquals(0, check.exitValue(), output);
+            assertTrue(output.contains("SUCCESS: 8 rules found"), output);
+        } finally {
+            Files.deleteIfExists(file);
+        }
+        // The file packaged is the file deployed (deploy/render builds the PrometheusRule from it).
+        Path source = Path.of(System.getProperty("project.root", "..")).resolve("alerts/hami-observe-console.rules.yml");
+        assertEquals(Files.readString(source), RecordingRules.file());
+    }
+
+    @Test
+    void rightSizingReadsTheSameFiguresFromTheHourlyRecordsAsFromEverySample() throws Exception {
+        // Prometheus runs an hourly group at a fixed offset into the hour (a hash of its name);
+        // compared at its last run before `at`, the records hold every sample there is.
+        PrometheusApi api = new PrometheusApi(recorded.url(), Duration.ofSeconds(20));
+        double lastRun = PrometheusApi.await(api.instant(new PromQl.Template("last_run",
+                "max_over_time(timestamp(" + RecordingRules.EVALUATED + "{group=\"hourly\"})[1h:1m])").plain(),
+                Instant.ofEpochSecond(at))).getFirst().value();
+        Instant run = Instant.ofEpochMilli(Math.round(lastRun * 1000));
+        UsageHistory fromSamples = fromRaw.usage(run, RightSizing.DEFAULT_WINDOW, RightSizing.MIN_HISTORY,
+                FleetScope.EVERYTHING);
+        UsageHistory fromRecords = fromRecorded.usage(run, RightSizing.DEFAULT_WINDOW, RightSizing.MIN_HISTORY,
+                FleetScope.EVERYTHING);
+        assertFalse(fromSamples.provenance(Measure.CONTAINER_MEMORY_PEAK).expression().contains(":max_1h"),
+                "no rules ran over this history: the raw series answer");
+        assertTrue(fromRecords.provenance(Measure.CONTAINER_MEMORY_PEAK).expression()
+                .contains(RecordingRules.CONTAINER_MEMORY_PEAK_HOURLY));
+        assertTrue(fromRecords.provenance(Measure.CONTAINER_SAMPLES).expression()
+                .contains(RecordingRules.CONTAINER_MEMORY_SAMPLES_HOURLY));
+
+        List<UsageHistory.ShareHistory> expected = sorted(fromSamples.shares());
+        assertEquals(3, expected.size());
+        assertEquals(expected, sorted(fromRecords.shares()));
+        UsageHistory.ShareHistory trainer = expected.stream().filter(share -> share.pod().equals("trainer"))
+                .findFirst().orElseThrow();
+        assertEquals(Figure.of(15 * GIB), trainer.memoryPeak(), "the one peak, six hours back");
+
+        // A scope's matchers select recorded series as they select raw ones.
+        UsageHistory oneNode = fromRecorded.usage(run, RightSizing.DEFAULT_WINDOW, RightSizing.MIN_HISTORY,
+                new FleetScope.OnNode("node-a"));
+        assertEquals(expected, sorted(oneNode.shares()));
+
+        // Between two runs the samples since the last one are not counted yet (at most an hour's);
+        // the peak is, from the raw last hour.
+        List<UsageHistory.ShareHistory> now = sorted(fromRaw.usage(Instant.ofEpochSecond(at),
+                RightSizing.DEFAULT_WINDOW, RightSizing.MIN_HISTORY, FleetScope.EVERYTHING).shares());
+        List<UsageHistory.ShareHistory> recordedNow = sorted(fromRecorded.usage(Instant.ofEpochSecond(at),
+                RightSizing.DEFAULT_WINDOW, RightSizing.MIN_HISTORY, FleetScope.EVERYTHING).shares());
+        for (int i = 0; i < now.size(); i++) {
+            assertEquals(now.get(i).memoryPeak(), recordedNow.get(i).memoryPeak());
+            assertEquals(HOURS.toMinutes(), now.get(i).samples());
+            long lag = now.get(i).samples() - recordedNow.get(i).samples();
+            assertTrue(lag >= 0 && lag <= 60, "samples not yet recorded: " + lag);
+        }
+    }
+
+    @Test
+    void chargebackReadsTheSameBillFromTheRecordedNamespaceSumsAndCountsEachShareOnce() throws Exception {
+        Duration window = Duration.ofHours(6);
+        AccrualHistory fromSamples = fromRaw.accruals(Instant.ofEpochSecond(at), window);
+        AccrualHistory fromRecords = fromRecorded.accruals(Instant.ofEpochSecond(at), window);
+        assertTrue(fromRecords.provenance().get(Measure.NAMESPACE_MEMORY_ALLOCATED_SECONDS).expression()
+                .contains(RecordingRules.MEMORY_ALLOCATED.record()));
+        assertFalse(fromSamples.provenance().get(Measure.NAMESPACE_MEMORY_ALLOCATED_SECONDS).expression()
+                .contains(RecordingRules.MEMORY_ALLOCATED.record()));
+        // Allocations hold still: the same figures exactly. Use moves: a recorded sum is the value
+        // of the minute's evaluation, up to a minute before the step (the group runs at an offset
+        // into each minute), so the two integrals differ by what changed within that minute.
+        assertEquals(fromSamples.namespaces().size(), fromRecords.namespaces().size());
+        for (int i = 0; i < fromSamples.namespaces().size(); i++) {
+            NamespaceAccrual expected = fromSamples.namespaces().get(i);
+            NamespaceAccrual actual = fromRecords.namespaces().get(i);
+            assertEquals(expected.namespace(), actual.namespace());
+            assertEquals(expected.memoryAllocatedByteSeconds(), actual.memoryAllocatedByteSeconds());
+            assertEquals(expected.coresAllocatedPercentSeconds(), actual.coresAllocatedPercentSeconds());
+            assertEquals(expected.memoryUsedByteSeconds().orElseThrow(), actual.memoryUsedByteSeconds().orElseThrow(),
+                    0.01 * expected.memoryUsedByteSeconds().orElseThrow());
+            assertEquals(expected.coresUsedPercentSeconds().orElseThrow(), actual.coresUsedPercentSeconds().orElseThrow(),
+                    0.01 * expected.coresUsedPercentSeconds().orElseThrow());
+        }
+
+        NamespaceAccrual ml = fromSamples.namespaces().stream().filter(ns -> ns.namespace().equals("ml-team"))
+                .findFirst().orElseThrow();
+        // 12 GiB held for six hours (to one integration step): two replicas report it, it is billed once.
+        double step = Chargeback.step(window).toSeconds() / 3600.0;
+        assertEquals(12 * 6, ml.memoryAllocatedByteSeconds().orElseThrow() / GIB / 3600, 12 * step + 1e-9);
+        assertEquals(50 * 6, ml.coresAllocatedPercentSeconds().orElseThrow() / 3600, 50 * step + 1e-9);
+        NamespaceAccrual batch = fromSamples.namespaces().stream().filter(ns -> ns.namespace().equals("batch"))
+                .findFirst().orElseThrow();
+        assertEquals(16 * 6, batch.memoryAllocatedByteSeconds().orElseThrow() / GIB / 3600, 16 * step + 1e-9);
+        assertEquals(70 * 6, batch.coresUsedPercentSeconds().orElseThrow() / 3600, 70 * step + 1e-9);
+    }
+
+    private static List<UsageHistory.ShareHistory> sorted(List<UsageHistory.ShareHistory> shares) {
+        return shares.stream().sorted(Comparator.comparing(UsageHistory.ShareHistory::pod)).toList();
+    }
+}

@@ -1,0 +1,24 @@
+package io.hamiobserve.vendors.biren;
+
+import io.hamiobserve.vendors.protocol.Backend;
+import io.hamiobserve.vendors.protocol.Cards;
+import io.hamiobserve.vendors.protocol.HamiDeviceProvider;
+import io.hamiobserve.vendors.protocol.ModeField;
+import io.hamiobserve.vendors.protocol.RegisterFormat;
+
+import java.util.List;
+
+/**
+ * Biren ({@code Biren}): HAMi's JSON; HAMi sets every card's cores to 100 whatever the plugin
+ * wrote. The allocation keys are spelt with a capital B ({@code hami.io/Biren-devices-allocated});
+ * real allocations carry memory 0 and cores 0 (whole cards). MiB and percent.
+ */
+public final class BirenProvider extends HamiDeviceProvider {
+    public BirenProvider() {
+        super("biren", List.of(Backend.named("Biren")
+                .registeredBy("hami.io/node-biren-register", RegisterFormat.DEVICE_INFO_JSON, ModeField.IGNORED)
+                .adjusted(card -> Cards.withCores(card, 100))
+                .allocatedBy("hami.io/Biren-devices-allocated")
+                .build()));
+    }
+}
