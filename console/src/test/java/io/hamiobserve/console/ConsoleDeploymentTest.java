@@ -60,7 +60,7 @@ class ConsoleDeploymentTest {
     void theFullInstallRunsTheConsoleFromTheSchedulerImageBehindItsService() throws Exception {
         List<Map<String, Object>> objects = objects(Files.readString(ROOT.resolve("deploy/rendered/full.yaml")));
         Map<String, Object> console = named(objects, "Deployment", "hami-observe-console");
-        Map<String, Object> scheduler = named(objects, "Deployment", "hami-observe-scheduler");
+        Map<String, Object> scheduler = named(objects, "StatefulSet", "hami-observe-scheduler");
         Map<String, Object> pod = at(console, "spec", "template", "spec");
         Map<String, Object> container = at(pod, "containers", 0);
         assertEquals(at(scheduler, "spec", "template", "spec", "containers", 0, "image"), container.get("image"),

@@ -1,6 +1,8 @@
 package io.hamiobserve.demo;
 
+import io.hamiobserve.app.Role;
 import io.hamiobserve.role.scheduler.AllocationRole;
+import io.hamiobserve.role.scheduler.ContainerSeries;
 import io.hamiobserve.role.console.ConsoleFlags;
 import io.hamiobserve.role.console.PrometheusFlags;
 import io.hamiobserve.app.Servers;
@@ -14,6 +16,7 @@ import io.hamiobserve.app.cli.Subcommand;
 import io.hamiobserve.app.http.EdgeConfig;
 import io.hamiobserve.app.http.EdgeStartup;
 import io.hamiobserve.app.metrics.BuildInfo;
+import io.hamiobserve.domain.Shard;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -49,6 +52,11 @@ public final class DemoCommand implements Subcommand {
     @Option(names = "--demo-second-node-bind-address", paramLabel = "ADDR", defaultValue = SECOND_NODE_BIND,
             description = "the second node's usage endpoint (default: ${DEFAULT-VALUE})")
     private String secondUsageBind;
+
+    @Option(names = "--demo-shard-bind-address", paramLabel = "ADDR",
+            description = "also serve the allocation view as shards, one per address given (repeat the flag; N "
+                    + "addresses make shards 0 to N-1 of N), beside the whole view")
+    private List<String> shardBinds = new ArrayList<>();
 
     @Option(names = "--once", negatable = true, arity = "0..1", fallbackValue = "true",
             description = "print the allocation view and the first node's usage view once and exit")
@@ -109,10 +117,18 @@ public final class DemoCommand implements Subcommand {
             return 0;
         }
         EdgeConfig edgeConfig = edge.edge();
-        EdgeStartup.Checked checked = EdgeStartup.check(edgeConfig, List.of(allocationBind, usageBind,
-                secondUsageBind));
-        List<Servers.Served> servers = Servers.serveAll(checked, List.of(allocation.start(), nodeA.start(),
-                nodeB.start()));
+        List<String> binds = new ArrayList<>(List.of(allocationBind, usageBind, secondUsageBind));
+        binds.addAll(shardBinds);
+        EdgeStartup.Checked checked = EdgeStartup.check(edgeConfig, binds);
+        List<AllocationRole> shards = new ArrayList<>();
+        for (int index = 0; index < shardBinds.size(); index++) {
+            // Each shard reads the demo's ledger for itself, as each pod of a sharded StatefulSet does.
+            shards.add(new AllocationRole(DemoSources.ledger(workload), legacy.on(), ContainerSeries.POD_EFFECTIVE,
+                    build, new Shard(index, shardBinds.size())).start());
+        }
+        List<Role> roles = new ArrayList<>(List.of(allocation.start(), nodeA.start(), nodeB.start()));
+        roles.addAll(shards);
+        List<Servers.Served> servers = Servers.serveAll(checked, roles);
         Path cacheRoot = cacheFiles.path();
         launch.out().printf("""
                 hami-observe demo: a simulated cluster with nodes %s and %s
@@ -125,12 +141,17 @@ public final class DemoCommand implements Subcommand {
                 """, DemoCluster.NODE_A, DemoCluster.NODE_B, servers.get(0).port(), DemoCluster.NODE_A,
                 servers.get(1).port(), DemoCluster.NODE_B, servers.get(2).port(), cacheRoot,
                 cacheRoot.resolve(DemoCluster.NODE_A).resolve("containers"));
+        for (int index = 0; index < shards.size(); index++) {
+            launch.out().printf("  allocation view, shard %d of %d: curl http://localhost:%d/metrics%n", index,
+                    shards.size(), servers.get(3 + index).port());
+        }
         Map<String, Servers.Served> endpoints = new LinkedHashMap<>();
         endpoints.put("scheduler", servers.get(0));
         endpoints.put(DemoCluster.NODE_A, servers.get(1));
         endpoints.put(DemoCluster.NODE_B, servers.get(2));
         List<Servers.Served> all = new ArrayList<>(servers);
         List<AutoCloseable> closeables = new ArrayList<>(List.of(allocation, nodeA, nodeB));
+        closeables.addAll(shards);
         DemoConsole.Served web;
         try {
             web = DemoConsole.start(new DemoConsole.Settings(edgeConfig, console.bind(), console.routePrefix(),

@@ -14,7 +14,13 @@ import io.fabric8.kubernetes.api.model.ServicePort;
 import io.fabric8.kubernetes.api.model.Volume;
 import io.fabric8.kubernetes.api.model.VolumeMount;
 import io.fabric8.kubernetes.api.model.apps.DaemonSet;
-import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.apps.StatefulSet;
+import io.hamiobserve.app.cli.Launch;
+import io.hamiobserve.app.cli.Launcher;
+import io.hamiobserve.domain.Shard;
+import io.hamiobserve.role.scheduler.ShardFlags;
+import picocli.CommandLine;
+
 import io.fabric8.kubernetes.api.model.rbac.ClusterRole;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBinding;
 import io.fabric8.kubernetes.api.model.rbac.PolicyRule;
@@ -84,9 +90,10 @@ class DeployManifestsTest {
     private static final List<String> DEFAULT_KINDS = List.of(
             "ClusterRole/hami-observe-node", "ClusterRole/hami-observe-scheduler",
             "ClusterRoleBinding/hami-observe-node", "ClusterRoleBinding/hami-observe-scheduler",
-            "DaemonSet/hami-observe-node", "Deployment/hami-observe-scheduler",
+            "DaemonSet/hami-observe-node",
             "Service/hami-observe-node", "Service/hami-observe-scheduler",
-            "ServiceAccount/hami-observe-node", "ServiceAccount/hami-observe-scheduler");
+            "ServiceAccount/hami-observe-node", "ServiceAccount/hami-observe-scheduler",
+            "StatefulSet/hami-observe-scheduler");
 
     @Test
     void theDefaultInstallHoldsBothRolesAndTheirRbacOnly() throws IOException {
@@ -106,7 +113,7 @@ class DeployManifestsTest {
     @ValueSource(strings = {"default.yaml", "full.yaml"})
     void eachServiceSelectsItsOwnPodTemplateOnHamisPorts(String rendered) throws IOException {
         List<HasMetadata> objects = load(DEPLOY.resolve("rendered").resolve(rendered));
-        Deployment scheduler = named(objects, Deployment.class, "hami-observe-scheduler");
+        StatefulSet scheduler = named(objects, StatefulSet.class, "hami-observe-scheduler");
         DaemonSet node = named(objects, DaemonSet.class, "hami-observe-node");
         assertEquals(scheduler.getSpec().getSelector().getMatchLabels(), scheduler.getSpec().getTemplate().getMetadata().getLabels());
         assertEquals(node.getSpec().getSelector().getMatchLabels(), node.getSpec().getTemplate().getMetadata().getLabels());
@@ -118,7 +125,15 @@ class DeployManifestsTest {
         // A node's NodePort answers with that node's usage view, as HAMi's monitor port does.
         assertEquals("Local", named(objects, Service.class, "hami-observe-node").getSpec().getExternalTrafficPolicy());
         assertEquals(1, scheduler.getSpec().getReplicas());
-        assertEquals("Recreate", scheduler.getSpec().getStrategy().getType(), "never two schedulers exporting the same cards");
+        // A StatefulSet's rolling update stops the old pod before it starts the new one: never two
+        // schedulers exporting the same cards.
+        assertTrue(scheduler.getSpec().getUpdateStrategy() == null
+                || !"OnDelete".equals(scheduler.getSpec().getUpdateStrategy().getType()));
+        assertEquals("Parallel", scheduler.getSpec().getPodManagementPolicy(),
+                "fixed at creation, so the default install is ready to be sharded");
+        assertEquals("hami-observe-scheduler", scheduler.getSpec().getServiceName());
+        assertFalse(scheduler.getSpec().getTemplate().getSpec().getContainers().getFirst().getArgs()
+                .contains("--total-shards"), "unsharded by default");
     }
 
     private static void checkService(Service service, Map<String, PodTemplateSpec> templates, String role,
@@ -156,10 +171,10 @@ class DeployManifestsTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"default.yaml", "full.yaml"})
+    @ValueSource(strings = {"default.yaml", "full.yaml", "sharded.yaml"})
     void podsRunNonRootOnAReadOnlyRootWithoutPrivileges(String rendered) throws IOException {
         List<HasMetadata> objects = load(DEPLOY.resolve("rendered").resolve(rendered));
-        for (PodSpec pod : List.of(named(objects, Deployment.class, "hami-observe-scheduler").getSpec().getTemplate().getSpec(),
+        for (PodSpec pod : List.of(named(objects, StatefulSet.class, "hami-observe-scheduler").getSpec().getTemplate().getSpec(),
                 named(objects, DaemonSet.class, "hami-observe-node").getSpec().getTemplate().getSpec())) {
             assertEquals(Boolean.TRUE, pod.getSecurityContext().getRunAsNonRoot());
             assertTrue(pod.getSecurityContext().getRunAsUser() > 0);
@@ -249,7 +264,7 @@ class DeployManifestsTest {
             ServiceAccount account = named(objects, ServiceAccount.class, subject.getName());
             assertEquals(account.getMetadata().getNamespace(), subject.getNamespace());
         }
-        assertEquals("hami-observe-scheduler", named(objects, Deployment.class, "hami-observe-scheduler")
+        assertEquals("hami-observe-scheduler", named(objects, StatefulSet.class, "hami-observe-scheduler")
                 .getSpec().getTemplate().getSpec().getServiceAccountName());
         assertEquals("hami-observe-node", named(objects, DaemonSet.class, "hami-observe-node")
                 .getSpec().getTemplate().getSpec().getServiceAccountName());
@@ -285,6 +300,50 @@ class DeployManifestsTest {
     }
 
     @Test
+    void theShardedInstallRunsOneShardPerPodAndOneServiceMonitorOverAll() throws IOException {
+        List<HasMetadata> objects = load(DEPLOY.resolve("rendered/sharded.yaml"));
+        List<String> expected = new ArrayList<>(kinds(load(DEPLOY.resolve("rendered/full.yaml"))));
+        assertEquals(expected, kinds(objects), "the full install's objects, the scheduler sharded");
+        StatefulSet scheduler = named(objects, StatefulSet.class, "hami-observe-scheduler");
+        int replicas = scheduler.getSpec().getReplicas();
+        assertTrue(replicas > 1, "sharded: " + replicas);
+        Container container = scheduler.getSpec().getTemplate().getSpec().getContainers().getFirst();
+        EnvVar podName = container.getEnv().stream().filter(e -> e.getName().equals("POD_NAME")).findFirst()
+                .orElseThrow(() -> new AssertionError("no POD_NAME"));
+        assertEquals("metadata.name", podName.getValueFrom().getFieldRef().getFieldPath());
+
+        // The pod's own arguments, as the real command line reads them: pod <name>-<i> serves shard
+        // i of as many shards as there are replicas.
+        List<String> args = container.getArgs();
+        for (int ordinal = 0; ordinal < replicas; ordinal++) {
+            CommandLine.ParseResult parsed = Launcher.commandLine(Launch.ofProcess())
+                    .parseArgs(args.toArray(String[]::new));
+            ShardFlags flags = (ShardFlags) parsed.subcommand().commandSpec().mixins().get("sharding").userObject();
+            String pod = scheduler.getMetadata().getName() + "-" + ordinal;
+            assertEquals(new Shard(ordinal, replicas), flags.shard(Map.of("POD_NAME", pod)), pod);
+        }
+
+        // One ServiceMonitor selects the one Service, whose endpoints are every shard's pod.
+        List<GenericKubernetesResource> monitors = all(objects, GenericKubernetesResource.class).stream()
+                .filter(o -> o.getKind().equals("ServiceMonitor")).toList();
+        Map<String, String> podLabels = scheduler.getSpec().getTemplate().getMetadata().getLabels();
+        List<Service> services = all(objects, Service.class).stream()
+                .filter(s -> podLabels.entrySet().containsAll(s.getSpec().getSelector().entrySet())).toList();
+        assertEquals(List.of("hami-observe-scheduler"), services.stream().map(s -> s.getMetadata().getName()).toList());
+        List<String> watching = monitors.stream().filter(monitor -> {
+            @SuppressWarnings("unchecked")
+            Map<String, Object> spec = (Map<String, Object>) monitor.getAdditionalProperties().get("spec");
+            @SuppressWarnings("unchecked")
+            Map<String, String> matchLabels = (Map<String, String>) ((Map<String, Object>) spec.get("selector"))
+                    .get("matchLabels");
+            return services.getFirst().getMetadata().getLabels().entrySet().containsAll(matchLabels.entrySet());
+        }).map(monitor -> monitor.getMetadata().getName()).toList();
+        assertEquals(List.of("hami-observe-scheduler"), watching);
+        // Not-ready shards are scraped too: their hami_observe_ledger_synced 0 is what should be seen.
+        assertEquals(Boolean.TRUE, services.getFirst().getSpec().getPublishNotReadyAddresses());
+    }
+
+    @Test
     void thePrometheusRuleCarriesExactlyThePlainRulesFile() throws IOException {
         GenericKubernetesResource rule = all(load(DEPLOY.resolve("rendered/full.yaml")), GenericKubernetesResource.class)
                 .stream().filter(o -> o.getKind().equals("PrometheusRule")).findFirst().orElseThrow();
@@ -294,7 +353,7 @@ class DeployManifestsTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"base:default.yaml", "overlays/full:full.yaml"})
+    @ValueSource(strings = {"base:default.yaml", "overlays/full:full.yaml", "overlays/sharded:sharded.yaml"})
     void theRenderedFilesAreWhatKustomizeRendersNow(String pair) throws Exception {
         Assumptions.assumeTrue(onPath("kubectl"), "kubectl is not installed: the committed rendering is checked as is");
         String[] parts = pair.split(":");

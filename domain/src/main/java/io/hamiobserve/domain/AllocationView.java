@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.OptionalDouble;
 import java.util.OptionalLong;
+import java.util.function.Function;
 
 /**
  * What the scheduler has handed out, at one moment: the allocation view.
@@ -43,6 +44,44 @@ public record AllocationView(List<CardAllocation> cards, List<PodPlacement> pods
             containers.addAll(ContainerAllocation.of(pod));
         }
         return containers;
+    }
+
+    /**
+     * The part of this view that {@code shard} serves: the cards, pods and MIG instances of the
+     * nodes it owns, and the quotas and unregistered-card allocations only if it owns the series
+     * of no node. The freshness is the ledger's, whichever shard asks: every shard reads the whole
+     * ledger and reports its own.
+     */
+    public AllocationView ownedBy(Shard shard) {
+        if (shard.isAll()) {
+            return this;
+        }
+        boolean cluster = shard.ownsClusterSeries();
+        return new AllocationView(
+                ofOwnedNodes(cards, CardAllocation::node, shard),
+                ofOwnedNodes(pods, PodPlacement::node, shard),
+                cluster ? quotas : List.of(),
+                ofOwnedNodes(migInstances, MigInstanceOnCard::node, shard),
+                cluster ? unregisteredCardShares : List.of(),
+                freshness);
+    }
+
+    /** The items of nodes {@code shard} owns; items come node by node, so each node is hashed about once. */
+    private static <T> List<T> ofOwnedNodes(List<T> items, Function<T, String> node, Shard shard) {
+        List<T> owned = new ArrayList<>();
+        String last = null;
+        boolean lastOwned = false;
+        for (T item : items) {
+            String itemNode = node.apply(item);
+            if (!itemNode.equals(last)) {
+                last = itemNode;
+                lastOwned = shard.ownsNode(itemNode);
+            }
+            if (lastOwned) {
+                owned.add(item);
+            }
+        }
+        return owned;
     }
 
     /**

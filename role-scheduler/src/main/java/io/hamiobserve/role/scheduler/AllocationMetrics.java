@@ -22,6 +22,7 @@ import io.hamiobserve.domain.HamiCoreFigures;
 import io.hamiobserve.domain.MigInstance;
 import io.hamiobserve.domain.PodPlacement;
 import io.hamiobserve.domain.RegisteredCard;
+import io.hamiobserve.domain.Shard;
 import io.hamiobserve.domain.Units;
 import io.prometheus.metrics.model.snapshots.MetricSnapshots;
 
@@ -183,8 +184,17 @@ public final class AllocationMetrics {
      */
     public static Exposition exposition(AllocationView view, FamilyDecorator decorator, ContainerSeries form,
                                         RenderCache cache, MetricSnapshots tail) {
+        return exposition(view, Shard.ALL, decorator, form, cache, tail);
+    }
+
+    /**
+     * The exposition of {@code shard}'s part of the view (see {@link AllocationView#ownedBy}), with
+     * HAMi's {@code hami_vgpu_*_allocated_*} series in the given form.
+     */
+    public static Exposition exposition(AllocationView view, Shard shard, FamilyDecorator decorator,
+                                        ContainerSeries form, RenderCache cache, MetricSnapshots tail) {
         SegmentedExposition exposition = new SegmentedExposition(cache, decorator);
-        describe(view, form, exposition);
+        describe(view, shard, form, exposition);
         exposition.append(tail);
         return exposition;
     }
@@ -203,11 +213,24 @@ public final class AllocationMetrics {
 
     /** Fills {@code into} with the view's series: a section per kind of object, a segment per node. */
     public static void describe(AllocationView view, ContainerSeries form, Segments into) {
-        addCards(view, into);
-        addContainers(view, form, into);
-        addQuotas(view, into);
-        addMigInstances(view, into);
-        addLedgerHealth(view, into);
+        describe(view, Shard.ALL, form, into);
+    }
+
+    /**
+     * Fills {@code into} with the series of {@code shard}'s part of the view: its nodes' cards, pods
+     * and MIG instances; the series of no node (quotas, unregistered cards, their count even when
+     * zero) only on the shard that owns them; the ledger's health on every shard.
+     */
+    public static void describe(AllocationView view, Shard shard, ContainerSeries form, Segments into) {
+        AllocationView owned = view.ownedBy(shard);
+        addCards(owned, into);
+        addContainers(owned, form, into);
+        if (shard.ownsClusterSeries()) {
+            addUnregisteredCards(owned, into);
+        }
+        addQuotas(owned, into);
+        addMigInstances(owned, into);
+        addLedgerHealth(owned, into);
     }
 
     private static void addCards(AllocationView view, Segments exposition) {
@@ -295,7 +318,9 @@ public final class AllocationMetrics {
                     families -> node.forEach(pod -> addPod(pod, form, cards, families)));
             from = to;
         }
+    }
 
+    private static void addUnregisteredCards(AllocationView view, Segments exposition) {
         var unregistered = exposition.section("unregistered", families -> {
             families.of(UNREGISTERED_CARD_MEMORY);
             families.of(UNREGISTERED_CARD_SHARES);

@@ -10,6 +10,7 @@ import io.hamiobserve.app.metrics.SkipCounter;
 import io.hamiobserve.app.metrics.SourceHealth;
 import io.hamiobserve.domain.AllocationView;
 import io.hamiobserve.domain.Ledger;
+import io.hamiobserve.domain.Shard;
 import io.hamiobserve.ports.SchedulerLedgerSource;
 
 import java.util.Objects;
@@ -20,6 +21,11 @@ import java.util.Optional;
  * The scheduler-side role: keeps the ledger current from its source and serves the allocation view.
  * The exposition is a pure function of the ledger and the skip counts, so an unchanged ledger is
  * served from the last rendering, and a changed one renders again only the nodes and pods that changed.
+ *
+ * <p>Sharded ({@link Shard}), the role still reads the whole ledger (quota use and unregistered
+ * cards are sums over every node) and serves the part of the view its shard owns; its own series
+ * (ledger health, skips, build, source health) are its own on every shard, told apart by the
+ * {@code instance} Prometheus adds.
  */
 public final class AllocationRole implements Role {
     /** The source name in health and skip series. */
@@ -35,15 +41,20 @@ public final class AllocationRole implements Role {
     private final SkipCounter skips = new SkipCounter();
     private final SourceHealth health = new SourceHealth();
     private final RenderCache renderCache = new RenderCache();
+    private final Shard shard;
 
     public AllocationRole(SchedulerLedgerSource source, boolean legacyMetrics, BuildInfo build) {
-        this(source, legacyMetrics, ContainerSeries.POD_EFFECTIVE, build);
+        this(source, legacyMetrics, ContainerSeries.POD_EFFECTIVE, build, Shard.ALL);
     }
 
-    /** @param containerSeries the form of HAMi's per-container series (v2.10's unless told) */
+    /**
+     * @param containerSeries the form of HAMi's per-container series (v2.10's unless told)
+     * @param shard           the part of the allocation view this role serves
+     */
     public AllocationRole(SchedulerLedgerSource source, boolean legacyMetrics, ContainerSeries containerSeries,
-                          BuildInfo build) {
+                          BuildInfo build, Shard shard) {
         this.source = Objects.requireNonNull(source);
+        this.shard = Objects.requireNonNull(shard);
         this.legacyNames = legacyMetrics ? AllocationMetrics.LEGACY_NAMES : FamilyDecorator.NONE;
         this.containerSeries = Objects.requireNonNull(containerSeries);
         this.build = build;
@@ -73,7 +84,7 @@ public final class AllocationRole implements Role {
         AllocationView view = ledger.view();
         health.record(SOURCE, view.freshness().synced(), System.nanoTime() - started,
                 view.freshness().synced() ? null : notReadyReason());
-        return AllocationMetrics.exposition(view, legacyNames, containerSeries, renderCache,
+        return AllocationMetrics.exposition(view, shard, legacyNames, containerSeries, renderCache,
                 SelfMetrics.snapshots(build, skips, health));
     }
 

@@ -10,6 +10,7 @@ import io.hamiobserve.app.cli.Launch;
 import io.hamiobserve.app.cli.LegacyMetricsFlag;
 import io.hamiobserve.app.cli.Subcommand;
 import io.hamiobserve.app.metrics.BuildInfo;
+import io.hamiobserve.domain.Shard;
 import io.hamiobserve.ports.SchedulerLedgerSource;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -59,6 +60,9 @@ public final class SchedulerCommand implements Subcommand {
     private boolean perContainerVgpuSeries;
 
     @Mixin
+    private ShardFlags sharding;
+
+    @Mixin
     private LegacyMetricsFlag legacy;
 
     @Mixin
@@ -72,13 +76,14 @@ public final class SchedulerCommand implements Subcommand {
     @Override
     public Integer call() {
         Launch launch = hamiObserve.launch();
+        Shard shard = sharding.shard(launch.env()); // refused before anything starts
         if (!once) {
             Servers.prepare();
         }
         SchedulerLedgerSource source = snapshot == null ? KubernetesSources.cluster()
                 : KubernetesSources.snapshot(snapshot);
         AllocationRole role = new AllocationRole(source, legacy.on(), perContainerVgpuSeries
-                ? ContainerSeries.PER_CONTAINER : ContainerSeries.POD_EFFECTIVE, BuildInfo.current());
+                ? ContainerSeries.PER_CONTAINER : ContainerSeries.POD_EFFECTIVE, BuildInfo.current(), shard);
         if (!once) {
             return Serving.serve(List.of(bind()), List.of(role), edge.edge(), launch.out(), launch.err());
         }

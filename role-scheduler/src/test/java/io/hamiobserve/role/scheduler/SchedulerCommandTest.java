@@ -1,11 +1,13 @@
 package io.hamiobserve.role.scheduler;
 
 import io.hamiobserve.app.http.EdgeConfig;
+import io.hamiobserve.app.testing.CommandLines;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine.Model.CommandSpec;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Map;
 
 import static io.hamiobserve.app.testing.CommandLines.assertRefused;
 import static io.hamiobserve.app.testing.CommandLines.edge;
@@ -75,5 +77,44 @@ class SchedulerCommandTest {
         assertFalse(help.out().contains("  node "), help.out());
         assertRefused(run("node"), "unknown command 'node'");
         assertRefused(run("scheduler", "--node-name", "x"), "unknown flag --node-name for scheduler");
+    }
+
+    @Test
+    void shardsAreNumberedByFlagOrByTheStatefulSetOrdinalAndRefusedOutOfRange() {
+        String snapshot = SNAPSHOT.toString();
+        CommandLines.Outcome whole = run("scheduler", "--once", "--snapshot", snapshot);
+        // The snapshot's two GPU nodes: gpu-a100-01 on shard 0 of 2, gpu-v100-07 on shard 1.
+        CommandLines.Outcome zero = run("scheduler", "--once", "--snapshot", snapshot, "--shard", "0", "--total-shards", "2");
+        CommandLines.Outcome one = run(Map.of("POD_NAME", "hami-observe-scheduler-1"), "scheduler", "--once", "--snapshot",
+                snapshot, "--total-shards", "2");
+        assertEquals(0, zero.exit(), zero.toString());
+        assertEquals(0, one.exit(), one.toString());
+        for (CommandLines.Outcome outcome : new CommandLines.Outcome[] {whole, zero}) {
+            assertTrue(outcome.out().contains("node=\"gpu-a100-01\""), outcome.out());
+            assertTrue(outcome.out().contains("hami_resource_quota_used{"), outcome.out());
+        }
+        assertFalse(zero.out().contains("node=\"gpu-v100-07\""), zero.out());
+        assertTrue(one.out().contains("node=\"gpu-v100-07\""), one.out());
+        assertFalse(one.out().contains("node=\"gpu-a100-01\""), one.out());
+        assertFalse(one.out().contains("hami_resource_quota_used{"), one.out());
+        // --pod-name wins over POD_NAME, and --shard over both.
+        CommandLines.Outcome named = run(Map.of("POD_NAME", "x-1"), "scheduler", "--once", "--snapshot", snapshot,
+                "--total-shards", "2", "--pod-name", "hami-observe-scheduler-0");
+        assertEquals(zero.out().lines().filter(line -> line.contains("node=")).toList(),
+                named.out().lines().filter(line -> line.contains("node=")).toList());
+
+        assertRefused(run("scheduler", "--snapshot", snapshot, "--shard", "2", "--total-shards", "2"),
+                "--shard 2 is not a shard of --total-shards 2 (0 to 1)");
+        assertRefused(run("scheduler", "--snapshot", snapshot, "--shard", "-1", "--total-shards", "2"),
+                "--shard -1 is not a shard");
+        assertRefused(run("scheduler", "--snapshot", snapshot, "--total-shards", "0"),
+                "--total-shards must be at least 1, not 0");
+        assertRefused(run("scheduler", "--snapshot", snapshot, "--total-shards", "3"),
+                "--total-shards 3 needs --shard, or a StatefulSet pod name ending in -<ordinal>");
+        assertRefused(run(Map.of("POD_NAME", "hami-observe-scheduler-7f9c"), "scheduler", "--snapshot", snapshot,
+                "--total-shards", "3"), "not 'hami-observe-scheduler-7f9c'");
+        assertRefused(run(Map.of("POD_NAME", "hami-observe-scheduler-3"), "scheduler", "--snapshot", snapshot,
+                "--total-shards", "3"), "the pod's ordinal 3 is not a shard of --total-shards 3");
+        assertRefused(run("scheduler", "--total-shards", "two"), "two");
     }
 }

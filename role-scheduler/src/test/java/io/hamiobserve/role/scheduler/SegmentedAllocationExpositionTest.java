@@ -198,7 +198,7 @@ class SegmentedAllocationExpositionTest {
     }
 
     private static String nodeName(int node) {
-        return String.format("node-%02d", node);
+        return RandomCluster.nodeName(node);
     }
 
     private static RegisteredCard card(int node, int index) {
@@ -213,90 +213,5 @@ class SegmentedAllocationExpositionTest {
     private static PodPlacement placement(PodRef pod, int node, int card, long memoryMib) {
         return new PodPlacement(pod, nodeName(node), PodPhase.RUNNING, true, List.of(new ContainerShares(0, "main",
                 false, List.of(new DeviceShare("GPU-" + node + "-" + card, "NVIDIA", memoryMib, 10)))));
-    }
-
-    /** Random clusters with what makes segments hard: shared cards, init containers, MIG, quotas, stray cards. */
-    private static final class RandomCluster {
-        private static final String[] NAMESPACES = {"a", "b", "team-x"};
-        private final Random random;
-        private final int nodes;
-
-        RandomCluster(long seed) {
-            this.random = new Random(seed);
-            this.nodes = 2 + random.nextInt(5);
-        }
-
-        Ledger ledger(int pods) {
-            Ledger ledger = new Ledger();
-            for (int node = 0; node < nodes; node++) {
-                List<RegisteredCard> cards = new ArrayList<>();
-                int count = 1 + random.nextInt(4);
-                for (int index = 0; index < count; index++) {
-                    CardMode mode = random.nextInt(5) == 0 ? CardMode.MIG : CardMode.HAMI_CORE;
-                    cards.add(new RegisteredCard("GPU-" + node + "-" + index, index, 1 + random.nextInt(10),
-                            random.nextInt(6) == 0 ? 0 : 16384 + 1024L * random.nextInt(64), 100,
-                            random.nextBoolean() ? "NVIDIA A100" : "NVIDIA \"H100\"\\80GB", index / 2, mode,
-                            random.nextInt(8) != 0));
-                }
-                ledger.putNode(nodeName(node), cards);
-            }
-            for (int pod = 0; pod < pods; pod++) {
-                ledger.putPod(pod("uid-" + pod));
-            }
-            for (String namespace : NAMESPACES) {
-                if (random.nextBoolean()) {
-                    ledger.putQuota(namespace, "gpu-quota", List.of(new QuotaLimit(namespace, "gpu-quota",
-                            QuotaResource.GPU_MEMORY_MIB, 1024L * random.nextInt(100))));
-                }
-            }
-            ledger.markSynced(1_700_000_000_000L + random.nextInt(1000));
-            return ledger;
-        }
-
-        /** Applies {@code events} random pod events: new placements, changes and deletions. */
-        void change(Ledger ledger, int events) {
-            for (int i = 0; i < events; i++) {
-                String uid = "uid-" + random.nextInt(50);
-                switch (random.nextInt(4)) {
-                    case 0 -> ledger.removePod(uid);
-                    case 1 -> ledger.putNode(nodeName(random.nextInt(nodes)), List.of(new RegisteredCard(
-                            "GPU-" + random.nextInt(nodes) + "-0", 0, 4, 8192, 100, "NVIDIA T4", 0,
-                            CardMode.HAMI_CORE, true)));
-                    default -> ledger.putPod(pod(uid));
-                }
-            }
-        }
-
-        private PodPlacement pod(String uid) {
-            // Few names, so pods of one name (a replaced pod) meet on one node and card.
-            PodRef ref = new PodRef(NAMESPACES[random.nextInt(NAMESPACES.length)], "job-" + random.nextInt(8), uid);
-            int node = random.nextInt(nodes + 1); // one node past the registered ones: unregistered cards
-            List<ContainerShares> containers = new ArrayList<>();
-            List<MigInstance> migs = new ArrayList<>();
-            int count = 1 + random.nextInt(3);
-            for (int container = 0; container < count; container++) {
-                List<DeviceShare> shares = new ArrayList<>();
-                int cards = random.nextInt(3);
-                for (int share = 0; share < cards; share++) {
-                    String uuid = "GPU-" + node + "-" + random.nextInt(3);
-                    shares.add(new DeviceShare(uuid, "NVIDIA", 256L * random.nextInt(40), random.nextInt(101)));
-                    if (random.nextInt(6) == 0) {
-                        migs.add(new MigInstance(container, share, uuid, "1g.10gb", random.nextInt(7), 1,
-                                random.nextBoolean() ? "MIG-" + uid + "-" + share : "", 1 + random.nextInt(6), 0));
-                    }
-                }
-                containers.add(new ContainerShares(container, random.nextInt(5) == 0 ? "" : "c" + container,
-                        container == 0 && count > 1, shares));
-            }
-            PodPhase phase = random.nextInt(10) == 0 ? PodPhase.PENDING : PodPhase.RUNNING;
-            return new PodPlacement(ref, nodeName(node), phase, random.nextBoolean(), containers, migs);
-        }
-
-        boolean sameNamedPodsOnOneCard(AllocationView view) {
-            List<String> keys = view.containers().stream()
-                    .map(c -> c.node() + c.pod().namespace() + c.pod().name() + c.container().index() + c.uuid())
-                    .toList();
-            return keys.stream().distinct().count() < keys.size();
-        }
     }
 }

@@ -9,6 +9,7 @@ import io.hamiobserve.app.metrics.SkipCounter;
 import io.hamiobserve.app.metrics.SourceHealth;
 import io.hamiobserve.domain.AllocationView;
 import io.hamiobserve.role.scheduler.AllocationMetrics;
+import io.hamiobserve.role.scheduler.ContainerSeries;
 import io.hamiobserve.role.scheduler.AllocationRole;
 import io.hamiobserve.app.Servers;
 import io.hamiobserve.app.http.ExpositionFormat;
@@ -17,6 +18,7 @@ import io.hamiobserve.domain.CardMode;
 import io.hamiobserve.domain.ContainerShares;
 import io.hamiobserve.domain.DeviceShare;
 import io.hamiobserve.domain.Ledger;
+import io.hamiobserve.domain.Shard;
 import io.hamiobserve.domain.PodPhase;
 import io.hamiobserve.domain.PodPlacement;
 import io.hamiobserve.domain.PodRef;
@@ -69,36 +71,10 @@ public final class AllocationScrapeBenchmark {
 
         long heapBefore = usedHeapAfterGc();
         Ledger[] holder = new Ledger[1];
-        List<PodPlacement> pods = new ArrayList<>(containers);
-        SchedulerLedgerSource synthetic = new SchedulerLedgerSource() {
-            @Override
-            public void start(Ledger ledger, SkipReporter skips) {
-                holder[0] = ledger;
-                for (int n = 0; n < nodes; n++) {
-                    NodeKind kind = NodeKind.of(n);
-                    List<VendorCard> cards = new ArrayList<>();
-                    for (int c = 0; c < cardsPerNode; c++) {
-                        cards.add(new VendorCard(new RegisteredCard(uuid(n, c), c, 10, kind.memoryMib, kind.cores,
-                                kind.type, c / 4, CardMode.HAMI_CORE, true), kind.backend, kind.units));
-                    }
-                    ledger.putVendorCards(String.format("gpu-node-%04d", n), cards);
-                }
-                for (int p = 0; p < containers; p++) {
-                    PodPlacement pod = pod(p, nodes, cardsPerNode, 4096);
-                    pods.add(pod);
-                    ledger.putPod(pod);
-                }
-                ledger.markSynced(System.currentTimeMillis());
-            }
-
-            @Override
-            public void close() {
-            }
-        };
+        SchedulerLedgerSource synthetic = syntheticLedger(nodes, cardsPerNode, containers, holder);
         long loadStart = System.nanoTime();
         synthetic.start(new Ledger(), SkipReporter.NONE);
         long loadNanos = System.nanoTime() - loadStart;
-        pods.clear();
         long heapAfter = usedHeapAfterGc();
         System.out.printf("initial load: %.0f ms (%.2f us per pod)%n", loadNanos / 1e6, loadNanos / 1e3 / containers);
         System.out.printf("ledger heap: %.1f MiB (%.0f bytes per container)   target <= 512 MiB%n",
@@ -108,14 +84,9 @@ public final class AllocationScrapeBenchmark {
         Rendering role = new Rendering(ledger);
         if (!deployed) {
             // Cold render: nothing rendered before (start-up, or every pod changed).
-            long[] cold = new long[5];
-            long bytes = 0;
-            for (int i = 0; i < cold.length; i++) {
-                role.forget();
-                long start = System.nanoTime();
-                bytes = render(role, ExpositionFormat.PROMETHEUS_TEXT, false);
-                cold[i] = System.nanoTime() - start;
-            }
+            ColdRenders colds = coldRenders(role, 5);
+            long[] cold = colds.nanos();
+            long bytes = colds.bytes();
             System.out.printf("cold render (nothing rendered before): median %.0f ms, min %.0f ms over %d runs; "
                     + "%,d bytes%n", median(cold) / 1e6, min(cold) / 1e6, cold.length, bytes);
 
@@ -277,19 +248,72 @@ public final class AllocationScrapeBenchmark {
     }
 
     /**
+     * A source that loads {@code nodes} × {@code cardsPerNode} cards and {@code containers}
+     * one-container pods spread over them, and puts the ledger it fills into {@code holder}.
+     */
+    static SchedulerLedgerSource syntheticLedger(int nodes, int cardsPerNode, int containers, Ledger[] holder) {
+        return new SchedulerLedgerSource() {
+            @Override
+            public void start(Ledger ledger, SkipReporter skips) {
+                holder[0] = ledger;
+                for (int n = 0; n < nodes; n++) {
+                    NodeKind kind = NodeKind.of(n);
+                    List<VendorCard> cards = new ArrayList<>();
+                    for (int c = 0; c < cardsPerNode; c++) {
+                        cards.add(new VendorCard(new RegisteredCard(uuid(n, c), c, 10, kind.memoryMib, kind.cores,
+                                kind.type, c / 4, CardMode.HAMI_CORE, true), kind.backend, kind.units));
+                    }
+                    ledger.putVendorCards(String.format("gpu-node-%04d", n), cards);
+                }
+                for (int p = 0; p < containers; p++) {
+                    ledger.putPod(pod(p, nodes, cardsPerNode, 4096));
+                }
+                ledger.markSynced(System.currentTimeMillis());
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+    }
+
+    /** Times of renders with nothing kept (Prometheus text), and the exposition's size. */
+    record ColdRenders(long[] nanos, long bytes) {
+    }
+
+    static ColdRenders coldRenders(Rendering role, int runs) throws Exception {
+        long[] nanos = new long[runs];
+        long bytes = 0;
+        for (int i = 0; i < runs; i++) {
+            role.forget();
+            long start = System.nanoTime();
+            bytes = render(role, ExpositionFormat.PROMETHEUS_TEXT, false);
+            nanos[i] = System.nanoTime() - start;
+        }
+        return new ColdRenders(nanos, bytes);
+    }
+
+    /**
      * The scheduler role's exposition, as {@code AllocationRole.collect} makes it, over the benchmark's
      * ledger, with a render cache the benchmark starts afresh to time what a role with nothing kept
-     * does (a cold render, the first scrape after start).
+     * does (a cold render, the first scrape after start). The heap it holds is its render cache's.
      */
-    private static final class Rendering implements MetricsSource {
+    static final class Rendering implements MetricsSource {
         private final Ledger ledger;
+        private final Shard shard;
         private final BuildInfo build = BuildInfo.current();
         private final SkipCounter skips = new SkipCounter();
         private final SourceHealth health = new SourceHealth();
         private volatile RenderCache cache = new RenderCache();
 
         Rendering(Ledger ledger) {
+            this(ledger, Shard.ALL);
+        }
+
+        /** {@code shard}'s part of the view, as a sharded role renders it. */
+        Rendering(Ledger ledger, Shard shard) {
             this.ledger = ledger;
+            this.shard = shard;
         }
 
         void forget() {
@@ -306,7 +330,7 @@ public final class AllocationScrapeBenchmark {
             long started = System.nanoTime();
             AllocationView view = ledger.view();
             health.record(AllocationRole.SOURCE, view.freshness().synced(), System.nanoTime() - started, null);
-            return AllocationMetrics.exposition(view, FamilyDecorator.NONE, cache,
+            return AllocationMetrics.exposition(view, shard, FamilyDecorator.NONE, ContainerSeries.POD_EFFECTIVE, cache,
                     SelfMetrics.snapshots(build, skips, health));
         }
 
@@ -322,7 +346,7 @@ public final class AllocationScrapeBenchmark {
     }
 
     /** Renders as the endpoint does, into a stream that only counts; returns the size. */
-    private static long render(MetricsSource role, ExpositionFormat format, boolean gzip) throws Exception {
+    static long render(MetricsSource role, ExpositionFormat format, boolean gzip) throws Exception {
         CountingStream out = new CountingStream();
         if (gzip) {
             // At the fastest level, as the endpoint compresses.
@@ -343,7 +367,7 @@ public final class AllocationScrapeBenchmark {
         };
     }
 
-    private static final class CountingStream extends java.io.OutputStream {
+    static final class CountingStream extends java.io.OutputStream {
         long count;
 
         @Override
@@ -405,7 +429,7 @@ public final class AllocationScrapeBenchmark {
         return "GPU-" + java.util.UUID.nameUUIDFromBytes((node + "/" + card).getBytes(java.nio.charset.StandardCharsets.UTF_8));
     }
 
-    private static long usedHeapAfterGc() throws InterruptedException {
+    static long usedHeapAfterGc() throws InterruptedException {
         for (int i = 0; i < 3; i++) {
             System.gc();
             Thread.sleep(100);
