@@ -131,14 +131,15 @@ public final class DemoCommand implements Subcommand {
         List<Servers.Served> servers = Servers.serveAll(checked, roles);
         Path cacheRoot = cacheFiles.path();
         launch.out().printf("""
-                hami-observe demo: a simulated cluster with nodes %s and %s
+                hami-observe demo: a simulated cluster with GPU nodes %s and %s, and the Ascend node %s
+                  (in the allocation view only: other vendors' usage comes from their own exporters)
                   allocation view (scheduler):   curl http://localhost:%d/metrics
                   usage view of %s:      curl http://localhost:%d/metrics
                   usage view of %s:      curl http://localhost:%d/metrics
                   health:                        /healthz and /readyz on each port
                   HAMi-Core cache files written under %s
                   (read them: bin/hami-observe inspect-cache %s)
-                """, DemoCluster.NODE_A, DemoCluster.NODE_B, servers.get(0).port(), DemoCluster.NODE_A,
+                """, DemoCluster.NODE_A, DemoCluster.NODE_B, DemoCluster.NPU_NODE, servers.get(0).port(), DemoCluster.NODE_A,
                 servers.get(1).port(), DemoCluster.NODE_B, servers.get(2).port(), cacheRoot,
                 cacheRoot.resolve(DemoCluster.NODE_A).resolve("containers"));
         for (int index = 0; index < shards.size(); index++) {
