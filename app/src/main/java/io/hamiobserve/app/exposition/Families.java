@@ -69,9 +69,10 @@ public final class Families {
     /** The snapshots of the families with data points. */
     public MetricSnapshots snapshots() {
         List<MetricSnapshot> snapshots = new ArrayList<>();
+        LabelSets labelSets = new LabelSets();
         for (MetricFamily.Points points : all) {
             if (!points.isEmpty()) {
-                snapshots.add(points.snapshot());
+                snapshots.add(points.snapshot(labelSets));
             }
         }
         return new MetricSnapshots(snapshots);
