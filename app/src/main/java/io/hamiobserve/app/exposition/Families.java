@@ -68,8 +68,12 @@ public final class Families {
 
     /** The snapshots of the families with data points. */
     public MetricSnapshots snapshots() {
+        return snapshots(new LabelSets());
+    }
+
+    /** The snapshots of the families with data points, their label sets made through {@code labelSets}. */
+    public MetricSnapshots snapshots(LabelSets labelSets) {
         List<MetricSnapshot> snapshots = new ArrayList<>();
-        LabelSets labelSets = new LabelSets();
         for (MetricFamily.Points points : all) {
             if (!points.isEmpty()) {
                 snapshots.add(points.snapshot(labelSets));
