@@ -16,7 +16,7 @@ import java.util.List;
  * decoding the header ({@link HeaderDecoder}), reading the slots under their seqlock protocol
  * ({@link SlotReader}).
  *
- * <p>Not thread-safe: one reader per scrape, reused across that scrape's files so that its
+ * <p>Not thread-safe: one caller at a time, reused across files and scrapes so that its
  * buffers are allocated once. Its memory is bounded by the largest file layout's slot array
  * (three copies, for the seqlock protocol), whatever the files say.
  */

@@ -68,10 +68,15 @@ public final class Families {
 
     /** The snapshots of the families with data points. */
     public MetricSnapshots snapshots() {
+        return snapshots(new LabelSets());
+    }
+
+    /** The snapshots of the families with data points, their label sets made through {@code labelSets}. */
+    public MetricSnapshots snapshots(LabelSets labelSets) {
         List<MetricSnapshot> snapshots = new ArrayList<>();
         for (MetricFamily.Points points : all) {
             if (!points.isEmpty()) {
-                snapshots.add(points.snapshot());
+                snapshots.add(points.snapshot(labelSets));
             }
         }
         return new MetricSnapshots(snapshots);

@@ -144,28 +144,33 @@ public record MetricFamily(String name, String help, Type type, boolean zoned, L
          * duplicate in the input can never make the whole exposition invalid.
          */
         public MetricSnapshot snapshot() {
+            return snapshot(new LabelSets());
+        }
+
+        /** The family's snapshot, its label sets shared through {@code labelSets} with a scrape's other families. */
+        MetricSnapshot snapshot(LabelSets labelSets) {
             // A stable sort keeps equal label sets in insertion order: the first added comes first.
             rows.sort((left, right) -> Arrays.compare(left.values, right.values));
             if (family.type == Type.GAUGE) {
                 GaugeSnapshot.Builder builder = GaugeSnapshot.builder().name(family.name).help(family.help);
-                forEachDistinct((labels, value) -> builder.dataPoint(
+                forEachDistinct(labelSets, (labels, value) -> builder.dataPoint(
                         GaugeSnapshot.GaugeDataPointSnapshot.builder().labels(labels).value(value).build()));
                 return builder.build();
             }
             CounterSnapshot.Builder builder = CounterSnapshot.builder().name(family.name).help(family.help);
-            forEachDistinct((labels, value) -> builder.dataPoint(
+            forEachDistinct(labelSets, (labels, value) -> builder.dataPoint(
                     CounterSnapshot.CounterDataPointSnapshot.builder().labels(labels).value(value).build()));
             return builder.build();
         }
 
-        private void forEachDistinct(java.util.function.ObjDoubleConsumer<Labels> point) {
+        private void forEachDistinct(LabelSets labelSets, java.util.function.ObjDoubleConsumer<Labels> point) {
             String[] previous = null;
             for (Row row : rows) {
                 if (previous != null && Arrays.equals(previous, row.values)) {
                     continue;
                 }
                 previous = row.values;
-                point.accept(Labels.of(sortedNames, row.values), row.value);
+                point.accept(labelSets.of(sortedNames, row.values), row.value);
             }
         }
     }

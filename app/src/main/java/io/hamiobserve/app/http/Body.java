@@ -35,10 +35,23 @@ final class Body {
     /** Collects a body; {@link #body()} after {@link #close()}. */
     static final class Writer extends OutputStream {
         private final List<byte[]> chunks = new ArrayList<>();
-        private byte[] current = new byte[64 * 1024];
+        private byte[] current;
         private int used;
         private long length;
         private boolean closed;
+
+        Writer() {
+            this(0);
+        }
+
+        /**
+         * @param expectedLength the length a body of this kind had last time: the first array is
+         *                       made that large (up to a chunk), so a body like the last one is
+         *                       written without growing and copying its array
+         */
+        Writer(long expectedLength) {
+            current = new byte[(int) Math.clamp(expectedLength + expectedLength / 16, 64 * 1024, CHUNK)];
+        }
 
         @Override
         public void write(int b) {

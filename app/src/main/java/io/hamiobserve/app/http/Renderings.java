@@ -42,6 +42,8 @@ final class Renderings {
     private final AtomicReference<Generation> current = new AtomicReference<>();
     private final AtomicLong collections = new AtomicLong();
     private final AtomicLong renderings = new AtomicLong();
+    /** The length of each variant's last body: the next one is usually about as long. */
+    private final Map<Variant, Long> lastLengths = new ConcurrentHashMap<>();
 
     /**
      * @param abandonAfter a running collection older than this is not joined any more: a source that
@@ -98,7 +100,7 @@ final class Renderings {
     private Body encode(Exposition exposition, Variant variant) {
         renderings.incrementAndGet();
         try {
-            Body.Writer body = new Body.Writer();
+            Body.Writer body = new Body.Writer(lastLengths.getOrDefault(variant, 0L));
             if (variant.gzip()) {
                 try (GZIPOutputStream zipped = new FastGzip(body)) {
                     exposition.write(zipped, variant.format().writer());
@@ -107,7 +109,9 @@ final class Renderings {
                 exposition.write(body, variant.format().writer());
                 body.close();
             }
-            return body.body();
+            Body written = body.body();
+            lastLengths.put(variant, written.length());
+            return written;
         } catch (IOException impossible) {
             throw new UncheckedIOException(impossible);
         }

@@ -1,6 +1,8 @@
 package io.hamiobserve.app.http;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -13,9 +15,19 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 class BodyTest {
     @Test
     void writesBackExactlyWhatWasWrittenAcrossGrowthAndChunkBoundaries() throws IOException {
+        writesBackExactly(new Body.Writer());
+    }
+
+    /** A size hint from an earlier body, smaller, near or larger than this one, never changes the bytes. */
+    @ParameterizedTest
+    @ValueSource(longs = {1, 70_000, Body.CHUNK - 1, Body.CHUNK, 5L * Body.CHUNK + 12_345, Long.MAX_VALUE / 2})
+    void aSizeHintChangesNoByte(long expectedLength) throws IOException {
+        writesBackExactly(new Body.Writer(expectedLength));
+    }
+
+    private static void writesBackExactly(Body.Writer writer) throws IOException {
         Random random = new Random(3);
         ByteArrayOutputStream expected = new ByteArrayOutputStream();
-        Body.Writer writer = new Body.Writer();
         // Pieces from one byte to past a chunk, so writes straddle every boundary.
         while (expected.size() < 5 * Body.CHUNK + 12_345) {
             byte[] piece = new byte[random.nextInt(10) == 0 ? Body.CHUNK + random.nextInt(1000) : random.nextInt(5000)];
