@@ -76,7 +76,14 @@ class TextWriterEqualityTest {
         Exposition exposition = Exposition.of(actual);
         for (ExpositionFormatWriter writer : WRITERS) {
             ByteArrayOutputStream library = new ByteArrayOutputStream();
-            writer.write(library, snapshots);
+            try {
+                writer.write(library, snapshots);
+            } catch (RuntimeException refused) {
+                // Same names in two collections: the library's writer refuses to merge some.
+                assertThrows(RuntimeException.class, () -> exposition.write(OutputStream.nullOutputStream(), writer),
+                        "the library's writer refused seed " + seed + " (" + refused + "), the project's did not");
+                continue;
+            }
             ByteArrayOutputStream ours = new ByteArrayOutputStream();
             exposition.write(ours, writer);
             if (!java.util.Arrays.equals(library.toByteArray(), ours.toByteArray())) {
@@ -139,9 +146,12 @@ class TextWriterEqualityTest {
         Families families = new Families();
         MetricFamily.Points points = families.of(MetricFamily.hamiGauge("hami_test_bytes", "Bytes \\ \"é\"\n",
                 "pod", "container"));
+        MetricFamily.Points same = families.of(MetricFamily.hamiGauge("hami_test_limit_bytes", "Limit",
+                "pod", "container"));
         String long_ = "x".repeat(70_000) + "é\"\\\n😀";
         for (int i = 0; i < 5_000; i++) {
             points.add(i * 1.5e7 + 0.25, "pod-" + i + "-é\"", i % 97 == 0 ? long_ : "c" + i);
+            same.add(i, "pod-" + i + "-é\"", i % 97 == 0 ? long_ : "c" + i);
         }
         MetricSnapshots snapshots = families.snapshots();
         for (ExpositionFormatWriter writer : WRITERS) {
@@ -159,21 +169,34 @@ class TextWriterEqualityTest {
         for (int c = 0; c < count; c++) {
             Families families = new Families();
             int familyCount = random.nextInt(5);
+            List<String[]> previousRows = null;
+            MetricFamily previous = null;
             for (int f = 0; f < familyCount; f++) {
                 MetricFamily family = family(random, lintClean, "c" + c + "f" + f);
+                // Often a family with the previous one's label sets, added in the same order (as a
+                // container's usage series are): it takes the previous one's sorted order.
+                boolean sameLabels = previous != null && random.nextBoolean();
+                if (sameLabels) {
+                    family = new MetricFamily(family.name(), family.help(), family.type(), previous.zoned(),
+                            previous.labels());
+                }
                 MetricFamily.Points points = families.of(family);
-                int rows = random.nextInt(7);
+                int rows = sameLabels ? previousRows.size() : random.nextInt(7);
+                List<String[]> added = new ArrayList<>();
                 for (int r = 0; r < rows; r++) {
                     String[] values = new String[family.labels().size()];
                     for (int v = 0; v < values.length; v++) {
-                        values[v] = labelValue(random);
+                        values[v] = sameLabels ? previousRows.get(r)[v] : labelValue(random);
                     }
+                    added.add(values);
                     double value = value(random);
                     if (family.type() == MetricFamily.Type.COUNTER && (lintClean || random.nextInt(40) != 0)) {
                         value = Double.isNaN(value) ? value : Math.abs(value);
                     }
                     points.add(value, values);
                 }
+                previous = family;
+                previousRows = added;
             }
             collections.add(families);
         }
