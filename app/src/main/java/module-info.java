@@ -3,7 +3,8 @@
  * with the commands of the role modules on the module path, found as
  * {@link io.hamiobserve.app.cli.Subcommand} services), the HTTP edge every endpoint stands behind
  * (Helidon SE: limits, TLS, basic auth, probes), the exposition engine (series written by
- * prometheus-metrics' text writers, kept per segment between scrapes), the role lifecycle and the
+ * prometheus-metrics' text writers, kept per segment between scrapes, or by its own text writer,
+ * the library's bytes exactly, where a whole collection is written at every scrape), the role lifecycle and the
  * exporter's own series. It knows no adapter and no role: a role is a module that requires it.
  */
 module io.hamiobserve.app {

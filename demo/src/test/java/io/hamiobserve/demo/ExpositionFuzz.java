@@ -12,6 +12,7 @@ import io.hamiobserve.app.metrics.SkipCounter;
 import io.hamiobserve.app.metrics.SourceHealth;
 import io.hamiobserve.role.node.UsageMetrics;
 import io.hamiobserve.app.exposition.Exposition;
+import io.hamiobserve.app.exposition.Families;
 import io.hamiobserve.app.exposition.FamilyDecorator;
 import io.hamiobserve.domain.ContainerShares;
 import io.hamiobserve.domain.ContainerUsage;
@@ -194,10 +195,15 @@ public final class ExpositionFuzz {
         SourceHealth health = new SourceHealth();
         health.record("nvml", random.nextBoolean(), random.nextLong() & Long.MAX_VALUE, text(random));
         FamilyDecorator names = random.nextBoolean() ? UsageMetrics.LEGACY_NAMES : FamilyDecorator.NONE;
-        Exposition exposition = Exposition.of(SelfMetrics.append(names.decorated(UsageMetrics.collect(view, pods))
-                .snapshots(), Expositions.BUILD, skips, health));
-        String text = write(exposition, ExpositionFormat.PROMETHEUS_TEXT);
-        write(exposition, ExpositionFormat.OPENMETRICS_TEXT);
+        Families families = names.decorated(UsageMetrics.collect(view, pods));
+        Exposition library = Exposition.of(SelfMetrics.append(families.snapshots(), Expositions.BUILD, skips, health));
+        // The node endpoint writes its rows with the project's text writer: the library's bytes, every time.
+        Exposition served = Exposition.of(List.of(families, SelfMetrics.families(Expositions.BUILD, skips, health)));
+        String text = write(served, ExpositionFormat.PROMETHEUS_TEXT);
+        if (!text.equals(write(library, ExpositionFormat.PROMETHEUS_TEXT))
+                || !write(served, ExpositionFormat.OPENMETRICS_TEXT).equals(write(library, ExpositionFormat.OPENMETRICS_TEXT))) {
+            throw new AssertionError("the node endpoint's writer differs from the library's for this view:\n" + text);
+        }
         return text;
     }
 

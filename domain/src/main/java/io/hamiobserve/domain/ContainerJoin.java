@@ -4,7 +4,6 @@ import io.hamiobserve.domain.UsageView.ContainerDevice;
 import io.hamiobserve.domain.UsageView.ContainerMemoryGap;
 
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -66,12 +65,27 @@ record ContainerJoin(List<ContainerDevice> containers, List<ContainerUsage> unkn
                         device.uuid(), allocated, device.usedBytes()));
             }
         }
-        Comparator<PodRef> byPod = Comparator.comparing(PodRef::namespace).thenComparing(PodRef::name);
-        containers.sort(Comparator.comparing(ContainerDevice::pod, byPod).thenComparing(ContainerDevice::container)
-                .thenComparingInt(device -> device.usage().vdeviceIndex()));
-        gaps.sort(Comparator.comparing(ContainerMemoryGap::pod, byPod)
-                .thenComparing(ContainerMemoryGap::container).thenComparingInt(ContainerMemoryGap::vdeviceIndex));
+        containers.sort((left, right) -> order(left.pod(), left.container(), left.usage().vdeviceIndex(),
+                right.pod(), right.container(), right.usage().vdeviceIndex()));
+        gaps.sort((left, right) -> order(left.pod(), left.container(), left.vdeviceIndex(),
+                right.pod(), right.container(), right.vdeviceIndex()));
         return new ContainerJoin(containers, unknown, unmatched, gaps, hamiCoreUsedByCard, managed);
+    }
+
+    /**
+     * By namespace, pod, container, then device index: the order of the view's containers, written
+     * out rather than chained from key extractors because a node sorts it at every scrape.
+     */
+    private static int order(PodRef leftPod, String leftContainer, int leftIndex,
+                             PodRef rightPod, String rightContainer, int rightIndex) {
+        int order = leftPod.namespace().compareTo(rightPod.namespace());
+        if (order == 0) {
+            order = leftPod.name().compareTo(rightPod.name());
+        }
+        if (order == 0) {
+            order = leftContainer.compareTo(rightContainer);
+        }
+        return order != 0 ? order : Integer.compare(leftIndex, rightIndex);
     }
 
     /** The card and MIG UUIDs the pod's placement names: what its containers may account on. */

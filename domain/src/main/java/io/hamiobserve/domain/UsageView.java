@@ -152,6 +152,14 @@ public record UsageView(String node, List<HostCardReading> hostCards, List<Conta
 
     /** Where a process's memory goes: a container's use of a card, or no known container's. */
     private record Holder(String uuid, String podUid, String container) {
+        /** By card, pod, container; written out rather than chained: a node orders them at every scrape. */
+        static final Comparator<Holder> ORDER = (left, right) -> {
+            int order = left.uuid.compareTo(right.uuid);
+            if (order == 0) {
+                order = left.podUid.compareTo(right.podUid);
+            }
+            return order != 0 ? order : left.container.compareTo(right.container);
+        };
     }
 
     /** Memory held and processes holding it. */
@@ -164,8 +172,7 @@ public record UsageView(String node, List<HostCardReading> hostCards, List<Conta
     private static List<UnmanagedMemory> unmanagedMemory(List<HostCardReading> cards, Map<Long, ProcessOwner> owners,
                                                          Map<String, NodePod> podsByUid,
                                                          Set<ContainerJoin.ContainerCard> managed) {
-        Map<Holder, Held> grouped = new TreeMap<>(Comparator.comparing(Holder::uuid)
-                .thenComparing(Holder::podUid).thenComparing(Holder::container));
+        Map<Holder, Held> grouped = new TreeMap<>(Holder.ORDER);
         for (HostCardReading card : cards) {
             for (HostCardReading.CardProcess process : card.processes().orElse(List.of())) {
                 ProcessOwner owner = owners.get(process.pid());

@@ -35,7 +35,10 @@ final class SlotReader {
         source.readFully(data, layout.procs);
         List<CacheFileContent.Slot> slots = new ArrayList<>(procCount);
         for (int p = 0; p < procCount; p++) {
-            addSlot(slots, layout, data, p, deviceCount, problems);
+            CacheFileContent.Slot slot = slot(layout, data, p, deviceCount, problems);
+            if (slot != null) {
+                slots.add(slot);
+            }
         }
         return slots;
     }
@@ -78,10 +81,9 @@ final class SlotReader {
                 long first = before.getLong(word);
                 long last = after.getLong(word);
                 if ((first & 1) == 0 && first == last && first == data.getLong(word)) {
-                    List<CacheFileContent.Slot> one = new ArrayList<>(1);
-                    addSlot(one, layout, data, p, deviceCount, problems);
+                    CacheFileContent.Slot slot = slot(layout, data, p, deviceCount, problems);
                     // A slot with a bad status is settled too: it is skipped, not retried.
-                    settled[p] = one.isEmpty() ? SKIPPED : one.get(0);
+                    settled[p] = slot == null ? SKIPPED : slot;
                 } else {
                     before.putLong(word, last);
                     nextLow = Math.min(nextLow, p);
@@ -114,15 +116,16 @@ final class SlotReader {
         }
     }
 
-    private static void addSlot(List<CacheFileContent.Slot> into, CacheLayout layout, ByteBuffer slots, int p,
-                                int deviceCount, List<CacheFileContent.Problem> problems) {
+    /** Slot {@code p}, or null when it is skipped (the problem is added). */
+    private static CacheFileContent.Slot slot(CacheLayout layout, ByteBuffer slots, int p, int deviceCount,
+                                              List<CacheFileContent.Problem> problems) {
         int base = p * layout.slotSize;
         int status = slots.getInt(base + layout.slotStatus);
         if (status != CacheLayout.STATUS_FREE && status != CacheLayout.STATUS_RUNNING
                 && status != CacheLayout.STATUS_SUSPENDED) {
             problems.add(new CacheFileContent.Problem(Kind.SLOT, Reason.BAD_STATUS,
                     "slot " + p + ": status " + status + " is none of 0 (free), 1 (running), 2 (suspended)"));
-            return;
+            return null;
         }
         long[] context = new long[deviceCount];
         long[] module = new long[deviceCount];
@@ -144,12 +147,12 @@ final class SlotReader {
                         + " device " + d + ": memory or SM figures beyond what any card has (total "
                         + total[d] + ", context " + context[d] + ", module " + module[d] + ", data " + dataBytes[d]
                         + ", sm " + sm[d] + ")"));
-                return;
+                return null;
             }
         }
         long seqlock = layout.slotSeqlock == CacheLayout.ABSENT ? 0 : slots.getLong(base + layout.slotSeqlock);
-        into.add(new CacheFileContent.Slot(p, slots.getInt(base + layout.slotPid),
-                slots.getInt(base + layout.slotHostPid), status, seqlock, context, module, dataBytes, total, sm));
+        return new CacheFileContent.Slot(p, slots.getInt(base + layout.slotPid),
+                slots.getInt(base + layout.slotHostPid), status, seqlock, context, module, dataBytes, total, sm);
     }
 
     /** Whether the last slots read hold data in slot {@code p}'s seqlock and reserved words. */

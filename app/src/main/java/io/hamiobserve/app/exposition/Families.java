@@ -66,6 +66,17 @@ public final class Families {
         return all.stream().map(MetricFamily.Points::family).toList();
     }
 
+    /** The families with data points, in the order started. */
+    List<MetricFamily.Points> nonEmpty() {
+        List<MetricFamily.Points> nonEmpty = new ArrayList<>(all.size());
+        for (MetricFamily.Points points : all) {
+            if (!points.isEmpty()) {
+                nonEmpty.add(points);
+            }
+        }
+        return nonEmpty;
+    }
+
     /** The snapshots of the families with data points. */
     public MetricSnapshots snapshots() {
         return snapshots(new LabelSets());

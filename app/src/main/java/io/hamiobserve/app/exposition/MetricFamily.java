@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Objects;
 
 /**
  * The definition of one metric family: name, HELP, type and label names, fixed in a catalogue.
@@ -71,8 +72,14 @@ public record MetricFamily(String name, String help, Type type, boolean zoned, L
         /** For each sorted name, its position in the values {@link #add} takes (zone last). */
         private final int[] valueIndex;
         private final List<Row> rows = new ArrayList<>();
+        /**
+         * Once sealed: the rows sorted and unique, and the order the sort gave (indexes into
+         * {@link #rows}, duplicates included). From then on nothing changes and any thread reads.
+         */
+        private Row[] sealed;
+        private int[] order;
 
-        private record Row(String[] values, double value) {
+        private record Row(String[] values, double value, int index) {
         }
 
         private Points(MetricFamily family) {
@@ -96,6 +103,9 @@ public record MetricFamily(String name, String help, Type type, boolean zoned, L
 
         /** Adds a data point; its label values in the order of the family's label names. */
         public void add(double value, String... labelValues) {
+            if (sealed != null) {
+                throw new IllegalStateException(family.name + " is complete");
+            }
             if (labelValues.length != family.labels.size()) {
                 throw new IllegalArgumentException(family.name + " takes " + family.labels.size()
                         + " label values, got " + labelValues.length);
@@ -105,7 +115,7 @@ public record MetricFamily(String name, String help, Type type, boolean zoned, L
                 int index = valueIndex[i];
                 values[i] = index < labelValues.length ? labelValues[index] : ZONE_VALUE;
             }
-            rows.add(new Row(values, value));
+            rows.add(new Row(values, value, rows.size()));
         }
 
         public MetricFamily family() {
@@ -119,8 +129,8 @@ public record MetricFamily(String name, String help, Type type, boolean zoned, L
         }
 
         /**
-         * Each data point added so far, in the order added (call before {@link #snapshot}, which
-         * sorts them): what a decorator derives its own points from.
+         * Each data point added so far, in the order added: what a decorator derives its own
+         * points from.
          */
         public void forEach(PointConsumer point) {
             int count = family.labels.size();
@@ -149,23 +159,110 @@ public record MetricFamily(String name, String help, Type type, boolean zoned, L
 
         /** The family's snapshot, its label sets shared through {@code labelSets} with a scrape's other families. */
         MetricSnapshot snapshot(LabelSets labelSets) {
-            // A stable sort keeps equal label sets in insertion order: the first added comes first.
-            rows.sort((left, right) -> Arrays.compare(left.values, right.values));
+            Row[] sorted = sealed != null ? sealed : byValues();
             if (family.type == Type.GAUGE) {
                 GaugeSnapshot.Builder builder = GaugeSnapshot.builder().name(family.name).help(family.help);
-                forEachDistinct(labelSets, (labels, value) -> builder.dataPoint(
+                forEachDistinct(sorted, labelSets, (labels, value) -> builder.dataPoint(
                         GaugeSnapshot.GaugeDataPointSnapshot.builder().labels(labels).value(value).build()));
                 return builder.build();
             }
             CounterSnapshot.Builder builder = CounterSnapshot.builder().name(family.name).help(family.help);
-            forEachDistinct(labelSets, (labels, value) -> builder.dataPoint(
+            forEachDistinct(sorted, labelSets, (labels, value) -> builder.dataPoint(
                     CounterSnapshot.CounterDataPointSnapshot.builder().labels(labels).value(value).build()));
             return builder.build();
         }
 
-        private void forEachDistinct(LabelSets labelSets, java.util.function.ObjDoubleConsumer<Labels> point) {
+        /**
+         * Sorts the rows as the snapshot would and drops each label set added again (its first
+         * value stays), and refuses what the library's snapshot refuses (a missing label value, a
+         * negative counter); from then on nothing is added and the rows are only read.
+         *
+         * <p>Families of a catalogue often carry the same label sets added in the same order (a
+         * container's ten usage series): where one of {@code sealedBefore} has the same label names
+         * and the same label values row for row, its order is taken instead of sorting again.
+         */
+        void seal(List<Points> sealedBefore) {
+            if (sealed != null) {
+                return;
+            }
+            int[] sorted = null;
+            for (int i = sealedBefore.size() - 1; i >= 0 && sorted == null; i--) {
+                Points like = sealedBefore.get(i);
+                if (like.sealed != null && sameRows(like)) {
+                    sorted = like.order;
+                }
+            }
+            if (sorted == null) {
+                Row[] byValues = byValues();
+                sorted = new int[byValues.length];
+                for (int i = 0; i < byValues.length; i++) {
+                    sorted[i] = byValues[i].index;
+                }
+            }
+            Row[] distinct = new Row[sorted.length];
+            int kept = 0;
             String[] previous = null;
-            for (Row row : rows) {
+            for (int index : sorted) {
+                Row row = rows.get(index);
+                if (previous != null && Arrays.equals(previous, row.values)) {
+                    continue;
+                }
+                for (String value : row.values) {
+                    Objects.requireNonNull(value, () -> family.name + ": a label value is missing");
+                }
+                if (family.type == Type.COUNTER && row.value < 0) {
+                    throw new IllegalArgumentException(family.name + "=" + row.value
+                            + ": counters cannot have a negative value");
+                }
+                previous = row.values;
+                distinct[kept++] = row;
+            }
+            order = sorted;
+            sealed = kept == distinct.length ? distinct : Arrays.copyOf(distinct, kept);
+        }
+
+        /** The rows sorted by their label values; a stable sort keeps the first added of equal sets first. */
+        private Row[] byValues() {
+            Row[] byValues = rows.toArray(Row[]::new);
+            Arrays.sort(byValues, (left, right) -> Arrays.compare(left.values, right.values));
+            return byValues;
+        }
+
+        private boolean sameRows(Points like) {
+            if (like.rows.size() != rows.size() || !Arrays.equals(like.sortedNames, sortedNames)) {
+                return false;
+            }
+            for (int i = 0; i < rows.size(); i++) {
+                if (!Arrays.equals(like.rows.get(i).values, rows.get(i).values)) {
+                    return false;
+                }
+            }
+            return true;
+        }
+
+        /** Label names in the order the rows' values are kept: sorted, as {@code Labels} keeps them. */
+        String[] sortedNames() {
+            return sortedNames;
+        }
+
+        /** Rows once sealed. */
+        int size() {
+            return sealed.length;
+        }
+
+        /** The label values of sealed row {@code index}, in {@link #sortedNames()} order; not to be changed. */
+        String[] labelValues(int index) {
+            return sealed[index].values;
+        }
+
+        double value(int index) {
+            return sealed[index].value;
+        }
+
+        /** Each of {@code sorted}'s label sets once, with its first value. */
+        private void forEachDistinct(Row[] sorted, LabelSets labelSets, java.util.function.ObjDoubleConsumer<Labels> point) {
+            String[] previous = null;
+            for (Row row : sorted) {
                 if (previous != null && Arrays.equals(previous, row.values)) {
                     continue;
                 }

@@ -23,10 +23,15 @@ public final class SelfMetrics {
 
     /** Build info, skip counts and source health as they are now. */
     public static MetricSnapshots snapshots(BuildInfo build, SkipCounter skips, SourceHealth health) {
+        return families(build, skips, health).snapshots();
+    }
+
+    /** Build info, skip counts and source health as they are now, as a collection of families. */
+    public static Families families(BuildInfo build, SkipCounter skips, SourceHealth health) {
         Families families = new Families();
         build.addTo(families);
         skips.addTo(families);
         health.addTo(families);
-        return families.snapshots();
+        return families;
     }
 }

@@ -34,21 +34,6 @@ class LabelSetsTest {
     }
 
     @Test
-    void theNextCollectionUsesTheLastOnesSetsAndKeepsOnlyThoseItAskedFor() {
-        String[] names = {"a"};
-        LabelSets first = new LabelSets();
-        Labels kept = first.of(names, new String[] {"kept"});
-        Labels dropped = first.of(names, new String[] {"dropped"});
-        LabelSets second = first.next();
-        assertSame(kept, second.of(names, new String[] {"kept"}));
-        LabelSets third = second.next();
-        assertSame(kept, third.of(names, new String[] {"kept"}));
-        Labels madeAgain = third.of(names, new String[] {"dropped"});
-        assertNotSame(dropped, madeAgain);
-        assertEquals(dropped, madeAgain);
-    }
-
-    @Test
     void theLibraryStillRefusesAnInvalidLabelName() {
         assertThrows(IllegalArgumentException.class, () -> new LabelSets().of(new String[] {"__bad"}, new String[] {"x"}));
     }

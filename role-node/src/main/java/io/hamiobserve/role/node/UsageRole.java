@@ -4,7 +4,6 @@ import io.hamiobserve.app.Role;
 import io.hamiobserve.app.metrics.BuildInfo;
 import io.hamiobserve.app.exposition.Exposition;
 import io.hamiobserve.app.exposition.FamilyDecorator;
-import io.hamiobserve.app.exposition.LabelSets;
 import io.hamiobserve.app.metrics.SelfMetrics;
 import io.hamiobserve.app.metrics.SkipCounter;
 import io.hamiobserve.app.metrics.SourceHealth;
@@ -20,14 +19,11 @@ import io.hamiobserve.ports.ProcessOwnerResolver;
 import io.hamiobserve.ports.SkipKey;
 import io.hamiobserve.ports.SourceUnavailableException;
 
-import io.prometheus.metrics.model.snapshots.MetricSnapshots;
-
 import java.time.Clock;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -62,8 +58,6 @@ public final class UsageRole implements Role {
     private final Clock clock;
     private final SkipCounter skips = new SkipCounter();
     private final SourceHealth health = new SourceHealth();
-    /** The last collection's label sets, for the next (a node's series change little); null while one holds them. */
-    private final AtomicReference<LabelSets> lastLabelSets = new AtomicReference<>(new LabelSets());
 
     /**
      * @param node          this node's name ({@code NODE_NAME})
@@ -124,11 +118,8 @@ public final class UsageRole implements Role {
                     + " " + device.container() + " device " + device.usage().vdeviceIndex() + ": "
                     + device.usage().uuid() + " is neither allocated to the pod nor a card of this node");
         }
-        LabelSets last = lastLabelSets.getAndSet(null);
-        LabelSets labelSets = last != null ? last.next() : new LabelSets();
-        MetricSnapshots series = legacyNames.decorated(UsageMetrics.collect(view, nodePods)).snapshots(labelSets);
-        lastLabelSets.set(labelSets);
-        return Exposition.of(SelfMetrics.append(series, build, skips, health));
+        return Exposition.of(List.of(legacyNames.decorated(UsageMetrics.collect(view, nodePods)),
+                SelfMetrics.families(build, skips, health)));
     }
 
     private interface Read<T> {

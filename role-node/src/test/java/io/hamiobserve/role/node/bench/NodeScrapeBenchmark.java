@@ -109,7 +109,10 @@ public final class NodeScrapeBenchmark {
         Object threads = ManagementFactory.getThreadMXBean();
         java.lang.reflect.Method allocatedBytes = Class.forName("com.sun.management.ThreadMXBean")
                 .getMethod("getCurrentThreadAllocatedBytes");
+        java.lang.management.ThreadMXBean cpu = ManagementFactory.getThreadMXBean();
         long[] nanos = new long[scrapes];
+        long[] cpuNanos = new long[scrapes];
+        long[] collectCpuNanos = new long[scrapes];
         long[] allocated = new long[scrapes];
         long[] collectNanos = new long[scrapes];
         long[] collectAllocated = new long[scrapes];
@@ -119,20 +122,26 @@ public final class NodeScrapeBenchmark {
         }
         for (int i = 0; i < scrapes; i++) {
             long allocatedBefore = (long) allocatedBytes.invoke(threads);
+            long cpuBefore = cpu.getCurrentThreadCpuTime();
             long start = System.nanoTime();
             bytes = scrape(role);
             nanos[i] = System.nanoTime() - start;
+            cpuNanos[i] = cpu.getCurrentThreadCpuTime() - cpuBefore;
             allocated[i] = (long) allocatedBytes.invoke(threads) - allocatedBefore;
         }
         // The same again, collection alone: what the sources, the view and the snapshots cost before writing.
         for (int i = 0; i < scrapes; i++) {
             long allocatedBefore = (long) allocatedBytes.invoke(threads);
+            long cpuBefore = cpu.getCurrentThreadCpuTime();
             long start = System.nanoTime();
             role.collect();
             collectNanos[i] = System.nanoTime() - start;
+            collectCpuNanos[i] = cpu.getCurrentThreadCpuTime() - cpuBefore;
             collectAllocated[i] = (long) allocatedBytes.invoke(threads) - allocatedBefore;
         }
         Arrays.sort(collectNanos);
+        Arrays.sort(cpuNanos);
+        Arrays.sort(collectCpuNanos);
         Arrays.sort(collectAllocated);
         Arrays.sort(nanos);
         Arrays.sort(allocated);
@@ -145,6 +154,10 @@ public final class NodeScrapeBenchmark {
         System.out.printf("of which collection (sources, view, snapshots): median %.2f ms, %.1f MiB; "
                         + "the rest is the text writer and the output buffer%n",
                 collectNanos[scrapes / 2] / 1e6, collectAllocated[scrapes / 2] / 1048576.0);
+        // CPU time of the scraping thread: what a scrape costs, less what other processes took from the cores.
+        System.out.printf("CPU time per scrape: median %.2f ms, p10 %.2f ms (collection %.2f ms, p10 %.2f ms); "
+                        + "wall time includes waiting for a core%n", cpuNanos[scrapes / 2] / 1e6,
+                cpuNanos[scrapes / 10] / 1e6, collectCpuNanos[scrapes / 2] / 1e6, collectCpuNanos[scrapes / 10] / 1e6);
         System.out.printf("load average %.2f%n", ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
     }
 

@@ -1,0 +1,76 @@
+package io.hamiobserve.app.exposition;
+
+import io.prometheus.metrics.expositionformats.ExpositionFormatWriter;
+import io.prometheus.metrics.expositionformats.OpenMetricsTextFormatWriter;
+import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
+import io.prometheus.metrics.model.snapshots.MetricSnapshot;
+import io.prometheus.metrics.model.snapshots.MetricSnapshots;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+
+/**
+ * Completed collections written straight from their rows: Prometheus text and OpenMetrics by the
+ * project's {@link TextWriter}, which writes what the library's writers write for the same
+ * families without building a snapshot; any other writer (and a family the text writer does not
+ * take) through the library's snapshots. The families are sealed when this is made, so writing is
+ * repeatable and may run for several formats at once.
+ */
+final class FamiliesExposition implements Exposition {
+    private final List<MetricFamily.Points> points;
+    private final boolean plain;
+
+    FamiliesExposition(List<Families> collections) {
+        List<MetricFamily.Points> all = new ArrayList<>();
+        for (Families families : collections) {
+            for (MetricFamily.Points family : families.nonEmpty()) {
+                family.seal(all);
+                all.add(family);
+            }
+        }
+        all.sort(Comparator.comparing(family -> family.family().name()));
+        this.points = List.copyOf(all);
+        this.plain = allPlain(points);
+    }
+
+    private static boolean allPlain(List<MetricFamily.Points> points) {
+        String previous = null;
+        for (MetricFamily.Points family : points) {
+            if (!TextWriter.Plain.family(family.family()) || family.family().name().equals(previous)) {
+                return false;
+            }
+            previous = family.family().name();
+        }
+        return true;
+    }
+
+    @Override
+    public void write(OutputStream out, ExpositionFormatWriter writer) throws IOException {
+        // Exactly the library's two text writers: a subclass or another writer may write otherwise.
+        if (plain && writer.getClass() == PrometheusTextFormatWriter.class) {
+            TextWriter.write(out, points, false);
+        } else if (plain && writer.getClass() == OpenMetricsTextFormatWriter.class) {
+            TextWriter.write(out, points, true);
+        } else {
+            writer.write(out, snapshots());
+        }
+    }
+
+    /** Whether the text formats are written by the project's writer. */
+    boolean plain() {
+        return plain;
+    }
+
+    /** The library's snapshots of the same families. */
+    MetricSnapshots snapshots() {
+        LabelSets labelSets = new LabelSets();
+        List<MetricSnapshot> snapshots = new ArrayList<>(points.size());
+        for (MetricFamily.Points family : points) {
+            snapshots.add(family.snapshot(labelSets));
+        }
+        return new MetricSnapshots(snapshots);
+    }
+}

@@ -1,0 +1,299 @@
+package io.hamiobserve.app.exposition;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.util.List;
+
+/**
+ * Writes sealed families in Prometheus text 0.0.4 or OpenMetrics text, byte for byte as
+ * prometheus-metrics' {@code PrometheusTextFormatWriter} and {@code OpenMetricsTextFormatWriter}
+ * write the same families (created timestamps, exemplars, units and scrape timestamps never occur
+ * in a family). Bytes go into one reused buffer, flushed to the output when full: no
+ * {@code Labels}, data point or {@code Writer} per series, and no {@code String} per value where
+ * the value is an integer. Only {@link Plain plain} families come here; the equality is pinned by
+ * {@code TextWriterEqualityTest}, which fuzzes this writer against the library's.
+ */
+final class TextWriter {
+    private static final int BUFFER = 64 * 1024;
+    /** Below this, an integer double is exactly its digits; Double.toString then needs no rounding. */
+    private static final double EXACT_INTEGERS = 0x1p53;
+
+    private final OutputStream out;
+    private final byte[] buffer = new byte[BUFFER];
+    /** A number's digits, written from the end. */
+    private final byte[] scratch = new byte[20];
+    private int used;
+
+    private TextWriter(OutputStream out) {
+        this.out = out;
+    }
+
+    /**
+     * Writes {@code points}, each sealed, non-empty and {@linkplain Plain#family plain}, in name
+     * order and with distinct names.
+     */
+    static void write(OutputStream out, List<MetricFamily.Points> points, boolean openMetrics) throws IOException {
+        TextWriter writer = new TextWriter(out);
+        for (MetricFamily.Points family : points) {
+            writer.family(family, openMetrics);
+        }
+        if (openMetrics) {
+            writer.ascii("# EOF\n");
+        }
+        writer.flush();
+    }
+
+    private void family(MetricFamily.Points points, boolean openMetrics) throws IOException {
+        MetricFamily family = points.family();
+        boolean counter = family.type() == MetricFamily.Type.COUNTER;
+        String sampleName = counter ? family.name() + "_total" : family.name();
+        String type = counter ? "counter" : "gauge";
+        String help = family.help();
+        if (openMetrics) {
+            comment("# TYPE ", family.name(), type);
+            if (help != null && !help.isEmpty()) {
+                ascii("# HELP ");
+                ascii(family.name());
+                put((byte) ' ');
+                escaped(help, true);
+                put((byte) '\n');
+            }
+        } else {
+            if (help != null && !help.isEmpty()) {
+                ascii("# HELP ");
+                ascii(sampleName);
+                put((byte) ' ');
+                escaped(help, false);
+                put((byte) '\n');
+            }
+            comment("# TYPE ", sampleName, type);
+        }
+        String[] names = points.sortedNames();
+        for (int row = 0, rows = points.size(); row < rows; row++) {
+            ascii(sampleName);
+            String[] values = points.labelValues(row);
+            if (names.length > 0) {
+                for (int i = 0; i < names.length; i++) {
+                    put(i == 0 ? (byte) '{' : (byte) ',');
+                    ascii(names[i]);
+                    put((byte) '=');
+                    put((byte) '"');
+                    escaped(values[i], true);
+                    put((byte) '"');
+                }
+                put((byte) '}');
+            }
+            put((byte) ' ');
+            number(points.value(row));
+            put((byte) '\n');
+        }
+    }
+
+    private void comment(String kind, String name, String text) throws IOException {
+        ascii(kind);
+        ascii(name);
+        put((byte) ' ');
+        ascii(text);
+        put((byte) '\n');
+    }
+
+    /** A double as the library writes it: {@code +Inf}, {@code -Inf}, else {@code Double.toString}. */
+    private void number(double value) throws IOException {
+        if (value == Double.POSITIVE_INFINITY) {
+            ascii("+Inf");
+        } else if (value == Double.NEGATIVE_INFINITY) {
+            ascii("-Inf");
+        } else if (value == Math.rint(value) && Math.abs(value) < EXACT_INTEGERS
+                && (value != 0 || Double.doubleToRawLongBits(value) == 0)) {
+            integer((long) value);
+        } else {
+            ascii(Double.toString(value));
+        }
+    }
+
+    /**
+     * An integer below 2^53 as {@code Double.toString} writes it, without the string: its digits
+     * are exact, and the shortest decimal that identifies it is those digits without trailing
+     * zeros; below 10^7 as {@code 123.0}, from 10^7 as {@code 1.234E7}.
+     */
+    private void integer(long value) throws IOException {
+        if (value < 0) {
+            put((byte) '-');
+            value = -value;
+        }
+        ensure(32);
+        if (value < 10_000_000L) {
+            used = digits(value, used);
+            buffer[used++] = '.';
+            buffer[used++] = '0';
+            return;
+        }
+        int start = used;
+        int end = digits(value, start + 1);
+        int exponent = end - start - 2;
+        // The first digit before the point, the rest after it, trailing zeros dropped but one.
+        buffer[start] = buffer[start + 1];
+        buffer[start + 1] = '.';
+        int last = end - 1;
+        while (last > start + 2 && buffer[last] == '0') {
+            last--;
+        }
+        used = last + 1;
+        buffer[used++] = 'E';
+        used = digits(exponent, used);
+    }
+
+    /** Writes {@code value}'s decimal digits at {@code at}; returns the position after them. */
+    private int digits(long value, int at) {
+        int from = scratch.length;
+        while (value >= 100) {
+            int pair = (int) (value % 100);
+            value /= 100;
+            scratch[--from] = (byte) ('0' + pair % 10);
+            scratch[--from] = (byte) ('0' + pair / 10);
+        }
+        int last = (int) value;
+        scratch[--from] = (byte) ('0' + last % 10);
+        if (last >= 10) {
+            scratch[--from] = (byte) ('0' + last / 10);
+        }
+        int length = scratch.length - from;
+        System.arraycopy(scratch, from, buffer, at, length);
+        return at + length;
+    }
+
+    /**
+     * {@code text} in UTF-8 with {@code \\} and newline escaped, and {@code "} too where
+     * {@code quotes} (label values, and OpenMetrics' HELP); a lone surrogate becomes {@code ?},
+     * as the library's UTF-8 writer replaces it. Runs of ASCII that need no escape are copied
+     * whole.
+     */
+    private void escaped(String text, boolean quotes) throws IOException {
+        int length = text.length();
+        int run = 0;
+        for (int i = 0; i < length; i++) {
+            char c = text.charAt(i);
+            if (c < 0x80 && c != '\\' && c != '\n' && (c != '"' || !quotes)) {
+                continue;
+            }
+            asciiRun(text, run, i);
+            if (c == '\\') {
+                put((byte) '\\');
+                put((byte) '\\');
+            } else if (c == '\n') {
+                put((byte) '\\');
+                put((byte) 'n');
+            } else if (c == '"') {
+                put((byte) '\\');
+                put((byte) '"');
+            } else if (c < 0x800) {
+                put((byte) (0xC0 | c >> 6));
+                put((byte) (0x80 | c & 0x3F));
+            } else if (Character.isHighSurrogate(c) && i + 1 < length && Character.isLowSurrogate(text.charAt(i + 1))) {
+                int code = Character.toCodePoint(c, text.charAt(++i));
+                put((byte) (0xF0 | code >> 18));
+                put((byte) (0x80 | code >> 12 & 0x3F));
+                put((byte) (0x80 | code >> 6 & 0x3F));
+                put((byte) (0x80 | code & 0x3F));
+            } else if (Character.isSurrogate(c)) {
+                put((byte) '?');
+            } else {
+                put((byte) (0xE0 | c >> 12));
+                put((byte) (0x80 | c >> 6 & 0x3F));
+                put((byte) (0x80 | c & 0x3F));
+            }
+            run = i + 1;
+        }
+        asciiRun(text, run, length);
+    }
+
+    /** Text known to be ASCII: names ({@link Plain}) and the format's own words. */
+    private void ascii(String text) throws IOException {
+        asciiRun(text, 0, text.length());
+    }
+
+    /** {@code text}'s characters {@code from} to {@code to}, each ASCII, one byte each. */
+    @SuppressWarnings("deprecation") // String.getBytes(int, int, byte[], int): the ASCII copy without an encoder
+    private void asciiRun(String text, int from, int to) throws IOException {
+        while (from < to) {
+            if (used == BUFFER) {
+                flush();
+            }
+            int taken = Math.min(to - from, BUFFER - used);
+            text.getBytes(from, from + taken, buffer, used);
+            used += taken;
+            from += taken;
+        }
+    }
+
+    private void put(byte b) throws IOException {
+        if (used == BUFFER) {
+            flush();
+        }
+        buffer[used++] = b;
+    }
+
+    private void ensure(int room) throws IOException {
+        if (BUFFER - used < room) {
+            flush();
+        }
+    }
+
+    private void flush() throws IOException {
+        out.write(buffer, 0, used);
+        used = 0;
+    }
+
+    /** Which families this writer may write: the rest go to the library's writer. */
+    static final class Plain {
+        private Plain() {
+        }
+
+        /**
+         * A family whose name and label names need no quoting or escaping in either format, whose
+         * label names are distinct, and whose name the library does not read a suffix from.
+         */
+        static boolean family(MetricFamily family) {
+            if (!metricName(family.name()) || family.name().endsWith("_total") || family.name().endsWith("_created")) {
+                return false;
+            }
+            java.util.Set<String> distinct = new java.util.HashSet<>();
+            for (String label : family.labels()) {
+                if (!labelName(label) || !distinct.add(label)) {
+                    return false;
+                }
+            }
+            return !family.zoned() || !distinct.contains(MetricFamily.ZONE_LABEL);
+        }
+
+        /** {@code [a-zA-Z_:][a-zA-Z0-9_:]*}. */
+        static boolean metricName(String name) {
+            if (name.isEmpty()) {
+                return false;
+            }
+            for (int i = 0; i < name.length(); i++) {
+                char c = name.charAt(i);
+                boolean letter = c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_' || c == ':';
+                if (!letter && !(i > 0 && c >= '0' && c <= '9')) {
+                    return false;
+                }
+            }
+            return true;
+        }
+
+        /** {@code [a-zA-Z_][a-zA-Z0-9_]*}, not starting with the reserved {@code __}. */
+        static boolean labelName(String name) {
+            if (name.isEmpty() || name.startsWith("__")) {
+                return false;
+            }
+            for (int i = 0; i < name.length(); i++) {
+                char c = name.charAt(i);
+                boolean letter = c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_';
+                if (!letter && !(i > 0 && c >= '0' && c <= '9')) {
+                    return false;
+                }
+            }
+            return true;
+        }
+    }
+}
