@@ -75,8 +75,8 @@ public final class ConsoleBenchmark {
     private static final int CARDS_PER_NODE = 8;
     private static final int CONTAINERS = 10_000;
     private static final Set<String> HISTORY = Set.of("hami_gpu_memory_limit_bytes", "hami_gpu_memory_allocated_bytes",
-            "hami_gpu_core_limit_ratio", "hami_gpu_core_allocated_ratio", "hami_host_gpu_memory_used_bytes",
-            "hami_host_gpu_utilization_ratio", "hami_vgpu_memory_allocated_bytes", "hami_vgpu_core_allocated_ratio",
+            "hami_gpu_core_limit_ratio", "hami_gpu_core_allocated_ratio", "hami_observe_gpu_core_allocated_percent",
+            "hami_host_gpu_memory_used_bytes", "hami_host_gpu_utilization_ratio", "hami_vgpu_memory_allocated_bytes", "hami_vgpu_core_allocated_ratio",
             "hami_vgpu_memory_used_bytes", "hami_container_device_utilization_ratio");
 
     private ConsoleBenchmark() {
@@ -91,11 +91,13 @@ public final class ConsoleBenchmark {
             return;
         }
         int requests = args.length > 1 ? Integer.parseInt(args[1]) : 7;
-        if (!which.equals("large")) {
+        if (!which.equals("large") && !which.equals("hold")) {
             demo(requests);
         }
         if (!which.equals("demo")) {
-            large(requests, which.equals("hold"));
+            // hold [requests] [minutes]: keep the large fleet's Prometheus up (an hour unless told).
+            large(requests, which.equals("hold") ? Duration.ofMinutes(args.length > 2 ? Long.parseLong(args[2]) : 60)
+                    : Duration.ZERO);
         }
     }
 
@@ -113,7 +115,7 @@ public final class ConsoleBenchmark {
         }
     }
 
-    private static void large(int requests, boolean hold) throws Exception {
+    private static void large(int requests, Duration hold) throws Exception {
         long end = Math.floorDiv(Instant.now().getEpochSecond(), 3600) * 3600 - 3600;
         Fleet fleet = new Fleet();
         List<Path> files = new ArrayList<>();
@@ -151,9 +153,10 @@ public final class ConsoleBenchmark {
         System.out.printf("large: %,d samples over 7 days, %,d MB of OpenMetrics, written in %.1f s%n", samples,
                 files.stream().mapToLong(ConsoleBenchmark::size).sum() / 1_000_000, seconds(started));
         try (LocalPrometheus prometheus = load(files)) {
-            if (hold) {
-                System.out.printf("holding Prometheus at %s for an hour; the fleet's end is %d%n", prometheus.url(), end);
-                Thread.sleep(3_600_000);
+            if (hold.isPositive()) {
+                System.out.printf("holding Prometheus at %s for %d min; the fleet's end is %d%n", prometheus.url(),
+                        hold.toMinutes(), end);
+                Thread.sleep(hold);
             }
             pages("large (1,000 cards, 10,000 containers, 7 days at 1 h)", prometheus.url(),
                     Instant.ofEpochSecond(end), LARGE_PAGES, requests);
