@@ -16,7 +16,6 @@ import picocli.CommandLine.ParentCommand;
 
 import java.time.Duration;
 import java.util.List;
-import java.util.Optional;
 
 /** {@code hami-observe console}: the web console over a Prometheus that scrapes the endpoints. */
 @Command(name = "console", sortOptions = false,
