@@ -44,8 +44,8 @@ final class Columns {
                 column("memory_used_fraction", "Used %",
                         node -> Value.of(node.memoryUsed().fractionOf(node.memoryTotal()), Kind.FRACTION)),
                 Table.<FleetState.NodeSummary>column("cores_allocated", "Compute alloc %",
-                        node -> Value.of(node.coresAllocated().fractionOf(node.coresTotal()), Kind.FRACTION))
-                        .from(Measure.CARD_CORES_ALLOCATED),
+                        node -> Value.of(node.coresAllocatedFraction(), Kind.FRACTION))
+                        .from(Measure.CARD_CORES_ALLOCATED_PERCENT),
                 Table.<FleetState.NodeSummary>column("utilisation", "Compute used %",
                         node -> Value.of(node.utilisation().fractionOf(node.coresTotal()), Kind.FRACTION))
                         .from(Measure.CARD_UTILISATION),

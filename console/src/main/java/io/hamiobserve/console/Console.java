@@ -50,16 +50,19 @@ public final class Console {
     private final Clock clock;
     private final Links links;
     private final ConsolePages pages;
+    private final FleetCache fleet;
     private final Assets assets = new Assets();
-    /** When a page was last asked for ({@link System#nanoTime}); long ago at first. */
-    private final java.util.concurrent.atomic.AtomicLong lastVisit = new java.util.concurrent.atomic.AtomicLong(
-            System.nanoTime() - KEEP_WARM_WHILE_VISITED.toNanos());
+    /** When the background refresh started ({@link System#nanoTime}); 0 while it has not. */
+    private volatile long refreshStarted;
+    /** Whether the first refresh has answered (or failed): the console is then ready. */
+    private volatile boolean firstRefreshDone;
 
     private Console(FleetHistory history, ConsoleSettings settings, Clock clock) {
         this.settings = settings;
         this.clock = clock;
         this.links = new Links(settings.routePrefix());
-        this.pages = new ConsolePages(new FleetCache(history, settings.fresh()), links, settings);
+        this.fleet = new FleetCache(history, settings.fresh());
+        this.pages = new ConsolePages(fleet, links, settings);
     }
 
     /**
@@ -73,25 +76,30 @@ public final class Console {
 
     /**
      * Reads, in the background, what the fleet-wide pages need (every container now, each one's
-     * use over the default window, the namespaces' accrual over a week, the cluster's trends), so
-     * the first person to open them does not wait for it; then keeps those answers fresh every
-     * {@link #KEEP_WARM_EVERY} while someone has opened a page in the last {@link #KEEP_WARM_WHILE_VISITED}
-     * (an idle console sends Prometheus nothing). A failure here is only logged: the pages ask again.
+     * use over the default window, the namespaces' accrual over a week, the cluster's trends) and
+     * reads it again every {@link ConsoleSettings#refresh} whether or not anyone is looking, so a
+     * visit — the first after start included — is served kept answers and never waits for a
+     * fleet-wide read; each page says when its figures were read and how often they are. Until the
+     * first read has answered (or {@link ConsoleSettings#readyTimeout} has passed) the console is
+     * not {@link #ready}. A failure is logged and the previous answers are kept: pages say how old
+     * they are, and the next refresh asks again.
      */
     public void warmUp() {
-        warmUp(KEEP_WARM_EVERY);
+        warmUp(settings.refresh());
     }
 
     /** {@link #warmUp()}, reading again every {@code every}; returns the thread that does it. */
     Thread warmUp(Duration every) {
-        return Thread.ofVirtual().name("console-warm-up").start(() -> {
-            warm();
+        // Kept fresh for two intervals: a refresh that takes up to one interval still lands before
+        // a visitor would start a fleet-wide read of their own.
+        FleetCache keeper = fleet.renewing(every.multipliedBy(2));
+        refreshStarted = System.nanoTime();
+        return Thread.ofVirtual().name("console-refresh").start(() -> {
             try {
                 while (true) {
+                    refresh(keeper);
+                    firstRefreshDone = true;
                     Thread.sleep(every);
-                    if (System.nanoTime() - lastVisit.get() < KEEP_WARM_WHILE_VISITED.toNanos()) {
-                        warm();
-                    }
                 }
             } catch (InterruptedException stopped) {
                 Thread.currentThread().interrupt();
@@ -99,21 +107,32 @@ public final class Console {
         });
     }
 
-    /**
-     * How often the fleet-wide answers are read again while the console is in use: below the
-     * fleet's ten-times-freshness limit (50 s by default), so a visitor is always served a kept
-     * answer while the next one is fetched, never a cold read.
-     */
-    static final Duration KEEP_WARM_EVERY = Duration.ofSeconds(30);
-    static final Duration KEEP_WARM_WHILE_VISITED = Duration.ofMinutes(15);
-
-    private void warm() {
+    private void refresh(FleetCache keeper) {
         Instant at = clock.instant().truncatedTo(ChronoUnit.SECONDS);
+        long started = System.nanoTime();
         try {
-            pages.warmUp(at);
+            pages.refresh(keeper, at);
+            LOG.log(Level.FINE, () -> String.format("refreshed the fleet-wide figures in %.1f s",
+                    (System.nanoTime() - started) / 1e9));
         } catch (SourceUnavailableException | RuntimeException failed) {
-            LOG.log(Level.INFO, "warming the console up failed (the pages will ask again): " + failed.getMessage());
+            LOG.log(Level.INFO, "refreshing the console's figures failed (the pages keep the last ones and say "
+                    + "how old they are): " + failed.getMessage());
         }
+    }
+
+    /**
+     * Ready once the first background read has answered or failed (a failed one leaves pages that
+     * say why), or {@link ConsoleSettings#readyTimeout} after it started; always, without one.
+     */
+    public boolean ready() {
+        long started = refreshStarted;
+        return started == 0 || firstRefreshDone || System.nanoTime() - started > settings.readyTimeout().toNanos();
+    }
+
+    /** Why the console is not ready yet. */
+    public String notReadyReason() {
+        return "reading the fleet-wide figures from Prometheus before serving them (at most "
+                + settings.readyTimeout().toSeconds() + " s)";
     }
 
     /** The path the console answers under: "/" or the route prefix. */
@@ -152,7 +171,6 @@ public final class Console {
             parameters.put(name, request.query().get(name));
         }
         Instant at = clock.instant().truncatedTo(ChronoUnit.SECONDS);
-        lastVisit.set(System.nanoTime());
         secure(response);
         Result result;
         try {

@@ -66,22 +66,30 @@ final class ConsolePages {
         this.settings = settings;
     }
 
+    /** Whether the fleet-wide answers are read again in the background (pages then say how often). */
+    private volatile boolean refreshing;
+
     /** A page whose figures describe {@code asOf} (earlier than the request when served from the cache). */
     private Builder page(String title, Request request, java.time.Instant asOf) {
-        return new Builder(title, request.path(), links, settings, fleet.history().description(), asOf);
+        Builder page = new Builder(title, request.path(), links, settings, fleet.history().description(), asOf);
+        return refreshing ? page.refreshed(settings.refresh(), request.at()) : page;
     }
 
     /**
-     * Reads what the fleet-wide pages need with their default windows and ranges, into the cache,
-     * all at once (as a page sends its reads).
+     * Reads what the fleet-wide pages need with their default windows and ranges — every container
+     * now, the cards, each container's use over the default window, a week's chargeback, the
+     * cluster's trends — all at once (as a page sends its reads) through {@code keeper}, and
+     * returns when every read has answered; the first failure is thrown.
      */
-    void warmUp(java.time.Instant at) throws SourceUnavailableException {
+    void refresh(FleetCache keeper, java.time.Instant at) throws SourceUnavailableException {
+        refreshing = true;
         TimeRange range = TimeRange.DAY;
-        fleet.ahead(() -> fleet.usage(at, RightSizing.DEFAULT_WINDOW, RightSizing.MIN_HISTORY, FleetScope.EVERYTHING));
-        fleet.ahead(() -> fleet.accruals(at, Duration.ofDays(7)));
-        fleet.ahead(() -> fleet.trends(new TrendScope.Cluster(), at, range.length(), range.step()));
-        fleet.ahead(() -> fleet.state(at, FleetScope.CARDS_ONLY));
-        fleet.state(at, FleetScope.EVERYTHING);
+        keeper.all(List.of(
+                () -> keeper.usage(at, RightSizing.DEFAULT_WINDOW, RightSizing.MIN_HISTORY, FleetScope.EVERYTHING),
+                () -> keeper.accruals(at, Duration.ofDays(7)),
+                () -> keeper.trends(new TrendScope.Cluster(), at, range.length(), range.step()),
+                () -> keeper.state(at, FleetScope.CARDS_ONLY),
+                () -> keeper.state(at, FleetScope.EVERYTHING)));
     }
 
     // ---- Overview ----
@@ -120,8 +128,8 @@ final class ConsolePages {
                                 + " cards report no usage and are left out" : ""),
                         tone(totals.memoryUsedFraction()), queries.get(Measure.CARD_MEMORY_USED)),
                 PageKit.tile("Compute allocated", totals.coresAllocatedFraction(), Kind.FRACTION,
-                        "of " + Format.count(totals.cards()) + " cards' compute", tone(totals.coresAllocatedFraction()),
-                        queries.get(Measure.CARD_CORES_ALLOCATED)),
+                        "mean of " + Format.count(totals.cards()) + " cards", tone(totals.coresAllocatedFraction()),
+                        queries.get(Measure.CARD_CORES_ALLOCATED_PERCENT)),
                 PageKit.tile("Compute used", totals.coresUsedFraction(), Kind.FRACTION, "average card utilisation",
                         tone(totals.coresUsedFraction()), queries.get(Measure.CARD_UTILISATION)),
                 PageKit.tile("The gap", totals.memoryIdle(), Kind.BYTES, idleCards, "warn",
@@ -200,8 +208,8 @@ final class ConsolePages {
                         queries.get(Measure.CARD_MEMORY_ALLOCATED)),
                 PageKit.tile("Memory used", node.memoryUsed().fractionOf(node.memoryTotal()), Kind.FRACTION,
                         Format.figure(node.memoryUsed(), Kind.BYTES), "", queries.get(Measure.CARD_MEMORY_USED)),
-                PageKit.tile("Compute allocated", node.coresAllocated().fractionOf(node.coresTotal()), Kind.FRACTION,
-                        "", "", queries.get(Measure.CARD_CORES_ALLOCATED)),
+                PageKit.tile("Compute allocated", node.coresAllocatedFraction(), Kind.FRACTION,
+                        "mean of its cards", "", queries.get(Measure.CARD_CORES_ALLOCATED_PERCENT)),
                 PageKit.tile("Compute used", node.utilisation().fractionOf(node.coresTotal()), Kind.FRACTION, "", "",
                         queries.get(Measure.CARD_UTILISATION)),
                 new Tiles.Tile("Sources failing", Integer.toString(node.sourcesFailing()), "",
@@ -429,7 +437,7 @@ final class ConsolePages {
         page.queries(state.provenance());
         Duration window = window(request, Duration.ofDays(7));
         AccrualHistory accruals = fleet.accruals(request.at(), window);
-        page.queries(accruals.provenance());
+        page.describes(accruals.at()).queries(accruals.provenance());
         Map<String, Figure> quotas = new LinkedHashMap<>();
         state.namespaces().stream().filter(ns -> ns.memoryQuota().isKnown())
                 .forEach(ns -> quotas.put(ns.name(), ns.memoryQuota()));
@@ -476,7 +484,7 @@ final class ConsolePages {
         page.queries(state.provenance());
         Duration window = window(request);
         UsageHistory usage = fleet.usage(request.at(), window, RightSizing.MIN_HISTORY, FleetScope.EVERYTHING);
-        page.queries(usage.provenance());
+        page.describes(usage.at()).queries(usage.provenance());
         List<Recommendation> recommendations = RightSizing.recommendAll(state.workloads(), usage);
         Table<Recommendation> table = Columns.recommendations(links);
         Optional<Result> export = export(request, Map.of("rightsizing", rows(table, recommendations)));
@@ -555,7 +563,7 @@ final class ConsolePages {
     private Map<WorkloadRef, Recommendation> recommendations(Request request, List<Workload> workloads, Builder page,
                                                              FleetScope scope) throws SourceUnavailableException {
         UsageHistory usage = fleet.usage(request.at(), window(request), RightSizing.MIN_HISTORY, scope);
-        page.queries(usage.provenance());
+        page.describes(usage.at()).queries(usage.provenance());
         Map<WorkloadRef, Recommendation> byRef = new LinkedHashMap<>();
         RightSizing.recommendAll(workloads, usage).forEach(r -> byRef.put(r.workload(), r));
         return byRef;

@@ -13,9 +13,18 @@ import java.util.Optional;
  *                           links next to each query; empty shows the queries without links
  * @param banner             a notice over every page (the demo says where its figures come from), or empty
  * @param fresh              how long the fleet's current figures are reused across requests
+ * @param refresh            how often the fleet-wide answers (every container now, the window
+ *                           summaries, chargeback, the cluster's trends) are read again in the
+ *                           background, whether or not anyone is looking
+ * @param readyTimeout       how long readiness waits for the first of those reads at start
  */
 public record ConsoleSettings(String routePrefix, Optional<URI> prometheusExternal, Optional<String> banner,
-                              Duration fresh) {
+                              Duration fresh, Duration refresh, Duration readyTimeout) {
+    /** How often the fleet-wide answers are read again unless told. */
+    public static final Duration DEFAULT_REFRESH = Duration.ofSeconds(60);
+    /** How long readiness waits for the first read unless told. */
+    public static final Duration DEFAULT_READY_TIMEOUT = Duration.ofSeconds(60);
+
     public ConsoleSettings {
         routePrefix = normalise(routePrefix);
         Objects.requireNonNull(prometheusExternal);
@@ -23,26 +32,35 @@ public record ConsoleSettings(String routePrefix, Optional<URI> prometheusExtern
         if (fresh.isNegative()) {
             throw new IllegalArgumentException("the freshness of cached figures cannot be negative");
         }
+        if (!refresh.isPositive() || readyTimeout.isNegative()) {
+            throw new IllegalArgumentException("the refresh interval must be positive and the ready timeout not negative");
+        }
     }
 
     public static ConsoleSettings defaults() {
-        return new ConsoleSettings("", Optional.empty(), Optional.empty(), Duration.ofSeconds(5));
+        return new ConsoleSettings("", Optional.empty(), Optional.empty(), Duration.ofSeconds(5), DEFAULT_REFRESH,
+                DEFAULT_READY_TIMEOUT);
     }
 
     public ConsoleSettings withRoutePrefix(String prefix) {
-        return new ConsoleSettings(prefix, prometheusExternal, banner, fresh);
+        return new ConsoleSettings(prefix, prometheusExternal, banner, fresh, refresh, readyTimeout);
     }
 
     public ConsoleSettings withPrometheusExternal(Optional<URI> url) {
-        return new ConsoleSettings(routePrefix, url, banner, fresh);
+        return new ConsoleSettings(routePrefix, url, banner, fresh, refresh, readyTimeout);
     }
 
     public ConsoleSettings withBanner(Optional<String> text) {
-        return new ConsoleSettings(routePrefix, prometheusExternal, text, fresh);
+        return new ConsoleSettings(routePrefix, prometheusExternal, text, fresh, refresh, readyTimeout);
     }
 
     public ConsoleSettings withFresh(Duration duration) {
-        return new ConsoleSettings(routePrefix, prometheusExternal, banner, duration);
+        return new ConsoleSettings(routePrefix, prometheusExternal, banner, duration, refresh,
+                readyTimeout);
+    }
+
+    public ConsoleSettings withRefresh(Duration interval, Duration timeout) {
+        return new ConsoleSettings(routePrefix, prometheusExternal, banner, fresh, interval, timeout);
     }
 
     /** "/", "", "gpu", "/gpu/" → "" or "/gpu"; only path characters a URL carries plainly. */

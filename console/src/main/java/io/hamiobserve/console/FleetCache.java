@@ -28,6 +28,11 @@ import java.util.concurrent.ConcurrentHashMap;
  * (stale-while-revalidate): at 10,000 containers a fleet-wide read takes seconds, and a person
  * clicking through the pages should not wait for it each time. Older than that, the request
  * waits for a fresh answer. A failure is not kept: the next request asks again.
+ *
+ * <p>The console's background refresh reads through {@link #renewing}: its reads always ask
+ * Prometheus, the answer replaces the kept one only once it has arrived (visitors are served the
+ * previous one meanwhile), and it is kept as fresh for as long as the refresh promises, so a
+ * visitor never starts a fleet-wide read of their own.
  */
 final class FleetCache {
     private static final int MAX_ENTRIES = 256;
@@ -36,7 +41,9 @@ final class FleetCache {
 
     private final FleetHistory history;
     private final Duration fresh;
-    private final Map<Object, Entry> entries = new ConcurrentHashMap<>();
+    private final Map<Object, Entry> entries;
+    /** For the background refresh's view: how long its answers are kept fresh; null for visitors' reads. */
+    private final Duration renewedKeep;
 
     /** An answer (or one being fetched), when it was asked for, and whether a refresh is under way. */
     private record Entry(long asked, Duration keep, CompletableFuture<Object> answer,
@@ -55,8 +62,23 @@ final class FleetCache {
     }
 
     FleetCache(FleetHistory history, Duration fresh) {
+        this(history, fresh, new ConcurrentHashMap<>(), null);
+    }
+
+    private FleetCache(FleetHistory history, Duration fresh, Map<Object, Entry> entries, Duration renewedKeep) {
         this.history = history;
         this.fresh = fresh;
+        this.entries = entries;
+        this.renewedKeep = renewedKeep;
+    }
+
+    /**
+     * The same cache as the background refresh reads it: every read asks Prometheus again (or
+     * joins a read already under way), and its answer, once arrived, replaces the kept one and
+     * stays fresh for {@code keep}.
+     */
+    FleetCache renewing(Duration keep) {
+        return new FleetCache(history, fresh, entries, keep);
     }
 
     FleetHistory history() {
@@ -107,12 +129,35 @@ final class FleetCache {
         });
     }
 
+    /** Runs {@code reads} together, each on its own thread, and waits for all; throws the first failure. */
+    void all(List<Read> reads) throws SourceUnavailableException {
+        List<CompletableFuture<Void>> running = new java.util.ArrayList<>();
+        for (Read read : reads) {
+            CompletableFuture<Void> done = new CompletableFuture<>();
+            Thread.ofVirtual().start(() -> {
+                try {
+                    read.run();
+                    done.complete(null);
+                } catch (SourceUnavailableException | RuntimeException failed) {
+                    done.completeExceptionally(failed);
+                }
+            });
+            running.add(done);
+        }
+        for (CompletableFuture<Void> done : running) {
+            join(done);
+        }
+    }
+
     private interface Timed<T> {
         T at(Instant when) throws SourceUnavailableException;
     }
 
     @SuppressWarnings("unchecked")
     private <T> T cached(Object key, Duration keep, Instant at, Timed<T> call) throws SourceUnavailableException {
+        if (renewedKeep != null) {
+            return renewed(key, at, call);
+        }
         long now = System.nanoTime();
         Entry mine = new Entry(now, keep, new CompletableFuture<>(), new java.util.concurrent.atomic.AtomicBoolean());
         // An answer still being fetched is joined, however old the request that asked for it.
@@ -133,8 +178,33 @@ final class FleetCache {
                 }
             });
         }
+        return (T) join(entry.answer());
+    }
+
+    @SuppressWarnings("unchecked")
+    private <T> T renewed(Object key, Instant at, Timed<T> call) throws SourceUnavailableException {
+        Entry next = new Entry(System.nanoTime(), renewedKeep, new CompletableFuture<>(),
+                new java.util.concurrent.atomic.AtomicBoolean());
+        // Nothing kept (or a failure): requests join this read. A read under way: join it.
+        Entry entry = entries.compute(key, (k, old) -> old == null || old.answer().isCompletedExceptionally()
+                || (old.answer().isDone() && !old.usable(System.nanoTime())) ? next : old);
+        if (entry == next) {
+            fetch(key, next, at, call);
+        } else if (entry.answer().isDone()) {
+            // The kept answer is served until this one has arrived.
+            fetch(null, next, at, call);
+            if (!next.answer().isCompletedExceptionally()) {
+                entries.put(key, next);
+            }
+            entry = next;
+        }
+        return (T) join(entry.answer());
+    }
+
+    /** The answer, or the failure that ended it as the caller would have thrown it. */
+    private static Object join(CompletableFuture<?> answer) throws SourceUnavailableException {
         try {
-            return (T) entry.answer().join();
+            return answer.join();
         } catch (CompletionException failed) {
             if (failed.getCause() instanceof SourceUnavailableException unavailable) {
                 throw new SourceUnavailableException(unavailable.getMessage(), unavailable);
@@ -150,7 +220,9 @@ final class FleetCache {
         try {
             entry.answer().complete(call.at(at));
         } catch (SourceUnavailableException | RuntimeException failed) {
-            entries.remove(key, entry);
+            if (key != null) {
+                entries.remove(key, entry);
+            }
             entry.answer().completeExceptionally(failed);
             LOG.log(java.util.logging.Level.FINE, "fetching " + key + " failed", failed);
         }

@@ -62,12 +62,17 @@ final class PageKit {
 
     /** Assembles one page: sections in order, and every query behind them once. */
     static final class Builder {
+        /** Figures older than this many refresh intervals get a warning: the refresh is failing. */
+        private static final int STALE_REFRESHES = 3;
+
         private final String title;
         private final String path;
         private final Links links;
         private final ConsoleSettings settings;
         private final String source;
-        private final Instant at;
+        private Instant at;
+        private Duration refreshEvery;
+        private Instant requested;
         private final List<Link> crumbs = new ArrayList<>();
         private final List<Section> sections = new ArrayList<>();
         private final Map<String, QueryView> queries = new LinkedHashMap<>();
@@ -80,6 +85,21 @@ final class PageKit {
             this.settings = settings;
             this.source = source;
             this.at = at;
+        }
+
+        /** The page also shows figures read at {@code other}: it says the older of the two. */
+        Builder describes(Instant other) {
+            if (other.isBefore(at)) {
+                at = other;
+            }
+            return this;
+        }
+
+        /** The figures are read again every {@code every} in the background; the page is asked at {@code now}. */
+        Builder refreshed(Duration every, Instant now) {
+            this.refreshEvery = every;
+            this.requested = now;
+            return this;
         }
 
         Builder crumb(String text, String href) {
@@ -122,9 +142,22 @@ final class PageKit {
             List<Link> nav = NAV.stream().map(entry -> new Link(entry[1], links.to(entry[0]),
                     entry[0].equals(path) || (!entry[0].equals("/") && path.startsWith(entry[0]))))
                     .toList();
+            List<Section> shown = new ArrayList<>(sections);
+            String refreshed = "";
+            if (refreshEvery != null) {
+                refreshed = "refreshed every " + Format.duration(refreshEvery);
+                Duration age = Duration.between(at, requested);
+                if (age.compareTo(refreshEvery.multipliedBy(STALE_REFRESHES)) > 0) {
+                    // The background refresh has failed for a while: the figures are old, and say so.
+                    shown.addFirst(new Note("warning", "These figures are " + Format.duration(age.truncatedTo(
+                            ChronoUnit.SECONDS)) + " old: reading them again from Prometheus has failed since "
+                            + at.truncatedTo(ChronoUnit.SECONDS) + " (it is retried every "
+                            + Format.duration(refreshEvery) + ")."));
+                }
+            }
             return new Result.Html(new Page(title, nav, List.copyOf(crumbs), settings.banner().orElse(null),
-                    List.copyOf(sections), List.copyOf(queries.values()), source,
-                    at.truncatedTo(ChronoUnit.SECONDS).toString(), links.asset("")), status);
+                    List.copyOf(shown), List.copyOf(queries.values()), source,
+                    at.truncatedTo(ChronoUnit.SECONDS).toString(), links.asset(""), refreshed), status);
         }
     }
 

@@ -14,6 +14,7 @@ import java.net.http.HttpResponse;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Optional;
@@ -227,29 +228,104 @@ class ConsoleTest {
                 + "&amp;g0.tab=1\""), page);
     }
 
-    @Test
-    void warmedUpItKeepsTheFleetWideAnswersFreshWhileVisitedAndIsQuietOtherwise() throws Exception {
+    /** A clock a test moves by hand. */
+    private static final class MovingClock extends Clock {
+        private volatile Instant now = NOW;
+
+        @Override
+        public ZoneId getZone() {
+            return ZoneOffset.UTC;
+        }
+
+        @Override
+        public Clock withZone(ZoneId zone) {
+            return this;
+        }
+
+        @Override
+        public Instant instant() {
+            return now;
+        }
+    }
+
+    private Console startRefreshing(ConsoleSettings settings, Clock clock) {
         history = new FixedHistory();
-        Console console = Console.create(history, ConsoleSettings.defaults().withFresh(Duration.ofMillis(20)),
-                Clock.fixed(NOW, ZoneOffset.UTC));
+        history.gate = new java.util.concurrent.CountDownLatch(1);
+        Console console = Console.create(history, settings, clock);
         server = WebServer.builder().port(0).host("127.0.0.1").shutdownHook(false).routing(console::routing).build()
                 .start();
-        Thread warming = console.warmUp(Duration.ofMillis(50));
+        return console;
+    }
+
+    @Test
+    void itIsReadyOnceTheFirstRefreshHasAnsweredAndRefreshesWhetherOrNotAnyoneLooks() throws Exception {
+        Console console = startRefreshing(ConsoleSettings.defaults().withFresh(Duration.ofMillis(20))
+                .withRefresh(Duration.ofMillis(100), Duration.ofMinutes(5)), Clock.fixed(NOW, ZoneOffset.UTC));
+        assertTrue(console.ready(), "without a background refresh there is nothing to wait for");
+        Thread refreshing = console.warmUp(Duration.ofMillis(100));
         try {
             // The first reading at start: the fleet now (every container, and the cards), a window, a week, trends.
             awaitCalls(5);
-            Thread.sleep(300);
-            int idle = history.calls.get();
-            Thread.sleep(500);
-            assertEquals(idle, history.calls.get(), "nobody visits: nothing is read");
-
-            assertEquals(200, get("http://127.0.0.1:" + server.port() + "/nodes").statusCode());
-            int visited = history.calls.get();
-            awaitCalls(visited + 5);
-            assertTrue(history.scopes.stream().filter(FleetScope.EVERYTHING::equals).count() >= 2,
+            assertFalse(console.ready(), "Prometheus has not answered the first refresh yet");
+            assertTrue(console.notReadyReason().contains("Prometheus"), console.notReadyReason());
+            history.gate.countDown();
+            long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+            while (!console.ready() && System.nanoTime() < deadline) {
+                Thread.sleep(10);
+            }
+            assertTrue(console.ready());
+            // Nobody visits: the figures are read again all the same.
+            int first = history.calls.get();
+            awaitCalls(first + 10);
+            assertTrue(history.scopes.stream().filter(FleetScope.EVERYTHING::equals).count() >= 3,
                     "every container read again in the background: " + history.scopes);
+            // A visit is served the kept answers: no read of its own for the fleet-wide figures.
+            String page = get("http://127.0.0.1:" + server.port() + "/workloads").body();
+            assertTrue(page.contains("as of <time>" + NOW + "</time>, refreshed every "), page);
         } finally {
-            warming.interrupt();
+            refreshing.interrupt();
+        }
+    }
+
+    @Test
+    void readinessWaitsForTheFirstRefreshNoLongerThanItsTimeout() throws Exception {
+        Console console = startRefreshing(ConsoleSettings.defaults().withRefresh(Duration.ofMinutes(1),
+                Duration.ofMillis(200)), Clock.fixed(NOW, ZoneOffset.UTC));
+        Thread refreshing = console.warmUp(Duration.ofMinutes(1));
+        try {
+            assertFalse(console.ready());
+            Thread.sleep(400);
+            assertTrue(console.ready(), "a Prometheus that does not answer holds readiness for the timeout only");
+            history.gate.countDown();
+        } finally {
+            refreshing.interrupt();
+        }
+    }
+
+    @Test
+    void whenRefreshingFailsThePagesKeepTheLastFiguresAndSayHowOldTheyAre() throws Exception {
+        MovingClock clock = new MovingClock();
+        Console console = startRefreshing(ConsoleSettings.defaults().withRefresh(Duration.ofMillis(300),
+                Duration.ofMinutes(1)), clock);
+        history.gate.countDown();
+        Thread refreshing = console.warmUp(Duration.ofMillis(300));
+        try {
+            awaitCalls(5);
+            long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+            while (!console.ready() && System.nanoTime() < deadline) {
+                Thread.sleep(10);
+            }
+            history.failure = "connection refused";
+            int before = history.calls.get();
+            awaitCalls(before + 5);
+            clock.now = NOW.plus(Duration.ofMinutes(10));
+            HttpResponse<String> response = get("http://127.0.0.1:" + server.port() + "/");
+            assertEquals(200, response.statusCode(), response.body());
+            assertTrue(response.body().contains("as of <time>" + NOW + "</time>"), response.body());
+            assertTrue(response.body().contains("These figures are 10m old: reading them again from Prometheus has "
+                    + "failed since " + NOW), response.body());
+        } finally {
+            refreshing.interrupt();
         }
     }
 

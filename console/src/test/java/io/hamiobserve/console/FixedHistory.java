@@ -39,6 +39,8 @@ final class FixedHistory implements FleetHistory {
     final AtomicInteger calls = new AtomicInteger();
     final List<FleetScope> scopes = new java.util.concurrent.CopyOnWriteArrayList<>();
     volatile String failure;
+    /** When set, every read waits for it to open (a slow Prometheus). */
+    volatile java.util.concurrent.CountDownLatch gate;
 
     private static Map<Measure, Provenance> provenance() {
         Map<Measure, Provenance> all = new EnumMap<>(Measure.class);
@@ -50,6 +52,15 @@ final class FixedHistory implements FleetHistory {
 
     private void check() throws SourceUnavailableException {
         calls.incrementAndGet();
+        java.util.concurrent.CountDownLatch waitFor = gate;
+        if (waitFor != null) {
+            try {
+                waitFor.await();
+            } catch (InterruptedException stopped) {
+                Thread.currentThread().interrupt();
+                throw new SourceUnavailableException("interrupted");
+            }
+        }
         if (failure != null) {
             throw new SourceUnavailableException(failure);
         }

@@ -72,7 +72,8 @@ public final class DemoFleetHistory implements FleetHistory {
                     card.card().type(), card.card().mode().label(), Figure.of(card.card().healthy() ? 1 : 0),
                     Figure.of(card.card().memoryBytes()), Figure.of(card.allocatedMemoryBytes()),
                     Figure.of(card.card().cores()), Figure.of(card.allocatedCores()),
-                    Figure.of(card.sharedContainers()), Figure.of(card.card().maxShares())));
+                    Figure.of(card.sharedContainers()), Figure.of(card.card().maxShares()),
+                    figure(corePercent(card))));
         }
         List<FleetReadings.Host> hosts = new ArrayList<>();
         List<FleetReadings.Use> uses = new ArrayList<>();
@@ -239,6 +240,11 @@ public final class DemoFleetHistory implements FleetHistory {
         return new TrendSet(scope, grid.first(), grid.step(), grid.steps(), trends);
     }
 
+    /** A card's allocated cores as a percent of the card, in whatever unit its vendor counts. */
+    private static OptionalDouble corePercent(AllocationView.CardAllocation card) {
+        return card.units().cores().percentOfCard(card.allocatedCores(), card.card().cores());
+    }
+
     private static long[] times(TrendSet.Grid grid) {
         long[] times = new long[grid.steps()];
         for (int i = 0; i < times.length; i++) {
@@ -266,11 +272,11 @@ public final class DemoFleetHistory implements FleetHistory {
             return;
         }
         List<String> uuids = cards.stream().map(card -> card.card().uuid()).toList();
-        double cores = cards.stream().mapToDouble(card -> card.card().cores()).sum();
         put(lines, Measure.TREND_MEMORY_TOTAL, "", i, grid, sum(cards, card -> card.card().memoryBytes()));
         put(lines, Measure.TREND_MEMORY_ALLOCATED, "", i, grid, sum(cards, card -> card.allocatedMemoryBytes()));
-        put(lines, Measure.TREND_CORES_ALLOCATED, "", i, grid,
-                cores > 0 ? 100 * sum(cards, card -> card.allocatedCores()) / cores : Double.NaN);
+        // The mean of the cards' percents, as the Prometheus queries take it (vendors' units differ).
+        put(lines, Measure.TREND_CORES_ALLOCATED, "", i, grid, cards.stream().map(DemoFleetHistory::corePercent)
+                .filter(OptionalDouble::isPresent).mapToDouble(OptionalDouble::getAsDouble).average().orElse(Double.NaN));
         List<HostCardReading> hosts = usage.stream().flatMap(view -> view.hostCards().stream())
                 .filter(card -> uuids.contains(card.uuid())).toList();
         if (hosts.isEmpty()) {

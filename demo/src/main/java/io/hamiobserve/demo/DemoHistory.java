@@ -37,8 +37,8 @@ public final class DemoHistory {
 
     /** The series the console reads over time (trends, right-sizing, chargeback). */
     static final Set<String> HISTORY_FAMILIES = Set.of("hami_gpu_memory_limit_bytes", "hami_gpu_memory_allocated_bytes",
-            "hami_gpu_core_limit_ratio", "hami_gpu_core_allocated_ratio", "hami_host_gpu_memory_used_bytes",
-            "hami_host_gpu_utilization_ratio", "hami_observe_host_gpu_temperature_celsius",
+            "hami_gpu_core_limit_ratio", "hami_gpu_core_allocated_ratio", "hami_observe_gpu_core_allocated_percent",
+            "hami_host_gpu_memory_used_bytes", "hami_host_gpu_utilization_ratio", "hami_observe_host_gpu_temperature_celsius",
             "hami_observe_host_gpu_power_watts", "hami_vgpu_memory_allocated_bytes", "hami_vgpu_core_allocated_ratio",
             "hami_observe_vgpu_container_memory_allocated_bytes", "hami_observe_vgpu_container_core_allocated_ratio",
             "hami_vgpu_memory_used_bytes", "hami_container_device_utilization_ratio");

@@ -6,7 +6,13 @@ import io.hamiobserve.domain.ContainerUsage;
 import io.hamiobserve.domain.DeviceUsage;
 import io.hamiobserve.domain.HostCardReading;
 import io.hamiobserve.domain.fleet.FleetScope;
+import io.hamiobserve.domain.fleet.Card;
+import io.hamiobserve.domain.fleet.Figure;
 import io.hamiobserve.domain.fleet.FleetState;
+import io.hamiobserve.domain.fleet.FleetTotals;
+import io.hamiobserve.domain.fleet.Measure;
+import io.hamiobserve.domain.fleet.Trend;
+import io.hamiobserve.domain.fleet.TrendScope;
 import io.hamiobserve.domain.fleet.Recommendation;
 import io.hamiobserve.domain.fleet.RightSizing;
 import io.hamiobserve.domain.fleet.UsageHistory;
@@ -92,6 +98,24 @@ class DemoHistoryTest {
                                 card.memoryTotal(), card.memoryAllocated())).toList());
                 assertEquals(viaSimulation.workloads().stream().map(w -> w.ref()).toList(),
                         viaPrometheus.workloads().stream().map(w -> w.ref()).toList());
+
+                // Compute allocated across NVIDIA cards (percent) and the Ascend node's (AI cores): the
+                // mean of the cards' percents, the same both ways; the sums of raw units say otherwise.
+                double meanPercent = viaSimulation.cards().stream().map(Card::coresAllocatedPercent)
+                        .filter(Figure::isKnown).mapToDouble(Figure::orElseThrow).average().orElseThrow();
+                assertEquals(meanPercent / 100, FleetTotals.of(viaPrometheus).coresAllocatedFraction().orElseThrow(),
+                        1e-9);
+                Trend cores = fromPrometheus.trends(new TrendScope.Cluster(), end, Duration.ofSeconds(10),
+                        Duration.ofSeconds(1)).of(Measure.TREND_CORES_ALLOCATED).getFirst();
+                assertEquals(meanPercent, cores.at(cores.size() - 1).orElseThrow(), 1e-9);
+                Trend simulated = fromSimulation.trends(new TrendScope.Cluster(), end, Duration.ofSeconds(10),
+                        Duration.ofSeconds(1)).of(Measure.TREND_CORES_ALLOCATED).getFirst();
+                assertEquals(meanPercent, simulated.at(simulated.size() - 1).orElseThrow(), 1e-9);
+                List<Card> counted = viaPrometheus.cards().stream().filter(card -> card.coresAllocated().isKnown()
+                        && card.coresTotal().isKnown()).toList();
+                double rawSums = 100 * counted.stream().mapToDouble(card -> card.coresAllocated().orElseThrow()).sum()
+                        / counted.stream().mapToDouble(card -> card.coresTotal().orElseThrow()).sum();
+                assertTrue(Math.abs(rawSums - meanPercent) > 1, "raw sums " + rawSums + " vs mean " + meanPercent);
 
                 Recommendation prometheusAdvice = briefsPod(viaPrometheus, fromPrometheus.usage(end,
                         RightSizing.DEFAULT_WINDOW, RightSizing.MIN_HISTORY, FleetScope.EVERYTHING));

@@ -31,6 +31,8 @@ final class FleetQueries {
             "max by (" + CARD + ") (hami_gpu_core_limit_ratio)");
     static final Template CARD_CORES_ALLOCATED = new Template("card_cores_allocated",
             "max by (" + CARD + ") (hami_gpu_core_allocated_ratio)");
+    static final Template CARD_CORES_ALLOCATED_PERCENT = new Template("card_cores_allocated_percent",
+            "max by (" + CARD + ") (hami_observe_gpu_core_allocated_percent)");
     static final Template CARD_SLOTS_USED = new Template("card_slots_used",
             "max by (" + CARD + ") (hami_gpu_shared_count)");
     static final Template CARD_SLOTS_TOTAL = new Template("card_slots_total",
@@ -133,9 +135,18 @@ final class FleetQueries {
             "sum(max by (device_uuid) (hami_gpu_memory_allocated_bytes))");
     static final Template CLUSTER_MEMORY_USED = new Template("trend_memory_used",
             "sum(max by (device_uuid) (hami_host_gpu_memory_used_bytes))");
+    // Compute allocated across cards: the mean of each card's allocated percent (as the Grafana
+    // dashboard takes it), never a sum of allocated cores over a sum of card cores, which adds an
+    // Ascend card's AI cores to an NVIDIA card's percents. Only where no exporter publishes the
+    // percent (HAMi's own exporter alone) the raw sums, right when every card counts in percent.
+    private static String coresAllocatedPercent(String where) {
+        return "avg(max by (device_uuid) (hami_observe_gpu_core_allocated_percent" + where + "))"
+                + " or (100 * sum(max by (device_uuid) (hami_gpu_core_allocated_ratio" + where + "))"
+                + " / sum(max by (device_uuid) (hami_gpu_core_limit_ratio" + where + ")))";
+    }
+
     static final Template CLUSTER_CORES_ALLOCATED = new Template("trend_cores_allocated_percent",
-            "100 * sum(max by (device_uuid) (hami_gpu_core_allocated_ratio))"
-                    + " / sum(max by (device_uuid) (hami_gpu_core_limit_ratio))");
+            coresAllocatedPercent(""));
     static final Template CLUSTER_UTILISATION = new Template("trend_utilisation_percent",
             "avg(max by (device_uuid) (hami_host_gpu_utilization_ratio))");
     static final Template NODE_MEMORY_TOTAL = new Template("node_trend_memory_total",
@@ -145,8 +156,7 @@ final class FleetQueries {
     static final Template NODE_MEMORY_USED = new Template("node_trend_memory_used",
             "sum(max by (device_uuid) (hami_host_gpu_memory_used_bytes{node=${node}}))");
     static final Template NODE_CORES_ALLOCATED = new Template("node_trend_cores_allocated_percent",
-            "100 * sum(max by (device_uuid) (hami_gpu_core_allocated_ratio{node=${node}}))"
-                    + " / sum(max by (device_uuid) (hami_gpu_core_limit_ratio{node=${node}}))");
+            coresAllocatedPercent("{node=${node}}"));
     static final Template NODE_UTILISATION = new Template("node_trend_utilisation_percent",
             "avg(max by (device_uuid) (hami_host_gpu_utilization_ratio{node=${node}}))");
     static final Template CARD_TREND_MEMORY_TOTAL = new Template("card_trend_memory_total",
@@ -156,7 +166,7 @@ final class FleetQueries {
     static final Template CARD_TREND_MEMORY_USED = new Template("card_trend_memory_used",
             "max(hami_host_gpu_memory_used_bytes{device_uuid=${uuid}})");
     static final Template CARD_TREND_CORES_ALLOCATED = new Template("card_trend_cores_allocated_percent",
-            "max(hami_gpu_core_allocated_ratio{device_uuid=${uuid}})");
+            coresAllocatedPercent("{device_uuid=${uuid}}"));
     static final Template CARD_TREND_UTILISATION = new Template("card_trend_utilisation_percent",
             "max(hami_host_gpu_utilization_ratio{device_uuid=${uuid}})");
     static final Template CARD_TREND_TEMPERATURE = new Template("card_trend_temperature",

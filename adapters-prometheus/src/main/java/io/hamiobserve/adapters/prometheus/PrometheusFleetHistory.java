@@ -131,6 +131,7 @@ public final class PrometheusFleetHistory implements FleetHistory {
         var memoryAllocated = batch.query(Measure.CARD_MEMORY_ALLOCATED, CARD_MEMORY_ALLOCATED.plain());
         var coresTotal = batch.query(Measure.CARD_CORES_TOTAL, CARD_CORES_TOTAL.plain());
         var coresAllocated = batch.query(Measure.CARD_CORES_ALLOCATED, CARD_CORES_ALLOCATED.plain());
+        var coresPercent = batch.query(Measure.CARD_CORES_ALLOCATED_PERCENT, CARD_CORES_ALLOCATED_PERCENT.plain());
         var slotsUsed = batch.query(Measure.CARD_SLOTS_USED, CARD_SLOTS_USED.plain());
         var slotsTotal = batch.query(Measure.CARD_SLOTS_TOTAL, CARD_SLOTS_TOTAL.plain());
         var health = batch.query(Measure.CARD_HEALTH, CARD_HEALTH.plain());
@@ -168,6 +169,7 @@ public final class PrometheusFleetHistory implements FleetHistory {
         Map<String, Double> allocatedByCard = byKey(memoryAllocated.join(), "device_uuid");
         Map<String, Double> coresTotalByCard = byKey(coresTotal.join(), "device_uuid");
         Map<String, Double> coresAllocatedByCard = byKey(coresAllocated.join(), "device_uuid");
+        Map<String, Double> coresPercentByCard = byKey(coresPercent.join(), "device_uuid");
         Map<String, Double> slotsUsedByCard = byKey(slotsUsed.join(), "device_uuid");
         Map<String, Double> slotsTotalByCard = byKey(slotsTotal.join(), "device_uuid");
         Map<String, Sample> healthByCard = new HashMap<>();
@@ -181,7 +183,7 @@ public final class PrometheusFleetHistory implements FleetHistory {
                     healthy == null ? Figure.missing(Absence.NOT_REPORTED) : figure(healthy.value()),
                     figure(card.value()), figure(allocatedByCard.get(uuid)), figure(coresTotalByCard.get(uuid)),
                     figure(coresAllocatedByCard.get(uuid)), figure(slotsUsedByCard.get(uuid)),
-                    figure(slotsTotalByCard.get(uuid))));
+                    figure(slotsTotalByCard.get(uuid)), figure(coresPercentByCard.get(uuid))));
         }
 
         Map<String, Double> utilisationByCard = byKey(utilisation.join(), "device_uuid");

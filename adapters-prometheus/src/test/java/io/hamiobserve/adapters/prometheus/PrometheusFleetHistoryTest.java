@@ -203,7 +203,7 @@ class PrometheusFleetHistoryTest {
         assertTrue(readings.provenance().get(Measure.CARD_MEMORY_TOTAL).expression()
                 .contains("hami_gpu_memory_limit_bytes"));
         // A fixed set of queries, whatever the fleet's size.
-        assertEquals(25, readings.provenance().size());
+        assertEquals(26, readings.provenance().size());
     }
 
     @Test

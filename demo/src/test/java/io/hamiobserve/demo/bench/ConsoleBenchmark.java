@@ -57,10 +57,15 @@ import java.util.Set;
  * a large fleet — 125 nodes × 8 cards (1,000 cards), 10,000 containers — with seven days of
  * history at one sample an hour (169 samples per series, aligned to whole hours so the console's
  * hourly integration steps meet them). The large history is written by the exporters' own
- * catalogues, a day per file, and loaded with promtool. The console reuses nothing between
- * requests here ({@code fresh = 0}): each request sends all of its page's queries.
+ * catalogues, a day per file, and loaded with promtool. The console is timed as deployed: from its
+ * start to ready (its first background read of the fleet-wide figures), each page's first visit
+ * after that, then the median of more visits; {@code attach-cold} also times a console that keeps
+ * nothing (each request sends all of its page's queries), and {@code queries} times each query of
+ * the fleet-wide reads alone.
  *
- * <p>Run: {@code bin/bench app io.hamiobserve.app.bench.ConsoleBenchmark [demo|large|both] [requests]}
+ * <p>Run: {@code bin/bench demo io.hamiobserve.demo.bench.ConsoleBenchmark [demo|large|both] [requests]},
+ * {@code hold [requests] [minutes]} (keeps the large fleet's Prometheus up), then
+ * {@code attach|attach-cold URL END [requests]} or {@code queries URL END} against it.
  */
 public final class ConsoleBenchmark {
     private static final List<String> DEMO_PAGES = List.of("/", "/nodes", "/node?name=gpu-node-a", "/cards",
@@ -75,8 +80,8 @@ public final class ConsoleBenchmark {
     private static final int CARDS_PER_NODE = 8;
     private static final int CONTAINERS = 10_000;
     private static final Set<String> HISTORY = Set.of("hami_gpu_memory_limit_bytes", "hami_gpu_memory_allocated_bytes",
-            "hami_gpu_core_limit_ratio", "hami_gpu_core_allocated_ratio", "hami_host_gpu_memory_used_bytes",
-            "hami_host_gpu_utilization_ratio", "hami_vgpu_memory_allocated_bytes", "hami_vgpu_core_allocated_ratio",
+            "hami_gpu_core_limit_ratio", "hami_gpu_core_allocated_ratio", "hami_observe_gpu_core_allocated_percent",
+            "hami_host_gpu_memory_used_bytes", "hami_host_gpu_utilization_ratio", "hami_vgpu_memory_allocated_bytes", "hami_vgpu_core_allocated_ratio",
             "hami_vgpu_memory_used_bytes", "hami_container_device_utilization_ratio");
 
     private ConsoleBenchmark() {
@@ -84,18 +89,26 @@ public final class ConsoleBenchmark {
 
     public static void main(String[] args) throws Exception {
         String which = args.length > 0 ? args[0] : "both";
-        if (which.equals("attach")) {
+        if (which.equals("attach") || which.equals("attach-cold")) {
             // A Prometheus already holding the large fleet (from "hold"): time the pages again.
+            COLD = which.equals("attach-cold");
             attach(URI.create(args[1]), Instant.ofEpochSecond(Long.parseLong(args[2])),
                     args.length > 3 ? Integer.parseInt(args[3]) : 5);
             return;
         }
+        if (which.equals("queries")) {
+            // Each query behind the fleet-wide pages, sent alone and timed: which ones dominate.
+            queries(URI.create(args[1]), Instant.ofEpochSecond(Long.parseLong(args[2])));
+            return;
+        }
         int requests = args.length > 1 ? Integer.parseInt(args[1]) : 7;
-        if (!which.equals("large")) {
+        if (!which.equals("large") && !which.equals("hold")) {
             demo(requests);
         }
         if (!which.equals("demo")) {
-            large(requests, which.equals("hold"));
+            // hold [requests] [minutes]: keep the large fleet's Prometheus up (an hour unless told).
+            large(requests, which.equals("hold") ? Duration.ofMinutes(args.length > 2 ? Long.parseLong(args[2]) : 60)
+                    : Duration.ZERO);
         }
     }
 
@@ -113,7 +126,7 @@ public final class ConsoleBenchmark {
         }
     }
 
-    private static void large(int requests, boolean hold) throws Exception {
+    private static void large(int requests, Duration hold) throws Exception {
         long end = Math.floorDiv(Instant.now().getEpochSecond(), 3600) * 3600 - 3600;
         Fleet fleet = new Fleet();
         List<Path> files = new ArrayList<>();
@@ -151,9 +164,10 @@ public final class ConsoleBenchmark {
         System.out.printf("large: %,d samples over 7 days, %,d MB of OpenMetrics, written in %.1f s%n", samples,
                 files.stream().mapToLong(ConsoleBenchmark::size).sum() / 1_000_000, seconds(started));
         try (LocalPrometheus prometheus = load(files)) {
-            if (hold) {
-                System.out.printf("holding Prometheus at %s for an hour; the fleet's end is %d%n", prometheus.url(), end);
-                Thread.sleep(3_600_000);
+            if (hold.isPositive()) {
+                System.out.printf("holding Prometheus at %s for %d min; the fleet's end is %d%n", prometheus.url(),
+                        hold.toMinutes(), end);
+                Thread.sleep(hold);
             }
             pages("large (1,000 cards, 10,000 containers, 7 days at 1 h)", prometheus.url(),
                     Instant.ofEpochSecond(end), LARGE_PAGES, requests);
@@ -183,19 +197,79 @@ public final class ConsoleBenchmark {
         pages("large, attached at " + prometheus, prometheus, end, LARGE_PAGES, requests);
     }
 
+    /** Whether to time the pages of a console with nothing kept too (attach-cold). */
+    private static boolean COLD = false;
+
     /**
-     * Times each page over HTTP two ways: cold — a console with nothing kept, so every query of the
-     * page is sent (the first visit; what a slow Prometheus costs) — and served — the console as
-     * deployed (the fleet now kept 5 s and summaries a minute, older answers served while a fresh
-     * one is fetched), after one visit.
+     * Times the console as deployed: from its start to {@code /readyz} answering 200 (the first
+     * background read of the fleet-wide figures), with the CPU seconds Prometheus spent meanwhile;
+     * then each page's first visit after ready, in order; then {@code requests} more visits of
+     * each (median and maximum). With {@link #COLD}, also the pages of a console that keeps
+     * nothing (every query of the page sent on each visit), the console before its background
+     * refresh.
      */
     private static void pages(String title, URI prometheus, Instant at, List<String> pages, int requests)
             throws Exception {
         FleetHistory history = PrometheusFleetHistory.at(prometheus, Duration.ofSeconds(120));
-        Served cached = serve(history, ConsoleSettings.defaults(), at);
         HttpClient client = HttpClient.newHttpClient();
+        System.out.printf("%n%s: load average %s%n", title, loadAverage());
+        double cpuBefore = prometheusCpuSeconds(client, prometheus);
+        long starting = System.nanoTime();
+        // Readiness waits as long as the first read takes here, to time it (deployed: at most 60 s).
+        Served deployed = serve(history, ConsoleSettings.defaults().withRefresh(ConsoleSettings.DEFAULT_REFRESH,
+                Duration.ofMinutes(10)), at, true);
         try {
-            System.out.printf("%n%s: median / max of %d requests, whole page over HTTP%n", title, requests);
+            while (status(client, deployed.port(), "/readyz") != 200) {
+                Thread.sleep(10);
+            }
+            double ready = seconds(starting);
+            double cpu = prometheusCpuSeconds(client, prometheus) - cpuBefore;
+            System.out.printf("  start → ready: %.2f s (Prometheus CPU meanwhile: %.1f s, one refresh of the "
+                    + "fleet-wide figures)%n", ready, cpu);
+            System.out.printf("  %-62s %12s %18s %9s%n", "page", "first visit", "then (median / max)", "bytes");
+            double[] first = new double[pages.size()];
+            for (int p = 0; p < pages.size(); p++) {
+                long started = System.nanoTime();
+                get(client, deployed.port(), pages.get(p));
+                first[p] = seconds(started);
+            }
+            List<Double> firstVisits = new ArrayList<>();
+            List<Double> medians = new ArrayList<>();
+            for (int p = 0; p < pages.size(); p++) {
+                String page = pages.get(p);
+                double[] served = new double[requests];
+                long bytes = 0;
+                for (int i = 0; i < requests; i++) {
+                    long started = System.nanoTime();
+                    bytes = get(client, deployed.port(), page);
+                    served[i] = seconds(started);
+                }
+                Arrays.sort(served);
+                firstVisits.add(first[p]);
+                medians.add(served[requests / 2]);
+                System.out.printf("  %-62s %9.0f ms %7.0f / %6.0f ms %,9d%n", page.length() > 62
+                        ? page.substring(0, 59) + "..." : page, first[p] * 1000, served[requests / 2] * 1000,
+                        served[requests - 1] * 1000, bytes);
+            }
+            firstVisits.sort(Double::compare);
+            medians.sort(Double::compare);
+            System.out.printf("  slowest page: first visit %.0f ms, median %.0f ms; load average %s%n",
+                    firstVisits.getLast() * 1000, medians.getLast() * 1000, loadAverage());
+        } finally {
+            deployed.server().stop();
+        }
+        if (COLD) {
+            cold(history, client, at, pages, requests);
+        }
+    }
+
+    /** Each page of a console that keeps nothing: every query of the page sent on each visit. */
+    private static void cold(FleetHistory history, HttpClient client, Instant at, List<String> pages, int requests)
+            throws Exception {
+        Served cached = serve(history, ConsoleSettings.defaults(), at, false);
+        try {
+            System.out.printf("%n  a console that keeps nothing, median / max of %d requests, whole page over HTTP%n",
+                    requests);
             System.out.printf("  %-62s %18s %18s %9s%n", "page", "cold", "served", "bytes");
             List<Double> coldMedians = new ArrayList<>();
             List<Double> servedMedians = new ArrayList<>();
@@ -203,7 +277,7 @@ public final class ConsoleBenchmark {
                 double[] cold = new double[requests];
                 long bytes = 0;
                 for (int i = 0; i < requests; i++) {
-                    Served fresh = serve(history, ConsoleSettings.defaults().withFresh(Duration.ZERO), at);
+                    Served fresh = serve(history, ConsoleSettings.defaults().withFresh(Duration.ZERO), at, false);
                     try {
                         long started = System.nanoTime();
                         bytes = get(client, fresh.port(), page);
@@ -239,11 +313,82 @@ public final class ConsoleBenchmark {
     private record Served(Servers.Served server, int port) {
     }
 
-    private static Served serve(FleetHistory history, ConsoleSettings settings, Instant at) {
+    private static Served serve(FleetHistory history, ConsoleSettings settings, Instant at, boolean refresh) {
         ConsoleRole role = new ConsoleRole(BuildInfo.current());
         Console console = Console.create(role.observe(history), settings, Clock.fixed(at, ZoneOffset.UTC));
+        role.readyWhen(console::ready, console::notReadyReason);
         Servers.Served served = Servers.serve("127.0.0.1:0", role, EdgeConfig.defaults(), console::routing);
+        if (refresh) {
+            console.warmUp();
+        }
         return new Served(served, served.port());
+    }
+
+    private static int status(HttpClient client, int port, String path) throws Exception {
+        return client.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path)).build(),
+                HttpResponse.BodyHandlers.discarding()).statusCode();
+    }
+
+    /** Prometheus's own {@code process_cpu_seconds_total}: what the console's queries cost it. */
+    private static double prometheusCpuSeconds(HttpClient client, URI prometheus) throws Exception {
+        String metrics = client.send(HttpRequest.newBuilder(prometheus.resolve("/metrics")).build(),
+                HttpResponse.BodyHandlers.ofString()).body();
+        return metrics.lines().filter(line -> line.startsWith("process_cpu_seconds_total "))
+                .mapToDouble(line -> Double.parseDouble(line.substring(line.indexOf(' ') + 1).trim()))
+                .findFirst().orElse(Double.NaN);
+    }
+
+    private static String loadAverage() {
+        try {
+            String[] parts = Files.readString(Path.of("/proc/loadavg")).split(" ");
+            return parts[0] + " " + parts[1] + " " + parts[2];
+        } catch (java.io.IOException unreadable) {
+            return "unknown";
+        }
+    }
+
+    /**
+     * Each query the fleet-wide pages send (every container now, the 14-day summaries, a week's
+     * chargeback, the cluster's 24-hour trends), sent alone and timed three times, slowest first.
+     */
+    private static void queries(URI prometheus, Instant at) throws Exception {
+        FleetHistory history = PrometheusFleetHistory.at(prometheus, Duration.ofSeconds(120));
+        Map<String, String> expressions = new java.util.LinkedHashMap<>();
+        history.readings(at, io.hamiobserve.domain.fleet.FleetScope.EVERYTHING).provenance().values()
+                .forEach(query -> expressions.put(query.name(), query.expression()));
+        history.usage(at, io.hamiobserve.domain.fleet.RightSizing.DEFAULT_WINDOW,
+                io.hamiobserve.domain.fleet.RightSizing.MIN_HISTORY,
+                io.hamiobserve.domain.fleet.FleetScope.EVERYTHING).provenance().values()
+                .forEach(query -> expressions.put(query.name(), query.expression()));
+        history.accruals(at, Duration.ofDays(7)).provenance().values()
+                .forEach(query -> expressions.put(query.name(), query.expression()));
+        HttpClient client = HttpClient.newHttpClient();
+        System.out.printf("%d queries, each alone, median of 3 (load average %s)%n", expressions.size(),
+                loadAverage());
+        List<Map.Entry<String, Double>> timed = new ArrayList<>();
+        for (Map.Entry<String, String> query : expressions.entrySet()) {
+            double[] times = new double[3];
+            for (int i = 0; i < times.length; i++) {
+                long started = System.nanoTime();
+                HttpResponse<String> response = client.send(HttpRequest.newBuilder(prometheus.resolve(
+                        "/api/v1/query?time=" + at.getEpochSecond() + "&query=" + java.net.URLEncoder.encode(
+                                query.getValue(), java.nio.charset.StandardCharsets.UTF_8))).build(),
+                        HttpResponse.BodyHandlers.ofString());
+                times[i] = seconds(started);
+                if (response.statusCode() != 200) {
+                    throw new IllegalStateException(query.getKey() + ": " + response.body());
+                }
+            }
+            Arrays.sort(times);
+            timed.add(Map.entry(query.getKey(), times[1]));
+        }
+        timed.sort(Map.Entry.<String, Double>comparingByValue().reversed());
+        double total = 0;
+        for (Map.Entry<String, Double> query : timed) {
+            System.out.printf("  %-40s %8.0f ms%n", query.getKey(), query.getValue() * 1000);
+            total += query.getValue();
+        }
+        System.out.printf("  sum %.1f s; load average %s%n", total, loadAverage());
     }
 
     private static long get(HttpClient client, int port, String page) throws Exception {

@@ -4,7 +4,9 @@ import java.util.List;
 
 /**
  * One card, joined: the scheduler's registration and totals, the driver's readings and the
- * containers holding shares of it. Memory in bytes, compute in percent of the card.
+ * containers holding shares of it. Memory in bytes; compute in the vendor's unit ({@code coresTotal},
+ * {@code coresAllocated}: percent for NVIDIA, AI cores for Ascend, ...) and as a percent of the card
+ * ({@code coresAllocatedPercent}, comparable across vendors).
  *
  * @param mode  {@code hami-core}, {@code mig}, or empty when unknown
  * @param model empty when no node registers the card (seen only by its driver or in a pod's share)
@@ -12,7 +14,8 @@ import java.util.List;
 public record Card(String node, String uuid, int index, String model, String mode, Figure healthy,
                    Figure memoryTotal, Figure memoryAllocated, Figure memoryUsed, Figure coresTotal,
                    Figure coresAllocated, Figure utilisation, Figure slotsUsed, Figure slotsTotal,
-                   Figure temperature, Figure power, Figure beyondAllocation, List<WorkloadShare> shares) {
+                   Figure temperature, Figure power, Figure beyondAllocation, Figure coresAllocatedPercent,
+                   List<WorkloadShare> shares) {
 
     public Card {
         shares = List.copyOf(shares);

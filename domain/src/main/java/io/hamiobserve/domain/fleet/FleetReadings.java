@@ -54,11 +54,22 @@ public record FleetReadings(Instant at, List<Registered> registered, List<Host> 
      *
      * @param mode      {@code hami-core}, {@code mig}, or empty when the exporter does not say
      * @param healthy   1 healthy, 0 not
-     * @param slotsUsed containers sharing the card; {@code slotsTotal} how many may
+     * @param coresAllocated        in the vendor's own unit (percent, AI cores, compute units, slices)
+     * @param slotsUsed             containers sharing the card; {@code slotsTotal} how many may
+     * @param coresAllocatedPercent the same as a percent of the card whatever the unit
+     *                              ({@code hami_observe_gpu_core_allocated_percent}): the figure to
+     *                              average across vendors
      */
     public record Registered(String node, String uuid, int index, String model, String mode, Figure healthy,
                              Figure memoryTotal, Figure memoryAllocated, Figure coresTotal, Figure coresAllocated,
-                             Figure slotsUsed, Figure slotsTotal) {
+                             Figure slotsUsed, Figure slotsTotal, Figure coresAllocatedPercent) {
+        /** A card whose cores are counted in percent of the card (NVIDIA's unit): the raw figure is the percent. */
+        public Registered(String node, String uuid, int index, String model, String mode, Figure healthy,
+                          Figure memoryTotal, Figure memoryAllocated, Figure coresTotal, Figure coresAllocated,
+                          Figure slotsUsed, Figure slotsTotal) {
+            this(node, uuid, index, model, mode, healthy, memoryTotal, memoryAllocated, coresTotal, coresAllocated,
+                    slotsUsed, slotsTotal, coresAllocated.fractionOf(coresTotal).map(fraction -> 100 * fraction));
+        }
     }
 
     /**

@@ -35,7 +35,7 @@ public record FleetState(Instant at, List<Card> cards, List<Workload> workloads,
     /** Per node: its cards and workloads, summed. */
     public record NodeSummary(String name, int cards, int workloads, Figure memoryTotal, Figure memoryAllocated,
                               Figure memoryUsed, Figure coresTotal, Figure coresAllocated, Figure utilisation,
-                              int cardsWithoutUsage, int sourcesFailing) {
+                              int cardsWithoutUsage, int sourcesFailing, Figure coresAllocatedFraction) {
     }
 
     /**
@@ -168,14 +168,15 @@ public record FleetState(Instant at, List<Card> cards, List<Workload> workloads,
             FleetReadings.Host host = hosts.get(card.uuid());
             cards.add(card(card.node(), card.uuid(), card.index(), card.model(), card.mode(), card.healthy(),
                     card.memoryTotal(), card.memoryAllocated(), card.coresTotal(), card.coresAllocated(),
-                    card.slotsUsed(), card.slotsTotal(), host, failingDriverNodes, reportingNodes,
+                    card.coresAllocatedPercent(), card.slotsUsed(), card.slotsTotal(), host, failingDriverNodes,
+                    reportingNodes,
                     sharesByCard.getOrDefault(card.uuid(), List.of())));
         }
         for (FleetReadings.Host host : hosts.values()) {
             if (!registered.containsKey(host.uuid())) {
                 Figure unknown = Figure.missing(Absence.NOT_REPORTED);
                 cards.add(card(host.node(), host.uuid(), -1, "", "", unknown, unknown, unknown, unknown, unknown,
-                        unknown, unknown, host, failingDriverNodes, reportingNodes,
+                        unknown, unknown, unknown, host, failingDriverNodes, reportingNodes,
                         sharesByCard.getOrDefault(host.uuid(), List.of())));
             }
         }
@@ -193,17 +194,17 @@ public record FleetState(Instant at, List<Card> cards, List<Workload> workloads,
 
     private static Card card(String node, String uuid, int index, String model, String mode, Figure healthy,
                              Figure memoryTotal, Figure memoryAllocated, Figure coresTotal, Figure coresAllocated,
-                             Figure slotsUsed, Figure slotsTotal, FleetReadings.Host host,
+                             Figure coresAllocatedPercent, Figure slotsUsed, Figure slotsTotal, FleetReadings.Host host,
                              Set<String> failingDriverNodes, Set<String> reportingNodes, List<WorkloadShare> shares) {
         if (host != null) {
             return new Card(node, uuid, index, model, mode, healthy, memoryTotal, memoryAllocated, host.memoryUsed(),
                     coresTotal, coresAllocated, host.utilisation(), slotsUsed, slotsTotal, host.temperature(),
-                    host.power(), host.beyondAllocation(), shares);
+                    host.power(), host.beyondAllocation(), coresAllocatedPercent, shares);
         }
         Figure none = Figure.missing(failingDriverNodes.contains(node) ? Absence.SOURCE_FAILING
                 : reportingNodes.contains(node) ? Absence.NOT_REPORTED : Absence.NO_USAGE_EXPORTER);
         return new Card(node, uuid, index, model, mode, healthy, memoryTotal, memoryAllocated, none, coresTotal,
-                coresAllocated, none, slotsUsed, slotsTotal, none, none, none, shares);
+                coresAllocated, none, slotsUsed, slotsTotal, none, none, none, coresAllocatedPercent, shares);
     }
 
     private static List<NodeSummary> nodes(List<Card> cards, List<Workload> workloads, Map<String, Long> counted,
@@ -222,8 +223,23 @@ public record FleetState(Instant at, List<Card> cards, List<Workload> workloads,
                 total(onNode, Card::memoryAllocated), total(onNode, Card::memoryUsed), total(onNode, Card::coresTotal),
                 total(onNode, Card::coresAllocated), total(onNode, Card::utilisation),
                 (int) onNode.stream().filter(card -> !card.memoryUsed().isKnown()).count(),
-                failing.getOrDefault(node, 0))));
+                failing.getOrDefault(node, 0), coresAllocatedFraction(onNode))));
         return nodes;
+    }
+
+    /**
+     * The share of the cards' compute allocated: the mean over the cards of each one's allocated
+     * percent, as the Grafana dashboard takes it. A sum of allocated cores over a sum of card cores
+     * would add AI cores (Ascend) to percents (NVIDIA); each card's percent is in no vendor's unit.
+     * Where no card reports the percent (HAMi's own exporter alone), the raw sums, right when every
+     * card counts in percent.
+     */
+    static Figure coresAllocatedFraction(List<Card> cards) {
+        List<Figure> percents = cards.stream().map(Card::coresAllocatedPercent).filter(Figure::isKnown).toList();
+        if (percents.isEmpty()) {
+            return total(cards, Card::coresAllocated).fractionOf(total(cards, Card::coresTotal));
+        }
+        return Figure.of(percents.stream().mapToDouble(Figure::orElseThrow).average().orElseThrow() / 100);
     }
 
     private static List<NamespaceSummary> namespaces(List<Workload> workloads, List<FleetReadings.Quota> quotas) {

@@ -22,11 +22,13 @@ import java.util.List;
  * @param cardsWithoutUsage     cards with no driver reading
  * @param memoryIdle            Σ (allocated − used) over containers where both are known: the gap
  * @param meanCardMemory        average registered memory of a card, to express the gap in cards
+ * @param coresAllocatedShare   the cards' mean allocated percent as a fraction: comparable across vendors,
+ *                              where {@code coresAllocated / coresTotal} would mix their units
  */
 public record FleetTotals(int cards, int nodes, int workloads, Figure memoryTotal, Figure memoryAllocated,
                           Figure memoryUsed, Figure memoryTotalReporting, Figure coresTotal, Figure coresAllocated,
                           Figure utilisation, Figure coresTotalReporting, int cardsWithoutUsage, Figure memoryIdle,
-                          Figure meanCardMemory) {
+                          Figure meanCardMemory, Figure coresAllocatedShare) {
 
     public static FleetTotals of(FleetState state) {
         List<Card> cards = state.cards();
@@ -40,7 +42,8 @@ public record FleetTotals(int cards, int nodes, int workloads, Figure memoryTota
                 FleetState.total(reportingUtilisation, Card::utilisation),
                 FleetState.total(reportingUtilisation, Card::coresTotal), cards.size() - reporting.size(),
                 FleetState.total(state.workloads(), Workload::memoryIdle),
-                memory.known() > 0 ? Figure.of(memory.sum() / memory.known()) : Figure.missing(Absence.NOT_REPORTED));
+                memory.known() > 0 ? Figure.of(memory.sum() / memory.known()) : Figure.missing(Absence.NOT_REPORTED),
+                FleetState.coresAllocatedFraction(cards));
     }
 
     public Figure memoryAllocatedFraction() {
@@ -51,8 +54,9 @@ public record FleetTotals(int cards, int nodes, int workloads, Figure memoryTota
         return memoryUsed.fractionOf(memoryTotalReporting);
     }
 
+    /** The mean of the cards' allocated percents ({@link FleetState#coresAllocatedFraction}). */
     public Figure coresAllocatedFraction() {
-        return coresAllocated.fractionOf(coresTotal);
+        return coresAllocatedShare;
     }
 
     public Figure coresUsedFraction() {

@@ -2,17 +2,20 @@ package io.hamiobserve.role.console;
 
 import io.hamiobserve.app.Servers;
 import io.hamiobserve.app.Serving;
+import io.hamiobserve.app.cli.Converters;
 import io.hamiobserve.app.cli.EdgeFlags;
 import io.hamiobserve.app.cli.HamiObserve;
 import io.hamiobserve.app.cli.Launch;
 import io.hamiobserve.app.cli.Subcommand;
+import io.hamiobserve.console.ConsoleSettings;
 import io.hamiobserve.ports.FleetHistory;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
 
+import java.time.Duration;
 import java.util.List;
-import java.util.Optional;
 
 /** {@code hami-observe console}: the web console over a Prometheus that scrapes the endpoints. */
 @Command(name = "console", sortOptions = false,
@@ -30,6 +33,18 @@ public final class ConsoleCommand implements Subcommand {
     @Mixin
     private EdgeFlags edge;
 
+    @Option(names = "--console.refresh-interval", paramLabel = "DURATION", defaultValue = "60s",
+            converter = Converters.PositiveDuration.class,
+            description = "read the fleet-wide figures again this often, whether or not anyone is looking "
+                    + "(default: ${DEFAULT-VALUE}; docs/console.md gives Prometheus's cost)")
+    private Duration refresh;
+
+    @Option(names = "--console.ready-timeout", paramLabel = "DURATION", defaultValue = "60s",
+            converter = Converters.PositiveDuration.class,
+            description = "/readyz waits at most this long for the first read of those figures at start "
+                    + "(default: ${DEFAULT-VALUE})")
+    private Duration readyTimeout;
+
     @Override
     public int rank() {
         return 60;
@@ -40,8 +55,9 @@ public final class ConsoleCommand implements Subcommand {
         Launch launch = hamiObserve.launch();
         FleetHistory history = prometheus.required();
         Servers.prepare();
-        ConsoleServing.Served served = ConsoleServing.serve(edge.edge(), console.bind(), console.routePrefix(),
-                history, Optional.empty(), console.prometheusExternal());
+        ConsoleServing.Served served = ConsoleServing.serve(edge.edge(), console.bind(), ConsoleSettings.defaults()
+                .withRoutePrefix(console.routePrefix()).withPrometheusExternal(console.prometheusExternal())
+                .withRefresh(refresh, readyTimeout), history);
         launch.out().printf("hami-observe: console on :%d%s, reading %s%n", served.server().port(),
                 served.console().home(), history.description());
         launch.out().flush();

@@ -22,8 +22,9 @@ import java.util.Optional;
 /**
  * The console's own endpoint: build info and whether its history source (Prometheus) answered the
  * last time it was asked, as {@code hami_observe_scrape_source_success{source="prometheus"}} —
- * the same health series the exporters use. The console serves pages whether or not Prometheus
- * answers (a clear error page when it does not), so the role is always ready.
+ * the same health series the exporters use. The role is ready once the console has read the
+ * fleet-wide figures a first time (or given up waiting, bounded): from then on it serves pages
+ * whether or not Prometheus answers (kept figures that say their age, or a clear error page).
  */
 public final class ConsoleRole implements Role {
     /** The source name in the health series. */
@@ -34,6 +35,8 @@ public final class ConsoleRole implements Role {
     private final BuildInfo build;
     private final SkipCounter skips = new SkipCounter();
     private final SourceHealth health = new SourceHealth();
+    private volatile java.util.function.BooleanSupplier readiness = () -> true;
+    private volatile java.util.function.Supplier<String> notReady = () -> "";
 
     public ConsoleRole(BuildInfo build) {
         this.build = build;
@@ -112,13 +115,19 @@ public final class ConsoleRole implements Role {
         return Exposition.of(SelfMetrics.snapshots(build, skips, health));
     }
 
+    /** Readiness follows {@code ready}, with {@code reason} saying why not. */
+    public void readyWhen(java.util.function.BooleanSupplier ready, java.util.function.Supplier<String> reason) {
+        this.readiness = ready;
+        this.notReady = reason;
+    }
+
     @Override
     public boolean ready() {
-        return true;
+        return readiness.getAsBoolean();
     }
 
     @Override
     public String notReadyReason() {
-        return "";
+        return notReady.get();
     }
 }

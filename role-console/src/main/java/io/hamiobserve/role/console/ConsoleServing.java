@@ -31,10 +31,15 @@ public final class ConsoleServing {
      */
     public static Served serve(EdgeConfig edge, String bind, String routePrefix, FleetHistory history,
                                Optional<String> banner, Optional<URI> external) {
+        return serve(edge, bind, ConsoleSettings.defaults().withRoutePrefix(routePrefix)
+                .withPrometheusExternal(external).withBanner(banner), history);
+    }
+
+    /** The console with {@code settings} (route prefix, links, banner, refresh interval, ready timeout). */
+    public static Served serve(EdgeConfig edge, String bind, ConsoleSettings settings, FleetHistory history) {
         ConsoleRole role = new ConsoleRole(BuildInfo.current());
-        ConsoleSettings settings = ConsoleSettings.defaults().withRoutePrefix(routePrefix)
-                .withPrometheusExternal(external).withBanner(banner);
         Console web = Console.create(role.observe(history), settings, Clock.systemUTC());
+        role.readyWhen(web::ready, web::notReadyReason);
         EdgeStartup.Checked checked = EdgeStartup.check(edge, List.of(bind));
         Servers.Served server = Servers.serveAll(checked, List.of(role), source -> web::routing).getFirst();
         web.warmUp();
