@@ -31,6 +31,11 @@ public final class ConsoleCommand implements Subcommand {
     private EdgeFlags edge;
 
     @Override
+    public boolean serves() {
+        return true;
+    }
+
+    @Override
     public int rank() {
         return 60;
     }
