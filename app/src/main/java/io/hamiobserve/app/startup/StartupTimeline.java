@@ -33,6 +33,8 @@ public final class StartupTimeline {
     /** USER_HZ, 100 on every Linux architecture the images are built for. */
     private static final long CLOCK_TICKS_PER_SECOND = 100;
 
+    /** Read once: the marks of every scrape look at it. */
+    private static final boolean ASKED = Boolean.getBoolean(PROPERTY);
     private static final Map<String, Mark> MARKS = new ConcurrentHashMap<>();
     private static final AtomicBoolean PRINTED = new AtomicBoolean();
 
@@ -46,7 +48,7 @@ public final class StartupTimeline {
     public static void mark(String moment) {
         if (!MARKS.containsKey(moment)) {
             // The process's CPU time, only when the table is asked for: a file read, unlike the clock.
-            long cpu = Boolean.getBoolean(PROPERTY) ? processCpuMillis() : -1;
+            long cpu = ASKED ? processCpuMillis() : -1;
             MARKS.putIfAbsent(moment, new Mark(moment, System.nanoTime(), Thread.currentThread().getName(), cpu));
         }
     }
@@ -54,7 +56,7 @@ public final class StartupTimeline {
     /** Marks the first answered scrape and prints the table the first time, when asked for. */
     public static void firstAnswer() {
         mark("first /metrics answer written");
-        if (Boolean.getBoolean(PROPERTY) && PRINTED.compareAndSet(false, true)) {
+        if (ASKED && !PRINTED.get() && PRINTED.compareAndSet(false, true)) {
             print(System.err);
         }
     }
