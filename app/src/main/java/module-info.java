@@ -29,6 +29,8 @@ module io.hamiobserve.app {
     requires tools.jackson.dataformat.yaml;
     requires org.snakeyaml.engine;
     requires java.logging;
+    // The start-up timeline's clocks (the JVM's start, its class count).
+    requires java.management;
 
     exports io.hamiobserve.app;
     exports io.hamiobserve.app.cli;

@@ -2,6 +2,7 @@ package io.hamiobserve.app;
 
 import io.hamiobserve.app.cli.Launch;
 import io.hamiobserve.app.cli.Launcher;
+import io.hamiobserve.app.startup.StartupTimeline;
 
 /**
  * Entry point: {@code hami-observe [COMMAND] [FLAGS]}. The commands are those of the modules on
@@ -13,7 +14,8 @@ public final class Main {
     }
 
     public static void main(String[] args) {
-        int exit = Launcher.run(Launch.ofProcess(), args);
+        StartupTimeline.mark("main entered");
+        int exit = Launcher.run(Launch.ofProcess(), Servers::prepare, args);
         if (exit >= 0) {
             System.exit(exit);
         }

@@ -9,6 +9,7 @@ import io.hamiobserve.app.http.MetricsEndpoint;
 import io.hamiobserve.app.http.MetricsSource;
 import io.hamiobserve.app.http.TlsFiles;
 import io.hamiobserve.app.http.WebConfig;
+import io.hamiobserve.app.startup.StartupTimeline;
 import io.helidon.webserver.WebServer;
 import io.helidon.webserver.http.HttpRouting;
 import io.helidon.webserver.http1.Http1Config;
@@ -58,6 +59,7 @@ public final class Servers {
             Thread.ofPlatform().daemon().name("hami-observe-prepare").start(() -> {
                 try {
                     OBSERVER.complete(MetricsObserver.create());
+                    StartupTimeline.mark("Helidon metrics observer ready");
                 } catch (Throwable failed) {
                     OBSERVER.completeExceptionally(failed);
                 }
@@ -146,6 +148,7 @@ public final class Servers {
     /** Serves {@code source} and the extra {@code routes} at {@code bind} behind {@code edge}. */
     public static Served serve(String bind, MetricsSource source, EdgeConfig edge,
                                Consumer<HttpRouting.Builder> routes) {
+        StartupTimeline.mark("web server building");
         BindAddress address = BindAddress.parse(bind);
         MetricsEndpoint endpoint = new MetricsEndpoint(source, edge);
         ConnectionGuard guard = new ConnectionGuard(edge.readTimeout(), edge.maxConnections());
@@ -186,6 +189,7 @@ public final class Servers {
             guard.close();
             throw failed;
         }
+        StartupTimeline.mark("web server listening");
         if (!server.isRunning() || server.port() <= 0) {
             // Helidon logs the cause and carries on without the listener; this endpoint must not.
             server.stop();

@@ -5,6 +5,7 @@ import io.hamiobserve.app.cli.Subcommand;
 import io.hamiobserve.app.http.EdgeConfig;
 import io.hamiobserve.app.http.ExpositionFormat;
 import io.hamiobserve.app.http.MetricsSource;
+import io.hamiobserve.app.startup.StartupTimeline;
 
 import java.io.IOException;
 import java.io.PrintStream;
@@ -18,6 +19,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 /** How the commands serve their roles, or print one exposition and stop. */
 public final class Serving {
+    /** How often a role's readiness is looked at before its exposition is rendered ahead. */
+    private static final Duration READY_POLL = Duration.ofMillis(20);
+
     private Serving() {
     }
 
@@ -32,12 +36,15 @@ public final class Serving {
      */
     public static int serve(List<String> binds, List<? extends Role> roles, EdgeConfig edge, PrintStream out,
                             PrintStream err) {
+        StartupTimeline.mark("command parsed, role built");
         EdgeStartup.Checked checked = EdgeStartup.check(edge, binds);
+        StartupTimeline.mark("edge checked (web config)");
         CompletableFuture<Void> started = new CompletableFuture<>();
         Thread.ofPlatform().name("hami-observe-start").start(() -> {
             try {
                 for (Role role : roles) {
                     role.start();
+                    StartupTimeline.mark("sources started");
                     role.givenUp().ifPresent(why -> {
                         throw new IllegalStateException(why);
                     });
@@ -52,7 +59,11 @@ public final class Serving {
             out.printf("hami-observe: %s view on :%d/metrics%n", roles.get(i).view(), servers.get(i).port());
         }
         out.flush();
+        StartupTimeline.mark("port printed");
         Runnable stop = stopOnShutdown(servers, new ArrayList<>(roles), edge.shutdownDrain());
+        for (int i = 0; i < roles.size(); i++) {
+            renderAheadOnceReady(roles.get(i), servers.get(i));
+        }
         try {
             started.join();
         } catch (CompletionException failed) {
@@ -62,6 +73,33 @@ public final class Serving {
             return 2;
         }
         return Subcommand.KEEP_RUNNING;
+    }
+
+    /**
+     * Once {@code role} is ready, renders its exposition ahead of the first scrape that needs it
+     * (the scheduler's ledger at 100,000 containers takes seconds to render cold), when the role
+     * stamps its state (a role that collects at every scrape would render again anyway). Gives up
+     * when the server stops first.
+     */
+    private static void renderAheadOnceReady(Role role, Servers.Served served) {
+        if (role.stateStamp().isEmpty()) {
+            return;
+        }
+        Thread.ofVirtual().name("hami-observe-render-ahead").start(() -> {
+            try {
+                while (!role.ready() && role.givenUp().isEmpty()) {
+                    if (!served.server().isRunning()) {
+                        return;
+                    }
+                    Thread.sleep(READY_POLL);
+                }
+                if (role.givenUp().isEmpty() && served.server().isRunning()) {
+                    served.endpoint().renderAhead();
+                }
+            } catch (InterruptedException stopped) {
+                Thread.currentThread().interrupt();
+            }
+        });
     }
 
     /** Writes {@code source}'s series once, as Prometheus text. */

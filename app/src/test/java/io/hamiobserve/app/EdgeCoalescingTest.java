@@ -153,4 +153,29 @@ class EdgeCoalescingTest {
         assertEquals(200, retried.statusCode());
         assertTrue(text(retried.body()).contains("edge_test_collection 2.0"), text(retried.body()));
     }
+
+    @Test
+    void aRenderingAheadServesTheFirstScrapeOfAnUnchangedStateAndIsRedoneAfterAChange() throws Exception {
+        EdgeTestSource source = EdgeTestSource.stamped("state 1");
+        Servers.Served served = serve(source);
+
+        served.endpoint().renderAhead();
+        assertEquals(1, source.collections.get(), "rendered ahead: one collection");
+        assertEquals(1, served.endpoint().renderings(), "and one rendering, before any scrape");
+
+        // Prometheus's first scrape (OpenMetrics, gzip) is the rendering made ahead.
+        HttpResponse<byte[]> first = scrape(served, "Accept", "application/openmetrics-text;version=1.0.0",
+                "Accept-Encoding", "gzip").get(20, TimeUnit.SECONDS);
+        assertEquals(200, first.statusCode());
+        assertEquals("gzip", first.headers().firstValue("Content-Encoding").orElse(""));
+        String body = text(new GZIPInputStream(new ByteArrayInputStream(first.body())).readAllBytes());
+        assertTrue(body.contains("edge_test_collection 1.0") && body.endsWith("# EOF\n"), body);
+        assertEquals(1, source.collections.get(), "the scrape collected nothing");
+        assertEquals(1, served.endpoint().renderings(), "and rendered nothing");
+
+        source.restamp("state 2");
+        HttpResponse<byte[]> changed = scrape(served).get(20, TimeUnit.SECONDS);
+        assertTrue(text(changed.body()).contains("edge_test_collection 2.0"), text(changed.body()));
+        assertEquals(2, source.collections.get(), "a changed state is collected again");
+    }
 }

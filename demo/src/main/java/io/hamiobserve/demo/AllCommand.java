@@ -45,6 +45,11 @@ public final class AllCommand implements Subcommand {
     private EdgeFlags edge;
 
     @Override
+    public boolean serves() {
+        return true;
+    }
+
+    @Override
     public int rank() {
         return 40;
     }

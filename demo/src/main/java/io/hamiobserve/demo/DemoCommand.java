@@ -85,6 +85,11 @@ public final class DemoCommand implements Subcommand {
     }
 
     @Override
+    public boolean serves() {
+        return true;
+    }
+
+    @Override
     public int rank() {
         return 10;
     }

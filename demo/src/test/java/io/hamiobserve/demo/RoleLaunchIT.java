@@ -109,7 +109,11 @@ class RoleLaunchIT {
 
     /** Starts a serving command, waits for the line naming its port, scrapes {@code path} there, stops it. */
     private String serveAndScrape(ProcessBuilder launch, String path) throws Exception {
-        Path err = Files.createTempFile(scratch, "err", ".log");
+        return serveAndScrape(launch, path, Files.createTempFile(scratch, "err", ".log"));
+    }
+
+    /** As {@link #serveAndScrape(ProcessBuilder, String)}, the process's stderr written to {@code err}. */
+    private String serveAndScrape(ProcessBuilder launch, String path, Path err) throws Exception {
         Process process = launch.redirectError(err.toFile()).start();
         try {
             BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(),
@@ -182,6 +186,37 @@ class RoleLaunchIT {
         String console = serveAndScrape(launch("scheduler", path, "console", "--prometheus", "http://127.0.0.1:1",
                 "--console-bind-address", "127.0.0.1:0"), "/metrics");
         assertTrue(console.contains("hami_build_info{"), console);
+    }
+
+    @Test
+    void aStartAskedForItsTimelinePrintsItOnceTheFirstScrapeIsAnswered() throws Exception {
+        Path path = modulePath("scheduler");
+        ProcessBuilder launch = launch("scheduler", path, "scheduler", "--snapshot",
+                ROOT.resolve("adapters-k8s/src/test/resources/cluster-snapshot.yaml").toString(),
+                "--metrics-bind-address", "127.0.0.1:0");
+        launch.command().add(1, "-Dhami-observe.startup-timeline=true");
+        Path err = Files.createTempFile(scratch, "err", ".log");
+
+        serveAndScrape(launch, "/metrics", err);
+
+        String timeline = Files.readString(err);
+        // In the order of a start; the first collection and rendering may be the scrape's or the
+        // rendering made ahead once the snapshot is read, both after the server listens.
+        List<String> moments = List.of("JVM started", "main entered", "command line built (picocli)",
+                "command parsed, role built", "web server listening");
+        int at = timeline.indexOf("start-up timeline");
+        assertTrue(at >= 0, timeline);
+        for (String moment : moments) {
+            int next = timeline.indexOf(moment, at);
+            assertTrue(next > at, moment + " after the one before it in\n" + timeline);
+            at = next;
+        }
+        for (String moment : List.of("first /metrics request", "first collection done", "first body rendered")) {
+            assertTrue(timeline.indexOf(moment, at) > at, moment + " after the server listens in\n" + timeline);
+        }
+        assertTrue(timeline.indexOf("first /metrics answer written") > timeline.indexOf("first /metrics request"),
+                timeline);
+        assertEquals(1, timeline.split("start-up timeline", -1).length - 1, "printed once:\n" + timeline);
     }
 
     @Test

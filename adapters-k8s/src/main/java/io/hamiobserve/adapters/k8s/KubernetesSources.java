@@ -39,7 +39,7 @@ public final class KubernetesSources {
 
     /** The HAMi pods placed on {@code nodeName} (usually {@code $NODE_NAME}), watched from the API server. */
     public static NodePodDirectory nodePods(String nodeName) {
-        return new NodePodInformer(new KubernetesClientBuilder().build(), true, nodeName, DeviceProviders.load(),
+        return new NodePodInformer(() -> new KubernetesClientBuilder().build(), true, nodeName, DeviceProviders.load(),
                 nodePodsHeartbeat(HEARTBEAT));
     }
 

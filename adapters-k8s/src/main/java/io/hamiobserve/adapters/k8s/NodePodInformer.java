@@ -21,6 +21,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.Supplier;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.logging.Level;
@@ -44,8 +45,10 @@ final class NodePodInformer implements NodePodDirectory {
             .thenComparing(pod -> pod.pod().name())
             .thenComparing(pod -> pod.pod().uid());
 
-    private final KubernetesClient client;
+    private final Supplier<KubernetesClient> clientFactory;
     private final boolean ownsClient;
+    /** Made at {@link #start}: building fabric8's client (configuration, HTTP client) is no work for the caller's thread. */
+    private KubernetesClient client;
     private final String nodeName;
     private final PodMapper mapper;
     private final Heartbeat heartbeat;
@@ -53,7 +56,14 @@ final class NodePodInformer implements NodePodDirectory {
     private WatchedInformer<Pod> informer;
 
     NodePodInformer(KubernetesClient client, boolean ownsClient, String nodeName, DeviceProviders providers, Heartbeat heartbeat) {
-        this.client = Objects.requireNonNull(client, "client");
+        this(() -> client, ownsClient, nodeName, providers, heartbeat);
+        Objects.requireNonNull(client, "client");
+    }
+
+    /** @param clientFactory called once, when the informer starts */
+    NodePodInformer(Supplier<KubernetesClient> clientFactory, boolean ownsClient, String nodeName, DeviceProviders providers,
+                    Heartbeat heartbeat) {
+        this.clientFactory = Objects.requireNonNull(clientFactory, "clientFactory");
         this.ownsClient = ownsClient;
         this.heartbeat = Objects.requireNonNull(heartbeat, "heartbeat");
         if (nodeName == null || nodeName.isBlank()) {
@@ -69,6 +79,7 @@ final class NodePodInformer implements NodePodDirectory {
             throw new IllegalStateException("already started");
         }
         Skips skips = new Skips(reporter);
+        client = Objects.requireNonNull(clientFactory.get(), "client");
         informer = new WatchedInformer<>("pods on " + nodeName, () -> client.pods().inAnyNamespace()
                 .withLabel(PodMapper.NODE_KEY, nodeName).runnableInformer(0), Pod::new, new ResourceEventHandler<>() {
                     @Override
@@ -173,7 +184,7 @@ final class NodePodInformer implements NodePodDirectory {
         if (informer != null) {
             informer.stop();
         }
-        if (ownsClient) {
+        if (ownsClient && client != null) {
             client.close();
         }
     }

@@ -1,7 +1,9 @@
 package io.hamiobserve.app.cli;
 
 import io.hamiobserve.app.http.EdgeStartup;
+import io.hamiobserve.app.startup.StartupTimeline;
 import picocli.CommandLine;
+import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Model.OptionSpec;
 import picocli.CommandLine.ParameterException;
@@ -11,6 +13,7 @@ import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Optional;
 import java.util.ServiceLoader;
 
 /**
@@ -24,16 +27,37 @@ public final class Launcher {
 
     /** Runs {@code args}; returns the exit code, or {@link Subcommand#KEEP_RUNNING}. */
     public static int run(Launch launch, String... args) {
-        CommandLine line = commandLine(launch);
+        return run(launch, () -> { }, args);
+    }
+
+    /**
+     * As {@link #run(Launch, String...)}; {@code beforeServing} runs first when {@code args} name a
+     * command that {@linkplain Subcommand#serves() serves}, so that what every server needs is set up
+     * while the command line is built and parsed. A command named in {@code args} is the only one
+     * the command line is built with: picocli reads each command's annotations, options and mixins
+     * by reflection when it is added, which on a cold JVM took longer than the rest of a start up to
+     * the listening server (docs/benchmarks.md, start-up).
+     */
+    public static int run(Launch launch, Runnable beforeServing, String... args) {
+        Optional<Subcommand> named = named(args);
+        named.filter(Subcommand::serves).ifPresent(command -> beforeServing.run());
+        CommandLine line = named.map(command -> commandLine(launch, List.of(command)))
+                .orElseGet(() -> commandLine(launch));
+        StartupTimeline.mark("command line built (picocli)");
         return line.execute(withDefaultCommand(line, args));
     }
 
     /** The command line with every command on the module path, for {@link #run} and for tests that parse. */
     public static CommandLine commandLine(Launch launch) {
-        CommandLine line = new CommandLine(new HamiObserve(launch));
-        line.addSubcommand("help", new CommandLine.HelpCommand());
         List<Subcommand> commands = new ArrayList<>();
         ServiceLoader.load(Subcommand.class).forEach(commands::add);
+        return commandLine(launch, commands);
+    }
+
+    private static CommandLine commandLine(Launch launch, List<Subcommand> subcommands) {
+        CommandLine line = new CommandLine(new HamiObserve(launch));
+        line.addSubcommand("help", new CommandLine.HelpCommand());
+        List<Subcommand> commands = new ArrayList<>(subcommands);
         commands.sort(Comparator.comparingInt(Subcommand::rank));
         commands.forEach(line::addSubcommand);
         // --format csv, --demo.prometheus off: enum values as users spell them.
@@ -43,7 +67,9 @@ public final class Launcher {
         line.setOut(new PrintWriter(launch.out(), true));
         line.setErr(new PrintWriter(launch.err(), true));
         line.setParameterExceptionHandler((mistake, arguments) -> {
-            launch.err().println("hami-observe: " + explain(line, mistake));
+            // A mistake is explained against every command (which one a flag belongs to), built only now.
+            CommandLine every = subcommands.size() == 1 ? commandLine(launch) : line;
+            launch.err().println("hami-observe: " + explain(every, mistake));
             return mistake.getCommandLine().getCommandSpec().exitCodeOnInvalidInput();
         });
         line.setExecutionExceptionHandler((failure, command, parsed) -> {
@@ -55,6 +81,24 @@ public final class Launcher {
             throw failure;
         });
         return line;
+    }
+
+    /**
+     * The command {@code args} name, when one on the module path has that name: only its class is
+     * instantiated (its annotation read, none of the others').
+     */
+    static Optional<Subcommand> named(String[] args) {
+        if (args.length == 0 || args[0].startsWith("-")) {
+            return Optional.empty();
+        }
+        return ServiceLoader.load(Subcommand.class).stream()
+                .filter(provider -> {
+                    Command command = provider.type().getAnnotation(Command.class);
+                    return command != null && (command.name().equals(args[0])
+                            || List.of(command.aliases()).contains(args[0]));
+                })
+                .findFirst()
+                .map(ServiceLoader.Provider::get);
     }
 
     /**

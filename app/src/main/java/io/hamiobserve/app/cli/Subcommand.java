@@ -24,4 +24,14 @@ public interface Subcommand extends Callable<Integer> {
     default boolean isDefault() {
         return false;
     }
+
+    /**
+     * Whether the command may start servers (Helidon's, for an endpoint): the launcher then starts
+     * setting up what every server shares before it parses the command line. A command that serves
+     * only without a flag ({@code --once}) says yes; the set-up it then does not use runs on a
+     * daemon thread and is left behind.
+     */
+    default boolean serves() {
+        return false;
+    }
 }

@@ -1,5 +1,6 @@
 package io.hamiobserve.app.http;
 
+import io.hamiobserve.app.startup.StartupTimeline;
 import io.helidon.http.HeaderNames;
 import io.helidon.http.HeaderValues;
 import io.helidon.http.Method;
@@ -155,6 +156,7 @@ public final class MetricsEndpoint {
 
     private void scrape(ServerRequest request, ServerResponse response) {
         long started = System.nanoTime();
+        StartupTimeline.mark("first /metrics request");
         ExpositionFormat format = ExpositionFormat.negotiate(
                 request.headers().first(HeaderNames.ACCEPT).orElse(null));
         boolean gzip = request.headers().first(HeaderNames.ACCEPT_ENCODING)
@@ -195,6 +197,7 @@ public final class MetricsEndpoint {
             // The scraper went away mid-body (timeout, restart): nothing to answer any more.
             LOG.log(Level.FINE, "the client closed the connection while the exposition was sent", gone);
         }
+        StartupTimeline.firstAnswer();
     }
 
     /**
@@ -209,6 +212,21 @@ public final class MetricsEndpoint {
             response.send();
         } else {
             response.send(text);
+        }
+    }
+
+    /**
+     * Renders the exposition now, as Prometheus asks for it (OpenMetrics, gzip), and waits for it: a
+     * scrape that finds the source's state unchanged is then served from that rendering, and one
+     * after a change renders only what changed (a role keeps its segments). For a source with a
+     * {@linkplain MetricsSource#stateStamp() state stamp}; one without renders at every scrape anyway.
+     */
+    public void renderAhead() throws InterruptedException {
+        try {
+            renderings.body(new Renderings.Variant(ExpositionFormat.OPENMETRICS_TEXT, true)).get();
+        } catch (ExecutionException failure) {
+            // The scrape that finds the same failure answers 500 and logs it.
+            LOG.log(Level.FINE, "rendering ahead of the first scrape failed", failure.getCause());
         }
     }
 

@@ -1,6 +1,7 @@
 package io.hamiobserve.app.http;
 
 import io.hamiobserve.app.exposition.Exposition;
+import io.hamiobserve.app.startup.StartupTimeline;
 
 import java.io.IOException;
 import java.io.OutputStream;
@@ -70,6 +71,7 @@ final class Renderings {
                 executor.execute(() -> {
                     try {
                         fresh.snapshots().complete(source.collect());
+                        StartupTimeline.mark("first collection done");
                     } catch (Throwable failure) {
                         fresh.snapshots().completeExceptionally(failure);
                     }
@@ -110,6 +112,7 @@ final class Renderings {
                 body.close();
             }
             Body written = body.body();
+            StartupTimeline.mark("first body rendered");
             lastLengths.put(variant, written.length());
             return written;
         } catch (IOException impossible) {

@@ -46,6 +46,11 @@ public final class ConsoleCommand implements Subcommand {
     private Duration readyTimeout;
 
     @Override
+    public boolean serves() {
+        return true;
+    }
+
+    @Override
     public int rank() {
         return 60;
     }

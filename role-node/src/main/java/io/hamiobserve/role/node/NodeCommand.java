@@ -40,6 +40,11 @@ public final class NodeCommand implements Subcommand {
     private EdgeFlags edge;
 
     @Override
+    public boolean serves() {
+        return true;
+    }
+
+    @Override
     public int rank() {
         return 30;
     }

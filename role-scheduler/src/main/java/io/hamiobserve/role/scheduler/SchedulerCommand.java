@@ -69,6 +69,11 @@ public final class SchedulerCommand implements Subcommand {
     private EdgeFlags edge;
 
     @Override
+    public boolean serves() {
+        return true;
+    }
+
+    @Override
     public int rank() {
         return 20;
     }
