@@ -43,7 +43,7 @@ public final class CacheFileReadBenchmark {
                 Path directory = Files.createDirectories(root.resolve(String.format("pod-%04d_main", c)));
                 builder.build().writeTo(directory.resolve("f" + c + ".cache"));
             }
-            CacheFileSource source = new CacheFileSource(root);
+            CacheFileSource source = new CacheFileSource(root, true);
             long[] skipped = new long[1];
             SkipReporter skips = (key, item) -> skipped[0]++;
             for (int i = 0; i < Math.max(50, rounds / 5); i++) {
