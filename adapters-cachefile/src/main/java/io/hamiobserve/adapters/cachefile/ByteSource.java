@@ -30,6 +30,21 @@ interface ByteSource {
         }
     }
 
+    /** A file whose size is known already (its descriptor's inode was just stat'ed through its path). */
+    static ByteSource of(FileChannel channel, long size) {
+        return new ByteSource() {
+            @Override
+            public long size() {
+                return size;
+            }
+
+            @Override
+            public int read(ByteBuffer dst, long position) throws IOException {
+                return channel.read(dst, position);
+            }
+        };
+    }
+
     static ByteSource of(FileChannel channel) {
         return new ByteSource() {
             @Override

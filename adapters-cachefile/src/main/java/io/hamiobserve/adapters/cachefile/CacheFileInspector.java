@@ -74,7 +74,7 @@ public final class CacheFileInspector {
             ContainerUsage usage = CacheFileSource.readContainer(path, new CacheFileReader(), skips, seen);
             usages = usage == null ? List.of() : List.of(usage);
         } else {
-            usages = new CacheFileSource(path).read(skips, seen);
+            usages = new CacheFileSource(path, false).read(skips, seen);
         }
         List<Object> served = new ArrayList<>();
         usages.forEach(usage -> served.add(usage(usage)));

@@ -18,18 +18,55 @@ import java.util.List;
  *
  * <p>Not thread-safe: one caller at a time, reused across files and scrapes so that its
  * buffers are allocated once. Its memory is bounded by the largest file layout's slot array
- * (three copies, for the seqlock protocol), whatever the files say.
+ * (three copies, for the seqlock protocol), whatever the files say. A {@link #keeping() keeping}
+ * reader also keeps its files' channels open between reads ({@link KeptChannels}); it is
+ * {@link #close() closed} when no longer used.
  */
-final class CacheFileReader {
+final class CacheFileReader implements AutoCloseable {
     private final HeaderDecoder headers = new HeaderDecoder();
     private final SlotReader slots = new SlotReader();
+    /** Null for a reader that opens and closes each file it reads. */
+    private final KeptChannels keptChannels;
+
+    /** A reader that opens and closes each file it reads. */
+    CacheFileReader() {
+        this(null);
+    }
+
+    private CacheFileReader(KeptChannels keptChannels) {
+        this.keptChannels = keptChannels;
+    }
+
+    /** A reader that keeps the channels of the files it reads open until {@link #sweep()} finds them unread. */
+    static CacheFileReader keeping() {
+        return new CacheFileReader(new KeptChannels());
+    }
+
+    /** Ends a pass over the files: closes the kept channels of files not read since the last sweep. */
+    void sweep() {
+        if (keptChannels != null) {
+            keptChannels.sweep();
+        }
+    }
+
+    /** Channels kept open now. */
+    int keptChannels() {
+        return keptChannels == null ? 0 : keptChannels.size();
+    }
+
+    @Override
+    public void close() {
+        if (keptChannels != null) {
+            keptChannels.close();
+        }
+    }
 
     /**
      * Reads the file at {@code path}: a regular file, not followed through a symlink, checked not
      * to have been replaced or shrunk while it was read.
      */
     ReadResult read(Path path) {
-        return ChangingFile.read(path, this::read);
+        return ChangingFile.read(path, this::read, keptChannels);
     }
 
     /** Decodes whatever bytes {@code source} holds. Never throws for bad bytes. */

@@ -24,7 +24,10 @@ import java.util.concurrent.atomic.AtomicReference;
  * {@code <podUID>_<containerName>}, holding HAMi-Core's {@code *.cache} file(s). Keeps nothing it
  * read between scrapes; safe to call from several threads. Its reader (whose buffers hold a
  * scrape's slot arrays, about 5 MB read per 200 containers) is kept for the next call rather than
- * allocated afresh: a call takes it, or makes its own when another call holds it, and gives it back.
+ * allocated afresh: a call takes it, or makes its own when another call holds it, and gives it back
+ * (a second reader given back is closed). The reader keeps the channels of the files it read open
+ * for the next call while each path still names the same file ({@link KeptChannels}), so that a
+ * file read at every scrape is not opened, stat'ed and closed at every scrape.
  */
 final class CacheFileSource implements ContainerUsageSource {
     /** Entries looked at in one container directory; a tenant can fill its directory with files. */
@@ -35,10 +38,21 @@ final class CacheFileSource implements ContainerUsageSource {
 
     private final Path root;
     /** The reader between calls; null while a call holds it. */
-    private final AtomicReference<CacheFileReader> idleReader = new AtomicReference<>(new CacheFileReader());
+    private final AtomicReference<CacheFileReader> idleReader;
+    private final boolean keepsChannels;
 
-    CacheFileSource(Path root) {
+    /**
+     * @param keepsChannels whether files' channels stay open between calls (the exporter's source);
+     *                      a one-off reading (the inspector) leaves nothing open
+     */
+    CacheFileSource(Path root, boolean keepsChannels) {
         this.root = root;
+        this.keepsChannels = keepsChannels;
+        this.idleReader = new AtomicReference<>(newReader());
+    }
+
+    private CacheFileReader newReader() {
+        return keepsChannels ? CacheFileReader.keeping() : new CacheFileReader();
     }
 
     /** Sees every cache file the source reads, with what it read: the inspector's view of a read. */
@@ -56,11 +70,14 @@ final class CacheFileSource implements ContainerUsageSource {
     /** Reads as {@link #read(SkipReporter)} does, showing {@code seen} each file it reads. */
     List<ContainerUsage> read(SkipReporter skips, FileSeen seen) {
         CacheFileReader held = idleReader.getAndSet(null);
-        CacheFileReader reader = held != null ? held : new CacheFileReader();
+        CacheFileReader reader = held != null ? held : newReader();
         try {
             return read(reader, skips, seen);
         } finally {
-            idleReader.set(reader);
+            reader.sweep();
+            if (!idleReader.compareAndSet(null, reader)) {
+                reader.close();
+            }
         }
     }
 

@@ -18,9 +18,10 @@ public final class CacheFiles {
 
     /**
      * The container-usage source reading {@code containersDirectory} ({@code $HOOK_PATH/containers},
-     * on the host {@code /usr/local/vgpu/containers}). Each call reads the files afresh.
+     * on the host {@code /usr/local/vgpu/containers}). Each call reads the files afresh (through
+     * channels kept open while each path names the same file).
      */
     public static ContainerUsageSource directory(Path containersDirectory) {
-        return new CacheFileSource(containersDirectory);
+        return new CacheFileSource(containersDirectory, true);
     }
 }

@@ -30,6 +30,15 @@ final class ChangingFile {
     }
 
     static ReadResult read(Path path, Decoder decoder) {
+        return read(path, decoder, null);
+    }
+
+    /**
+     * Reads as {@link #read(Path, Decoder)} does; with {@code keptChannels}, through the channel
+     * kept for the path when the path still names the file it was opened on (then without
+     * {@code open}, {@code fstat} and {@code close}), keeping the channel for the next read.
+     */
+    static ReadResult read(Path path, Decoder decoder, KeptChannels keptChannels) {
         BasicFileAttributes attributes;
         try {
             attributes = Files.readAttributes(path, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
@@ -44,38 +53,62 @@ final class ChangingFile {
         if (!attributes.isRegularFile()) {
             return ReadResult.rejected(Reason.NOT_REGULAR_FILE, "not a regular file");
         }
+        Object key = attributes.fileKey();
+        FileChannel channel = keptChannels == null ? null : keptChannels.take(path, key);
         ReadResult result;
-        // NOFOLLOW_LINKS (O_NOFOLLOW) closes the window where a symlink replaces the file after the check.
-        try (FileChannel channel = FileChannel.open(path, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS)) {
-            result = decoder.decode(ByteSource.of(channel));
+        try {
+            ByteSource source;
+            if (channel != null) {
+                // The kept channel holds the inode lstat just named, so lstat's size is this file's size.
+                source = ByteSource.of(channel, attributes.size());
+            } else {
+                // NOFOLLOW_LINKS (O_NOFOLLOW) closes the window where a symlink replaces the file after the check.
+                channel = FileChannel.open(path, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS);
+                source = ByteSource.of(channel);
+            }
+            result = decoder.decode(source);
         } catch (NoSuchFileException e) {
-            return ReadResult.rejected(Reason.VANISHED, "gone before it could be opened");
+            return closed(channel, Reason.VANISHED, "gone before it could be opened");
         } catch (AccessDeniedException e) {
-            return ReadResult.rejected(Reason.UNREADABLE, "permission denied");
+            return closed(channel, Reason.UNREADABLE, "permission denied");
         } catch (FileSystemException e) {
             String why = String.valueOf(e.getReason());
             if (why.contains("symbolic links")) {
-                return ReadResult.rejected(Reason.SYMLINK, "replaced by a symbolic link while opened");
+                return closed(channel, Reason.SYMLINK, "replaced by a symbolic link while opened");
             }
-            return ReadResult.rejected(Reason.IO_ERROR, e.toString());
+            return closed(channel, Reason.IO_ERROR, e.toString());
         } catch (IOException e) {
-            return ReadResult.rejected(Reason.IO_ERROR, e.toString());
+            return closed(channel, Reason.IO_ERROR, e.toString());
+        } catch (RuntimeException e) {
+            closed(channel, Reason.IO_ERROR, e.toString());
+            throw e;
         }
         BasicFileAttributes afterwards;
         try {
             afterwards = Files.readAttributes(path, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
         } catch (NoSuchFileException e) {
-            return ReadResult.rejected(Reason.VANISHED, "deleted while it was read");
+            return closed(channel, Reason.VANISHED, "deleted while it was read");
         } catch (IOException e) {
-            return ReadResult.rejected(Reason.IO_ERROR, "cannot stat after reading: " + e);
+            return closed(channel, Reason.IO_ERROR, "cannot stat after reading: " + e);
         }
-        Object key = attributes.fileKey();
         if (key != null && !Objects.equals(key, afterwards.fileKey())) {
-            return ReadResult.rejected(Reason.REPLACED, "replaced by another file while it was read");
+            return closed(channel, Reason.REPLACED, "replaced by another file while it was read");
+        }
+        if (keptChannels != null) {
+            keptChannels.keep(path, key, channel);
+        } else {
+            KeptChannels.closeQuietly(channel);
         }
         if (result.ok() && afterwards.size() < result.content().layout().structSize) {
             return ReadResult.rejected(Reason.TRUNCATED, "shrank to " + afterwards.size() + " bytes while it was read");
         }
         return result;
+    }
+
+    private static ReadResult closed(FileChannel channel, Reason reason, String detail) {
+        if (channel != null) {
+            KeptChannels.closeQuietly(channel);
+        }
+        return ReadResult.rejected(reason, detail);
     }
 }

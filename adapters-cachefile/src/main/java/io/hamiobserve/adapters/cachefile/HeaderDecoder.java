@@ -22,7 +22,8 @@ import java.util.List;
 final class HeaderDecoder {
     private static final int VERSION_PREFIX = 12;
 
-    private ByteBuffer header = SlotReader.allocate(CacheLayout.V1.procs);
+    /** Large enough for every layout's header (the v1 header is the larger). */
+    private final ByteBuffer header = SlotReader.allocate(Math.max(CacheLayout.V0.procs, CacheLayout.V1.procs));
     private ByteBuffer tail = SlotReader.allocate(CacheLayout.V1.tailLength());
 
     /**
@@ -55,7 +56,8 @@ final class HeaderDecoder {
             return rejected(size == 0 ? Reason.NOT_INITIALIZED : Reason.UNKNOWN_SIZE,
                     size + " bytes: too small for any layout");
         }
-        ByteBuffer h = header.clear().limit(VERSION_PREFIX);
+        // The version prefix and the whole header in one read: the prefix says which layout's header it is.
+        ByteBuffer h = header.clear().limit((int) Math.min(size, header.capacity()));
         try {
             source.readFully(h, 0);
         } catch (EOFException e) {
@@ -111,8 +113,8 @@ final class HeaderDecoder {
 
     private Header fields(ByteSource source, CacheLayout layout, int major, int minor, long size) throws IOException {
         List<CacheFileContent.Problem> problems = new ArrayList<>();
-        ByteBuffer h = header.clear().limit(layout.procs);
-        source.readFully(h, 0);
+        // Read with the version prefix: the layout's size is at least its header's end.
+        ByteBuffer h = header;
         ByteBuffer t = tail.clear().limit(layout.tailLength());
         source.readFully(t, layout.tailStart());
 

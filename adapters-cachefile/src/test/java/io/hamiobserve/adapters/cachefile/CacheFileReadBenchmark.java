@@ -24,7 +24,7 @@ public final class CacheFileReadBenchmark {
     private CacheFileReadBenchmark() {
     }
 
-    public static void main(String[] args) throws IOException {
+    public static void main(String[] args) throws Exception {
         int containers = args.length > 0 ? Integer.parseInt(args[0]) : 200;
         int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 1000;
         Path root = Files.createTempDirectory("cachefile-bench");
@@ -43,28 +43,40 @@ public final class CacheFileReadBenchmark {
                 Path directory = Files.createDirectories(root.resolve(String.format("pod-%04d_main", c)));
                 builder.build().writeTo(directory.resolve("f" + c + ".cache"));
             }
-            CacheFileSource source = new CacheFileSource(root);
+            CacheFileSource source = new CacheFileSource(root, true);
             long[] skipped = new long[1];
             SkipReporter skips = (key, item) -> skipped[0]++;
             for (int i = 0; i < Math.max(50, rounds / 5); i++) {
                 source.read(skips);
             }
             long[] nanos = new long[rounds];
+            long[] allocated = new long[rounds];
+            // HotSpot's per-thread allocation counter, called reflectively: the module reads neither
+            // java.management nor jdk.management (the benchmark runs on the class path).
+            Object threads = Class.forName("java.lang.management.ManagementFactory").getMethod("getThreadMXBean")
+                    .invoke(null);
+            java.lang.reflect.Method allocatedBytes = Class.forName("com.sun.management.ThreadMXBean")
+                    .getMethod("getCurrentThreadAllocatedBytes");
             long bytes = 0;
             int served = 0;
             Runtime runtime = Runtime.getRuntime();
             for (int i = 0; i < rounds; i++) {
                 long readBefore = bytesReadByThisThread();
+                long allocatedBefore = (long) allocatedBytes.invoke(threads);
                 long start = System.nanoTime();
                 List<ContainerUsage> usages = source.read(skips);
                 nanos[i] = System.nanoTime() - start;
+                allocated[i] = (long) allocatedBytes.invoke(threads) - allocatedBefore;
                 bytes = bytesReadByThisThread() - readBefore;
                 served = usages.size();
             }
             Arrays.sort(nanos);
+            Arrays.sort(allocated);
             System.out.printf("containers %d (v1.2, 4 live processes, 1-4 devices), rounds %d%n", containers, rounds);
             System.out.printf("full read: median %.2f ms, p99 %.2f ms, max %.2f ms%n", nanos[rounds / 2] / 1e6,
                     nanos[(int) Math.min(rounds - 1, Math.ceil(rounds * 0.99) - 1)] / 1e6, nanos[rounds - 1] / 1e6);
+            System.out.printf("allocated per scrape: median %.1f KiB (%.0f bytes per container)%n",
+                    allocated[rounds / 2] / 1024.0, (double) allocated[rounds / 2] / containers);
             System.out.printf("bytes read per scrape (the kernel's count of this thread's reads): %d (%.1f KiB, %.0f "
                             + "per container; files hold %d bytes each)%n",
                     bytes, bytes / 1024.0, (double) bytes / containers, CacheLayout.V1.structSize + 1);

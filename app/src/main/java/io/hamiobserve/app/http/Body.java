@@ -13,12 +13,17 @@ import java.util.List;
  */
 final class Body {
     static final int CHUNK = 1 << 20;
+    /** The smallest array a body is written into. */
+    static final int MIN_ARRAY = 64 * 1024;
 
     private final List<byte[]> chunks;
+    /** Bytes used of the last chunk, which may be longer. */
+    private final int lastUsed;
     private final long length;
 
-    private Body(List<byte[]> chunks, long length) {
+    private Body(List<byte[]> chunks, int lastUsed, long length) {
         this.chunks = List.copyOf(chunks);
+        this.lastUsed = lastUsed;
         this.length = length;
     }
 
@@ -27,14 +32,23 @@ final class Body {
     }
 
     void writeTo(OutputStream out) throws IOException {
-        for (byte[] chunk : chunks) {
-            out.write(chunk);
+        int last = chunks.size() - 1;
+        for (int i = 0; i < last; i++) {
+            out.write(chunks.get(i));
         }
+        out.write(chunks.get(last), 0, lastUsed);
+    }
+
+    /** Arrays held, bytes: what the body costs while it is kept. */
+    long capacity() {
+        return chunks.stream().mapToLong(chunk -> chunk.length).sum();
     }
 
     /** Collects a body; {@link #body()} after {@link #close()}. */
     static final class Writer extends OutputStream {
         private final List<byte[]> chunks = new ArrayList<>();
+        /** The length a body of this kind is expected to reach, with some room: the last one's plus 1/16. */
+        private final long predicted;
         private byte[] current;
         private int used;
         private long length;
@@ -46,11 +60,13 @@ final class Body {
 
         /**
          * @param expectedLength the length a body of this kind had last time: the first array is
-         *                       made that large (up to a chunk), so a body like the last one is
-         *                       written without growing and copying its array
+         *                       made that large (up to a chunk), and the array after a full chunk
+         *                       as large as the rest of it, so a body like the last one is written
+         *                       without growing and copying an array or trimming a mostly empty one
          */
         Writer(long expectedLength) {
-            current = new byte[(int) Math.clamp(expectedLength + expectedLength / 16, 64 * 1024, CHUNK)];
+            predicted = expectedLength + expectedLength / 16;
+            current = new byte[(int) Math.clamp(predicted, MIN_ARRAY, CHUNK)];
         }
 
         @Override
@@ -76,13 +92,18 @@ final class Body {
             }
         }
 
-        /** Small bodies stay in one small array; past that, full chunks are kept as they are. */
+        /**
+         * Small bodies stay in one array, grown up to a chunk; past that, full arrays are kept as
+         * they are and the next one is made as large as the rest the last body predicts (a full
+         * chunk once the body outgrows the prediction).
+         */
         private void grow() {
-            if (current.length < CHUNK) {
+            if (current.length < CHUNK && chunks.isEmpty() && length >= predicted) {
                 current = java.util.Arrays.copyOf(current, Math.min(CHUNK, current.length * 4));
             } else {
                 chunks.add(current);
-                current = new byte[CHUNK];
+                long rest = predicted - length;
+                current = new byte[rest > 0 ? (int) Math.clamp(rest, MIN_ARRAY, CHUNK) : CHUNK];
                 used = 0;
             }
         }
@@ -91,7 +112,11 @@ final class Body {
         public void close() {
             if (!closed) {
                 closed = true;
-                chunks.add(used == current.length ? current : java.util.Arrays.copyOf(current, used));
+                // A last array at least half used is kept as it is; a mostly empty one is not held for the body's life.
+                if (used < current.length / 2) {
+                    current = java.util.Arrays.copyOf(current, used);
+                }
+                chunks.add(current);
                 current = null;
             }
         }
@@ -100,7 +125,7 @@ final class Body {
             if (!closed) {
                 throw new IllegalStateException("the body is still being written");
             }
-            return new Body(chunks, length);
+            return new Body(chunks, used, length);
         }
     }
 }

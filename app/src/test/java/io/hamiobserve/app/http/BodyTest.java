@@ -11,6 +11,7 @@ import java.util.Random;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class BodyTest {
     @Test
@@ -47,6 +48,30 @@ class BodyTest {
         body.writeTo(actual);
         assertEquals(expected.size(), body.length());
         assertArrayEquals(expected.toByteArray(), actual.toByteArray());
+    }
+
+    /**
+     * A body as long as the last one of its kind is held in arrays no larger than the prediction
+     * (its length plus 1/16): no doubled array, no mostly empty last chunk, no trimming copy.
+     */
+    @ParameterizedTest
+    @ValueSource(ints = {100, 70_000, 1_148_205, 3 * Body.CHUNK + 5})
+    void aBodyLikeTheLastOneTakesNoMoreThanItsPrediction(int length) throws IOException {
+        byte[] bytes = new byte[length];
+        new Random(length).nextBytes(bytes);
+        Body.Writer writer = new Body.Writer(length);
+        for (int at = 0; at < length; at += 4096) {
+            writer.write(bytes, at, Math.min(4096, length - at));
+        }
+        writer.close();
+        Body body = writer.body();
+
+        ByteArrayOutputStream actual = new ByteArrayOutputStream();
+        body.writeTo(actual);
+        assertArrayEquals(bytes, actual.toByteArray());
+        long predicted = length + length / 16;
+        assertTrue(body.capacity() >= length && body.capacity() <= Math.max(predicted, length),
+                "holds " + body.capacity() + " bytes for " + length);
     }
 
     @Test
