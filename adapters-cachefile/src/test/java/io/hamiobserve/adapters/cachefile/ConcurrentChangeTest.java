@@ -5,6 +5,7 @@ import io.hamiobserve.testkit.CacheFileImage;
 import io.hamiobserve.adapters.cachefile.layout.CacheLayout;
 
 import io.hamiobserve.domain.ContainerUsage;
+import io.hamiobserve.ports.ContainerUsageSource;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -58,7 +59,7 @@ class ConcurrentChangeTest {
                 while (rest.hasRemaining()) {
                     channel.write(rest, rest.position());
                 }
-            }, expectedUsed);
+            }, expectedUsed, 1);
         }
         assertTrue(seen.getOrDefault("ok", 0) > 0, seen.toString());
         assertTrue(seen.keySet().stream().anyMatch(key -> key.startsWith("file/")), seen.toString());
@@ -81,7 +82,7 @@ class ConcurrentChangeTest {
                 }
                 image.writeTo(file);
             };
-        }, expectedUsed);
+        }, expectedUsed, 0);
         assertTrue(seen.getOrDefault("ok", 0) > 0, seen.toString());
     }
 
@@ -94,7 +95,8 @@ class ConcurrentChangeTest {
     }
 
     /** Runs the changing writer for a while against a reading loop; returns what the reader saw. */
-    private TreeMap<String, Integer> hammer(StepFactory factory, long expectedUsed) throws Exception {
+    private TreeMap<String, Integer> hammer(StepFactory factory, long expectedUsed, int writersOwnDescriptors)
+            throws Exception {
         AtomicBoolean stop = new AtomicBoolean();
         AtomicReference<Throwable> writerFailure = new AtomicReference<>();
         Thread writer = new Thread(() -> {
@@ -108,12 +110,14 @@ class ConcurrentChangeTest {
             }
         });
         TreeMap<String, Integer> seen = new TreeMap<>();
+        // One source for the whole run, as the node role holds one: its kept channels meet every change.
+        ContainerUsageSource source = CacheFiles.directory(root);
         writer.start();
         try {
             long deadline = System.nanoTime() + 1_500_000_000L;
             while (System.nanoTime() < deadline) {
                 Images.Recorder recorder = new Images.Recorder();
-                List<ContainerUsage> usages = CacheFiles.directory(root).read(recorder);
+                List<ContainerUsage> usages = source.read(recorder);
                 for (String reason : recorder.reasons) {
                     assertTrue(ACCEPTED.contains(reason), reason + " " + recorder.items);
                     seen.merge(reason, 1, Integer::sum);
@@ -134,6 +138,10 @@ class ConcurrentChangeTest {
         if (writerFailure.get() != null && !(writerFailure.get() instanceof java.nio.file.NoSuchFileException)) {
             assertNull(writerFailure.get());
         }
+        // Every replaced or deleted file's channel was closed: at most the two current files' channels
+        // stay kept, beside what the writer itself holds open.
+        long open = KeptChannelsTest.openUnder(root) - writersOwnDescriptors;
+        assertTrue(open <= 2, open + " descriptors left open by the reader under " + root);
         return seen;
     }
 }

@@ -44,15 +44,15 @@ class KeptChannelsTest {
         return usages.get(0).devices().get(0).usedBytes();
     }
 
-    /** Descriptors this process holds open on files under the containers directory. */
-    private long openUnderRoot() throws IOException {
+    /** Descriptors this process holds open on files under {@code directory}. */
+    static long openUnder(Path directory) throws IOException {
         Path fds = Path.of("/proc/self/fd");
         assumeTrue(Files.isDirectory(fds), "needs /proc/self/fd (Linux)");
         long open = 0;
         try (Stream<Path> entries = Files.list(fds)) {
             for (Path fd : entries.toList()) {
                 try {
-                    if (Files.readSymbolicLink(fd).toString().startsWith(root.toString())) {
+                    if (Files.readSymbolicLink(fd).toString().startsWith(directory.toString())) {
                         open++;
                     }
                 } catch (IOException closedMeanwhile) {
@@ -71,7 +71,7 @@ class KeptChannelsTest {
         Images.Recorder recorder = new Images.Recorder();
 
         long first = used(source.read(recorder));
-        assertEquals(1, openUnderRoot(), "kept open for the next read");
+        assertEquals(1, openUnder(root), "kept open for the next read");
         // Written in place, as HAMi-Core writes it: the kept channel sees the new figures.
         Files.write(file, image(2000 * MIB).toBytes(), StandardOpenOption.WRITE);
         long second = used(source.read(recorder));
@@ -81,7 +81,7 @@ class KeptChannelsTest {
 
         assertEquals(List.of(), recorder.reasons);
         assertEquals(first + 1000 * MIB, second);
-        assertEquals(1, openUnderRoot(), "one channel for the file, however often it is read");
+        assertEquals(1, openUnder(root), "one channel for the file, however often it is read");
     }
 
     @Test
@@ -100,7 +100,7 @@ class KeptChannelsTest {
 
         assertEquals(List.of(), recorder.reasons);
         assertEquals(before + 2000 * MIB, after, "the new file's figures, not the kept channel's");
-        assertEquals(1, openUnderRoot(), "the replaced file's channel is closed, the new one kept");
+        assertEquals(1, openUnder(root), "the replaced file's channel is closed, the new one kept");
     }
 
     @Test
@@ -112,19 +112,19 @@ class KeptChannelsTest {
         ContainerUsageSource source = CacheFiles.directory(root);
         Images.Recorder recorder = new Images.Recorder();
         assertEquals(2, source.read(recorder).size());
-        assertEquals(2, openUnderRoot());
+        assertEquals(2, openUnder(root));
 
         Files.delete(one);
         List<ContainerUsage> left = source.read(recorder);
         assertEquals(1, left.size());
         assertEquals("pod-2", left.get(0).podUid());
         assertEquals(List.of("directory/empty_directory"), recorder.reasons);
-        assertEquals(1, openUnderRoot(), "the deleted file's channel is closed (its space is freed)");
+        assertEquals(1, openUnder(root), "the deleted file's channel is closed (its space is freed)");
 
         Files.delete(two);
         Files.delete(two.getParent());
         source.read(recorder);
-        assertEquals(0, openUnderRoot(), "a container gone takes its channel with it");
+        assertEquals(0, openUnder(root), "a container gone takes its channel with it");
     }
 
     @Test
@@ -141,14 +141,14 @@ class KeptChannelsTest {
         Files.createSymbolicLink(file, elsewhere);
         assertEquals(List.of(), source.read(recorder));
         assertEquals(List.of("file/symlink"), recorder.reasons);
-        assertEquals(0, openUnderRoot(), "the kept channel of the file the link replaced is closed");
+        assertEquals(0, openUnder(root), "the kept channel of the file the link replaced is closed");
 
         Files.delete(file);
         Process mkfifo = new ProcessBuilder("mkfifo", file.toString()).start();
         assumeTrue(mkfifo.waitFor() == 0, "mkfifo");
         assertEquals(List.of(), source.read(recorder));
         assertEquals("file/not_regular_file", recorder.reasons.get(1));
-        assertEquals(0, openUnderRoot(), "a FIFO is never opened");
+        assertEquals(0, openUnder(root), "a FIFO is never opened");
     }
 
     @Test
@@ -168,7 +168,7 @@ class KeptChannelsTest {
 
         Files.write(file, whole, StandardOpenOption.WRITE);
         assertEquals(before, used(source.read(recorder)), "the same inode, whole again");
-        assertEquals(1, openUnderRoot());
+        assertEquals(1, openUnder(root));
     }
 
     @Test
@@ -190,7 +190,7 @@ class KeptChannelsTest {
 
         assertEquals(1, source.read(reentrant).size());
         assertEquals(List.of(1), innerServed);
-        assertEquals(1, openUnderRoot(), "two readers each opened the file; the one not kept closed its channel");
+        assertEquals(1, openUnder(root), "two readers each opened the file; the one not kept closed its channel");
     }
 
     @Test
@@ -200,6 +200,6 @@ class KeptChannelsTest {
 
         assertEquals(1, new CacheFileSource(root, false).read(recorder).size());
         assertTrue(recorder.reasons.isEmpty(), recorder.reasons.toString());
-        assertEquals(0, openUnderRoot());
+        assertEquals(0, openUnder(root));
     }
 }
