@@ -134,10 +134,7 @@ final class ConsolePages {
                         tone(totals.coresUsedFraction()), queries.get(Measure.CARD_UTILISATION)),
                 PageKit.tile("The gap", totals.memoryIdle(), Kind.BYTES, idleCards, "warn",
                         queries.get(Measure.CONTAINER_MEMORY_USED)),
-                new Tiles.Tile("Exporter health", state.health().healthy() ? "healthy" : health.size() + " problem"
-                        + (health.size() == 1 ? "" : "s"), state.health().sourcesReporting()
-                        + " sources reporting", state.health().healthy() ? "good" : "bad", null,
-                        queries.get(Measure.SOURCE_HEALTH)))));
+                healthTile(state.health(), health.size(), queries.get(Measure.SOURCE_HEALTH)))));
         page.add(rangeChoices(request, range));
         TrendSet trends = fleet.trends(new TrendScope.Cluster(), request.at(), range.length(), range.step());
         charts(page, "cluster", trends, "");
@@ -663,6 +660,21 @@ final class ConsolePages {
 
     private static String suffix(Trend trend, int lines) {
         return lines > 1 && !trend.label().isEmpty() ? " " + trend.label() : "";
+    }
+
+    /**
+     * The exporters' health: "no data" while no exporter has reported its sources (Prometheus has
+     * not scraped one yet), never "healthy" on the strength of nothing.
+     */
+    private static Tiles.Tile healthTile(FleetState.Health health, int problems, String query) {
+        if (!health.reported()) {
+            return new Tiles.Tile("Exporter health", "no data", "no exporter has reported its sources yet", "",
+                    "Prometheus holds no hami_observe_scrape_source_success series: it has not scraped an "
+                            + "exporter yet, or scrapes none", query);
+        }
+        return new Tiles.Tile("Exporter health", health.healthy() ? "healthy"
+                : problems + " problem" + (problems == 1 ? "" : "s"), health.sourcesReporting()
+                + " sources reporting", health.healthy() ? "good" : "bad", null, query);
     }
 
     private static String tone(Figure fraction) {

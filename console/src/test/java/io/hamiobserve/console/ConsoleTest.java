@@ -37,7 +37,11 @@ class ConsoleTest {
     private FixedHistory history;
 
     private String start(ConsoleSettings settings) {
-        history = new FixedHistory();
+        return start(settings, new FixedHistory());
+    }
+
+    private String start(ConsoleSettings settings, FixedHistory fixed) {
+        history = fixed;
         Console console = Console.create(history, settings, Clock.fixed(NOW, ZoneOffset.UTC));
         server = WebServer.builder().port(0).host("127.0.0.1").shutdownHook(false).routing(console::routing).build()
                 .start();
@@ -156,6 +160,20 @@ class ConsoleTest {
                 workloads);
         String card = get(base + "/card?uuid=GPU-A1").body();
         assertTrue(card.contains("no data — the driver does not report this for the card"), card);
+    }
+
+    @Test
+    void exporterHealthReadsNoDataUntilAnExporterHasReportedItsSources() throws Exception {
+        String base = start(ConsoleSettings.defaults());
+        String reported = get(base + "/").body();
+        assertTrue(reported.contains("2 sources reporting"), reported);
+
+        server.stop();
+        FixedHistory silentFleet = new FixedHistory();
+        silentFleet.noSourcesReported = true;
+        String silent = get(start(ConsoleSettings.defaults(), silentFleet) + "/").body();
+        assertTrue(silent.contains("no exporter has reported its sources yet"), silent);
+        assertFalse(silent.contains("0 sources reporting"), "nothing reported is not healthy");
     }
 
     @Test

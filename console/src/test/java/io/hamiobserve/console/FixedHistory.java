@@ -39,6 +39,8 @@ final class FixedHistory implements FleetHistory {
     final AtomicInteger calls = new AtomicInteger();
     final List<FleetScope> scopes = new java.util.concurrent.CopyOnWriteArrayList<>();
     volatile String failure;
+    /** When set, no exporter has reported its sources (a Prometheus that has scraped none yet). */
+    volatile boolean noSourcesReported;
     /** When set, every read waits for it to open (a slow Prometheus). */
     volatile java.util.concurrent.CountDownLatch gate;
 
@@ -99,7 +101,7 @@ final class FixedHistory implements FleetHistory {
                         Figure.of(22), Figure.of(3)),
                 new FleetReadings.Use("ml-team", "notebook", "jupyter", "node-a", "GPU-A0", Figure.of(3000 * MIB),
                         Figure.of(5), Figure.of(40)));
-        List<FleetReadings.SourceStatus> sources = List.of(
+        List<FleetReadings.SourceStatus> sources = noSourcesReported ? List.of() : List.of(
                 new FleetReadings.SourceStatus("a:9394", "node-a", "nvml", true),
                 new FleetReadings.SourceStatus("a:9394", "node-a", "cachefile", true));
         List<FleetReadings.Quota> quotas = List.of(new FleetReadings.Quota("ml-team", "nvidia.com/gpumem",

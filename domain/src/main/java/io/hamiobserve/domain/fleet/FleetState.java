@@ -66,8 +66,17 @@ public record FleetState(Instant at, List<Card> cards, List<Workload> workloads,
             return skips.stream().mapToDouble(FleetReadings.Skip::count).sum();
         }
 
+        /**
+         * Whether any exporter has reported its sources: a Prometheus that has not scraped one yet
+         * (a fresh start, history loaded from elsewhere) says nothing about their health.
+         */
+        public boolean reported() {
+            return sourcesReporting > 0 || !failing.isEmpty();
+        }
+
+        /** Reported, and nothing failing, down or stale. */
         public boolean healthy() {
-            return failing.isEmpty() && targetsDown.isEmpty() && !ledgerStale();
+            return reported() && failing.isEmpty() && targetsDown.isEmpty() && !ledgerStale();
         }
     }
 

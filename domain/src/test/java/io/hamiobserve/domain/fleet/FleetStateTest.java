@@ -176,4 +176,15 @@ class FleetStateTest {
         assertTrue(FleetState.of(fresh).health().healthy());
         assertTrue(FleetState.of(stale).health().ledgerStale());
     }
+
+    @Test
+    void nothingReportedIsNotHealthy() {
+        FleetReadings fresh = twoCards().build();
+        FleetReadings silent = new FleetReadings(fresh.at(), fresh.registered(), fresh.hosts(), fresh.allocations(),
+                fresh.names(), fresh.uses(), fresh.unmanaged(), fresh.quotas(), List.of(), fresh.ledgerAges(),
+                List.of(), List.of(), Map.of(), fresh.provenance());
+        assertTrue(FleetState.of(fresh).health().reported());
+        assertFalse(FleetState.of(silent).health().reported());
+        assertFalse(FleetState.of(silent).health().healthy(), "no exporter reporting says nothing of their health");
+    }
 }
