@@ -19,9 +19,6 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 /** How the commands serve their roles, or print one exposition and stop. */
 public final class Serving {
-    /** How often a role's readiness is looked at before its exposition is rendered ahead. */
-    private static final Duration READY_POLL = Duration.ofMillis(20);
-
     private Serving() {
     }
 
@@ -29,7 +26,8 @@ public final class Serving {
      * Starts each role behind its own server and keeps running; {@code binds} pairs with
      * {@code roles}. The roles' sources start beside the servers: until a source has read its
      * input (a snapshot, the first list of an informer), a scrape answers what is known, with the
-     * ledger or the pod directory reported not synced, and {@code /readyz} answers 503.
+     * ledger or the pod directory reported not synced, and {@code /readyz} answers 503; for a role
+     * that stamps its state, also until its first exposition is rendered and kept.
      *
      * @return {@link Subcommand#KEEP_RUNNING}, or 2 when a role has given up for good at its start
      *         (an unreadable snapshot): that line is printed to {@code err}
@@ -54,7 +52,8 @@ public final class Serving {
                 started.completeExceptionally(failed);
             }
         });
-        List<Servers.Served> servers = Servers.serveAll(checked, roles);
+        List<RenderedAhead> renderedAhead = roles.stream().map(RenderedAhead::new).toList();
+        List<Servers.Served> servers = Servers.serveAll(checked, renderedAhead);
         for (int i = 0; i < roles.size(); i++) {
             out.printf("hami-observe: %s view on :%d/metrics%n", roles.get(i).view(), servers.get(i).port());
         }
@@ -62,7 +61,7 @@ public final class Serving {
         StartupTimeline.mark("port printed");
         Runnable stop = stopOnShutdown(servers, new ArrayList<>(roles), edge.shutdownDrain());
         for (int i = 0; i < roles.size(); i++) {
-            renderAheadOnceReady(roles.get(i), servers.get(i));
+            renderedAhead.get(i).renderOnceReady(servers.get(i));
         }
         try {
             started.join();
@@ -73,33 +72,6 @@ public final class Serving {
             return 2;
         }
         return Subcommand.KEEP_RUNNING;
-    }
-
-    /**
-     * Once {@code role} is ready, renders its exposition ahead of the first scrape that needs it
-     * (the scheduler's ledger at 100,000 containers takes seconds to render cold), when the role
-     * stamps its state (a role that collects at every scrape would render again anyway). Gives up
-     * when the server stops first.
-     */
-    private static void renderAheadOnceReady(Role role, Servers.Served served) {
-        if (role.stateStamp().isEmpty()) {
-            return;
-        }
-        Thread.ofVirtual().name("hami-observe-render-ahead").start(() -> {
-            try {
-                while (!role.ready() && role.givenUp().isEmpty()) {
-                    if (!served.server().isRunning()) {
-                        return;
-                    }
-                    Thread.sleep(READY_POLL);
-                }
-                if (role.givenUp().isEmpty() && served.server().isRunning()) {
-                    served.endpoint().renderAhead();
-                }
-            } catch (InterruptedException stopped) {
-                Thread.currentThread().interrupt();
-            }
-        });
     }
 
     /** Writes {@code source}'s series once, as Prometheus text. */

@@ -1,8 +1,6 @@
 package io.hamiobserve.app.exposition;
 
 import io.prometheus.metrics.expositionformats.ExpositionFormatWriter;
-import io.prometheus.metrics.expositionformats.OpenMetricsTextFormatWriter;
-import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
 import io.prometheus.metrics.model.snapshots.MetricSnapshot;
 import io.prometheus.metrics.model.snapshots.MetricSnapshots;
 
@@ -33,28 +31,12 @@ final class FamiliesExposition implements Exposition {
         }
         all.sort(Comparator.comparing(family -> family.family().name()));
         this.points = List.copyOf(all);
-        this.plain = allPlain(points);
-    }
-
-    private static boolean allPlain(List<MetricFamily.Points> points) {
-        String previous = null;
-        for (MetricFamily.Points family : points) {
-            if (!TextWriter.Plain.family(family.family()) || family.family().name().equals(previous)) {
-                return false;
-            }
-            previous = family.family().name();
-        }
-        return true;
+        this.plain = TextWriter.Plain.families(points);
     }
 
     @Override
     public void write(OutputStream out, ExpositionFormatWriter writer) throws IOException {
-        // Exactly the library's two text writers: a subclass or another writer may write otherwise.
-        if (plain && writer.getClass() == PrometheusTextFormatWriter.class) {
-            TextWriter.write(out, points, false);
-        } else if (plain && writer.getClass() == OpenMetricsTextFormatWriter.class) {
-            TextWriter.write(out, points, true);
-        } else {
+        if (!plain || !TextWriter.writeAs(writer, out, points)) {
             writer.write(out, snapshots());
         }
     }

@@ -23,13 +23,14 @@ import java.util.stream.IntStream;
  * An exposition assembled from segments ({@link Segments}), so that a scrape after a change renders
  * only what changed.
  *
- * <p>Each segment is rendered by the prometheus-metrics writer on its own — a snapshot of its points in each of
- * the section's families — and its sample lines are kept in a {@link RenderCache}, per format, for
- * as long as the next exposition still has a segment with an equal key. Writing emits the
- * families in the order of their names, as the library does, each as its HELP/TYPE lines (as the
- * writer wrote them) followed by every segment's sample lines for it, in segment order. Every byte
- * comes from the library's writer; this class only cuts its output at line boundaries and joins
- * the pieces.
+ * <p>Each segment is rendered on its own, as the prometheus-metrics writer writes a snapshot of its
+ * points in each of the section's families (by the project's {@link TextWriter}, which writes the
+ * same bytes straight from the rows, for the library's text writers), and its sample lines are
+ * kept in a {@link RenderCache}, per format, for as long as the next exposition still has a
+ * segment with an equal key. Writing emits the families in the order of their names, as the
+ * library does, each as its HELP/TYPE lines (as the writer wrote them) followed by every
+ * segment's sample lines for it, in segment order. This class only cuts the writer's output at
+ * line boundaries and joins the pieces.
  *
  * <p>The result differs from one writer call over all points in one respect: within a family,
  * samples come segment by segment (in domain order) and sorted by label values only within a
@@ -121,7 +122,7 @@ public final class SegmentedExposition implements Segments, Exposition {
     }
 
     private List<FamilyOutput> renderTail(ExpositionFormatWriter writer, RenderCache.ForFormat formatCache) {
-        RenderedSegment rendered = cut(writer, tail, formatCache);
+        RenderedSegment rendered = cut(writer, written(writer, tail), formatCache);
         return rendered.names().stream()
                 .map(name -> new FamilyOutput(name, formatCache.header(name), List.of(rendered)))
                 .toList();
@@ -185,23 +186,47 @@ public final class SegmentedExposition implements Segments, Exposition {
         return families;
     }
 
-    /** Renders one segment: runs its producer and the decorator, writes the snapshots, cuts the output by family. */
+    /** Renders one segment: runs its producer and the decorator, writes the families, cuts the output by family. */
     private RenderedSegment render(CachedSection section, Segment segment, ExpositionFormatWriter writer,
                                    RenderCache.ForFormat formatCache) {
         Families families = layout(section);
         segment.producer().accept(families);
         decorator.decorate(families);
-        return cut(writer, families.snapshots(), formatCache);
+        return cut(writer, written(writer, families), formatCache);
+    }
+
+    /** A writer's output and the families it wrote, in the order written. */
+    private record Written(byte[] output, List<String> names) {
     }
 
     /**
-     * Writes snapshots with the library's writer and keeps each family's sample lines apart. The
-     * writer emits each family that has points, in the snapshots' order, as comment lines (HELP,
-     * TYPE) followed by sample lines, which never start with '#'; comment lines after the last
-     * samples are the format's trailer, written once per exposition instead.
+     * A segment's families as {@code writer} writes their snapshots: by the project's
+     * {@link TextWriter} straight from the rows where it writes the same bytes (the library's two
+     * text writers, plain families), else by {@code writer} itself. At 100,000 containers the
+     * library's writer, a character at a time through a synchronized {@code Writer}, was most of a
+     * rendering made before the JIT had compiled it (the first one after a start).
      */
-    private static RenderedSegment cut(ExpositionFormatWriter writer, MetricSnapshots snapshots,
-                                       RenderCache.ForFormat formatCache) {
+    private static Written written(ExpositionFormatWriter writer, Families families) {
+        List<MetricFamily.Points> points = new ArrayList<>();
+        for (MetricFamily.Points family : families.nonEmpty()) {
+            family.seal(points);
+            points.add(family);
+        }
+        // As the library's MetricSnapshots does: families in the order of their names.
+        points.sort(Comparator.comparing(family -> family.family().name()));
+        ByteArrayOutputStream buffer = new ByteArrayOutputStream(1024);
+        try {
+            if (TextWriter.Plain.families(points) && TextWriter.writeAs(writer, buffer, points)) {
+                return new Written(buffer.toByteArray(), points.stream().map(family -> family.family().name()).toList());
+            }
+        } catch (IOException impossible) {
+            throw new UncheckedIOException(impossible);
+        }
+        return written(writer, families.snapshots());
+    }
+
+    /** Snapshots as {@code writer} writes them. */
+    private static Written written(ExpositionFormatWriter writer, MetricSnapshots snapshots) {
         List<String> names = new ArrayList<>();
         for (MetricSnapshot snapshot : snapshots) {
             if (!snapshot.getDataPoints().isEmpty()) {
@@ -214,7 +239,19 @@ public final class SegmentedExposition implements Segments, Exposition {
         } catch (IOException impossible) {
             throw new UncheckedIOException(impossible);
         }
-        byte[] output = buffer.toByteArray();
+        return new Written(buffer.toByteArray(), names);
+    }
+
+    /**
+     * Keeps each family's sample lines of a writer's output apart. The writer emits each family
+     * that has points, in the order of {@code written.names}, as comment lines (HELP, TYPE)
+     * followed by sample lines, which never start with '#'; comment lines after the last samples
+     * are the format's trailer, written once per exposition instead.
+     */
+    private static RenderedSegment cut(ExpositionFormatWriter writer, Written written,
+                                       RenderCache.ForFormat formatCache) {
+        List<String> names = written.names();
+        byte[] output = written.output();
         ByteArrayOutputStream samples = new ByteArrayOutputStream(output.length);
         int[] offsets = new int[names.size() + 1];
         int family = 0;

@@ -1,5 +1,9 @@
 package io.hamiobserve.app.exposition;
 
+import io.prometheus.metrics.expositionformats.ExpositionFormatWriter;
+import io.prometheus.metrics.expositionformats.OpenMetricsTextFormatWriter;
+import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
+
 import java.io.IOException;
 import java.io.OutputStream;
 import java.util.List;
@@ -29,8 +33,26 @@ final class TextWriter {
     }
 
     /**
+     * Writes {@code points} as {@code writer} would write their snapshots, when {@code writer} is
+     * exactly one of the library's two text writers (a subclass or another writer may write
+     * otherwise); false, with nothing written, for any other writer. {@code points} as
+     * {@link #write} takes them.
+     */
+    static boolean writeAs(ExpositionFormatWriter writer, OutputStream out, List<MetricFamily.Points> points)
+            throws IOException {
+        if (writer.getClass() == PrometheusTextFormatWriter.class) {
+            write(out, points, false);
+        } else if (writer.getClass() == OpenMetricsTextFormatWriter.class) {
+            write(out, points, true);
+        } else {
+            return false;
+        }
+        return true;
+    }
+
+    /**
      * Writes {@code points}, each sealed, non-empty and {@linkplain Plain#family plain}, in name
-     * order and with distinct names.
+     * order and with distinct names ({@link Plain#families}).
      */
     static void write(OutputStream out, List<MetricFamily.Points> points, boolean openMetrics) throws IOException {
         TextWriter writer = new TextWriter(out);
@@ -247,6 +269,22 @@ final class TextWriter {
     /** Which families this writer may write: the rest go to the library's writer. */
     static final class Plain {
         private Plain() {
+        }
+
+        /**
+         * Whether this writer may write {@code points}: each family {@linkplain #family plain}, in
+         * name order, no name twice.
+         */
+        static boolean families(List<MetricFamily.Points> points) {
+            String previous = null;
+            for (MetricFamily.Points family : points) {
+                String name = family.family().name();
+                if (!family(family.family()) || previous != null && name.compareTo(previous) <= 0) {
+                    return false;
+                }
+                previous = name;
+            }
+            return true;
         }
 
         /**

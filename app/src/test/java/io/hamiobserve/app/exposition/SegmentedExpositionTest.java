@@ -17,9 +17,12 @@ import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The engine on a catalogue of its own (no metric catalogue of the product): a fleet of "racks",
@@ -174,5 +177,36 @@ class SegmentedExpositionTest {
         String plain = segmented(racks, cache, FamilyDecorator.NONE, writer);
         assertEquals(segmented(racks, new RenderCache(), OLD_NAMES, writer), segmented(racks, cache, OLD_NAMES, writer));
         assertEquals(plain, segmented(racks, cache, FamilyDecorator.NONE, writer));
+    }
+
+    /**
+     * A segment holding a family the project's text writer does not take (a label name the library
+     * escapes) is written by the library's writer, beside segments the project's writer writes:
+     * still what one library call over the same points writes, in both formats.
+     */
+    @Test
+    void aSegmentWithAFamilyOnlyTheLibraryWritesIsWrittenAsTheLibraryWritesIt() throws IOException {
+        MetricFamily quoted = MetricFamily.gauge("test_rack_location", "Where a rack stands", "rack", "site.room");
+        assertFalse(TextWriter.Plain.family(quoted), "a family the project's writer leaves to the library");
+        Map<String, List<Double>> racks = randomRacks(new Random(5));
+        String odd = racks.keySet().iterator().next();
+        Consumer<Segments> describe = into -> {
+            describe(racks, into);
+            Segments.Section located = into.section("located", families -> families.of(quoted));
+            located.segment(odd, families -> families.get(quoted).add(1, odd, "hall \"A\""));
+        };
+        for (ExpositionFormatWriter writer : WRITERS) {
+            AllSegments all = new AllSegments(FamilyDecorator.NONE);
+            describe.accept(all);
+            ByteArrayOutputStream expected = new ByteArrayOutputStream();
+            writer.write(expected, all.snapshots());
+            SegmentedExposition segmented = new SegmentedExposition(new RenderCache(), FamilyDecorator.NONE);
+            describe.accept(segmented);
+            ByteArrayOutputStream actual = new ByteArrayOutputStream();
+            segmented.write(actual, writer);
+            String library = expected.toString(StandardCharsets.UTF_8);
+            assertTrue(library.contains("site_room=\"hall \\\"A\\\"\""), library);
+            assertEquals(byFamily(library), byFamily(actual.toString(StandardCharsets.UTF_8)));
+        }
     }
 }
