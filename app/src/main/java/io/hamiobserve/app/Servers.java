@@ -10,10 +10,10 @@ import io.hamiobserve.app.http.MetricsSource;
 import io.hamiobserve.app.http.TlsFiles;
 import io.hamiobserve.app.http.WebConfig;
 import io.hamiobserve.app.startup.StartupTimeline;
+import io.helidon.service.registry.GlobalServiceRegistry;
 import io.helidon.webserver.WebServer;
 import io.helidon.webserver.http.HttpRouting;
 import io.helidon.webserver.http1.Http1Config;
-import io.helidon.webserver.observe.ObserveFeature;
 import io.helidon.webserver.observe.metrics.MetricsObserver;
 
 import java.time.Duration;
@@ -22,6 +22,9 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 import java.util.function.Function;
@@ -40,46 +43,93 @@ public final class Servers {
 
     /**
      * Helidon's metrics observer (the JVM figures at {@code /observe/metrics}), one for every server
-     * of the process. Its first creation sets up Helidon's service registry and configuration and
-     * Micrometer's registry with the JVM meters: about as long as the rest of a start together
-     * (measured with JFR, docs/deploy.md), and nothing a first {@code /metrics} scrape needs.
+     * of the process. Its creation sets up Helidon's configuration and Micrometer's registry with the
+     * JVM meters, nothing a {@code /metrics} scrape needs: each server is built and started without
+     * it and serves {@code /observe} once it is ready ({@link ObservedRouting}). Helidon's service
+     * registry, which the observer's creation starts first, is what every server's routing needs
+     * (its mappers), so it starts from the beginning of {@code main} on a thread of its own.
      */
     private static final CompletableFuture<MetricsObserver> OBSERVER = new CompletableFuture<>();
     private static final AtomicBoolean OBSERVER_STARTED = new AtomicBoolean();
+    /** How long the observer's set-up waits for the first answered scrape at most. */
+    private static final Duration OBSERVER_DEFERRAL = Duration.ofSeconds(1);
 
     private Servers() {
     }
 
     /**
-     * Starts setting up what every server shares on a thread of its own, so that it runs beside the
-     * roles being built; {@link #serve} waits for it. Without this call, the first serve does it.
+     * Starts setting up Helidon's metrics observer on a thread of its own, so that it runs beside the
+     * roles being built; every server serves {@code /observe} once it is ready. Without this call,
+     * the first serve starts it.
      */
     public static void prepare() {
         if (OBSERVER_STARTED.compareAndSet(false, true)) {
             Thread.ofPlatform().daemon().name("hami-observe-prepare").start(() -> {
                 try {
-                    OBSERVER.complete(MetricsObserver.create());
+                    // First the registry alone: what every server's build waits for (its routing's mappers).
+                    GlobalServiceRegistry.registry();
+                    StartupTimeline.mark("Helidon service registry ready");
+                    awaitFirstAnswer();
+                    MetricsObserver observer = MetricsObserver.create();
+                    ConnectionGuard.registerMeters();
                     StartupTimeline.mark("Helidon metrics observer ready");
+                    OBSERVER.complete(observer);
                 } catch (Throwable failed) {
+                    LOG.log(Level.WARNING, "Helidon's metrics observer could not be set up; /observe is not served",
+                            failed);
                     OBSERVER.completeExceptionally(failed);
                 }
             });
         }
     }
 
-    private static MetricsObserver observer() {
-        prepare();
+    /**
+     * Waits until the process has answered its first scrape, or {@link #OBSERVER_DEFERRAL} has
+     * passed: on a busy machine the observer's set-up, beside the first answer, delays it.
+     */
+    private static void awaitFirstAnswer() throws InterruptedException {
         try {
-            return OBSERVER.join();
-        } catch (CompletionException failed) {
-            throw failed.getCause() instanceof RuntimeException cause ? cause : failed;
+            StartupTimeline.firstAnswered().get(OBSERVER_DEFERRAL.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (ExecutionException | TimeoutException notYet) {
+            // Set up now: /observe is served even where nothing scrapes /metrics.
         }
     }
 
+    /** Serves {@code /observe} on {@code server} through {@code routing} once the observer is ready. */
+    private static void observeWhenReady(ObservedRouting routing, WebServer server) {
+        prepare();
+        OBSERVER.whenComplete((observer, failed) -> {
+            if (failed != null) {
+                routing.unavailable(String.valueOf(failed instanceof CompletionException ? failed.getCause() : failed));
+                return;
+            }
+            try {
+                routing.observe(observer, server);
+            } catch (RuntimeException setup) {
+                LOG.log(Level.WARNING, "serving /observe failed", setup);
+                routing.unavailable(setup.toString());
+            }
+        });
+    }
+
     /** A started server with its endpoint, which shutdown drains. */
-    public record Served(WebServer server, MetricsEndpoint endpoint, ConnectionGuard guard, Runnable onStop) {
+    public record Served(WebServer server, MetricsEndpoint endpoint, ConnectionGuard guard,
+                         CompletableFuture<Void> observing, Runnable onStop) {
         public int port() {
             return server.port();
+        }
+
+        /**
+         * Waits until {@code /observe} is served (Helidon's metrics observer set up after the
+         * server's start); false when {@code limit} passed first or it cannot be served.
+         */
+        public boolean awaitObserving(Duration limit) throws InterruptedException {
+            try {
+                observing.get(limit.toMillis(), TimeUnit.MILLISECONDS);
+                return true;
+            } catch (ExecutionException | TimeoutException notServed) {
+                return false;
+            }
         }
 
         /** Stops the server at once (in-flight scrapes are cut; see {@link #shutdown} for the graceful way). */
@@ -130,7 +180,7 @@ public final class Servers {
         }
         TlsReload reload = new TlsReload(TlsFiles.read(tls.get()),
                 servers.stream().map(Served::server).toList(), TlsReload.PERIOD);
-        return servers.stream().map(served -> new Served(served.server(), served.endpoint(), served.guard(), () -> {
+        return servers.stream().map(served -> new Served(served.server(), served.endpoint(), served.guard(), served.observing(), () -> {
             served.onStop().run();
             reload.close();
         })).toList();
@@ -158,6 +208,10 @@ public final class Servers {
                 .addReceiveListener(guard)
                 .addSendListener(guard.responses())
                 .build();
+        ObservedRouting routing = new ObservedRouting(builder -> {
+            endpoint.routing(builder);
+            routes.accept(builder);
+        });
         WebServer server;
         try {
             server = WebServer.builder()
@@ -175,14 +229,10 @@ public final class Servers {
                     .addConnectionSelector(new GuardedHttp1(http1, guard))
                     .update(builder -> edge.web().flatMap(WebConfig::tls)
                             .ifPresent(tls -> builder.tls(TlsFiles.read(tls).tls())))
-                    .addFeature(ObserveFeature.builder()
-                            .endpoint("/observe")
-                            .addObserver(observer())
-                            .build())
-                    .routing(routing -> {
-                        endpoint.routing(routing);
-                        routes.accept(routing);
-                    })
+                    // No feature found by the service loader either: Helidon's observe feature would
+                    // set its observer up before the server listens (ObservedRouting serves it after).
+                    .featuresDiscoverServices(false)
+                    .routing(routing.builder())
                     .build()
                     .start();
         } catch (RuntimeException failed) {
@@ -196,7 +246,8 @@ public final class Servers {
             guard.close();
             throw new EdgeStartup.Failure("cannot listen on " + bind);
         }
-        return new Served(server, endpoint, guard, () -> { });
+        observeWhenReady(routing, server);
+        return new Served(server, endpoint, guard, routing.observing(), () -> { });
     }
 
     /**

@@ -125,6 +125,7 @@ class EdgeConnectionsTest {
     @Test
     void connectionCloseClosesTheSocketAfterTheAnswer() throws Exception {
         Servers.Served served = serve(longReadTimeout());
+        assertTrue(served.awaitObserving(Duration.ofSeconds(60)), "/observe is served after the start");
         for (String path : List.of("/healthz", "/metrics", "/nowhere", "/observe/metrics")) {
             Reply reply = exchange(served, "GET " + path + " HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
                     Duration.ofSeconds(5));
@@ -198,7 +199,8 @@ class EdgeConnectionsTest {
     }
 
     /** The process's count of connections closed for {@code reason}, as /observe/metrics shows it. */
-    private static double closedSeries(Servers.Served served, String reason) throws IOException {
+    private static double closedSeries(Servers.Served served, String reason) throws IOException, InterruptedException {
+        assertTrue(served.awaitObserving(Duration.ofSeconds(60)), "/observe is served after the start");
         Reply metrics = exchange(served, "GET /observe/metrics HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
                 Duration.ofSeconds(5));
         Matcher sample = Pattern.compile("(?m)^hami_observe_http_connections_closed_total\\{reason=\"" + reason

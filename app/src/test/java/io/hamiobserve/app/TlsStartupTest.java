@@ -133,6 +133,7 @@ class TlsStartupTest {
                 warnings.getFirst());
 
         servers.addAll(Servers.serveAll(checked, List.of(new SampleSource())));
+        assertTrue(servers.getFirst().awaitObserving(Duration.ofSeconds(60)), "/observe is served after the start");
         Exchange metrics = https(servers.getFirst().port(), "GET /observe/metrics HTTP/1.1\r\nHost: x\r\n"
                 + "Connection: close\r\n\r\n");
         assertTrue(metrics.text().startsWith("HTTP/1.1 200 "), metrics.text());
@@ -170,6 +171,7 @@ class TlsStartupTest {
                         .presented();
             }
             assertEquals(other.certificate(), presented, "the renewed certificate is served");
+            assertTrue(served.awaitObserving(Duration.ofSeconds(60)), "/observe is served after the start");
             Exchange metrics = https(served.port(), "GET /observe/metrics HTTP/1.1\r\nHost: x\r\n"
                     + "Connection: close\r\n\r\n");
             assertEquals(other.certificate().getNotAfter().toInstant().getEpochSecond(), expirySeries(metrics.text(), cert));

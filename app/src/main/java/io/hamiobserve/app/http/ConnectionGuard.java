@@ -54,9 +54,6 @@ public final class ConnectionGuard implements Http1ConnectionListener, AutoClose
     private final Map<ConnectionContext, Tracked> open = new ConcurrentHashMap<>();
     private final AtomicLong timedOut = new AtomicLong();
     private final AtomicLong evicted = new AtomicLong();
-    /** The same closes for every endpoint of the process, at {@code /observe/metrics}. */
-    private static final Counter TIMED_OUT = closedCounter("read_timeout");
-    private static final Counter EVICTED = closedCounter("evicted");
     private final ScheduledFuture<?> sweep;
 
     public ConnectionGuard(Duration readTimeout, int maxConnections) {
@@ -149,7 +146,7 @@ public final class ConnectionGuard implements Http1ConnectionListener, AutoClose
         }
         if (open.remove(oldest.context, oldest)) {
             evicted.incrementAndGet();
-            EVICTED.increment();
+            ClosedCounters.EVICTED.increment();
             oldest.close();
         }
         return true;
@@ -202,10 +199,26 @@ public final class ConnectionGuard implements Http1ConnectionListener, AutoClose
             long deadline = tracked.deadline;
             if (deadline != NONE && now - deadline > 0 && open.remove(context, tracked)) {
                 timedOut.incrementAndGet();
-                TIMED_OUT.increment();
+                ClosedCounters.TIMED_OUT.increment();
                 tracked.close();
             }
         });
+    }
+
+    /**
+     * Registers the process's counts of closed connections in Helidon's global meter registry, where
+     * {@code /observe/metrics} shows them (at 0 until a close): once that registry is up, not when a
+     * guard is made, since setting the registry up is the longest part of a start and a scrape of
+     * {@code /metrics} needs none of it.
+     */
+    public static void registerMeters() {
+        ClosedCounters.EVICTED.count();
+    }
+
+    /** The same closes for every endpoint of the process, at {@code /observe/metrics}; made on first use. */
+    private static final class ClosedCounters {
+        static final Counter TIMED_OUT = closedCounter("read_timeout");
+        static final Counter EVICTED = closedCounter("evicted");
     }
 
     private static Counter closedCounter(String reason) {

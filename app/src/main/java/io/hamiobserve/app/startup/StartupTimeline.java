@@ -10,6 +10,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -37,8 +38,18 @@ public final class StartupTimeline {
     private static final boolean ASKED = Boolean.getBoolean(PROPERTY);
     private static final Map<String, Mark> MARKS = new ConcurrentHashMap<>();
     private static final AtomicBoolean PRINTED = new AtomicBoolean();
+    private static final CompletableFuture<Void> FIRST_ANSWER = new CompletableFuture<>();
 
     private StartupTimeline() {
+    }
+
+    /**
+     * Completes when the process has written its first {@code /metrics} answer: what a start
+     * leaves until then (Helidon's metrics observer) waits for it, so that the CPU goes to the
+     * answer first.
+     */
+    public static CompletableFuture<Void> firstAnswered() {
+        return FIRST_ANSWER;
     }
 
     private record Mark(String name, long nanos, String thread, long processCpuMillis) {
@@ -56,6 +67,7 @@ public final class StartupTimeline {
     /** Marks the first answered scrape and prints the table the first time, when asked for. */
     public static void firstAnswer() {
         mark("first /metrics answer written");
+        FIRST_ANSWER.complete(null);
         if (ASKED && !PRINTED.get() && PRINTED.compareAndSet(false, true)) {
             print(System.err);
         }
