@@ -161,14 +161,17 @@ public final class NodeScrapeBenchmark {
         System.out.printf("load average %.2f%n", ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
     }
 
-    /** The last body's length: the endpoint sizes a variant's next body after its last one, and so does this. */
-    private static int lastLength;
+    /**
+     * The body's bytes: the endpoint writes each body into the arrays of the last one no scrape reads
+     * any more (app.http.BodyArrays; {@code BodyWriterBenchmark} measures that writer), and this
+     * writes each into the same buffer.
+     */
+    private static final ByteArrayOutputStream BODY = new ByteArrayOutputStream(64 * 1024);
 
     private static int scrape(UsageRole role) throws java.io.IOException {
-        ByteArrayOutputStream out = new ByteArrayOutputStream(Math.max(64 * 1024, lastLength + lastLength / 16));
-        role.collect().write(out, ExpositionFormat.PROMETHEUS_TEXT.writer());
-        lastLength = out.size();
-        return out.size();
+        BODY.reset();
+        role.collect().write(BODY, ExpositionFormat.PROMETHEUS_TEXT.writer());
+        return BODY.size();
     }
 
     private static String uuid(int card) {
