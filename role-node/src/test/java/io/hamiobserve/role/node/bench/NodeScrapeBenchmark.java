@@ -149,9 +149,9 @@ public final class NodeScrapeBenchmark {
                 cardCount, containerCount);
         System.out.printf("scrape (collect + render %,d bytes): median %.2f ms, p99 %.2f ms over %,d scrapes   "
                 + "target <= 5 ms median%n", bytes, nanos[scrapes / 2] / 1e6, nanos[scrapes * 99 / 100] / 1e6, scrapes);
-        System.out.printf("allocated per scrape: median %.1f MiB, max %.1f MiB (flat across scrapes: nothing is kept)   target <= 2 MiB%n",
+        System.out.printf("allocated per scrape: median %.2f MiB, max %.2f MiB (flat across scrapes: nothing is kept)   target <= 2 MiB%n",
                 allocated[scrapes / 2] / 1048576.0, allocated[scrapes - 1] / 1048576.0);
-        System.out.printf("of which collection (sources, view, snapshots): median %.2f ms, %.1f MiB; "
+        System.out.printf("of which collection (sources, view, snapshots): median %.2f ms, %.2f MiB; "
                         + "the rest is the text writer and the output buffer%n",
                 collectNanos[scrapes / 2] / 1e6, collectAllocated[scrapes / 2] / 1048576.0);
         // CPU time of the scraping thread: what a scrape costs, less what other processes took from the cores.
