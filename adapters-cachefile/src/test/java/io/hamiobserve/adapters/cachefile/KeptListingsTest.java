@@ -12,7 +12,6 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.FileTime;
 import java.util.List;
 
-import static io.hamiobserve.adapters.cachefile.Images.GIB;
 import static io.hamiobserve.adapters.cachefile.Images.MIB;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -33,8 +32,7 @@ class KeptListingsTest {
     Path outside;
 
     private static CacheFileImage image(long dataBytes) {
-        return CacheFileImage.v1(2).device(Images.GPU_A, 8 * GIB, 30).lastKernelTime(1_760_000_000L)
-                .process(101, 9101, CacheFileImage.DeviceUse.of(300 * MIB, 20 * MIB, dataBytes, 25)).build();
+        return Images.oneProcess(dataBytes);
     }
 
     private Path container(String name) throws IOException {
