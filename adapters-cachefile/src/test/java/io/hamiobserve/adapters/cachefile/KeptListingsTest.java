@@ -163,10 +163,14 @@ class KeptListingsTest {
         neverOld.keep(directory, settled, entries, System.nanoTime());
         assertNull(neverOld.entries(directory, DirectoryStamp.of(directory)), "older than the bound: listed again");
 
-        Files.writeString(directory.resolve("x"), "a change");
-        DirectoryStamp fresh = DirectoryStamp.of(directory);
-        assertTrue(!fresh.settled(), "changed just now: " + fresh);
-        listings.keep(directory, fresh, entries, System.nanoTime());
-        assertNull(listings.entries(directory, DirectoryStamp.of(directory)), "an unsettled listing is not kept");
+        // Stamped within a second of its last change: a change in the same clock tick could follow unseen.
+        long now = System.currentTimeMillis();
+        DirectoryStamp fresh = new DirectoryStamp(false, true, settled.device(), settled.inode(),
+                FileTime.fromMillis(now - DirectoryStamp.SETTLED_AFTER_MILLIS + 1), now);
+        assertTrue(!fresh.settled(), fresh.toString());
+        KeptListings unsettled = new KeptListings();
+        unsettled.keep(directory, fresh, entries, System.nanoTime());
+        assertNull(unsettled.entries(directory, fresh), "an unsettled listing is not kept");
+        assertEquals(0, unsettled.size());
     }
 }
