@@ -41,7 +41,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * still sent it would reach that client with another collection's numbers in it.
  */
 class EdgeBodyReuseTest {
-    private static final int SERIES = 40_000;
+    /** Series per collection: 40,000 make a 1.5 MB body in two arrays. */
+    private int series = 40_000;
     private static final Pattern SERIES_LINE = Pattern.compile("edge_reuse\\{series=\"(\\d+)\"} (\\d+)\\.0");
 
     private final HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
@@ -57,6 +58,11 @@ class EdgeBodyReuseTest {
     /** An uncached source: every scrape that finds no collection running collects anew. */
     private static final class NumberedSource implements MetricsSource {
         final AtomicInteger collections = new AtomicInteger();
+        private final int series;
+
+        NumberedSource(int series) {
+            this.series = series;
+        }
 
         @Override
         public Optional<Object> stateStamp() {
@@ -68,9 +74,9 @@ class EdgeBodyReuseTest {
             // Same width for every collection, so each body is as long as the last one.
             long number = 1_000_000 + collections.incrementAndGet();
             GaugeSnapshot.Builder gauge = GaugeSnapshot.builder().name("edge_reuse").help("which collection");
-            for (int i = 0; i < SERIES; i++) {
+            for (int i = 0; i < series; i++) {
                 gauge.dataPoint(GaugeSnapshot.GaugeDataPointSnapshot.builder()
-                        .labels(Labels.of("series", String.format("%05d", i))).value(number).build());
+                        .labels(Labels.of("series", String.format("%06d", i))).value(number).build());
             }
             return Exposition.of(MetricSnapshots.of(gauge.build()));
         }
@@ -87,7 +93,7 @@ class EdgeBodyReuseTest {
     }
 
     private void serve(int maxConcurrentScrapes) {
-        served = Servers.serve("127.0.0.1:0", new NumberedSource(),
+        served = Servers.serve("127.0.0.1:0", new NumberedSource(series),
                 EdgeConfig.defaults().withMaxConcurrentScrapes(maxConcurrentScrapes));
     }
 
@@ -101,21 +107,21 @@ class EdgeBodyReuseTest {
     }
 
     /** Every series present once, in order, all with one collection's number; returns that number. */
-    private static long wholeBodyOfOneCollection(byte[] body) {
+    private long wholeBodyOfOneCollection(byte[] body) {
         String text = new String(body, StandardCharsets.UTF_8);
         Matcher line = SERIES_LINE.matcher(text);
         long number = -1;
-        int series = 0;
+        int seen = 0;
         while (line.find()) {
-            assertEquals(series, Integer.parseInt(line.group(1)), "series in order, none lost or repeated");
+            assertEquals(seen, Integer.parseInt(line.group(1)), "series in order, none lost or repeated");
             long value = Long.parseLong(line.group(2));
             if (number < 0) {
                 number = value;
             }
-            assertEquals(number, value, "series " + series + " comes from the body's own collection");
-            series++;
+            assertEquals(number, value, "series " + seen + " comes from the body's own collection");
+            seen++;
         }
-        assertEquals(SERIES, series, "every series, in a body of " + body.length + " bytes");
+        assertEquals(series, seen, "every series, in a body of " + body.length + " bytes");
         assertTrue(text.startsWith("# HELP edge_reuse which collection\n"), text.substring(0, 40));
         return number;
     }
@@ -168,11 +174,16 @@ class EdgeBodyReuseTest {
 
     @Test
     void aClientThatDisconnectsMidBodyLetsItsBodyGo() throws Exception {
+        // 6 MB: more than the kernel takes into a socket's send buffer (4 MB at most), so the
+        // server is still writing when the client goes.
+        series = 160_000;
         serve(4);
         wholeBodyOfOneCollection(scrape("GET").body());
         wholeBodyOfOneCollection(scrape("GET").body());
         for (int round = 0; round < 3; round++) {
-            try (Socket socket = new Socket("127.0.0.1", served.port())) {
+            try (Socket socket = new Socket()) {
+                socket.setReceiveBufferSize(8 * 1024);
+                socket.connect(new java.net.InetSocketAddress("127.0.0.1", served.port()));
                 socket.setSoLinger(true, 0);
                 socket.getOutputStream().write("GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
                 assertTrue(socket.getInputStream().readNBytes(16 * 1024).length > 0, "the body had begun");
