@@ -1,5 +1,7 @@
 package io.hamiobserve.domain;
 
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -28,23 +30,45 @@ public record CardUse(String uuid, long memoryMib, long cores, int slots) {
 
     /** The same, counting only the shares {@code which} accepts. */
     public static List<CardUse> of(PodPlacement placement, Predicate<DeviceShare> which) {
+        // Loops over the shares rather than maps per container: a node computes this for every pod at every scrape.
         Map<String, Accumulator> byCard = new LinkedHashMap<>();
         for (ContainerShares container : placement.containers()) {
-            boolean counts = !container.init() || !placement.initContainersFinished();
-            if (!counts) {
+            if (container.init() && placement.initContainersFinished()) {
                 continue;
             }
-            ContainerShares counted = container;
-            if (!container.devices().stream().allMatch(which)) {
-                counted = new ContainerShares(container.index(), container.name(), container.init(),
-                        container.devices().stream().filter(which).toList());
+            List<DeviceShare> shares = container.devices();
+            for (int i = 0; i < shares.size(); i++) {
+                DeviceShare share = shares.get(i);
+                if (!which.test(share) || countedBefore(shares, i, which)) {
+                    continue;
+                }
+                // A container listing one card several times holds every slice, as one container (ContainerShares.byCard).
+                long memoryMib = share.memoryMib();
+                long cores = share.cores();
+                for (int j = i + 1; j < shares.size(); j++) {
+                    DeviceShare again = shares.get(j);
+                    if (again.uuid().equals(share.uuid()) && which.test(again)) {
+                        memoryMib = Quantities.add(memoryMib, again.memoryMib());
+                        cores = Quantities.add(cores, again.cores());
+                    }
+                }
+                byCard.computeIfAbsent(share.uuid(), uuid -> new Accumulator()).add(container.init(), memoryMib, cores);
             }
-            counted.byCard().forEach((uuid, grant) -> byCard.computeIfAbsent(uuid, u -> new Accumulator())
-                    .add(container.init(), grant.memoryMib(), grant.cores()));
         }
-        return byCard.entrySet().stream()
-                .map(entry -> entry.getValue().toUse(entry.getKey()))
-                .toList();
+        List<CardUse> uses = new ArrayList<>(byCard.size());
+        byCard.forEach((uuid, accumulator) -> uses.add(accumulator.toUse(uuid)));
+        return Collections.unmodifiableList(uses);
+    }
+
+    /** Whether a share counted before position {@code i} names the same card (its slices were summed then). */
+    private static boolean countedBefore(List<DeviceShare> shares, int i, Predicate<DeviceShare> which) {
+        String uuid = shares.get(i).uuid();
+        for (int j = 0; j < i; j++) {
+            if (shares.get(j).uuid().equals(uuid) && which.test(shares.get(j))) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static final class Accumulator {

@@ -110,10 +110,13 @@ record ContainerJoin(List<ContainerDevice> containers, List<ContainerUsage> unkn
         int index = pod.containerNames().indexOf(containerName);
         for (ContainerShares container : pod.placement().get().containers()) {
             if (container.index() == index) {
-                long mib = container.devices().stream()
-                        .filter(share -> share.uuid().equals(uuid))
-                        .mapToLong(DeviceShare::memoryMib)
-                        .reduce(0, Quantities::add);
+                // A loop, not a stream: a node asks this for every container's every device at every scrape.
+                long mib = 0;
+                for (DeviceShare share : container.devices()) {
+                    if (share.uuid().equals(uuid)) {
+                        mib = Quantities.add(mib, share.memoryMib());
+                    }
+                }
                 return OptionalLong.of(Units.mibToBytes(mib));
             }
         }

@@ -139,4 +139,60 @@ class CardUseTest {
         assertEquals(64, use.slots());
         assertEquals(Long.MAX_VALUE, Units.mibToBytes(use.memoryMib()));
     }
+
+    /**
+     * Random pods (init and app containers, cards listed several times, some shares not counted,
+     * init containers finished or not) give what the per-container merge of the shares gives:
+     * {@link ContainerShares#byCard()} of the counted shares, folded per card.
+     */
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(longs = {1, 2, 3, 4, 5, 6, 7, 8})
+    void equalsTheMergeOfEachContainersSharesByCard(long seed) {
+        java.util.Random random = new java.util.Random(seed);
+        for (int round = 0; round < 500; round++) {
+            List<ContainerShares> containers = new java.util.ArrayList<>();
+            int count = random.nextInt(5);
+            for (int c = 0; c < count; c++) {
+                DeviceShare[] shares = new DeviceShare[random.nextInt(5)];
+                for (int s = 0; s < shares.length; s++) {
+                    shares[s] = share("GPU-" + random.nextInt(3), random.nextInt(3) == 0 ? Quantities.MAX_MEMORY_MIB
+                            : random.nextInt(5000), random.nextInt(101));
+                }
+                containers.add(random.nextBoolean() ? init(c, "i" + c, shares) : app(c, "a" + c, shares));
+            }
+            PodPlacement placement = placement(POD, "node-1", PodPhase.RUNNING, random.nextBoolean(),
+                    containers.toArray(ContainerShares[]::new));
+            long small = random.nextInt(5000);
+            java.util.function.Predicate<DeviceShare> which = random.nextBoolean() ? share -> true
+                    : share -> share.memoryMib() < small;
+            assertEquals(reference(placement, which), CardUse.of(placement, which), placement.toString());
+        }
+    }
+
+    /** The per-container merge, written as plainly as possible. */
+    private static List<CardUse> reference(PodPlacement placement, java.util.function.Predicate<DeviceShare> which) {
+        java.util.Map<String, long[]> byCard = new java.util.LinkedHashMap<>();
+        for (ContainerShares container : placement.containers()) {
+            if (container.init() && placement.initContainersFinished()) {
+                continue;
+            }
+            ContainerShares counted = new ContainerShares(container.index(), container.name(), container.init(),
+                    container.devices().stream().filter(which).toList());
+            counted.byCard().forEach((uuid, grant) -> {
+                long[] use = byCard.computeIfAbsent(uuid, u -> new long[5]);
+                if (container.init()) {
+                    use[0] = Math.max(use[0], grant.memoryMib());
+                    use[1] = Math.max(use[1], grant.cores());
+                } else {
+                    use[2] = Quantities.add(use[2], grant.memoryMib());
+                    use[3] = Quantities.add(use[3], grant.cores());
+                    use[4]++;
+                }
+            });
+        }
+        List<CardUse> uses = new java.util.ArrayList<>();
+        byCard.forEach((uuid, use) -> uses.add(new CardUse(uuid, Math.max(use[0], use[2]), Math.max(use[1], use[3]),
+                (int) Math.max(1, use[4]))));
+        return uses;
+    }
 }

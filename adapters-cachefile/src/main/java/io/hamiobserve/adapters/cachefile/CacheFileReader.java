@@ -27,26 +27,38 @@ final class CacheFileReader implements AutoCloseable {
     private final SlotReader slots = new SlotReader();
     /** Null for a reader that opens and closes each file it reads. */
     private final KeptChannels keptChannels;
+    /** Null for a reader that lists each directory it looks at. */
+    private final KeptListings keptListings;
 
     /** A reader that opens and closes each file it reads. */
     CacheFileReader() {
-        this(null);
+        this(null, null);
     }
 
-    private CacheFileReader(KeptChannels keptChannels) {
+    private CacheFileReader(KeptChannels keptChannels, KeptListings keptListings) {
         this.keptChannels = keptChannels;
+        this.keptListings = keptListings;
     }
 
-    /** A reader that keeps the channels of the files it reads open until {@link #sweep()} finds them unread. */
+    /**
+     * A reader that keeps the channels of the files it reads open, and the listings of directories
+     * that did not change, until {@link #sweep()} finds them unread.
+     */
     static CacheFileReader keeping() {
-        return new CacheFileReader(new KeptChannels());
+        return new CacheFileReader(new KeptChannels(), new KeptListings());
     }
 
     /** Ends a pass over the files: closes the kept channels of files not read since the last sweep. */
     void sweep() {
         if (keptChannels != null) {
             keptChannels.sweep();
+            keptListings.sweep();
         }
+    }
+
+    /** The listings kept from earlier passes; null for a reader that keeps none. */
+    KeptListings keptListings() {
+        return keptListings;
     }
 
     /** Channels kept open now. */

@@ -10,11 +10,9 @@ import io.hamiobserve.ports.SkipReporter;
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
-import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
-import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
@@ -83,19 +81,10 @@ final class CacheFileSource implements ContainerUsageSource {
 
     private List<ContainerUsage> read(CacheFileReader reader, SkipReporter skips, FileSeen seen) {
         List<ContainerUsage> usages = new ArrayList<>();
-        List<Path> directories = new ArrayList<>();
-        try (DirectoryStream<Path> stream = Files.newDirectoryStream(root)) {
-            for (Path entry : stream) {
-                directories.add(entry);
-            }
-        } catch (NoSuchFileException | NotDirectoryException e) {
-            skips.skipped(Kind.DIRECTORY.because(Reason.MISSING), root + ": no such directory");
-            return usages;
-        } catch (IOException | RuntimeException e) {
-            skips.skipped(Kind.DIRECTORY.because(Reason.UNREADABLE), root + ": " + e);
+        List<Path> directories = containerDirectories(reader.keptListings(), skips);
+        if (directories == null) {
             return usages;
         }
-        directories.sort(null);
         for (Path directory : directories) {
             try {
                 ContainerUsage usage = readContainer(directory, reader, skips, seen);
@@ -110,15 +99,55 @@ final class CacheFileSource implements ContainerUsageSource {
         return usages;
     }
 
+    /** Listings served from those kept by the idle reader (none while a call holds it). */
+    long listingsReused() {
+        CacheFileReader idle = idleReader.get();
+        return idle == null || idle.keptListings() == null ? 0 : idle.keptListings().reused();
+    }
+
+    /** The containers' directories, sorted by name; null when the root cannot be listed (reported). */
+    private List<Path> containerDirectories(KeptListings listings, SkipReporter skips) {
+        DirectoryStamp stamp = null;
+        if (listings != null) {
+            try {
+                stamp = DirectoryStamp.of(root);
+            } catch (IOException | RuntimeException e) {
+                // Listed below, which reports why it cannot be.
+            }
+            List<Path> kept = stamp == null ? null : listings.entries(root, stamp);
+            if (kept != null) {
+                return kept;
+            }
+        }
+        long listedAt = System.nanoTime();
+        List<Path> directories = new ArrayList<>();
+        try (DirectoryStream<Path> stream = Files.newDirectoryStream(root)) {
+            for (Path entry : stream) {
+                directories.add(entry);
+            }
+        } catch (NoSuchFileException | NotDirectoryException e) {
+            skips.skipped(Kind.DIRECTORY.because(Reason.MISSING), root + ": no such directory");
+            return null;
+        } catch (IOException | RuntimeException e) {
+            skips.skipped(Kind.DIRECTORY.because(Reason.UNREADABLE), root + ": " + e);
+            return null;
+        }
+        directories.sort(null);
+        if (stamp != null) {
+            listings.keep(root, stamp, directories, listedAt);
+        }
+        return directories;
+    }
+
     /**
      * Reads one container directory ({@code <podUID>_<container>}): its cache files in name order,
      * at most {@link #MAX_CACHE_FILES}, merged; null when nothing in it can be served (reported).
      */
     static ContainerUsage readContainer(Path directory, CacheFileReader reader, SkipReporter skips, FileSeen seen) {
         String name = directory.getFileName().toString();
-        BasicFileAttributes attributes;
+        DirectoryStamp attributes;
         try {
-            attributes = Files.readAttributes(directory, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+            attributes = DirectoryStamp.of(directory);
         } catch (NoSuchFileException e) {
             skips.skipped(Kind.DIRECTORY.because(Reason.VANISHED), directory.toString());
             return null;
@@ -126,11 +155,11 @@ final class CacheFileSource implements ContainerUsageSource {
             skips.skipped(Kind.DIRECTORY.because(Reason.UNREADABLE), directory + ": " + e);
             return null;
         }
-        if (attributes.isSymbolicLink()) {
+        if (attributes.symbolicLink()) {
             skips.skipped(Kind.DIRECTORY.because(Reason.SYMLINK), directory.toString());
             return null;
         }
-        if (!attributes.isDirectory()) {
+        if (!attributes.directory()) {
             skips.skipped(Kind.DIRECTORY.because(Reason.NOT_DIRECTORY), directory.toString());
             return null;
         }
@@ -140,7 +169,7 @@ final class CacheFileSource implements ContainerUsageSource {
             skips.skipped(Kind.DIRECTORY.because(Reason.NO_UNDERSCORE), directory.toString());
             return null;
         }
-        List<Path> files = cacheFiles(directory, skips);
+        List<Path> files = cacheFiles(directory, attributes, reader.keptListings(), skips);
         if (files == null) {
             return null;
         }
@@ -163,6 +192,32 @@ final class CacheFileSource implements ContainerUsageSource {
         }
         List<DeviceUsage> devices = accounting.devices();
         return new ContainerUsage(name.substring(0, split), name.substring(split + 1), devices);
+    }
+
+    /**
+     * {@link #cacheFiles(Path, SkipReporter)}, or what it gave last time when the directory is unchanged
+     * since ({@code listings}, when kept); a listing that reported a skip is not kept, so that its
+     * skip is reported again at every read.
+     */
+    private static List<Path> cacheFiles(Path directory, DirectoryStamp stamp, KeptListings listings,
+                                         SkipReporter skips) {
+        if (listings == null) {
+            return cacheFiles(directory, skips);
+        }
+        List<Path> kept = listings.entries(directory, stamp);
+        if (kept != null) {
+            return kept;
+        }
+        long listedAt = System.nanoTime();
+        boolean[] reported = {false};
+        List<Path> files = cacheFiles(directory, (key, item) -> {
+            reported[0] = true;
+            skips.skipped(key, item);
+        });
+        if (files != null && !reported[0]) {
+            listings.keep(directory, stamp, files, listedAt);
+        }
+        return files;
     }
 
     /** The directory's cache files the source reads, sorted by name; null when there is none (reported). */

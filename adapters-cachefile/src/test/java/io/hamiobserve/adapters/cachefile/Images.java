@@ -17,6 +17,12 @@ final class Images {
     private Images() {
     }
 
+    /** One device and one running process holding {@code dataBytes} of data (v1.2). */
+    static CacheFileImage oneProcess(long dataBytes) {
+        return CacheFileImage.v1(2).device(GPU_A, 8 * GIB, 30).lastKernelTime(1_760_000_000L)
+                .process(101, 9101, CacheFileImage.DeviceUse.of(300 * MIB, 20 * MIB, dataBytes, 25)).build();
+    }
+
     /** Two devices, two running processes and an exited one (v1.2). */
     static CacheFileImage.Builder twoDevices(CacheFileImage.Builder builder) {
         return builder

@@ -16,7 +16,6 @@ import java.nio.file.StandardOpenOption;
 import java.util.List;
 import java.util.stream.Stream;
 
-import static io.hamiobserve.adapters.cachefile.Images.GIB;
 import static io.hamiobserve.adapters.cachefile.Images.MIB;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -35,8 +34,7 @@ class KeptChannelsTest {
     Path outside;
 
     private static CacheFileImage image(long dataBytes) {
-        return CacheFileImage.v1(2).device(Images.GPU_A, 8 * GIB, 30).lastKernelTime(1_760_000_000L)
-                .process(101, 9101, CacheFileImage.DeviceUse.of(300 * MIB, 20 * MIB, dataBytes, 25)).build();
+        return Images.oneProcess(dataBytes);
     }
 
     private static long used(List<ContainerUsage> usages) {

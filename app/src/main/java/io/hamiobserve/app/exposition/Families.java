@@ -18,10 +18,11 @@ public final class Families {
     private final List<MetricFamily.Points> all = new ArrayList<>();
     /** Per family looked up by label values: the first value of each label set. */
     private final Map<MetricFamily, Map<List<String>, Double>> indexes = new HashMap<>();
+    private final MetricFamily.LastRow lastRow = new MetricFamily.LastRow();
 
     /** Starts a family for this scrape. */
     public MetricFamily.Points of(MetricFamily family) {
-        MetricFamily.Points points = family.points();
+        MetricFamily.Points points = family.points(lastRow);
         all.add(points);
         return points;
     }

@@ -54,7 +54,46 @@ public record MetricFamily(String name, String help, Type type, boolean zoned, L
 
     /** Starts collecting this family's data points for one scrape. */
     public Points points() {
-        return new Points(this);
+        return new Points(this, new LastRow());
+    }
+
+    /** Starts this family's points for one collection whose families share {@code lastRow}. */
+    Points points(LastRow lastRow) {
+        return new Points(this, lastRow);
+    }
+
+    /**
+     * The label values of the last row added to any family of one collection, as stored: a
+     * family added the same values in the same order (a container's ten usage series, given
+     * one array) shares that row's array instead of making its own. Arrays of rows are never
+     * written after they are made, so sharing one is safe; one collection, one thread.
+     */
+    static final class LastRow {
+        private String[] values = new String[0];
+
+        /** {@code labelValues} in sorted-name order ({@code valueIndex}), the last row's array when equal. */
+        String[] ordered(String[] labelValues, int[] valueIndex) {
+            String[] last = values;
+            if (last.length == valueIndex.length) {
+                int i = 0;
+                while (i < last.length && last[i] == valueAt(labelValues, valueIndex[i])) {
+                    i++;
+                }
+                if (i == last.length) {
+                    return last;
+                }
+            }
+            String[] ordered = new String[valueIndex.length];
+            for (int i = 0; i < ordered.length; i++) {
+                ordered[i] = valueAt(labelValues, valueIndex[i]);
+            }
+            values = ordered;
+            return ordered;
+        }
+
+        private static String valueAt(String[] labelValues, int index) {
+            return index < labelValues.length ? labelValues[index] : ZONE_VALUE;
+        }
     }
 
     /**
@@ -72,6 +111,7 @@ public record MetricFamily(String name, String help, Type type, boolean zoned, L
         /** For each sorted name, its position in the values {@link #add} takes (zone last). */
         private final int[] valueIndex;
         private final List<Row> rows = new ArrayList<>();
+        private final LastRow lastRow;
         /**
          * Once sealed: the rows sorted and unique, and the order the sort gave (indexes into
          * {@link #rows}, duplicates included). From then on nothing changes and any thread reads.
@@ -82,8 +122,9 @@ public record MetricFamily(String name, String help, Type type, boolean zoned, L
         private record Row(String[] values, double value, int index) {
         }
 
-        private Points(MetricFamily family) {
+        private Points(MetricFamily family, LastRow lastRow) {
             this.family = family;
+            this.lastRow = lastRow;
             List<String> all = new ArrayList<>(family.labels);
             if (family.zoned) {
                 all.add(ZONE_LABEL);
@@ -110,12 +151,7 @@ public record MetricFamily(String name, String help, Type type, boolean zoned, L
                 throw new IllegalArgumentException(family.name + " takes " + family.labels.size()
                         + " label values, got " + labelValues.length);
             }
-            String[] values = new String[sortedNames.length];
-            for (int i = 0; i < values.length; i++) {
-                int index = valueIndex[i];
-                values[i] = index < labelValues.length ? labelValues[index] : ZONE_VALUE;
-            }
-            rows.add(new Row(values, value, rows.size()));
+            rows.add(new Row(lastRow.ordered(labelValues, valueIndex), value, rows.size()));
         }
 
         public MetricFamily family() {

@@ -7,6 +7,7 @@ import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * Writes sealed families in Prometheus text 0.0.4 or OpenMetrics text, byte for byte as
@@ -22,14 +23,22 @@ final class TextWriter {
     /** Below this, an integer double is exactly its digits; Double.toString then needs no rounding. */
     private static final double EXACT_INTEGERS = 0x1p53;
 
+    /**
+     * The buffer of the last writer, for the next: a node renders at every scrape. The output has
+     * every byte of it before {@code write} returns, as within one writing, where it is reused at
+     * every flush.
+     */
+    private static final AtomicReference<byte[]> IDLE_BUFFER = new AtomicReference<>();
+
     private final OutputStream out;
-    private final byte[] buffer = new byte[BUFFER];
+    private final byte[] buffer;
     /** A number's digits, written from the end. */
     private final byte[] scratch = new byte[20];
     private int used;
 
-    private TextWriter(OutputStream out) {
+    private TextWriter(OutputStream out, byte[] buffer) {
         this.out = out;
+        this.buffer = buffer;
     }
 
     /**
@@ -55,14 +64,19 @@ final class TextWriter {
      * order and with distinct names ({@link Plain#families}).
      */
     static void write(OutputStream out, List<MetricFamily.Points> points, boolean openMetrics) throws IOException {
-        TextWriter writer = new TextWriter(out);
-        for (MetricFamily.Points family : points) {
-            writer.family(family, openMetrics);
+        byte[] idle = IDLE_BUFFER.getAndSet(null);
+        TextWriter writer = new TextWriter(out, idle != null ? idle : new byte[BUFFER]);
+        try {
+            for (MetricFamily.Points family : points) {
+                writer.family(family, openMetrics);
+            }
+            if (openMetrics) {
+                writer.ascii("# EOF\n");
+            }
+            writer.flush();
+        } finally {
+            IDLE_BUFFER.compareAndSet(null, writer.buffer);
         }
-        if (openMetrics) {
-            writer.ascii("# EOF\n");
-        }
-        writer.flush();
     }
 
     private void family(MetricFamily.Points points, boolean openMetrics) throws IOException {

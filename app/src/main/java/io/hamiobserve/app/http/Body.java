@@ -9,7 +9,8 @@ import java.util.List;
  * A rendered response body, kept as chunks of at most {@link #CHUNK} bytes. A large exposition
  * (68 MB at 100,000 containers) then costs its own size in memory while it is written and kept:
  * a growing array would briefly hold up to three times that (the doubled array, and its copy).
- * Immutable once {@link Writer#close() closed}.
+ * Immutable once {@link Writer#close() closed}, until {@link #release() released}: its arrays then
+ * go to the {@link BodyArrays} they came from, for a later body.
  */
 final class Body {
     static final int CHUNK = 1 << 20;
@@ -20,11 +21,14 @@ final class Body {
     /** Bytes used of the last chunk, which may be longer. */
     private final int lastUsed;
     private final long length;
+    private final BodyArrays arrays;
+    private volatile boolean released;
 
-    private Body(List<byte[]> chunks, int lastUsed, long length) {
+    private Body(List<byte[]> chunks, int lastUsed, long length, BodyArrays arrays) {
         this.chunks = List.copyOf(chunks);
         this.lastUsed = lastUsed;
         this.length = length;
+        this.arrays = arrays;
     }
 
     long length() {
@@ -32,11 +36,30 @@ final class Body {
     }
 
     void writeTo(OutputStream out) throws IOException {
+        if (released) {
+            // A scrape must never send bytes another body may be overwriting: fail loudly instead.
+            throw new IllegalStateException("the body was released");
+        }
         int last = chunks.size() - 1;
         for (int i = 0; i < last; i++) {
             out.write(chunks.get(i));
         }
         out.write(chunks.get(last), 0, lastUsed);
+    }
+
+    /**
+     * Gives the arrays back for later bodies. Called once no scrape can read this body any more;
+     * a later {@link #writeTo} fails rather than send bytes another body may be writing.
+     */
+    void release() {
+        if (!released) {
+            released = true;
+            chunks.forEach(arrays::giveBack);
+        }
+    }
+
+    boolean released() {
+        return released;
     }
 
     /** Arrays held, bytes: what the body costs while it is kept. */
@@ -49,6 +72,7 @@ final class Body {
         private final List<byte[]> chunks = new ArrayList<>();
         /** The length a body of this kind is expected to reach, with some room: the last one's plus 1/16. */
         private final long predicted;
+        private final BodyArrays arrays;
         private byte[] current;
         private int used;
         private long length;
@@ -58,15 +82,21 @@ final class Body {
             this(0);
         }
 
+        Writer(long expectedLength) {
+            this(expectedLength, BodyArrays.none());
+        }
+
         /**
          * @param expectedLength the length a body of this kind had last time: the first array is
          *                       made that large (up to a chunk), and the array after a full chunk
          *                       as large as the rest of it, so a body like the last one is written
          *                       without growing and copying an array or trimming a mostly empty one
+         * @param arrays         where the arrays come from, and go back to when the body is released
          */
-        Writer(long expectedLength) {
+        Writer(long expectedLength, BodyArrays arrays) {
+            this.arrays = arrays;
             predicted = expectedLength + expectedLength / 16;
-            current = new byte[(int) Math.clamp(predicted, MIN_ARRAY, CHUNK)];
+            current = arrays.take((int) Math.clamp(predicted, MIN_ARRAY, CHUNK));
         }
 
         @Override
@@ -103,7 +133,7 @@ final class Body {
             } else {
                 chunks.add(current);
                 long rest = predicted - length;
-                current = new byte[rest > 0 ? (int) Math.clamp(rest, MIN_ARRAY, CHUNK) : CHUNK];
+                current = arrays.take(rest > 0 ? (int) Math.clamp(rest, MIN_ARRAY, CHUNK) : CHUNK);
                 used = 0;
             }
         }
@@ -114,7 +144,9 @@ final class Body {
                 closed = true;
                 // A last array at least half used is kept as it is; a mostly empty one is not held for the body's life.
                 if (used < current.length / 2) {
+                    byte[] mostlyEmpty = current;
                     current = java.util.Arrays.copyOf(current, used);
+                    arrays.giveBack(mostlyEmpty);
                 }
                 chunks.add(current);
                 current = null;
@@ -125,7 +157,7 @@ final class Body {
             if (!closed) {
                 throw new IllegalStateException("the body is still being written");
             }
-            return new Body(chunks, used, length);
+            return new Body(chunks, used, length, arrays);
         }
     }
 }

@@ -162,10 +162,17 @@ public final class MetricsEndpoint {
         boolean gzip = request.headers().first(HeaderNames.ACCEPT_ENCODING)
                 .map(MetricsEndpoint::acceptsGzip).orElse(false);
         Duration deadline = edge.deadline(request.headers().first(HeaderNames.create(SCRAPE_TIMEOUT_HEADER)));
+        // Held until the body is written: its arrays then go to a later body (see BodyArrays).
+        try (Renderings.Lease lease = renderings.lease(new Renderings.Variant(format, gzip))) {
+            serve(request, response, format, gzip, deadline, started, lease.body());
+        }
+    }
+
+    private void serve(ServerRequest request, ServerResponse response, ExpositionFormat format, boolean gzip,
+                       Duration deadline, long started, java.util.concurrent.Future<Body> rendered) {
         Body body;
         try {
-            body = renderings.body(new Renderings.Variant(format, gzip))
-                    .get(deadline.toNanos() - (System.nanoTime() - started), TimeUnit.NANOSECONDS);
+            body = rendered.get(deadline.toNanos() - (System.nanoTime() - started), TimeUnit.NANOSECONDS);
         } catch (TimeoutException late) {
             answer(request, response, Status.SERVICE_UNAVAILABLE_503,
                     "the exposition was not ready within the scrape deadline of " + deadline.toMillis() + " ms\n");
@@ -191,6 +198,8 @@ public final class MetricsEndpoint {
             response.send();
             return;
         }
+        // Helidon writes to the socket before write returns (its write queue is off, the default),
+        // so no array of the body is read once the stream is closed.
         try (OutputStream out = response.outputStream()) {
             body.writeTo(out);
         } catch (IOException | UncheckedIOException gone) {
@@ -260,6 +269,11 @@ public final class MetricsEndpoint {
     /** How many bodies were rendered (one per variant and collection at most). */
     public long renderings() {
         return renderings.renderings();
+    }
+
+    /** How many body arrays were reused from earlier bodies no scrape was reading any more. */
+    public long reusedBodyArrays() {
+        return renderings.reusedBodyArrays();
     }
 
     static boolean acceptsGzip(String acceptEncoding) {

@@ -12,6 +12,7 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.zip.Deflater;
@@ -25,6 +26,9 @@ import java.util.zip.GZIPOutputStream;
  * a new one. Bodies are immutable, so scrapes never see each other's partial output.
  * Collection and rendering run on their own virtual threads so that a scrape can give up at its
  * deadline without abandoning the work others wait for.
+ *
+ * <p>A generation is held while it is current and by each scrape that {@linkplain #lease leased} it;
+ * when the last hold goes, its bodies' arrays go back to {@link BodyArrays} for the next bodies.
  */
 final class Renderings {
     /** The stamp of generations of a source that has none: never equal to a real stamp. */
@@ -34,7 +38,48 @@ final class Renderings {
     }
 
     private record Generation(Object stamp, long startedNanos, CompletableFuture<Exposition> snapshots,
-                              Map<Variant, CompletableFuture<Body>> bodies) {
+                              Map<Variant, CompletableFuture<Body>> bodies, AtomicInteger holds) {
+        /** Holds this generation, unless it was replaced and every hold has gone (its bodies are released). */
+        boolean hold() {
+            int now;
+            do {
+                now = holds.get();
+                if (now == 0) {
+                    return false;
+                }
+            } while (!holds.compareAndSet(now, now + 1));
+            return true;
+        }
+
+        void letGo() {
+            if (holds.decrementAndGet() == 0) {
+                bodies.values().forEach(body -> body.thenAccept(Body::release));
+            }
+        }
+    }
+
+    /** A scrape's hold on its body: the body's arrays are not reused before {@link #close()}. */
+    static final class Lease implements AutoCloseable {
+        private final Generation generation;
+        private final CompletableFuture<Body> body;
+        private boolean closed;
+
+        private Lease(Generation generation, CompletableFuture<Body> body) {
+            this.generation = generation;
+            this.body = body;
+        }
+
+        CompletableFuture<Body> body() {
+            return body;
+        }
+
+        @Override
+        public void close() {
+            if (!closed) {
+                closed = true;
+                generation.letGo();
+            }
+        }
     }
 
     private final MetricsSource source;
@@ -45,6 +90,7 @@ final class Renderings {
     private final AtomicLong renderings = new AtomicLong();
     /** The length of each variant's last body: the next one is usually about as long. */
     private final Map<Variant, Long> lastLengths = new ConcurrentHashMap<>();
+    private final BodyArrays arrays = new BodyArrays(BodyArrays.DEFAULT_CAPACITY);
 
     /**
      * @param abandonAfter a running collection older than this is not joined any more: a source that
@@ -55,17 +101,46 @@ final class Renderings {
         this.abandonAfter = abandonAfter;
     }
 
-    /** The body for a variant: completes with the bytes, or exceptionally when collecting or rendering failed. */
+    /**
+     * The body for a variant, held until the lease is closed: completes with the bytes, or
+     * exceptionally when collecting or rendering failed.
+     */
+    Lease lease(Variant variant) {
+        while (true) {
+            Generation generation = generation();
+            if (generation.hold()) {
+                return new Lease(generation, body(generation, variant));
+            }
+        }
+    }
+
+    /**
+     * The body for a variant, not held: for waiting on a rendering, not for reading its bytes (they
+     * may go to a later body once its generation is replaced).
+     */
     CompletableFuture<Body> body(Variant variant) {
+        return body(generation(), variant);
+    }
+
+    private CompletableFuture<Body> body(Generation generation, Variant variant) {
+        return generation.bodies().computeIfAbsent(variant,
+                wanted -> generation.snapshots().thenApplyAsync(exposition -> encode(exposition, wanted), executor));
+    }
+
+    /** The current generation, or a new one when it cannot be joined. */
+    private Generation generation() {
         Optional<Object> stamp = source.stateStamp();
         Object key = stamp.isPresent() ? stamp.get() : UNSTAMPED;
         while (true) {
             Generation generation = current.get();
             if (generation == null || !joinable(generation, key)) {
                 Generation fresh = new Generation(key, System.nanoTime(), new CompletableFuture<>(),
-                        new ConcurrentHashMap<>());
+                        new ConcurrentHashMap<>(), new AtomicInteger(1));
                 if (!current.compareAndSet(generation, fresh)) {
                     continue;
+                }
+                if (generation != null) {
+                    generation.letGo();
                 }
                 collections.incrementAndGet();
                 executor.execute(() -> {
@@ -78,9 +153,7 @@ final class Renderings {
                 });
                 generation = fresh;
             }
-            Generation chosen = generation;
-            return chosen.bodies().computeIfAbsent(variant,
-                    wanted -> chosen.snapshots().thenApplyAsync(exposition -> encode(exposition, wanted), executor));
+            return generation;
         }
     }
 
@@ -102,7 +175,7 @@ final class Renderings {
     private Body encode(Exposition exposition, Variant variant) {
         renderings.incrementAndGet();
         try {
-            Body.Writer body = new Body.Writer(lastLengths.getOrDefault(variant, 0L));
+            Body.Writer body = new Body.Writer(lastLengths.getOrDefault(variant, 0L), arrays);
             if (variant.gzip()) {
                 try (GZIPOutputStream zipped = new FastGzip(body)) {
                     exposition.write(zipped, variant.format().writer());
@@ -138,5 +211,10 @@ final class Renderings {
 
     long renderings() {
         return renderings.get();
+    }
+
+    /** How many body arrays were reused from bodies no scrape read any more. */
+    long reusedBodyArrays() {
+        return arrays.reused();
     }
 }

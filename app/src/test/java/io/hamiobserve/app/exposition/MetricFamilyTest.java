@@ -57,4 +57,38 @@ class MetricFamilyTest {
     void aWrongNumberOfLabelValuesIsAProgrammingError() {
         assertThrows(IllegalArgumentException.class, () -> ZONED.points().add(1, "only-one"));
     }
+
+    /**
+     * Families of one collection given the same label values share one stored row; a caller that
+     * changes its array between two families' points gets each family the values it was given.
+     */
+    @Test
+    void familiesGivenOneArrayEachKeepTheValuesTheyWereGiven() throws IOException {
+        Families families = new Families();
+        MetricFamily first = MetricFamily.hamiGauge("hami_test_first", "h", "pod", "device_uuid");
+        MetricFamily second = MetricFamily.hamiGauge("hami_test_second", "h", "pod", "device_uuid");
+        MetricFamily third = MetricFamily.gauge("hami_observe_test_third", "h", "pod", "device_uuid");
+        String[] labels = {"pod-a", "GPU-1"};
+        families.of(first).add(1, labels);
+        families.of(second).add(2, labels);
+        families.of(third).add(3, labels);
+        labels[0] = "pod-b";
+        families.get(first).add(4, labels);
+        families.get(second).add(5, labels);
+        labels[1] = "GPU-2";
+        families.get(third).add(6, labels);
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        Exposition.of(java.util.List.of(families)).write(out, ExpositionFormat.PROMETHEUS_TEXT.writer());
+        String text = out.toString(StandardCharsets.UTF_8);
+        for (String line : java.util.List.of(
+                "hami_test_first{device_uuid=\"GPU-1\",pod=\"pod-a\",zone=\"vGPU\"} 1.0",
+                "hami_test_first{device_uuid=\"GPU-1\",pod=\"pod-b\",zone=\"vGPU\"} 4.0",
+                "hami_test_second{device_uuid=\"GPU-1\",pod=\"pod-a\",zone=\"vGPU\"} 2.0",
+                "hami_test_second{device_uuid=\"GPU-1\",pod=\"pod-b\",zone=\"vGPU\"} 5.0",
+                "hami_observe_test_third{device_uuid=\"GPU-1\",pod=\"pod-a\"} 3.0",
+                "hami_observe_test_third{device_uuid=\"GPU-2\",pod=\"pod-b\"} 6.0")) {
+            assertEquals(true, text.contains(line + "\n"), line + " in\n" + text);
+        }
+        assertEquals(6, text.lines().filter(line -> !line.startsWith("#")).count(), text);
+    }
 }

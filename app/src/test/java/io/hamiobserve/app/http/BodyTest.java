@@ -85,4 +85,59 @@ class BodyTest {
         assertThrows(IllegalStateException.class, () -> writer.write(new byte[1], 0, 1));
         assertThrows(IllegalStateException.class, () -> new Body.Writer().body());
     }
+
+    /** A released body's arrays make the next body like it: it allocates none, and its bytes are its own. */
+    @Test
+    void aReleasedBodysArraysWriteTheNextBodyAndTheReleasedOneCannotBeSentAgain() throws IOException {
+        BodyArrays arrays = new BodyArrays(BodyArrays.DEFAULT_CAPACITY);
+        int length = 1_148_205;
+        Body first = written(arrays, length, (byte) 'a', 0);
+        assertEquals(0, arrays.reused());
+        first.release();
+        assertTrue(first.released());
+        assertTrue(arrays.keptBytes() >= length, "kept " + arrays.keptBytes());
+        assertThrows(IllegalStateException.class, () -> first.writeTo(new ByteArrayOutputStream()),
+                "a released body is never sent: its arrays may be another body's now");
+
+        Body second = written(arrays, length, (byte) 'b', length);
+        assertEquals(2, arrays.reused(), "a 1 MiB chunk and the rest, both taken back");
+        assertEquals(0, arrays.keptBytes());
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        second.writeTo(out);
+        byte[] expected = new byte[length];
+        java.util.Arrays.fill(expected, (byte) 'b');
+        assertArrayEquals(expected, out.toByteArray());
+        second.release();
+        second.release();
+        assertTrue(arrays.keptBytes() >= length && arrays.keptBytes() <= length + length / 16 + BodyArrays.GRANULE,
+                "released twice, kept once: " + arrays.keptBytes());
+    }
+
+    @Test
+    void keptArraysAreBoundedAndASmallBodyDoesNotTakeALargeOnesArray() {
+        BodyArrays arrays = new BodyArrays(3 * Body.CHUNK);
+        for (int i = 0; i < 5; i++) {
+            arrays.giveBack(new byte[Body.CHUNK]);
+        }
+        assertEquals(3L * Body.CHUNK, arrays.keptBytes(), "the oldest beyond the bound are dropped");
+        int small = arrays.take(100_000).length;
+        assertTrue(small >= 100_000 && small < 100_000 + BodyArrays.GRANULE, "a 100 KB body gets its own array, not a 1 MiB one: " + small);
+        assertEquals(0, arrays.reused());
+        assertEquals(Body.CHUNK, arrays.take(Body.CHUNK - 5).length);
+        assertEquals(1, arrays.reused());
+        BodyArrays none = BodyArrays.none();
+        none.giveBack(new byte[Body.MIN_ARRAY]);
+        assertEquals(0, none.keptBytes());
+    }
+
+    private static Body written(BodyArrays arrays, int length, byte fill, long hint) throws IOException {
+        Body.Writer writer = new Body.Writer(hint == 0 ? length : hint, arrays);
+        byte[] piece = new byte[64 * 1024];
+        java.util.Arrays.fill(piece, fill);
+        for (int at = 0; at < length; at += piece.length) {
+            writer.write(piece, 0, Math.min(piece.length, length - at));
+        }
+        writer.close();
+        return writer.body();
+    }
 }

@@ -179,15 +179,15 @@ public final class UsageMetrics {
         var power = families.of(HOST_POWER);
         var info = families.of(HOST_INFO);
         for (HostCardReading card : view.hostCards()) {
-            String[] labels = {view.node(), Integer.toString(card.index()), card.uuid(), card.deviceType()};
+            String[] labels = {view.node(), index(card.index()), card.uuid(), card.deviceType()};
             card.memoryUsedBytes().ifPresent(used -> memoryUsed.add(used, labels));
             card.gpuUtilPercent().ifPresent(util -> utilization.add(util, labels));
             card.memoryControllerUtilPercent().ifPresent(util ->
-                    controller.add(util, Integer.toString(card.index()), card.uuid(), card.deviceType()));
+                    controller.add(util, index(card.index()), card.uuid(), card.deviceType()));
             card.memoryTotalBytes().ifPresent(bytes -> total.add(bytes, labels));
             card.temperatureCelsius().ifPresent(celsius -> temperature.add(celsius, labels));
             card.powerWatts().ifPresent(watts -> power.add(watts, labels));
-            info.add(1, view.node(), Integer.toString(card.index()), card.uuid(), card.deviceType(),
+            info.add(1, view.node(), index(card.index()), card.uuid(), card.deviceType(),
                     card.pciBusId().orElse(""));
         }
     }
@@ -250,7 +250,7 @@ public final class UsageMetrics {
         var beyond = families.of(CARD_BEYOND_ALLOCATION);
         for (CardMemoryGap gap : view.cardGaps()) {
             HostCardReading card = gap.card();
-            String[] labels = {view.node(), Integer.toString(card.index()), card.uuid(), card.deviceType()};
+            String[] labels = {view.node(), index(card.index()), card.uuid(), card.deviceType()};
             hamiCoreUsed.add(gap.hamiCoreUsedBytes(), labels);
             nodeAllocated.add(gap.allocatedBytes(), labels);
             unaccounted.add(gap.unaccountedBytes(), labels);
@@ -267,6 +267,14 @@ public final class UsageMetrics {
     }
 
     private static String[] containerLabels(PodRef pod, String container, int vdeviceIndex, String uuid) {
-        return new String[] {pod.namespace(), pod.name(), container, Integer.toString(vdeviceIndex), uuid};
+        return new String[] {pod.namespace(), pod.name(), container, index(vdeviceIndex), uuid};
+    }
+
+    /** Device positions and card indexes as label values, made once: a node writes them at every scrape. */
+    private static final String[] INDEXES = java.util.stream.IntStream.range(0, 64).mapToObj(Integer::toString)
+            .toArray(String[]::new);
+
+    private static String index(int index) {
+        return index >= 0 && index < INDEXES.length ? INDEXES[index] : Integer.toString(index);
     }
 }

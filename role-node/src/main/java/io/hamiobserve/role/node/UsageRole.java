@@ -102,11 +102,7 @@ public final class UsageRole implements Role {
             return pods.pods();
         }, List.of());
         Optional<Map<Long, ProcessOwner>> owners = processOwners.flatMap(resolver -> {
-            List<Long> pids = cards.stream()
-                    .flatMap(card -> card.processes().orElse(List.of()).stream())
-                    .map(HostCardReading.CardProcess::pid)
-                    .distinct()
-                    .toList();
+            List<Long> pids = processIds(cards);
             return Optional.ofNullable(read(PROCESSES, () -> resolver.owners(pids), null));
         });
         UsageView view = UsageView.compute(node, cards, usages, nodePods, owners, clock.instant().getEpochSecond());
@@ -120,6 +116,31 @@ public final class UsageRole implements Role {
         }
         return Exposition.of(List.of(legacyNames.decorated(UsageMetrics.collect(view, nodePods)),
                 SelfMetrics.families(build, skips, health)));
+    }
+
+    /** The driver's processes' PIDs, each once, ascending. */
+    private static List<Long> processIds(List<HostCardReading> cards) {
+        int count = 0;
+        for (HostCardReading card : cards) {
+            count += card.processes().map(List::size).orElse(0);
+        }
+        // Sorted and made distinct as primitives: a node asks at every scrape, for every process of every card.
+        long[] pids = new long[count];
+        int at = 0;
+        for (HostCardReading card : cards) {
+            for (HostCardReading.CardProcess process : card.processes().orElse(List.of())) {
+                pids[at++] = process.pid();
+            }
+        }
+        java.util.Arrays.sort(pids);
+        Long[] distinct = new Long[count];
+        int kept = 0;
+        for (int i = 0; i < count; i++) {
+            if (i == 0 || pids[i] != pids[i - 1]) {
+                distinct[kept++] = pids[i];
+            }
+        }
+        return java.util.Arrays.asList(distinct).subList(0, kept);
     }
 
     private interface Read<T> {

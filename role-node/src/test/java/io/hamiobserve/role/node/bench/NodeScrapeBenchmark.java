@@ -149,9 +149,9 @@ public final class NodeScrapeBenchmark {
                 cardCount, containerCount);
         System.out.printf("scrape (collect + render %,d bytes): median %.2f ms, p99 %.2f ms over %,d scrapes   "
                 + "target <= 5 ms median%n", bytes, nanos[scrapes / 2] / 1e6, nanos[scrapes * 99 / 100] / 1e6, scrapes);
-        System.out.printf("allocated per scrape: median %.1f MiB, max %.1f MiB (flat across scrapes: nothing is kept)   target <= 2 MiB%n",
+        System.out.printf("allocated per scrape: median %.2f MiB, max %.2f MiB (flat across scrapes: nothing is kept)   target <= 2 MiB%n",
                 allocated[scrapes / 2] / 1048576.0, allocated[scrapes - 1] / 1048576.0);
-        System.out.printf("of which collection (sources, view, snapshots): median %.2f ms, %.1f MiB; "
+        System.out.printf("of which collection (sources, view, snapshots): median %.2f ms, %.2f MiB; "
                         + "the rest is the text writer and the output buffer%n",
                 collectNanos[scrapes / 2] / 1e6, collectAllocated[scrapes / 2] / 1048576.0);
         // CPU time of the scraping thread: what a scrape costs, less what other processes took from the cores.
@@ -161,14 +161,17 @@ public final class NodeScrapeBenchmark {
         System.out.printf("load average %.2f%n", ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
     }
 
-    /** The last body's length: the endpoint sizes a variant's next body after its last one, and so does this. */
-    private static int lastLength;
+    /**
+     * The body's bytes: the endpoint writes each body into the arrays of the last one no scrape reads
+     * any more (app.http.BodyArrays; {@code BodyWriterBenchmark} measures that writer), and this
+     * writes each into the same buffer.
+     */
+    private static final ByteArrayOutputStream BODY = new ByteArrayOutputStream(64 * 1024);
 
     private static int scrape(UsageRole role) throws java.io.IOException {
-        ByteArrayOutputStream out = new ByteArrayOutputStream(Math.max(64 * 1024, lastLength + lastLength / 16));
-        role.collect().write(out, ExpositionFormat.PROMETHEUS_TEXT.writer());
-        lastLength = out.size();
-        return out.size();
+        BODY.reset();
+        role.collect().write(BODY, ExpositionFormat.PROMETHEUS_TEXT.writer());
+        return BODY.size();
     }
 
     private static String uuid(int card) {
