@@ -7,8 +7,13 @@ import io.helidon.webserver.ConnectionContext;
 import io.helidon.webserver.ListenerConfig;
 import io.helidon.webserver.WebServer;
 import io.helidon.webserver.WebServerConfig;
+import io.helidon.webserver.http.ErrorHandler;
+import io.helidon.webserver.http.Filter;
+import io.helidon.webserver.http.HttpFeature;
+import io.helidon.webserver.http.HttpRoute;
 import io.helidon.webserver.http.HttpRouting;
 import io.helidon.webserver.http.HttpSecurity;
+import io.helidon.webserver.http.HttpService;
 import io.helidon.webserver.http.RoutingRequest;
 import io.helidon.webserver.http.RoutingResponse;
 import io.helidon.webserver.http.ServerRequest;
@@ -17,10 +22,10 @@ import io.helidon.webserver.observe.ObserveFeature;
 import io.helidon.webserver.observe.metrics.MetricsObserver;
 import io.helidon.webserver.spi.ServerFeature;
 
-import java.lang.reflect.Proxy;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 
 /**
  * One server's routing, which serves Helidon's observe endpoints ({@code /observe/metrics}, the
@@ -61,16 +66,76 @@ final class ObservedRouting implements HttpRouting {
      * listener would take either); nothing else is called on it, since the server gets no features.
      */
     HttpRouting.Builder builder() {
-        return (HttpRouting.Builder) Proxy.newProxyInstance(HttpRouting.Builder.class.getClassLoader(),
-                new Class<?>[] {HttpRouting.Builder.class}, (proxy, method, arguments) -> switch (method.getName()) {
-                    case "build", "get" -> this;
-                    case "identity" -> proxy;
-                    case "hashCode" -> System.identityHashCode(proxy);
-                    case "equals" -> proxy == arguments[0];
-                    case "toString" -> "the builder of " + this;
-                    default -> throw new UnsupportedOperationException("the routing is built already; "
-                            + method.getName() + " is not served by this builder");
-                });
+        return new BuiltBuilder(this);
+    }
+
+    /**
+     * A routing builder that only hands out the routing it was made with. A class of its own, not
+     * a dynamic proxy: generating a proxy class for this interface (its many route methods) on a
+     * cold JVM took tens of milliseconds on the path to a server's first answer, and an AOT cache
+     * does not hold a proxy class.
+     */
+    private record BuiltBuilder(HttpRouting routing) implements HttpRouting.Builder {
+        @Override
+        public HttpRouting build() {
+            return routing;
+        }
+
+        @Override
+        public HttpRouting.Builder register(HttpService... services) {
+            throw built("register");
+        }
+
+        @Override
+        public HttpRouting.Builder register(String path, HttpService... services) {
+            throw built("register");
+        }
+
+        @Override
+        public HttpRouting.Builder route(HttpRoute route) {
+            throw built("route");
+        }
+
+        @Override
+        public HttpRouting.Builder addFilter(Filter filter) {
+            throw built("addFilter");
+        }
+
+        @Override
+        public HttpRouting.Builder addFeature(Supplier<? extends HttpFeature> feature) {
+            throw built("addFeature");
+        }
+
+        @Override
+        public <T extends Throwable> HttpRouting.Builder error(Class<T> exceptionClass,
+                                                               ErrorHandler<? super T> handler) {
+            throw built("error");
+        }
+
+        @Override
+        public HttpRouting.Builder maxReRouteCount(int maxReRouteCount) {
+            throw built("maxReRouteCount");
+        }
+
+        @Override
+        public HttpRouting.Builder security(HttpSecurity security) {
+            throw built("security");
+        }
+
+        @Override
+        public HttpRouting.Builder copy() {
+            throw built("copy");
+        }
+
+        @Override
+        public String toString() {
+            return "the builder of " + routing;
+        }
+
+        private static UnsupportedOperationException built(String method) {
+            return new UnsupportedOperationException("the routing is built already; " + method
+                    + " is not served by this builder");
+        }
     }
 
     /** Completes once {@code /observe} is served, or exceptionally when it cannot be. */
