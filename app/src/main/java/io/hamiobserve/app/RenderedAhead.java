@@ -43,8 +43,13 @@ final class RenderedAhead implements MetricsSource {
                     Thread.sleep(READY_POLL);
                 }
                 if (role.givenUp().isEmpty() && served.server().isRunning()) {
-                    served.endpoint().renderAhead();
-                    rendered = true;
+                    try {
+                        served.endpoint().renderAhead();
+                    } finally {
+                        // Whatever the rendering did, readiness must not wait for it forever: a
+                        // failure is the first scrape's to report (500, logged).
+                        rendered = true;
+                    }
                 }
             } catch (InterruptedException stopped) {
                 Thread.currentThread().interrupt();
