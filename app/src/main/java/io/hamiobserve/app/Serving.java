@@ -24,10 +24,12 @@ public final class Serving {
 
     /**
      * Starts each role behind its own server and keeps running; {@code binds} pairs with
-     * {@code roles}. The roles' sources start beside the servers: until a source has read its
-     * input (a snapshot, the first list of an informer), a scrape answers what is known, with the
-     * ledger or the pod directory reported not synced, and {@code /readyz} answers 503; for a role
-     * that stamps its state, also until its first exposition is rendered and kept.
+     * {@code roles}. The roles' sources start once the servers listen: a start is CPU-bound, and a
+     * source reading its input (a snapshot's YAML, an informer's first list) beside the servers'
+     * build delayed the first answer (docs/deploy.md, start-up). Until a source has read its
+     * input, a scrape answers what is known, with the ledger or the pod directory reported not
+     * synced, and {@code /readyz} answers 503; for a role that stamps its state, also until its
+     * first exposition is rendered and kept.
      *
      * @return {@link Subcommand#KEEP_RUNNING}, or 2 when a role has given up for good at its start
      *         (an unreadable snapshot): that line is printed to {@code err}
@@ -37,6 +39,13 @@ public final class Serving {
         StartupTimeline.mark("command parsed, role built");
         EdgeStartup.Checked checked = EdgeStartup.check(edge, binds);
         StartupTimeline.mark("edge checked (web config)");
+        List<RenderedAhead> renderedAhead = roles.stream().map(RenderedAhead::new).toList();
+        List<Servers.Served> servers = Servers.serveAll(checked, renderedAhead);
+        for (int i = 0; i < roles.size(); i++) {
+            out.printf("hami-observe: %s view on :%d/metrics%n", roles.get(i).view(), servers.get(i).port());
+        }
+        out.flush();
+        StartupTimeline.mark("port printed");
         CompletableFuture<Void> started = new CompletableFuture<>();
         Thread.ofPlatform().name("hami-observe-start").start(() -> {
             try {
@@ -52,13 +61,6 @@ public final class Serving {
                 started.completeExceptionally(failed);
             }
         });
-        List<RenderedAhead> renderedAhead = roles.stream().map(RenderedAhead::new).toList();
-        List<Servers.Served> servers = Servers.serveAll(checked, renderedAhead);
-        for (int i = 0; i < roles.size(); i++) {
-            out.printf("hami-observe: %s view on :%d/metrics%n", roles.get(i).view(), servers.get(i).port());
-        }
-        out.flush();
-        StartupTimeline.mark("port printed");
         Runnable stop = stopOnShutdown(servers, new ArrayList<>(roles), edge.shutdownDrain());
         for (int i = 0; i < roles.size(); i++) {
             renderedAhead.get(i).renderOnceReady(servers.get(i));

@@ -41,7 +41,7 @@ public final class Launcher {
     public static int run(Launch launch, Runnable beforeServing, String... args) {
         Optional<Subcommand> named = named(args);
         named.filter(Subcommand::serves).ifPresent(command -> beforeServing.run());
-        CommandLine line = named.map(command -> commandLine(launch, List.of(command)))
+        CommandLine line = named.map(command -> commandLine(launch, List.of(command), true))
                 .orElseGet(() -> commandLine(launch));
         StartupTimeline.mark("command line built (picocli)");
         return line.execute(withDefaultCommand(line, args));
@@ -51,12 +51,17 @@ public final class Launcher {
     public static CommandLine commandLine(Launch launch) {
         List<Subcommand> commands = new ArrayList<>();
         ServiceLoader.load(Subcommand.class).forEach(commands::add);
-        return commandLine(launch, commands);
+        return commandLine(launch, commands, false);
     }
 
-    private static CommandLine commandLine(Launch launch, List<Subcommand> subcommands) {
+    /** {@code namedOnly}: {@code subcommands} is the one command the arguments name. */
+    private static CommandLine commandLine(Launch launch, List<Subcommand> subcommands, boolean namedOnly) {
         CommandLine line = new CommandLine(new HamiObserve(launch));
-        line.addSubcommand("help", new CommandLine.HelpCommand());
+        if (!namedOnly) {
+            // 'hami-observe help COMMAND'. Not when args name a command: then they cannot name this
+            // one, and picocli building it took 17-27 ms of main's way to the listening server.
+            line.addSubcommand("help", new CommandLine.HelpCommand());
+        }
         List<Subcommand> commands = new ArrayList<>(subcommands);
         commands.sort(Comparator.comparingInt(Subcommand::rank));
         commands.forEach(line::addSubcommand);
@@ -68,7 +73,7 @@ public final class Launcher {
         line.setErr(new PrintWriter(launch.err(), true));
         line.setParameterExceptionHandler((mistake, arguments) -> {
             // A mistake is explained against every command (which one a flag belongs to), built only now.
-            CommandLine every = subcommands.size() == 1 ? commandLine(launch) : line;
+            CommandLine every = namedOnly ? commandLine(launch) : line;
             launch.err().println("hami-observe: " + explain(every, mistake));
             return mistake.getCommandLine().getCommandSpec().exitCodeOnInvalidInput();
         });
