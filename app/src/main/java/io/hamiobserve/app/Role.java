@@ -7,8 +7,8 @@ import java.util.Optional;
 /**
  * A role of the process, served behind an endpoint of its own: the scheduler's allocation view, a
  * node's usage view, the console. Its sources start ({@link #start}; in {@link Serving#serve}, once
- * its server listens) and are released after the server has stopped ({@link #close}); readiness ({@link #ready}) is its
- * sources' having delivered once.
+ * its server listens) and are released after the server has stopped ({@link #close}); readiness
+ * ({@link #ready}) is its sources' having delivered once.
  */
 public interface Role extends MetricsSource, AutoCloseable {
     /** What the endpoint serves, in the line printed at start: "allocation", "usage", "console". */
