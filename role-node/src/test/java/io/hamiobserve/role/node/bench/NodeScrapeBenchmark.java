@@ -36,7 +36,8 @@ import java.util.OptionalLong;
 /**
  * A whole node scrape: 8 cards, 200 containers, each with a real HAMi-Core v1.2 cache file holding
  * 4 live processes on up to 4 devices, the node's pod directory and process attribution. Prints the
- * time of a scrape (collect + text rendering; median and p99) and the bytes allocated per scrape.
+ * time of a scrape (collect + text rendering; median and p99) and the bytes allocated per scrape, and
+ * the median of each 200 scrapes in order with their user and system CPU time.
  *
  * <p>The cards come from a scripted {@link HostCardSource} in Java: the NVML adapter's own cost per
  * read of 8 cards through JNA is measured by {@code NvmlReadBenchmark} in adapters-nvml (tens of
@@ -46,6 +47,8 @@ import java.util.OptionalLong;
  * (defaults 2,000 scrapes of 8 cards and 200 containers).
  */
 public final class NodeScrapeBenchmark {
+    private static final int WINDOW = 200;
+
     private NodeScrapeBenchmark() {
     }
 
@@ -112,6 +115,7 @@ public final class NodeScrapeBenchmark {
         java.lang.management.ThreadMXBean cpu = ManagementFactory.getThreadMXBean();
         long[] nanos = new long[scrapes];
         long[] cpuNanos = new long[scrapes];
+        long[] userNanos = new long[scrapes];
         long[] collectCpuNanos = new long[scrapes];
         long[] allocated = new long[scrapes];
         long[] collectNanos = new long[scrapes];
@@ -123,10 +127,12 @@ public final class NodeScrapeBenchmark {
         for (int i = 0; i < scrapes; i++) {
             long allocatedBefore = (long) allocatedBytes.invoke(threads);
             long cpuBefore = cpu.getCurrentThreadCpuTime();
+            long userBefore = cpu.getCurrentThreadUserTime();
             long start = System.nanoTime();
             bytes = scrape(role);
             nanos[i] = System.nanoTime() - start;
             cpuNanos[i] = cpu.getCurrentThreadCpuTime() - cpuBefore;
+            userNanos[i] = cpu.getCurrentThreadUserTime() - userBefore;
             allocated[i] = (long) allocatedBytes.invoke(threads) - allocatedBefore;
         }
         // The same again, collection alone: what the sources, the view and the snapshots cost before writing.
@@ -138,6 +144,21 @@ public final class NodeScrapeBenchmark {
             collectNanos[i] = System.nanoTime() - start;
             collectCpuNanos[i] = cpu.getCurrentThreadCpuTime() - cpuBefore;
             collectAllocated[i] = (long) allocatedBytes.invoke(threads) - allocatedBefore;
+        }
+        // Per 200 scrapes in order: the machine's speed can change within a run, and the user and system
+        // time rising together tells such a change from the code's (the JIT's) own.
+        StringBuilder windows = new StringBuilder("per 200 scrapes, median ms (mean user ms / system ms):");
+        for (int from = 0; from + WINDOW <= scrapes; from += WINDOW) {
+            long[] window = Arrays.copyOfRange(nanos, from, from + WINDOW);
+            Arrays.sort(window);
+            long user = 0;
+            long system = 0;
+            for (int i = from; i < from + WINDOW; i++) {
+                user += userNanos[i];
+                system += cpuNanos[i] - userNanos[i];
+            }
+            windows.append(String.format(" %.2f (%.1f/%.1f)", window[WINDOW / 2] / 1e6, user / WINDOW / 1e6,
+                    system / WINDOW / 1e6));
         }
         Arrays.sort(collectNanos);
         Arrays.sort(cpuNanos);
@@ -159,6 +180,7 @@ public final class NodeScrapeBenchmark {
                         + "wall time includes waiting for a core%n", cpuNanos[scrapes / 2] / 1e6,
                 cpuNanos[scrapes / 10] / 1e6, collectCpuNanos[scrapes / 2] / 1e6, collectCpuNanos[scrapes / 10] / 1e6);
         System.out.printf("load average %.2f%n", ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
+        System.out.println(windows);
     }
 
     /**
