@@ -1,6 +1,5 @@
 package io.hamiobserve.app;
 
-import io.hamiobserve.app.exposition.Exposition;
 import io.hamiobserve.app.http.EdgeConfig;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -13,7 +12,6 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -35,52 +33,7 @@ class RenderedAheadTest {
         servers.forEach(Servers.Served::stop);
     }
 
-    /** A role over a test source, ready when the test says so. */
-    private static final class TestRole implements Role {
-        private final EdgeTestSource source;
-        private volatile boolean ready;
-
-        TestRole(EdgeTestSource source) {
-            this.source = source;
-        }
-
-        @Override
-        public String view() {
-            return "test";
-        }
-
-        @Override
-        public Role start() {
-            return this;
-        }
-
-        @Override
-        public Optional<Object> stateStamp() {
-            return source.stateStamp();
-        }
-
-        @Override
-        public Exposition collect() {
-            return source.collect();
-        }
-
-        @Override
-        public boolean ready() {
-            return ready;
-        }
-
-        @Override
-        public String notReadyReason() {
-            return "the test's ledger has not been read";
-        }
-
-        @Override
-        public void close() {
-            source.close();
-        }
-    }
-
-    private Servers.Served serve(TestRole role) {
+    private Servers.Served serve(SourceRole role) {
         sources.add(role.source);
         RenderedAhead ahead = new RenderedAhead(role);
         Servers.Served served = Servers.serve("127.0.0.1:0", ahead, EdgeConfig.defaults());
@@ -102,7 +55,7 @@ class RenderedAheadTest {
     @Test
     void readyOnlyOnceTheFirstRenderingIsKeptAndThenTheFirstScrapeIsServedFromIt() throws Exception {
         EdgeTestSource source = EdgeTestSource.stamped("state 1").hold();
-        TestRole role = new TestRole(source);
+        SourceRole role = new SourceRole(source);
         Servers.Served served = serve(role);
 
         HttpResponse<String> unread = get(served, "/readyz");
@@ -136,7 +89,7 @@ class RenderedAheadTest {
 
     @Test
     void aRoleThatCollectsAtEveryScrapeIsReadyWhenItsSourcesAre() throws Exception {
-        TestRole role = new TestRole(EdgeTestSource.uncached());
+        SourceRole role = new SourceRole(EdgeTestSource.uncached());
         Servers.Served served = serve(role);
         assertEquals(503, get(served, "/readyz").statusCode());
         role.ready = true;
