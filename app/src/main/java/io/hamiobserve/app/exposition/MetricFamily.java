@@ -10,6 +10,7 @@ import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The definition of one metric family: name, HELP, type and label names, fixed in a catalogue.
@@ -118,6 +119,19 @@ public record MetricFamily(String name, String help, Type type, boolean zoned, L
          */
         private Row[] sealed;
         private int[] order;
+        /** Once sealed: the indexes into {@link #rows} of {@link #sealed}'s rows, in order. */
+        private int[] kept;
+
+        /**
+         * The order the last sort of each family's rows gave, for families of up to
+         * {@link #MAX_REMEMBERED_ROWS} rows. A node collects at every scrape and adds the same
+         * containers' rows in the same order: checking that the last order still sorts them takes
+         * one comparison per row, where sorting takes about log2 of the rows. An order that does not
+         * fit (other rows, another role's family of the same name) is found out by that check and
+         * replaced. Arrays held here are never written.
+         */
+        private static final ConcurrentHashMap<MetricFamily, int[]> LAST_ORDER = new ConcurrentHashMap<>();
+        private static final int MAX_REMEMBERED_ROWS = 1 << 16;
 
         private record Row(String[] values, double value, int index) {
         }
@@ -221,40 +235,83 @@ public record MetricFamily(String name, String help, Type type, boolean zoned, L
             if (sealed != null) {
                 return;
             }
-            int[] sorted = null;
-            for (int i = sealedBefore.size() - 1; i >= 0 && sorted == null; i--) {
+            for (int i = sealedBefore.size() - 1; i >= 0; i--) {
                 Points like = sealedBefore.get(i);
                 if (like.sealed != null && sameRows(like)) {
-                    sorted = like.order;
+                    // The same label sets row for row: the same order, and the same rows kept.
+                    Row[] distinct = new Row[like.kept.length];
+                    for (int k = 0; k < distinct.length; k++) {
+                        distinct[k] = checked(rows.get(like.kept[k]), false);
+                    }
+                    order = like.order;
+                    kept = like.kept;
+                    sealed = distinct;
+                    return;
                 }
             }
-            if (sorted == null) {
-                Row[] byValues = byValues();
-                sorted = new int[byValues.length];
-                for (int i = 0; i < byValues.length; i++) {
-                    sorted[i] = byValues[i].index;
-                }
-            }
+            int[] sorted = sortedOrder();
             Row[] distinct = new Row[sorted.length];
-            int kept = 0;
+            int[] indexes = new int[sorted.length];
+            int count = 0;
             String[] previous = null;
             for (int index : sorted) {
                 Row row = rows.get(index);
                 if (previous != null && Arrays.equals(previous, row.values)) {
                     continue;
                 }
+                previous = row.values;
+                indexes[count] = index;
+                distinct[count++] = checked(row, true);
+            }
+            order = sorted;
+            kept = count == indexes.length ? indexes : Arrays.copyOf(indexes, count);
+            sealed = count == distinct.length ? distinct : Arrays.copyOf(distinct, count);
+        }
+
+        /** {@code row}, refused where the library's snapshot would refuse it; its values checked when asked. */
+        private Row checked(Row row, boolean values) {
+            if (values) {
                 for (String value : row.values) {
                     Objects.requireNonNull(value, () -> family.name + ": a label value is missing");
                 }
-                if (family.type == Type.COUNTER && row.value < 0) {
-                    throw new IllegalArgumentException(family.name + "=" + row.value
-                            + ": counters cannot have a negative value");
-                }
-                previous = row.values;
-                distinct[kept++] = row;
             }
-            order = sorted;
-            sealed = kept == distinct.length ? distinct : Arrays.copyOf(distinct, kept);
+            if (family.type == Type.COUNTER && row.value < 0) {
+                throw new IllegalArgumentException(family.name + "=" + row.value
+                        + ": counters cannot have a negative value");
+            }
+            return row;
+        }
+
+        /** The indexes of {@link #rows} in the order of {@link #byValues()}. */
+        private int[] sortedOrder() {
+            int[] last = LAST_ORDER.get(family);
+            if (last != null && last.length == rows.size() && inStableOrder(last)) {
+                return last;
+            }
+            Row[] byValues = byValues();
+            int[] sorted = new int[byValues.length];
+            for (int i = 0; i < byValues.length; i++) {
+                sorted[i] = byValues[i].index;
+            }
+            if (sorted.length <= MAX_REMEMBERED_ROWS) {
+                LAST_ORDER.put(family, sorted);
+            }
+            return sorted;
+        }
+
+        /**
+         * Whether {@code order}, a permutation of the rows' indexes, lists them as the stable sort
+         * by label values does: each row before the next by its values, or equal to it and added
+         * before it. Only one permutation does.
+         */
+        private boolean inStableOrder(int[] order) {
+            for (int k = 1; k < order.length; k++) {
+                int compared = Arrays.compare(rows.get(order[k - 1]).values, rows.get(order[k]).values);
+                if (compared > 0 || compared == 0 && order[k - 1] > order[k]) {
+                    return false;
+                }
+            }
+            return true;
         }
 
         /** The rows sorted by their label values; a stable sort keeps the first added of equal sets first. */
@@ -279,6 +336,11 @@ public record MetricFamily(String name, String help, Type type, boolean zoned, L
         /** Label names in the order the rows' values are kept: sorted, as {@code Labels} keeps them. */
         String[] sortedNames() {
             return sortedNames;
+        }
+
+        /** The order of {@link #rows} the seal gave, duplicates included; not to be changed. */
+        int[] sealedOrder() {
+            return order;
         }
 
         /** Rows once sealed. */

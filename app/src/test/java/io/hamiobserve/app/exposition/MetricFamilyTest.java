@@ -7,9 +7,14 @@ import org.junit.jupiter.api.Test;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Random;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class MetricFamilyTest {
     private static final MetricFamily ZONED = MetricFamily.hamiGauge("hami_test_bytes", "A test family", "pod", "device_uuid");
@@ -90,5 +95,71 @@ class MetricFamilyTest {
             assertEquals(true, text.contains(line + "\n"), line + " in\n" + text);
         }
         assertEquals(6, text.lines().filter(line -> !line.startsWith("#")).count(), text);
+    }
+
+    /**
+     * A family's rows collected again and again, as a node collects at every scrape: the same rows
+     * in the same order (the last sort's order is checked and taken), shuffled, changed, added,
+     * removed, repeated with other values. Every collection is written as the library writes the
+     * same rows, sorted afresh.
+     */
+    @Test
+    void theLastOrderTakenForTheSameRowsWritesWhatTheLibraryWrites() throws IOException {
+        MetricFamily family = MetricFamily.hamiGauge("hami_test_remembered_bytes", "h", "pod", "device_uuid");
+        Random random = new Random(20_261_201L);
+        List<String[]> rows = new ArrayList<>();
+        int taken = 0;
+        int[] previousOrder = null;
+        for (int collection = 0; collection < 600; collection++) {
+            boolean same = collection > 0 && random.nextInt(3) > 0;
+            if (!same) {
+                switch (random.nextInt(5)) {
+                    case 0 -> Collections.shuffle(rows, random);
+                    case 1 -> rows.add(random.nextInt(rows.size() + 1), row(random));
+                    case 2 -> {
+                        if (!rows.isEmpty()) {
+                            rows.remove(random.nextInt(rows.size()));
+                        }
+                    }
+                    case 3 -> {
+                        if (!rows.isEmpty()) {
+                            rows.add(random.nextInt(rows.size() + 1), rows.get(random.nextInt(rows.size())).clone());
+                        }
+                    }
+                    default -> {
+                        if (!rows.isEmpty()) {
+                            rows.set(random.nextInt(rows.size()), row(random));
+                        }
+                    }
+                }
+            }
+            Families ours = new Families();
+            Families library = new Families();
+            MetricFamily.Points ourPoints = ours.of(family);
+            MetricFamily.Points libraryPoints = library.of(family);
+            for (String[] values : rows) {
+                double value = random.nextInt(1000);
+                ourPoints.add(value, values.clone());
+                libraryPoints.add(value, values.clone());
+            }
+            ByteArrayOutputStream expected = new ByteArrayOutputStream();
+            ExpositionFormat.PROMETHEUS_TEXT.writer().write(expected, library.snapshots());
+            ByteArrayOutputStream actual = new ByteArrayOutputStream();
+            Exposition.of(List.of(ours)).write(actual, ExpositionFormat.PROMETHEUS_TEXT.writer());
+            assertEquals(expected.toString(StandardCharsets.UTF_8), actual.toString(StandardCharsets.UTF_8),
+                    "collection " + collection);
+            if (!rows.isEmpty()) {
+                int[] order = ourPoints.sealedOrder();
+                if (same && order == previousOrder) {
+                    taken++;
+                }
+                previousOrder = order;
+            }
+        }
+        assertTrue(taken > 250, "collections that took the last order: " + taken);
+    }
+
+    private static String[] row(Random random) {
+        return new String[]{"pod-" + random.nextInt(12), "GPU-" + random.nextInt(4)};
     }
 }
