@@ -1,6 +1,7 @@
 package io.hamiobserve.adapters.cachefile;
 
 import io.hamiobserve.testkit.CacheFileImage;
+import io.hamiobserve.testkit.ScratchDirectory;
 
 import io.hamiobserve.adapters.cachefile.layout.CacheLayout;
 
@@ -11,9 +12,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
-import java.util.Comparator;
 import java.util.List;
-import java.util.stream.Stream;
 
 /**
  * A node's scrape: 200 container directories, each with a v1.2 file holding 4 live processes on
@@ -27,8 +26,8 @@ public final class CacheFileReadBenchmark {
     public static void main(String[] args) throws Exception {
         int containers = args.length > 0 ? Integer.parseInt(args[0]) : 200;
         int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 1000;
-        Path root = Files.createTempDirectory("cachefile-bench");
-        try {
+        try (ScratchDirectory scratch = ScratchDirectory.create("cachefile-bench")) {
+            Path root = scratch.path();
             for (int c = 0; c < containers; c++) {
                 int devices = 1 + c % 4;
                 CacheFileImage.Builder builder = CacheFileImage.v1(2).lastKernelTime(1_760_000_000L + c);
@@ -82,10 +81,6 @@ public final class CacheFileReadBenchmark {
                     bytes, bytes / 1024.0, (double) bytes / containers, CacheLayout.V1.structSize + 1);
             System.out.printf("containers served %d, skips %d, heap in use after %.1f MiB%n", served, skipped[0],
                     (runtime.totalMemory() - runtime.freeMemory()) / 1048576.0);
-        } finally {
-            try (Stream<Path> walk = Files.walk(root)) {
-                walk.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
-            }
         }
     }
 

@@ -4,6 +4,7 @@ import io.hamiobserve.testkit.CacheFileImage;
 import io.hamiobserve.adapters.cachefile.CacheFiles;
 import io.hamiobserve.role.node.UsageRole;
 import io.hamiobserve.testkit.FixedPods;
+import io.hamiobserve.testkit.ScratchDirectory;
 import io.hamiobserve.app.http.ExpositionFormat;
 import io.hamiobserve.app.metrics.BuildInfo;
 import io.hamiobserve.domain.ContainerShares;
@@ -53,10 +54,15 @@ public final class NodeScrapeBenchmark {
     }
 
     public static void main(String[] args) throws Exception {
+        try (ScratchDirectory scratch = ScratchDirectory.create("node-scrape-bench")) {
+            run(args, scratch.path());
+        }
+    }
+
+    private static void run(String[] args, Path containers) throws Exception {
         int scrapes = args.length > 0 ? Integer.parseInt(args[0]) : 2_000;
         int cardCount = args.length > 2 ? Integer.parseInt(args[1]) : 8;
         int containerCount = args.length > 2 ? Integer.parseInt(args[2]) : 200;
-        Path containers = Files.createTempDirectory("node-scrape-bench");
         List<NodePod> pods = new ArrayList<>();
         Map<Long, ProcessOwner> owners = new HashMap<>();
         List<HostCardReading.CardProcess> processes = new ArrayList<>();
