@@ -127,8 +127,10 @@ public record MetricFamily(String name, String help, Type type, boolean zoned, L
          * {@link #MAX_REMEMBERED_ROWS} rows. A node collects at every scrape and adds the same
          * containers' rows in the same order: checking that the last order still sorts them takes
          * one comparison per row, where sorting takes about log2 of the rows. An order that does not
-         * fit (other rows, another role's family of the same name) is found out by that check and
-         * replaced. Arrays held here are never written.
+         * fit (other rows, another role's family of the same name) is found out by that check, at
+         * its first row out of order, and replaced: whatever the rows hold, the output is the sort's.
+         * One entry per family: families are the catalogues' constants. Arrays held here are never
+         * written.
          */
         private static final ConcurrentHashMap<MetricFamily, int[]> LAST_ORDER = new ConcurrentHashMap<>();
         private static final int MAX_REMEMBERED_ROWS = 1 << 16;
