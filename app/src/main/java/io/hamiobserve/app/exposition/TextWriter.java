@@ -6,6 +6,7 @@ import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
 
 import java.io.IOException;
 import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -105,15 +106,19 @@ final class TextWriter {
             comment("# TYPE ", sampleName, type);
         }
         String[] names = points.sortedNames();
+        // What every row repeats, in bytes once per family: the sample's name, and each label's
+        // '{name="' or ',name="' (names are ASCII: Plain).
+        byte[] sample = sampleName.getBytes(StandardCharsets.US_ASCII);
+        byte[][] labelStarts = new byte[names.length][];
+        for (int i = 0; i < names.length; i++) {
+            labelStarts[i] = ((i == 0 ? "{" : ",") + names[i] + "=\"").getBytes(StandardCharsets.US_ASCII);
+        }
         for (int row = 0, rows = points.size(); row < rows; row++) {
-            ascii(sampleName);
+            bytes(sample);
             String[] values = points.labelValues(row);
             if (names.length > 0) {
                 for (int i = 0; i < names.length; i++) {
-                    put(i == 0 ? (byte) '{' : (byte) ',');
-                    ascii(names[i]);
-                    put((byte) '=');
-                    put((byte) '"');
+                    bytes(labelStarts[i]);
                     escaped(values[i], true);
                     put((byte) '"');
                 }
@@ -260,6 +265,19 @@ final class TextWriter {
             used += taken;
             from += taken;
         }
+    }
+
+    /** {@code bytes}, whole. */
+    private void bytes(byte[] bytes) throws IOException {
+        if (BUFFER - used < bytes.length) {
+            flush();
+            if (bytes.length > BUFFER) {
+                out.write(bytes);
+                return;
+            }
+        }
+        System.arraycopy(bytes, 0, buffer, used, bytes.length);
+        used += bytes.length;
     }
 
     private void put(byte b) throws IOException {
