@@ -64,18 +64,25 @@ public record MetricFamily(String name, String help, Type type, boolean zoned, L
     }
 
     /**
-     * The label values of the last row added to any family of one collection, as stored: a
-     * family added the same values in the same order (a container's ten usage series, given
-     * one array) shares that row's array instead of making its own. Arrays of rows are never
-     * written after they are made, so sharing one is safe; one collection, one thread.
+     * The label values of the last row added to any family of one collection, as stored, per
+     * order of the label values ({@code valueIndex}; a few at a time): a family that adds the same
+     * values in the same order as the last row of that order (a container's ten usage series,
+     * given one array, zoned or not) shares that row's array instead of making its own. Arrays of
+     * rows are never written after they are made, so sharing one is safe, and the writer writes a
+     * shared array's labels once ({@code TextWriter.LabelBlocks}); one collection, one thread.
      */
     static final class LastRow {
-        private String[] values = new String[0];
+        private static final int ORDERS = 4;
+        private final int[][] orders = new int[ORDERS][];
+        private final String[][] rows = new String[ORDERS][];
+        /** The order replaced next when another comes. */
+        private int next;
 
         /** {@code labelValues} in sorted-name order ({@code valueIndex}), the last row's array when equal. */
         String[] ordered(String[] labelValues, int[] valueIndex) {
-            String[] last = values;
-            if (last.length == valueIndex.length) {
+            int order = order(valueIndex);
+            String[] last = rows[order];
+            if (last != null) {
                 int i = 0;
                 while (i < last.length && last[i] == valueAt(labelValues, valueIndex[i])) {
                     i++;
@@ -88,8 +95,21 @@ public record MetricFamily(String name, String help, Type type, boolean zoned, L
             for (int i = 0; i < ordered.length; i++) {
                 ordered[i] = valueAt(labelValues, valueIndex[i]);
             }
-            values = ordered;
+            rows[order] = ordered;
             return ordered;
+        }
+
+        private int order(int[] valueIndex) {
+            for (int i = 0; i < ORDERS; i++) {
+                if (orders[i] == valueIndex || orders[i] != null && Arrays.equals(orders[i], valueIndex)) {
+                    return i;
+                }
+            }
+            int order = next;
+            next = (next + 1) % ORDERS;
+            orders[order] = valueIndex;
+            rows[order] = null;
+            return order;
         }
 
         private static String valueAt(String[] labelValues, int index) {

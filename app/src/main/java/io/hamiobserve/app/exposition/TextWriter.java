@@ -25,21 +25,34 @@ final class TextWriter {
     private static final double EXACT_INTEGERS = 0x1p53;
 
     /**
-     * The buffer of the last writer, for the next: a node renders at every scrape. The output has
-     * every byte of it before {@code write} returns, as within one writing, where it is reused at
-     * every flush.
+     * The buffer and the label blocks' arrays of the last writer, for the next: a node renders at
+     * every scrape. The output has every byte of the buffer before {@code write} returns, as
+     * within one writing, where it is reused at every flush. A writer that finds none (another is
+     * writing) makes its own.
      */
-    private static final AtomicReference<byte[]> IDLE_BUFFER = new AtomicReference<>();
+    private static final AtomicReference<Kept> IDLE = new AtomicReference<>();
 
     private final OutputStream out;
     private final byte[] buffer;
+    private final LabelBlocks labelBlocks;
     /** A number's digits, written from the end. */
     private final byte[] scratch = new byte[20];
     private int used;
+    /** How often the buffer went out: a label set's bytes are kept only when they are whole in it. */
+    private long flushes;
 
-    private TextWriter(OutputStream out, byte[] buffer) {
+    private TextWriter(OutputStream out, Kept kept) {
         this.out = out;
-        this.buffer = buffer;
+        this.buffer = kept.buffer;
+        this.labelBlocks = kept.labelBlocks;
+        labelBlocks.startWrite();
+    }
+
+    /** What one writer leaves the next. */
+    private record Kept(byte[] buffer, LabelBlocks labelBlocks) {
+        static Kept fresh() {
+            return new Kept(new byte[BUFFER], new LabelBlocks());
+        }
     }
 
     /**
@@ -65,8 +78,9 @@ final class TextWriter {
      * order and with distinct names ({@link Plain#families}).
      */
     static void write(OutputStream out, List<MetricFamily.Points> points, boolean openMetrics) throws IOException {
-        byte[] idle = IDLE_BUFFER.getAndSet(null);
-        TextWriter writer = new TextWriter(out, idle != null ? idle : new byte[BUFFER]);
+        Kept idle = IDLE.getAndSet(null);
+        Kept kept = idle != null ? idle : Kept.fresh();
+        TextWriter writer = new TextWriter(out, kept);
         try {
             for (MetricFamily.Points family : points) {
                 writer.family(family, openMetrics);
@@ -76,7 +90,7 @@ final class TextWriter {
             }
             writer.flush();
         } finally {
-            IDLE_BUFFER.compareAndSet(null, writer.buffer);
+            IDLE.compareAndSet(null, kept);
         }
     }
 
@@ -113,16 +127,27 @@ final class TextWriter {
         for (int i = 0; i < names.length; i++) {
             labelStarts[i] = ((i == 0 ? "{" : ",") + names[i] + "=\"").getBytes(StandardCharsets.US_ASCII);
         }
-        for (int row = 0, rows = points.size(); row < rows; row++) {
+        int rows = points.size();
+        LabelBlocks.Rows written = names.length > 0 && rows >= LabelBlocks.MIN_ROWS ? labelBlocks.of(names) : null;
+        for (int row = 0; row < rows; row++) {
             bytes(sample);
             String[] values = points.labelValues(row);
             if (names.length > 0) {
-                for (int i = 0; i < names.length; i++) {
-                    bytes(labelStarts[i]);
-                    escaped(values[i], true);
-                    put((byte) '"');
+                if (written != null && written.has(row, values)) {
+                    bytes(written.bytes(), written.from(row), written.to(row));
+                } else {
+                    int start = used;
+                    long flushed = flushes;
+                    for (int i = 0; i < names.length; i++) {
+                        bytes(labelStarts[i]);
+                        escaped(values[i], true);
+                        put((byte) '"');
+                    }
+                    put((byte) '}');
+                    if (written != null && flushes == flushed) {
+                        written.keep(row, values, buffer, start, used);
+                    }
                 }
-                put((byte) '}');
             }
             put((byte) ' ');
             number(points.value(row));
@@ -269,15 +294,21 @@ final class TextWriter {
 
     /** {@code bytes}, whole. */
     private void bytes(byte[] bytes) throws IOException {
-        if (BUFFER - used < bytes.length) {
+        bytes(bytes, 0, bytes.length);
+    }
+
+    /** {@code bytes} {@code from} to {@code to}. */
+    private void bytes(byte[] bytes, int from, int to) throws IOException {
+        int length = to - from;
+        if (BUFFER - used < length) {
             flush();
-            if (bytes.length > BUFFER) {
-                out.write(bytes);
+            if (length > BUFFER) {
+                out.write(bytes, from, length);
                 return;
             }
         }
-        System.arraycopy(bytes, 0, buffer, used, bytes.length);
-        used += bytes.length;
+        System.arraycopy(bytes, from, buffer, used, length);
+        used += length;
     }
 
     private void put(byte b) throws IOException {
@@ -296,6 +327,126 @@ final class TextWriter {
     private void flush() throws IOException {
         out.write(buffer, 0, used);
         used = 0;
+        flushes++;
+    }
+
+    /**
+     * The label sets a writing wrote, in bytes ({@code {name="value",...}}), by row, for the
+     * families after it with the same label names. A scrape's families share their rows' label
+     * arrays where they add the same label values in the same order (a container's ten usage
+     * series; {@link MetricFamily.LastRow}), and such arrays are never written after they are
+     * made: a row whose array is the one written at the same position before, under the same
+     * names, is the same bytes, and is copied instead of escaped value by value. Kept for a few
+     * sets of label names at a time, up to a bound in rows and bytes (past it, rows are written
+     * as they come); emptied at every writing, and allocating nothing once grown.
+     */
+    static final class LabelBlocks {
+        /**
+         * Sets of label names kept at a time, the least recently used replaced: a node's
+         * catalogue writes families of six sets between two of one set, in name order.
+         */
+        static final int SETS = 8;
+        /** Families of fewer rows are written as they come: nothing to gain, and they would take a set. */
+        static final int MIN_ROWS = 16;
+        static final int MAX_ROWS = 8_192;
+        static final int MAX_BYTES = 512 * 1024;
+
+        private final Rows[] sets = new Rows[SETS];
+        private long uses;
+
+        LabelBlocks() {
+            for (int i = 0; i < SETS; i++) {
+                sets[i] = new Rows();
+            }
+        }
+
+        void startWrite() {
+            for (Rows set : sets) {
+                set.clear();
+            }
+        }
+
+        /** The kept rows of {@code names}, emptied and taken for them when none are kept. */
+        Rows of(String[] names) {
+            Rows least = sets[0];
+            for (Rows set : sets) {
+                if (java.util.Arrays.equals(set.names, names)) {
+                    set.used = ++uses;
+                    return set;
+                }
+                if (set.used < least.used) {
+                    least = set;
+                }
+            }
+            least.clear();
+            least.names = names;
+            least.used = ++uses;
+            return least;
+        }
+
+        /** The rows written under one set of label names. */
+        static final class Rows {
+            private String[] names;
+            /** When it was last taken, in {@link #uses}. */
+            private long used;
+            /** By row: the label array written there, and where its bytes are in {@link #bytes}. */
+            private String[][] rows = new String[0][];
+            private int[] from = new int[0];
+            private int[] to = new int[0];
+            private byte[] bytes = new byte[0];
+            private int bytesUsed;
+            private int rowsUsed;
+
+            private void clear() {
+                java.util.Arrays.fill(rows, 0, rowsUsed, null);
+                rowsUsed = 0;
+                bytesUsed = 0;
+            }
+
+            /** Whether {@code values}' bytes are kept for {@code row}: its array was written there before. */
+            boolean has(int row, String[] values) {
+                return row < rowsUsed && rows[row] == values;
+            }
+
+            int from(int row) {
+                return from[row];
+            }
+
+            int to(int row) {
+                return to[row];
+            }
+
+            byte[] bytes() {
+                return bytes;
+            }
+
+            /** Keeps {@code values}' bytes, {@code block}'s {@code start} to {@code end}, for {@code row}. */
+            void keep(int row, String[] values, byte[] block, int start, int end) {
+                int length = end - start;
+                if (row >= MAX_ROWS || bytesUsed + length > MAX_BYTES) {
+                    return;
+                }
+                if (row >= rows.length) {
+                    int grown = Math.min(MAX_ROWS, Math.max(row + 1, 2 * rows.length));
+                    rows = java.util.Arrays.copyOf(rows, grown);
+                    from = java.util.Arrays.copyOf(from, grown);
+                    to = java.util.Arrays.copyOf(to, grown);
+                }
+                if (bytesUsed + length > bytes.length) {
+                    bytes = java.util.Arrays.copyOf(bytes,
+                            Math.min(MAX_BYTES, Math.max(bytesUsed + length, 2 * bytes.length)));
+                }
+                System.arraycopy(block, start, bytes, bytesUsed, length);
+                if (row >= rowsUsed) {
+                    java.util.Arrays.fill(rows, rowsUsed, row, null);
+                    rowsUsed = row + 1;
+                }
+                rows[row] = values;
+                from[row] = bytesUsed;
+                to[row] = bytesUsed + length;
+                bytesUsed += length;
+            }
+        }
     }
 
     /** Which families this writer may write: the rest go to the library's writer. */

@@ -163,6 +163,76 @@ class TextWriterEqualityTest {
         }
     }
 
+    /**
+     * Label sets written once and copied for the families after with the same names and the same
+     * rows ({@link TextWriter.LabelBlocks}), over several writings: families sharing their rows'
+     * arrays (added one after the other, as a container's series are), one skipping rows (so
+     * positions shift), one with the same values under other names, label sets added twice, values
+     * the format escapes, and a writing with more rows than are kept; each writing is the library's.
+     */
+    @Test
+    void writesLabelSetsKeptForLaterFamiliesAsTheLibraryDoes() throws IOException {
+        Random random = new Random(20_261_201L);
+        for (int writing = 0; writing < 6; writing++) {
+            int rows = writing == 3 ? TextWriter.LabelBlocks.MAX_ROWS + 500 : 1 + random.nextInt(400);
+            Families families = new Families();
+            MetricFamily.Points first = families.of(MetricFamily.hamiGauge("hami_test_a_bytes", "A", "pod", "card"));
+            MetricFamily.Points second = families.of(MetricFamily.hamiGauge("hami_test_b_bytes", "B", "pod", "card"));
+            MetricFamily.Points sparse = families.of(MetricFamily.hamiGauge("hami_test_c_bytes", "C", "pod", "card"));
+            MetricFamily.Points unzoned = families.of(MetricFamily.gauge("hami_test_d_bytes", "D", "pod", "card"));
+            for (int i = 0; i < rows; i++) {
+                String pod = random.nextInt(10) == 0 ? "pod-" + (i - 1) : "pod-" + i + List.of("", "é", "\"", "\\", "\n",
+                        "😀").get(random.nextInt(6));
+                String[] labels = {pod, "GPU-" + random.nextInt(4)};
+                first.add(i, labels);
+                second.add(i * 2.5, labels);
+                if (random.nextInt(5) != 0) {
+                    sparse.add(-i, labels);
+                }
+                unzoned.add(i, labels);
+            }
+            MetricSnapshots snapshots = families.snapshots();
+            for (ExpositionFormatWriter writer : WRITERS) {
+                ByteArrayOutputStream library = new ByteArrayOutputStream();
+                writer.write(library, snapshots);
+                ByteArrayOutputStream ours = new ByteArrayOutputStream();
+                Exposition.of(List.of(families)).write(ours, writer);
+                assertEquals(library.toString(StandardCharsets.UTF_8), ours.toString(StandardCharsets.UTF_8),
+                        "writing " + writing + ", " + writer.getClass().getSimpleName());
+            }
+        }
+    }
+
+    /** Rows are kept up to their bounds, found by their array at their position only, and emptied at a writing. */
+    @Test
+    void labelBlocksAreBoundedAndMatchTheSameArrayOnly() {
+        TextWriter.LabelBlocks blocks = new TextWriter.LabelBlocks();
+        String[] names = {"card", "pod"};
+        TextWriter.LabelBlocks.Rows rows = blocks.of(names);
+        byte[] block = new byte[200];
+        String[][] arrays = new String[TextWriter.LabelBlocks.MAX_ROWS + 10][];
+        for (int row = 0; row < arrays.length; row++) {
+            arrays[row] = new String[] {"GPU-0", "pod-" + row};
+            rows.keep(row, arrays[row], block, 0, 200);
+        }
+        assertTrue(rows.has(5, arrays[5]));
+        assertTrue(!rows.has(5, arrays[5].clone()), "an equal array is not the same array");
+        assertTrue(!rows.has(6, arrays[5]), "an array written at another position");
+        int kept = TextWriter.LabelBlocks.MAX_BYTES / 200;
+        assertTrue(rows.has(kept - 1, arrays[kept - 1]));
+        assertTrue(!rows.has(kept, arrays[kept]), "rows past the byte bound are not kept");
+        assertEquals(200, rows.to(kept - 1) - rows.from(kept - 1));
+        assertTrue(rows == blocks.of(names.clone()), "the same names find the same rows");
+        blocks.startWrite();
+        assertTrue(!rows.has(5, arrays[5]), "a writing starts with nothing kept");
+        for (int row = 0; row < arrays.length; row++) {
+            rows.keep(row, arrays[row], block, 0, 10);
+        }
+        assertTrue(rows.has(TextWriter.LabelBlocks.MAX_ROWS - 1, arrays[TextWriter.LabelBlocks.MAX_ROWS - 1]));
+        assertTrue(!rows.has(TextWriter.LabelBlocks.MAX_ROWS, arrays[TextWriter.LabelBlocks.MAX_ROWS]),
+                "rows past the bound are not kept");
+    }
+
     private static List<Families> collections(Random random, boolean lintClean) {
         List<Families> collections = new ArrayList<>();
         int count = 1 + random.nextInt(3);
