@@ -4,6 +4,7 @@ import io.hamiobserve.domain.UsageView.ContainerDevice;
 import io.hamiobserve.domain.UsageView.ContainerMemoryGap;
 
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -16,10 +17,11 @@ import java.util.Set;
  * card it may use, and what follows from those (the per-container gaps, HAMi-Core's use per card,
  * which containers account for which cards). Part of {@link UsageView#compute}.
  *
- * @param containers         devices of known containers, by pod, container and device index
+ * @param containers         devices of known containers, by namespace, pod name, container, pod UID
+ *                           and device index
  * @param unknown            records of pods or containers the pod directory does not know
  * @param unmatched          devices of known containers on a card neither allocated to the pod nor
- *                           of this node
+ *                           of this node, in the same order
  * @param gaps               per container and device: allocated vs used memory, in the same order
  * @param hamiCoreUsedByCard Σ of HAMi-Core's accounting per card UUID, bytes
  * @param managed            the cards each known container accounts for
@@ -41,66 +43,98 @@ record ContainerJoin(List<ContainerDevice> containers, List<ContainerUsage> unkn
         List<ContainerMemoryGap> gaps = new ArrayList<>();
         Map<String, Long> hamiCoreUsedByCard = new HashMap<>();
         Set<ContainerCard> managed = new HashSet<>();
+        // The view's order, by namespace, pod name, container, pod UID (a pod recreated under the same
+        // name has a directory of its own until it is cleaned up), then device index: the containers
+        // are sorted, not their devices (fewer, and a container's devices are in index order already).
+        List<KnownContainer> known = new ArrayList<>(usages.size());
         for (ContainerUsage usage : usages) {
             NodePod pod = podsByUid.get(usage.podUid());
             if (pod == null || !pod.containerNames().contains(usage.containerName())) {
                 unknown.add(usage);
-                continue;
+            } else {
+                known.add(new KnownContainer(pod, usage));
             }
-            Set<String> podCards = allocatedCards(pod);
-            for (DeviceUsage device : usage.devices()) {
+        }
+        known.sort(KnownContainer.ORDER);
+        for (KnownContainer container : known) {
+            NodePod pod = container.pod();
+            ContainerUsage usage = container.usage();
+            for (DeviceUsage device : inIndexOrder(usage.devices())) {
                 OptionalLong age = device.lastKernelEpochSeconds() > 0
                         ? OptionalLong.of(Quantities.excess(nowEpochSeconds, device.lastKernelEpochSeconds()))
                         : OptionalLong.empty();
-                ContainerDevice known = new ContainerDevice(pod.pod(), usage.containerName(), device, age);
-                if (!podCards.contains(device.uuid()) && !nodeCards.contains(device.uuid())) {
-                    unmatched.add(known);
+                ContainerDevice joined = new ContainerDevice(pod.pod(), usage.containerName(), device, age);
+                if (!allocates(pod, device.uuid()) && !nodeCards.contains(device.uuid())) {
+                    unmatched.add(joined);
                     continue;
                 }
-                containers.add(known);
+                containers.add(joined);
                 hamiCoreUsedByCard.merge(device.uuid(), device.usedBytes(), Quantities::add);
-                managed.add(new ContainerCard(usage.podUid(), usage.containerName(), device.uuid()));
+                // The pod's own UID, equal to the record's: the unmanaged memory's look-ups then match by identity.
+                managed.add(new ContainerCard(pod.pod().uid(), usage.containerName(), device.uuid()));
                 long allocated = allocatedTo(pod, usage.containerName(), device.uuid()).orElse(device.limitBytes());
                 gaps.add(new ContainerMemoryGap(pod.pod(), usage.containerName(), device.vdeviceIndex(),
                         device.uuid(), allocated, device.usedBytes()));
             }
         }
-        containers.sort((left, right) -> order(left.pod(), left.container(), left.usage().vdeviceIndex(),
-                right.pod(), right.container(), right.usage().vdeviceIndex()));
-        gaps.sort((left, right) -> order(left.pod(), left.container(), left.vdeviceIndex(),
-                right.pod(), right.container(), right.vdeviceIndex()));
         return new ContainerJoin(containers, unknown, unmatched, gaps, hamiCoreUsedByCard, managed);
     }
 
-    /**
-     * By namespace, pod, container, then device index: the order of the view's containers, written
-     * out rather than chained from key extractors because a node sorts it at every scrape.
-     */
-    private static int order(PodRef leftPod, String leftContainer, int leftIndex,
-                             PodRef rightPod, String rightContainer, int rightIndex) {
-        int order = leftPod.namespace().compareTo(rightPod.namespace());
-        if (order == 0) {
-            order = leftPod.name().compareTo(rightPod.name());
-        }
-        if (order == 0) {
-            order = leftContainer.compareTo(rightContainer);
-        }
-        return order != 0 ? order : Integer.compare(leftIndex, rightIndex);
+    /** A container HAMi-Core accounts for, of a pod the node knows. */
+    private record KnownContainer(NodePod pod, ContainerUsage usage) {
+        /**
+         * By namespace, pod name, container and pod UID: written out rather than chained from key
+         * extractors because a node sorts its containers at every scrape.
+         */
+        static final Comparator<KnownContainer> ORDER = (left, right) -> {
+            PodRef leftPod = left.pod.pod();
+            PodRef rightPod = right.pod.pod();
+            int order = leftPod.namespace().compareTo(rightPod.namespace());
+            if (order == 0) {
+                order = leftPod.name().compareTo(rightPod.name());
+            }
+            if (order == 0) {
+                order = left.usage.containerName().compareTo(right.usage.containerName());
+            }
+            return order != 0 ? order : leftPod.uid().compareTo(rightPod.uid());
+        };
     }
 
-    /** The card and MIG UUIDs the pod's placement names: what its containers may account on. */
-    private static Set<String> allocatedCards(NodePod pod) {
-        Set<String> uuids = new HashSet<>();
-        pod.placement().ifPresent(placement -> {
-            placement.containers().forEach(container -> container.devices().forEach(share -> uuids.add(share.uuid())));
-            for (MigInstance instance : placement.migInstances()) {
-                uuids.add(instance.gpuUuid());
-                if (instance.ready()) {
-                    uuids.add(instance.migUuid());
+    /** {@code devices} by device index, equal indexes in their order; the list itself when so already. */
+    private static List<DeviceUsage> inIndexOrder(List<DeviceUsage> devices) {
+        for (int i = 1; i < devices.size(); i++) {
+            if (devices.get(i - 1).vdeviceIndex() > devices.get(i).vdeviceIndex()) {
+                List<DeviceUsage> sorted = new ArrayList<>(devices);
+                sorted.sort(Comparator.comparingInt(DeviceUsage::vdeviceIndex));
+                return sorted;
+            }
+        }
+        return devices;
+    }
+
+    /**
+     * Whether the pod's placement names {@code uuid}, a card or a MIG instance: what its containers
+     * may account on. A scan, not a set: a placement names a few cards, and a node asks this for
+     * every container's every device at every scrape.
+     */
+    private static boolean allocates(NodePod pod, String uuid) {
+        if (pod.placement().isEmpty()) {
+            return false;
+        }
+        PodPlacement placement = pod.placement().get();
+        for (ContainerShares container : placement.containers()) {
+            for (DeviceShare share : container.devices()) {
+                if (share.uuid().equals(uuid)) {
+                    return true;
                 }
             }
-        });
-        return uuids;
+        }
+        for (MigInstance instance : placement.migInstances()) {
+            if (instance.gpuUuid().equals(uuid) || instance.ready() && instance.migUuid().equals(uuid)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static OptionalLong allocatedTo(NodePod pod, String containerName, String uuid) {

@@ -8,7 +8,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
-import java.util.TreeMap;
 
 /**
  * What is really used on one node, at one moment: the usage view, and its gap to what was allocated.
@@ -172,7 +171,8 @@ public record UsageView(String node, List<HostCardReading> hostCards, List<Conta
     private static List<UnmanagedMemory> unmanagedMemory(List<HostCardReading> cards, Map<Long, ProcessOwner> owners,
                                                          Map<String, NodePod> podsByUid,
                                                          Set<ContainerJoin.ContainerCard> managed) {
-        Map<Holder, Held> grouped = new TreeMap<>(Holder.ORDER);
+        // Grouped by hash, then ordered once: fewer comparisons than a sorted map's at every process.
+        Map<Holder, Held> grouped = new HashMap<>();
         for (HostCardReading card : cards) {
             for (HostCardReading.CardProcess process : card.processes().orElse(List.of())) {
                 ProcessOwner owner = owners.get(process.pid());
@@ -187,10 +187,15 @@ public record UsageView(String node, List<HostCardReading> hostCards, List<Conta
                         (held, one) -> held.plus(one.bytes()));
             }
         }
-        List<UnmanagedMemory> result = new ArrayList<>();
-        grouped.forEach((holder, held) -> result.add(new UnmanagedMemory(holder.uuid(),
-                Optional.ofNullable(podsByUid.get(holder.podUid())).map(NodePod::pod), holder.container(),
-                held.bytes(), held.processes())));
+        List<Map.Entry<Holder, Held>> ordered = new ArrayList<>(grouped.entrySet());
+        ordered.sort(Map.Entry.comparingByKey(Holder.ORDER));
+        List<UnmanagedMemory> result = new ArrayList<>(ordered.size());
+        for (Map.Entry<Holder, Held> group : ordered) {
+            Holder holder = group.getKey();
+            Held held = group.getValue();
+            result.add(new UnmanagedMemory(holder.uuid(), Optional.ofNullable(podsByUid.get(holder.podUid()))
+                    .map(NodePod::pod), holder.container(), held.bytes(), held.processes()));
+        }
         return result;
     }
 }

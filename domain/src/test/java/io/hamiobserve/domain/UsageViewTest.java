@@ -294,4 +294,63 @@ class UsageViewTest {
         assertEquals(1, view.unknownContainers().size());
         assertEquals(List.of(), view.containers());
     }
+
+    /**
+     * For random nodes (pods of a few namespaces and names, some the same name under another UID,
+     * containers listed in any order, devices in any index order), the containers are in the view's
+     * order (namespace, pod name, container, pod UID, device index), hold every joined device once,
+     * and the gaps are the same devices in the same order.
+     */
+    @Test
+    void containersAndGapsAreInNamespacePodContainerAndIndexOrderForRandomNodes() {
+        java.util.Random random = new java.util.Random(20_261_201L);
+        java.util.Comparator<ContainerDevice> viewOrder = java.util.Comparator
+                .comparing((ContainerDevice device) -> device.pod().namespace())
+                .thenComparing(device -> device.pod().name())
+                .thenComparing(ContainerDevice::container)
+                .thenComparing(device -> device.pod().uid())
+                .thenComparingInt(device -> device.usage().vdeviceIndex());
+        for (int round = 0; round < 300; round++) {
+            List<NodePod> pods = new java.util.ArrayList<>();
+            List<ContainerUsage> usages = new java.util.ArrayList<>();
+            java.util.Map<String, Integer> expected = new java.util.HashMap<>();
+            int podCount = random.nextInt(12);
+            for (int p = 0; p < podCount; p++) {
+                String namespace = "ns-" + random.nextInt(3);
+                String name = "pod-" + random.nextInt(4);
+                PodRef pod = new PodRef(namespace, name, "uid-" + round + "-" + p);
+                List<String> containers = List.of("b", "a", "c").subList(0, 1 + random.nextInt(3));
+                pods.add(nodePod(pod, containers, Map.of(), null));
+                for (String container : containers) {
+                    List<DeviceUsage> devices = new java.util.ArrayList<>();
+                    for (int d = 0; d < 1 + random.nextInt(4); d++) {
+                        devices.add(device(random.nextInt(3), "GPU-" + random.nextInt(2), 1 + d, 10, 0));
+                    }
+                    usages.add(usage(pod.uid(), container, devices.toArray(DeviceUsage[]::new)));
+                    for (DeviceUsage device : devices) {
+                        expected.merge(pod.uid() + "/" + container + "/" + device, 1, Integer::sum);
+                    }
+                }
+            }
+            java.util.Collections.shuffle(usages, random);
+            UsageView view = compute(List.of(hostCard(0, "GPU-0", 1L), hostCard(1, "GPU-1", 1L)), usages, pods);
+
+            List<ContainerDevice> containers = view.containers();
+            for (int i = 1; i < containers.size(); i++) {
+                assertTrue(viewOrder.compare(containers.get(i - 1), containers.get(i)) <= 0,
+                        "round " + round + ": " + containers.get(i - 1) + " before " + containers.get(i));
+            }
+            java.util.Map<String, Integer> joined = new java.util.HashMap<>();
+            containers.forEach(device -> joined.merge(device.pod().uid() + "/" + device.container() + "/"
+                    + device.usage(), 1, Integer::sum));
+            assertEquals(expected, joined, "round " + round);
+            assertEquals(containers.size(), view.containerGaps().size());
+            for (int i = 0; i < containers.size(); i++) {
+                ContainerDevice device = containers.get(i);
+                ContainerMemoryGap gap = view.containerGaps().get(i);
+                assertEquals(List.of(device.pod(), device.container(), device.usage().vdeviceIndex(),
+                        device.usage().uuid()), List.of(gap.pod(), gap.container(), gap.vdeviceIndex(), gap.uuid()));
+            }
+        }
+    }
 }
