@@ -16,8 +16,10 @@ import java.util.Objects;
 
 /**
  * A cache file read while its writer and its tenant may change it: a regular file, never followed
- * through a symbolic link (checked before, and closed against by {@code O_NOFOLLOW} on open),
- * checked after reading not to have been replaced by another file or cut below its layout's size.
+ * through a symbolic link (checked before, and closed against by {@code O_NOFOLLOW} on open). A
+ * file opened for the read is checked after it not to have been replaced by another file or cut
+ * below its layout's size; a file read through the channel kept for it is that channel's file,
+ * which the {@code lstat} before the read named, and a cut while it is read ends a read early.
  * Everything that goes wrong is a rejection with its reason, never an exception.
  */
 final class ChangingFile {
@@ -36,7 +38,8 @@ final class ChangingFile {
     /**
      * Reads as {@link #read(Path, Decoder)} does; with {@code keptChannels}, through the channel
      * kept for the path when the path still names the file it was opened on (then without
-     * {@code open}, {@code fstat} and {@code close}), keeping the channel for the next read.
+     * {@code open}, {@code fstat}, a second {@code lstat} and {@code close}), keeping the channel
+     * for the next read.
      */
     static ReadResult read(Path path, Decoder decoder, KeptChannels keptChannels) {
         BasicFileAttributes attributes;
@@ -55,18 +58,14 @@ final class ChangingFile {
         }
         Object key = attributes.fileKey();
         FileChannel channel = keptChannels == null ? null : keptChannels.take(path, key);
+        if (channel != null) {
+            return readKept(path, decoder, keptChannels, key, channel, attributes.size());
+        }
         ReadResult result;
         try {
-            ByteSource source;
-            if (channel != null) {
-                // The kept channel holds the inode lstat just named, so lstat's size is this file's size.
-                source = ByteSource.of(channel, attributes.size());
-            } else {
-                // NOFOLLOW_LINKS (O_NOFOLLOW) closes the window where a symlink replaces the file after the check.
-                channel = FileChannel.open(path, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS);
-                source = ByteSource.of(channel);
-            }
-            result = decoder.decode(source);
+            // NOFOLLOW_LINKS (O_NOFOLLOW) closes the window where a symlink replaces the file after the check.
+            channel = FileChannel.open(path, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS);
+            result = decoder.decode(ByteSource.of(channel));
         } catch (NoSuchFileException e) {
             return closed(channel, Reason.VANISHED, "gone before it could be opened");
         } catch (AccessDeniedException e) {
@@ -83,6 +82,8 @@ final class ChangingFile {
             closed(channel, Reason.IO_ERROR, e.toString());
             throw e;
         }
+        // The file opened may not be the one lstat named (replaced in between): lstat again, and
+        // compare. A file cut below its layout after its reads is rejected here too.
         BasicFileAttributes afterwards;
         try {
             afterwards = Files.readAttributes(path, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
@@ -102,6 +103,27 @@ final class ChangingFile {
         if (result.ok() && afterwards.size() < result.content().layout().structSize) {
             return ReadResult.rejected(Reason.TRUNCATED, "shrank to " + afterwards.size() + " bytes while it was read");
         }
+        return result;
+    }
+
+    /**
+     * Reads through the channel kept for {@code path}, which holds the inode that {@code lstat} has
+     * just named ({@code key}, {@code size}): what is read is that file's, whatever happens to the
+     * path meanwhile, so no second {@code lstat} follows (the node reads every container's file at
+     * every scrape). A file cut while it is read ends a read early: rejected as truncated.
+     */
+    private static ReadResult readKept(Path path, Decoder decoder, KeptChannels keptChannels, Object key,
+                                       FileChannel channel, long size) {
+        ReadResult result;
+        try {
+            result = decoder.decode(ByteSource.of(channel, size));
+        } catch (IOException e) {
+            return closed(channel, Reason.IO_ERROR, e.toString());
+        } catch (RuntimeException e) {
+            closed(channel, Reason.IO_ERROR, e.toString());
+            throw e;
+        }
+        keptChannels.keep(path, key, channel);
         return result;
     }
 
