@@ -65,23 +65,35 @@ public record MetricFamily(String name, String help, Type type, boolean zoned, L
 
     /**
      * The label values of the last row added to any family of one collection, as stored, per
-     * order of the label values ({@code valueIndex}; a few at a time): a family that adds the same
-     * values in the same order as the last row of that order (a container's ten usage series,
-     * given one array, zoned or not) shares that row's array instead of making its own. Arrays of
-     * rows are never written after they are made, so sharing one is safe, and the writer writes a
-     * shared array's labels once ({@code TextWriter.LabelBlocks}); one collection, one thread.
+     * order of the label values ({@code valueIndex}): a family that adds the same values in the
+     * same order as the last row of that order (a container's ten usage series, given one array,
+     * zoned or not) shares that row's array instead of making its own. Arrays of rows are never
+     * written after they are made, so sharing one is safe, and the writer writes a shared array's
+     * labels once ({@code TextWriter.LabelBlocks}). One collection, one thread; its orders are
+     * its families' few.
      */
     static final class LastRow {
-        private static final int ORDERS = 4;
-        private final int[][] orders = new int[ORDERS][];
-        private final String[][] rows = new String[ORDERS][];
-        /** The order replaced next when another comes. */
-        private int next;
+        private final List<int[]> orders = new ArrayList<>();
+        private final List<String[]> rows = new ArrayList<>();
 
-        /** {@code labelValues} in sorted-name order ({@code valueIndex}), the last row's array when equal. */
-        String[] ordered(String[] labelValues, int[] valueIndex) {
-            int order = order(valueIndex);
-            String[] last = rows[order];
+        /** The number {@link #ordered} takes for {@code valueIndex}: the same for equal orders. */
+        int order(int[] valueIndex) {
+            for (int i = 0; i < orders.size(); i++) {
+                if (Arrays.equals(orders.get(i), valueIndex)) {
+                    return i;
+                }
+            }
+            orders.add(valueIndex);
+            rows.add(null);
+            return orders.size() - 1;
+        }
+
+        /**
+         * {@code labelValues} in sorted-name order ({@code valueIndex}, whose number is
+         * {@code order}), the last row's array of that order when equal.
+         */
+        String[] ordered(String[] labelValues, int[] valueIndex, int order) {
+            String[] last = rows.get(order);
             if (last != null) {
                 int i = 0;
                 while (i < last.length && last[i] == valueAt(labelValues, valueIndex[i])) {
@@ -95,21 +107,8 @@ public record MetricFamily(String name, String help, Type type, boolean zoned, L
             for (int i = 0; i < ordered.length; i++) {
                 ordered[i] = valueAt(labelValues, valueIndex[i]);
             }
-            rows[order] = ordered;
+            rows.set(order, ordered);
             return ordered;
-        }
-
-        private int order(int[] valueIndex) {
-            for (int i = 0; i < ORDERS; i++) {
-                if (orders[i] == valueIndex || orders[i] != null && Arrays.equals(orders[i], valueIndex)) {
-                    return i;
-                }
-            }
-            int order = next;
-            next = (next + 1) % ORDERS;
-            orders[order] = valueIndex;
-            rows[order] = null;
-            return order;
         }
 
         private static String valueAt(String[] labelValues, int index) {
@@ -133,6 +132,8 @@ public record MetricFamily(String name, String help, Type type, boolean zoned, L
         private final int[] valueIndex;
         private final List<Row> rows = new ArrayList<>();
         private final LastRow lastRow;
+        /** {@link #valueIndex}'s number in {@link #lastRow}. */
+        private final int lastRowOrder;
         /**
          * Once sealed: the rows sorted and unique, and the order the sort gave (indexes into
          * {@link #rows}, duplicates included). From then on nothing changes and any thread reads.
@@ -141,6 +142,8 @@ public record MetricFamily(String name, String help, Type type, boolean zoned, L
         private int[] order;
         /** Once sealed: the indexes into {@link #rows} of {@link #sealed}'s rows, in order. */
         private int[] kept;
+        /** Once sealed: whether another family of the collection has the same label sets row for row. */
+        private boolean rowsShared;
 
         /**
          * The order the last sort of each family's rows gave, for families of up to
@@ -176,6 +179,7 @@ public record MetricFamily(String name, String help, Type type, boolean zoned, L
                 sortedNames[i] = all.get(order[i]);
                 valueIndex[i] = order[i];
             }
+            this.lastRowOrder = lastRow.order(valueIndex);
         }
 
         /** Adds a data point; its label values in the order of the family's label names. */
@@ -187,7 +191,7 @@ public record MetricFamily(String name, String help, Type type, boolean zoned, L
                 throw new IllegalArgumentException(family.name + " takes " + family.labels.size()
                         + " label values, got " + labelValues.length);
             }
-            rows.add(new Row(lastRow.ordered(labelValues, valueIndex), value, rows.size()));
+            rows.add(new Row(lastRow.ordered(labelValues, valueIndex, lastRowOrder), value, rows.size()));
         }
 
         public MetricFamily family() {
@@ -268,6 +272,8 @@ public record MetricFamily(String name, String help, Type type, boolean zoned, L
                     order = like.order;
                     kept = like.kept;
                     sealed = distinct;
+                    rowsShared = true;
+                    like.rowsShared = true;
                     return;
                 }
             }
@@ -363,6 +369,15 @@ public record MetricFamily(String name, String help, Type type, boolean zoned, L
         /** The order of {@link #rows} the seal gave, duplicates included; not to be changed. */
         int[] sealedOrder() {
             return order;
+        }
+
+        /**
+         * Whether another family sealed in the same collection has the same label names and label
+         * sets row for row (a container's usage series), mostly in the same arrays: what the writer
+         * keeps rows' bytes for.
+         */
+        boolean rowsShared() {
+            return rowsShared;
         }
 
         /** Rows once sealed. */

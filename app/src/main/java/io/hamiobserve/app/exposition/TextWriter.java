@@ -128,7 +128,8 @@ final class TextWriter {
             labelStarts[i] = ((i == 0 ? "{" : ",") + names[i] + "=\"").getBytes(StandardCharsets.US_ASCII);
         }
         int rows = points.size();
-        LabelBlocks.Rows written = names.length > 0 && rows >= LabelBlocks.MIN_ROWS ? labelBlocks.of(names) : null;
+        LabelBlocks.Rows written = names.length > 0 && rows >= LabelBlocks.MIN_ROWS && points.rowsShared()
+                ? labelBlocks.of(names) : null;
         for (int row = 0; row < rows; row++) {
             bytes(sample);
             String[] values = points.labelValues(row);
@@ -335,10 +336,11 @@ final class TextWriter {
      * families after it with the same label names. A scrape's families share their rows' label
      * arrays where they add the same label values in the same order (a container's ten usage
      * series; {@link MetricFamily.LastRow}), and such arrays are never written after they are
-     * made: a row whose array is the one written at the same position before, under the same
-     * names, is the same bytes, and is copied instead of escaped value by value. Kept for a few
-     * sets of label names at a time, up to a bound in rows and bytes (past it, rows are written
-     * as they come); emptied at every writing, and allocating nothing once grown.
+     * made: a row whose array is the one written at the same position before under the same
+     * names, or equal to it, is the same bytes, and is copied instead of escaped value by value. Kept only for
+     * families whose label sets another family shares ({@link MetricFamily.Points#rowsShared}),
+     * for a few sets of label names at a time, up to a bound in rows and bytes (past it, rows are
+     * written as they come); emptied at every writing, and allocating nothing once grown.
      */
     static final class LabelBlocks {
         /**
@@ -403,9 +405,17 @@ final class TextWriter {
                 bytesUsed = 0;
             }
 
-            /** Whether {@code values}' bytes are kept for {@code row}: its array was written there before. */
+            /**
+             * Whether {@code values}' bytes are kept for {@code row}: its array, or an equal one,
+             * was written there before. Shared arrays match by identity; a family that adds the
+             * same label sets apart from the others has equal arrays, mostly of the same strings.
+             */
             boolean has(int row, String[] values) {
-                return row < rowsUsed && rows[row] == values;
+                if (row >= rowsUsed) {
+                    return false;
+                }
+                String[] kept = rows[row];
+                return kept == values || kept != null && java.util.Arrays.equals(kept, values);
             }
 
             int from(int row) {

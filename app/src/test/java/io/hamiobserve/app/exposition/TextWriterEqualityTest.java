@@ -166,8 +166,10 @@ class TextWriterEqualityTest {
     /**
      * Label sets written once and copied for the families after with the same names and the same
      * rows ({@link TextWriter.LabelBlocks}), over several writings: families sharing their rows'
-     * arrays (added one after the other, as a container's series are), one skipping rows (so
-     * positions shift), one with the same values under other names, label sets added twice, values
+     * arrays (added one after the other, as a container's series are), one with the same label
+     * sets added apart in arrays of its own, two more sharing other label sets under the same
+     * names, one skipping rows (so positions shift), one with the
+     * same values under other names, label sets added twice, values
      * the format escapes, and a writing with more rows than are kept; each writing is the library's.
      */
     @Test
@@ -180,6 +182,12 @@ class TextWriterEqualityTest {
             MetricFamily.Points second = families.of(MetricFamily.hamiGauge("hami_test_b_bytes", "B", "pod", "card"));
             MetricFamily.Points sparse = families.of(MetricFamily.hamiGauge("hami_test_c_bytes", "C", "pod", "card"));
             MetricFamily.Points unzoned = families.of(MetricFamily.gauge("hami_test_d_bytes", "D", "pod", "card"));
+            // The same label sets added apart from the others, in arrays of their own.
+            MetricFamily.Points apart = families.of(MetricFamily.hamiGauge("hami_test_e_bytes", "E", "pod", "card"));
+            // Another two sharing their rows under the same names, with other label sets.
+            MetricFamily.Points other = families.of(MetricFamily.hamiGauge("hami_test_f_bytes", "F", "pod", "card"));
+            MetricFamily.Points otherToo = families.of(MetricFamily.hamiGauge("hami_test_g_bytes", "G", "pod", "card"));
+            List<String[]> added = new ArrayList<>();
             for (int i = 0; i < rows; i++) {
                 String pod = random.nextInt(10) == 0 ? "pod-" + (i - 1) : "pod-" + i + List.of("", "é", "\"", "\\", "\n",
                         "😀").get(random.nextInt(6));
@@ -190,6 +198,13 @@ class TextWriterEqualityTest {
                     sparse.add(-i, labels);
                 }
                 unzoned.add(i, labels);
+                added.add(labels);
+                String[] otherLabels = {pod + "-other", labels[1]};
+                other.add(i, otherLabels);
+                otherToo.add(i, otherLabels);
+            }
+            for (int i = 0; i < added.size(); i++) {
+                apart.add(i / 3.0, added.get(i).clone());
             }
             MetricSnapshots snapshots = families.snapshots();
             for (ExpositionFormatWriter writer : WRITERS) {
@@ -203,9 +218,9 @@ class TextWriterEqualityTest {
         }
     }
 
-    /** Rows are kept up to their bounds, found by their array at their position only, and emptied at a writing. */
+    /** Rows are kept up to their bounds, found by their label set at their position only, and emptied at a writing. */
     @Test
-    void labelBlocksAreBoundedAndMatchTheSameArrayOnly() {
+    void labelBlocksAreBoundedAndMatchTheSameLabelSetOnly() {
         TextWriter.LabelBlocks blocks = new TextWriter.LabelBlocks();
         String[] names = {"card", "pod"};
         TextWriter.LabelBlocks.Rows rows = blocks.of(names);
@@ -216,7 +231,8 @@ class TextWriterEqualityTest {
             rows.keep(row, arrays[row], block, 0, 200);
         }
         assertTrue(rows.has(5, arrays[5]));
-        assertTrue(!rows.has(5, arrays[5].clone()), "an equal array is not the same array");
+        assertTrue(rows.has(5, arrays[5].clone()), "an equal array in another instance");
+        assertTrue(!rows.has(5, new String[] {"GPU-0", "pod-6"}), "another label set at the same position");
         assertTrue(!rows.has(6, arrays[5]), "an array written at another position");
         int kept = TextWriter.LabelBlocks.MAX_BYTES / 200;
         assertTrue(rows.has(kept - 1, arrays[kept - 1]));
