@@ -42,19 +42,21 @@ record ContainerJoin(List<ContainerDevice> containers, List<ContainerUsage> unkn
         List<ContainerDevice> unmatched = new ArrayList<>();
         List<ContainerMemoryGap> gaps = new ArrayList<>();
         Map<String, Long> hamiCoreUsedByCard = new HashMap<>();
-        Set<ContainerCard> managed = new HashSet<>();
         // The view's order, by namespace, pod name, container, pod UID (a pod recreated under the same
         // name has a directory of its own until it is cleaned up), then device index: the containers
         // are sorted, not their devices (fewer, and a container's devices are in index order already).
         List<KnownContainer> known = new ArrayList<>(usages.size());
+        int devices = 0;
         for (ContainerUsage usage : usages) {
             NodePod pod = podsByUid.get(usage.podUid());
             if (pod == null || !pod.containerNames().contains(usage.containerName())) {
                 unknown.add(usage);
             } else {
                 known.add(new KnownContainer(pod, usage));
+                devices += usage.devices().size();
             }
         }
+        Set<ContainerCard> managed = HashSet.newHashSet(devices);
         known.sort(KnownContainer.ORDER);
         for (KnownContainer container : known) {
             NodePod pod = container.pod();

@@ -130,7 +130,7 @@ public record MetricFamily(String name, String help, Type type, boolean zoned, L
         private final String[] sortedNames;
         /** For each sorted name, its position in the values {@link #add} takes (zone last). */
         private final int[] valueIndex;
-        private final List<Row> rows = new ArrayList<>();
+        private final List<Row> rows;
         private final LastRow lastRow;
         /** {@link #valueIndex}'s number in {@link #lastRow}. */
         private final int lastRowOrder;
@@ -156,6 +156,11 @@ public record MetricFamily(String name, String help, Type type, boolean zoned, L
          * written.
          */
         private static final ConcurrentHashMap<MetricFamily, int[]> LAST_ORDER = new ConcurrentHashMap<>();
+        /**
+         * How many rows each family had when last sealed, up to {@link #MAX_REMEMBERED_ROWS}: the
+         * next collection's rows are sized for as many, not grown row by row.
+         */
+        private static final ConcurrentHashMap<MetricFamily, Integer> LAST_ROWS = new ConcurrentHashMap<>();
         private static final int MAX_REMEMBERED_ROWS = 1 << 16;
 
         private record Row(String[] values, double value, int index) {
@@ -164,6 +169,7 @@ public record MetricFamily(String name, String help, Type type, boolean zoned, L
         private Points(MetricFamily family, LastRow lastRow) {
             this.family = family;
             this.lastRow = lastRow;
+            this.rows = new ArrayList<>(LAST_ROWS.getOrDefault(family, 10));
             List<String> all = new ArrayList<>(family.labels);
             if (family.zoned) {
                 all.add(ZONE_LABEL);
@@ -261,6 +267,7 @@ public record MetricFamily(String name, String help, Type type, boolean zoned, L
             if (sealed != null) {
                 return;
             }
+            LAST_ROWS.put(family, Math.min(rows.size(), MAX_REMEMBERED_ROWS));
             for (int i = sealedBefore.size() - 1; i >= 0; i--) {
                 Points like = sealedBefore.get(i);
                 if (like.sealed != null && sameRows(like)) {
