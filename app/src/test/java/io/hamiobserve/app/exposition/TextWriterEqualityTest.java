@@ -153,13 +153,20 @@ class TextWriterEqualityTest {
             points.add(i * 1.5e7 + 0.25, "pod-" + i + "-é\"", i % 97 == 0 ? long_ : "c" + i);
             same.add(i, "pod-" + i + "-é\"", i % 97 == 0 ? long_ : "c" + i);
         }
+        assertWrittenAsTheLibraryWrites(families, "5,000 rows");
+    }
+
+    /** {@code families} as the project's writer writes them and as the library's does, in both formats: equal. */
+    private static void assertWrittenAsTheLibraryWrites(Families families, String context) throws IOException {
         MetricSnapshots snapshots = families.snapshots();
         for (ExpositionFormatWriter writer : WRITERS) {
             ByteArrayOutputStream library = new ByteArrayOutputStream();
             writer.write(library, snapshots);
             ByteArrayOutputStream ours = new ByteArrayOutputStream();
             Exposition.of(List.of(families)).write(ours, writer);
-            assertArrayEquals(library.toByteArray(), ours.toByteArray());
+            String where = context + ", " + writer.getClass().getSimpleName();
+            assertEquals(library.toString(StandardCharsets.UTF_8), ours.toString(StandardCharsets.UTF_8), where);
+            assertArrayEquals(library.toByteArray(), ours.toByteArray(), where);
         }
     }
 
@@ -206,15 +213,7 @@ class TextWriterEqualityTest {
             for (int i = 0; i < added.size(); i++) {
                 apart.add(i / 3.0, added.get(i).clone());
             }
-            MetricSnapshots snapshots = families.snapshots();
-            for (ExpositionFormatWriter writer : WRITERS) {
-                ByteArrayOutputStream library = new ByteArrayOutputStream();
-                writer.write(library, snapshots);
-                ByteArrayOutputStream ours = new ByteArrayOutputStream();
-                Exposition.of(List.of(families)).write(ours, writer);
-                assertEquals(library.toString(StandardCharsets.UTF_8), ours.toString(StandardCharsets.UTF_8),
-                        "writing " + writing + ", " + writer.getClass().getSimpleName());
-            }
+            assertWrittenAsTheLibraryWrites(families, "writing " + writing);
         }
     }
 
