@@ -142,7 +142,11 @@ public record MetricFamily(String name, String help, Type type, boolean zoned, L
         private int[] order;
         /** Once sealed: the indexes into {@link #rows} of {@link #sealed}'s rows, in order. */
         private int[] kept;
-        /** Once sealed: whether another family of the collection has the same label sets row for row. */
+        /**
+         * Once sealed: whether another family of the collection has the same label sets row for
+         * row; set on the earlier of the two by the later one's seal, within the collection's
+         * sealing, before any of its families is read.
+         */
         private boolean rowsShared;
 
         /**

@@ -7,6 +7,7 @@ import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -337,10 +338,12 @@ final class TextWriter {
      * arrays where they add the same label values in the same order (a container's ten usage
      * series; {@link MetricFamily.LastRow}), and such arrays are never written after they are
      * made: a row whose array is the one written at the same position before under the same
-     * names, or equal to it, is the same bytes, and is copied instead of escaped value by value. Kept only for
-     * families whose label sets another family shares ({@link MetricFamily.Points#rowsShared}),
-     * for a few sets of label names at a time, up to a bound in rows and bytes (past it, rows are
-     * written as they come); emptied at every writing, and allocating nothing once grown.
+     * names, or equal to it, is the same bytes, and is copied instead of escaped value by value.
+     * Kept only for families whose label sets another family shares
+     * ({@link MetricFamily.Points#rowsShared}), for a few sets of label names at a time, up to a
+     * bound in rows and bytes (past it, rows are written as they come); emptied at every writing,
+     * and allocating nothing once grown. Label values are anyone's: they change only which bytes
+     * are kept, never how many.
      */
     static final class LabelBlocks {
         /**
@@ -372,7 +375,7 @@ final class TextWriter {
         Rows of(String[] names) {
             Rows least = sets[0];
             for (Rows set : sets) {
-                if (java.util.Arrays.equals(set.names, names)) {
+                if (Arrays.equals(set.names, names)) {
                     set.used = ++uses;
                     return set;
                 }
@@ -400,7 +403,7 @@ final class TextWriter {
             private int rowsUsed;
 
             private void clear() {
-                java.util.Arrays.fill(rows, 0, rowsUsed, null);
+                Arrays.fill(rows, 0, rowsUsed, null);
                 rowsUsed = 0;
                 bytesUsed = 0;
             }
@@ -415,7 +418,7 @@ final class TextWriter {
                     return false;
                 }
                 String[] kept = rows[row];
-                return kept == values || kept != null && java.util.Arrays.equals(kept, values);
+                return kept == values || kept != null && Arrays.equals(kept, values);
             }
 
             int from(int row) {
@@ -438,17 +441,17 @@ final class TextWriter {
                 }
                 if (row >= rows.length) {
                     int grown = Math.min(MAX_ROWS, Math.max(row + 1, 2 * rows.length));
-                    rows = java.util.Arrays.copyOf(rows, grown);
-                    from = java.util.Arrays.copyOf(from, grown);
-                    to = java.util.Arrays.copyOf(to, grown);
+                    rows = Arrays.copyOf(rows, grown);
+                    from = Arrays.copyOf(from, grown);
+                    to = Arrays.copyOf(to, grown);
                 }
                 if (bytesUsed + length > bytes.length) {
-                    bytes = java.util.Arrays.copyOf(bytes,
+                    bytes = Arrays.copyOf(bytes,
                             Math.min(MAX_BYTES, Math.max(bytesUsed + length, 2 * bytes.length)));
                 }
                 System.arraycopy(block, start, bytes, bytesUsed, length);
                 if (row >= rowsUsed) {
-                    java.util.Arrays.fill(rows, rowsUsed, row, null);
+                    Arrays.fill(rows, rowsUsed, row, null);
                     rowsUsed = row + 1;
                 }
                 rows[row] = values;
