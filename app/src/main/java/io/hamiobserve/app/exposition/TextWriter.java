@@ -133,27 +133,35 @@ final class TextWriter {
                 ? labelBlocks.of(names) : null;
         for (int row = 0; row < rows; row++) {
             bytes(sample);
-            String[] values = points.labelValues(row);
             if (names.length > 0) {
-                if (written != null && written.has(row, values)) {
-                    bytes(written.bytes(), written.from(row), written.to(row));
-                } else {
-                    int start = used;
-                    long flushed = flushes;
-                    for (int i = 0; i < names.length; i++) {
-                        bytes(labelStarts[i]);
-                        escaped(values[i], true);
-                        put((byte) '"');
-                    }
-                    put((byte) '}');
-                    if (written != null && flushes == flushed) {
-                        written.keep(row, values, buffer, start, used);
-                    }
-                }
+                labelSet(points.labelValues(row), labelStarts, written, row);
             }
             put((byte) ' ');
             number(points.value(row));
             put((byte) '\n');
+        }
+    }
+
+    /**
+     * A row's {@code {name="value",...}}: copied from the bytes {@code written} kept for it, else
+     * escaped value by value and kept there (when whole in the buffer) for the families after.
+     */
+    private void labelSet(String[] values, byte[][] labelStarts, LabelBlocks.Rows written, int row)
+            throws IOException {
+        if (written != null && written.has(row, values)) {
+            bytes(written.bytes(), written.from(row), written.to(row));
+            return;
+        }
+        int start = used;
+        long flushed = flushes;
+        for (int i = 0; i < labelStarts.length; i++) {
+            bytes(labelStarts[i]);
+            escaped(values[i], true);
+            put((byte) '"');
+        }
+        put((byte) '}');
+        if (written != null && flushes == flushed) {
+            written.keep(row, values, buffer, start, used);
         }
     }
 
