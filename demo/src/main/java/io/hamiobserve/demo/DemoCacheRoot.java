@@ -1,11 +1,11 @@
 package io.hamiobserve.demo;
 
+import io.hamiobserve.testkit.ScratchDirectory;
+
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
-import java.util.stream.Stream;
 
 /**
  * The demo's temporary directory of HAMi-Core cache files, removed however the demo stops: by
@@ -59,9 +59,9 @@ public final class DemoCacheRoot implements AutoCloseable {
             return;
         }
         closed = true;
-        try (Stream<Path> paths = Files.walk(path)) {
-            paths.sorted(Comparator.reverseOrder()).forEach(each -> each.toFile().delete());
-        } catch (IOException | UncheckedIOException ignored) {
+        try {
+            ScratchDirectory.deleteTree(path);
+        } catch (IOException ignored) {
             // Already gone, or a file vanished while it was walked: nothing is left to remove.
         }
     }

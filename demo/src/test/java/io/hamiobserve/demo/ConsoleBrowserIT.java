@@ -1,6 +1,7 @@
 package io.hamiobserve.demo;
 
 import io.hamiobserve.adapters.prometheus.LocalPrometheus;
+import io.hamiobserve.testkit.ScratchDirectory;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -37,7 +38,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.logging.Level;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -98,7 +98,7 @@ class ConsoleBrowserIT {
         prometheus = prometheusUrl.group(1);
 
         Path profile = Files.createTempDirectory("hami-observe-chromium");
-        closeables.add(() -> deleteTree(profile));
+        closeables.add(() -> ScratchDirectory.deleteTree(profile));
         ChromeOptions options = new ChromeOptions();
         options.setBinary("/usr/bin/chromium");
         // Without the networking switches Chromium reaches for Google's services, which this
@@ -395,13 +395,5 @@ class ConsoleBrowserIT {
 
     private static String escape(String value) {
         return value.replace("\\", "\\\\").replace("\"", "\\\"").replace("\n", "\\n");
-    }
-
-    private static void deleteTree(Path root) throws IOException {
-        try (Stream<Path> paths = Files.walk(root)) {
-            for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(path);
-            }
-        }
     }
 }

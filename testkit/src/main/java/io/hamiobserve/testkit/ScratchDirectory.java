@@ -5,6 +5,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
+import java.util.List;
 import java.util.stream.Stream;
 
 /**
@@ -30,12 +31,34 @@ public final class ScratchDirectory implements AutoCloseable {
     /** Deletes the directory and what it holds; links are deleted, never followed. */
     @Override
     public void close() {
-        try (Stream<Path> walk = Files.walk(path)) {
-            for (Path each : walk.sorted(Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(each);
-            }
+        try {
+            deleteTree(path);
         } catch (IOException failed) {
             throw new UncheckedIOException("cannot delete " + path, failed);
+        }
+    }
+
+    /**
+     * Deletes {@code root} and everything under it, deepest first; links are deleted, never
+     * followed. What can be deleted is, whatever fails on the way; the first failure is thrown after.
+     */
+    public static void deleteTree(Path root) throws IOException {
+        IOException first = null;
+        List<Path> paths;
+        try (Stream<Path> walk = Files.walk(root)) {
+            paths = walk.sorted(Comparator.reverseOrder()).toList();
+        } catch (UncheckedIOException vanished) {
+            throw vanished.getCause();
+        }
+        for (Path each : paths) {
+            try {
+                Files.deleteIfExists(each);
+            } catch (IOException failed) {
+                first = first == null ? failed : first;
+            }
+        }
+        if (first != null) {
+            throw first;
         }
     }
 }
