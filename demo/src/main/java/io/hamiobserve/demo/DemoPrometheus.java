@@ -38,6 +38,9 @@ public final class DemoPrometheus {
                           CompletableFuture<Long> rest) {
     }
 
+    /** How the demo's history files are named in the temporary directory. */
+    static final String HISTORY_FILE_PREFIX = "hami-observe-demo-history";
+
     /**
      * Writes the recent history, starts Prometheus with it scraping the endpoints, and loads the
      * rest in the background.
@@ -50,7 +53,7 @@ public final class DemoPrometheus {
         long began = System.nanoTime();
         Instant end = now.minusSeconds(1);
         Instant split = end.minus(AT_ONCE);
-        Path recent = Files.createTempFile("hami-observe-demo-history", ".om");
+        Path recent = historyFile();
         LocalPrometheus prometheus;
         long samples;
         long written;
@@ -71,8 +74,8 @@ public final class DemoPrometheus {
             // Two parts written and loaded side by side: the machine's cores share the work.
             List<Path> files = new java.util.ArrayList<>();
             try {
-                files.add(Files.createTempFile("hami-observe-demo-history", ".om"));
-                files.add(Files.createTempFile("hami-observe-demo-history", ".om"));
+                files.add(historyFile());
+                files.add(historyFile());
                 long older = history.writeOpenMetrics(files, history.start(), split, false, scheduler, nodes);
                 prometheus.addHistory(files);
                 return older;
@@ -89,5 +92,16 @@ public final class DemoPrometheus {
             }
         }, runnable -> Thread.ofPlatform().daemon().name("demo-history").start(runnable));
         return new Started(prometheus, samples, Duration.ofNanos(written - began), startup, rest);
+    }
+
+    /**
+     * A temporary file for part of the history, deleted when its part is loaded and, failing that,
+     * when the process exits: a demo stopped while the week is still being written or loaded (the
+     * thread doing it is a daemon, its {@code finally} never runs) left tens of megabytes behind.
+     */
+    private static Path historyFile() throws IOException {
+        Path file = Files.createTempFile(HISTORY_FILE_PREFIX, ".om");
+        file.toFile().deleteOnExit();
+        return file;
     }
 }

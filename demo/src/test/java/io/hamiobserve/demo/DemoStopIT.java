@@ -13,13 +13,18 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.io.IOException;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -39,6 +44,17 @@ class DemoStopIT {
     @ValueSource(strings = {"TERM", "INT"})
     void theCacheFilesAreGoneAfterAStopUnderLoad(String signal) throws Exception {
         Path log = Files.createTempFile("hami-observe-demo-stop", ".log");
+        try {
+            stopUnderLoad(signal, log);
+        } finally {
+            Files.deleteIfExists(log);
+        }
+    }
+
+    private void stopUnderLoad(String signal, Path log) throws Exception {
+        // The week of history the demo writes for its Prometheus (tens of MB) is still being loaded
+        // when it is stopped this early: its files must go too.
+        Set<Path> historyBefore = historyFiles();
         ProcessBuilder builder = new ProcessBuilder(ROOT.resolve("bin/hami-observe").toString(), "demo",
                 "--allocation-bind-address", "127.0.0.1:0", "--usage-bind-address", "127.0.0.1:0",
                 "--demo-second-node-bind-address", "127.0.0.1:0").directory(ROOT.toFile()).redirectError(log.toFile());
@@ -102,5 +118,16 @@ class DemoStopIT {
         }
         assertFalse(Files.exists(cacheRoot), cacheRoot + " is removed after SIG" + signal + "; stderr:\n"
                 + Files.readString(log));
+        Set<Path> historyLeft = historyFiles();
+        historyLeft.removeAll(historyBefore);
+        assertEquals(Set.of(), historyLeft, "the demo's history files are removed after SIG" + signal);
+    }
+
+    /** The demo's history files in the temporary directory, which the demo's process shares. */
+    private static Set<Path> historyFiles() throws IOException {
+        try (Stream<Path> files = Files.list(Path.of(System.getProperty("java.io.tmpdir")))) {
+            return files.filter(file -> file.getFileName().toString().startsWith(DemoPrometheus.HISTORY_FILE_PREFIX))
+                    .collect(Collectors.toCollection(HashSet::new));
+        }
     }
 }
