@@ -10,13 +10,13 @@ import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.Objects;
 
 /**
  * A cache file read while its writer and its tenant may change it: a regular file, never followed
- * through a symbolic link (checked before, and closed against by {@code O_NOFOLLOW} on open). A
+ * through a symbolic link (checked before, and closed against by {@code O_NOFOLLOW} on open), opened
+ * with a deadline ({@link OpenDeadline}: a FIFO swapped in after the check would block the open). A
  * file opened for the read is checked after it not to have been replaced by another file or cut
  * below its layout's size; a file read through the channel kept for it is that channel's file,
  * which the {@code lstat} before the read named, and a cut while it is read ends a read early.
@@ -28,6 +28,11 @@ final class ChangingFile {
         ReadResult decode(ByteSource source) throws IOException;
     }
 
+    /** Opens a file for reading, never through a symbolic link: {@link OpenDeadline#open}. */
+    interface Opener {
+        FileChannel open(Path path) throws IOException;
+    }
+
     private ChangingFile() {
     }
 
@@ -35,13 +40,17 @@ final class ChangingFile {
         return read(path, decoder, null);
     }
 
+    static ReadResult read(Path path, Decoder decoder, KeptChannels keptChannels) {
+        return read(path, decoder, keptChannels, OpenDeadline.SHARED::open);
+    }
+
     /**
      * Reads as {@link #read(Path, Decoder)} does; with {@code keptChannels}, through the channel
      * kept for the path when the path still names the file it was opened on (then without
      * {@code open}, {@code fstat}, a second {@code lstat} and {@code close}), keeping the channel
-     * for the next read.
+     * for the next read. Files are opened by {@code opener}.
      */
-    static ReadResult read(Path path, Decoder decoder, KeptChannels keptChannels) {
+    static ReadResult read(Path path, Decoder decoder, KeptChannels keptChannels, Opener opener) {
         BasicFileAttributes attributes;
         try {
             attributes = Files.readAttributes(path, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
@@ -63,20 +72,18 @@ final class ChangingFile {
         }
         ReadResult result;
         try {
-            // NOFOLLOW_LINKS (O_NOFOLLOW) closes the window where a symlink replaces the file after the check.
-            channel = FileChannel.open(path, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS);
+            channel = opener.open(path);
             result = decoder.decode(ByteSource.of(channel));
+        } catch (OpenDeadline.OpenBlockedException e) {
+            return closed(channel, Reason.OPEN_BLOCKED, e.getMessage());
         } catch (NoSuchFileException e) {
             return closed(channel, Reason.VANISHED, "gone before it could be opened");
         } catch (AccessDeniedException e) {
             return closed(channel, Reason.UNREADABLE, "permission denied");
-        } catch (FileSystemException e) {
-            String why = String.valueOf(e.getReason());
-            if (why.contains("symbolic links")) {
+        } catch (IOException e) {
+            if (refusedAsLink(e)) {
                 return closed(channel, Reason.SYMLINK, "replaced by a symbolic link while opened");
             }
-            return closed(channel, Reason.IO_ERROR, e.toString());
-        } catch (IOException e) {
             return closed(channel, Reason.IO_ERROR, e.toString());
         } catch (RuntimeException e) {
             closed(channel, Reason.IO_ERROR, e.toString());
@@ -125,6 +132,16 @@ final class ChangingFile {
         }
         keptChannels.keep(path, key, channel);
         return result;
+    }
+
+    /**
+     * Whether an open failed on {@code O_NOFOLLOW} ({@code ELOOP}): a link swapped in after the check.
+     * The JDK reports it as a {@link FileSystemException} or, from JDK 25, as a plain
+     * {@link IOException}; both name the links.
+     */
+    private static boolean refusedAsLink(IOException e) {
+        String why = e instanceof FileSystemException failed ? failed.getReason() : e.getMessage();
+        return why != null && why.contains("symbolic links");
     }
 
     private static ReadResult closed(FileChannel channel, Reason reason, String detail) {

@@ -38,6 +38,8 @@ final class Skips {
         NOT_REGULAR_FILE,
         VANISHED,
         REPLACED,
+        /** An open that did not return within {@link OpenDeadline#DEADLINE}, or not tried while one has not. */
+        OPEN_BLOCKED,
         TRUNCATED,
         IO_ERROR,
         NOT_INITIALIZED,

@@ -17,7 +17,9 @@ import java.util.List;
 /**
  * A node's scrape: 200 container directories, each with a v1.2 file holding 4 live processes on
  * 1 to 4 devices; times full reads of all of them. Run with
- * {@code bin/bench adapters-cachefile io.hamiobserve.adapters.cachefile.CacheFileReadBenchmark [CONTAINERS] [ROUNDS]}.
+ * {@code bin/bench adapters-cachefile io.hamiobserve.adapters.cachefile.CacheFileReadBenchmark [CONTAINERS] [ROUNDS] [opening]}:
+ * {@code opening} reads without kept channels, every file opened and closed at every read, as a
+ * node's first scrape does (each open handed to {@link OpenDeadline}'s thread).
  */
 public final class CacheFileReadBenchmark {
     private CacheFileReadBenchmark() {
@@ -26,6 +28,7 @@ public final class CacheFileReadBenchmark {
     public static void main(String[] args) throws Exception {
         int containers = args.length > 0 ? Integer.parseInt(args[0]) : 200;
         int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 1000;
+        boolean opening = args.length > 2 && args[2].equals("opening");
         try (ScratchDirectory scratch = ScratchDirectory.create("cachefile-bench")) {
             Path root = scratch.path();
             for (int c = 0; c < containers; c++) {
@@ -42,7 +45,7 @@ public final class CacheFileReadBenchmark {
                 Path directory = Files.createDirectories(root.resolve(String.format("pod-%04d_main", c)));
                 builder.build().writeTo(directory.resolve("f" + c + ".cache"));
             }
-            CacheFileSource source = new CacheFileSource(root, true);
+            CacheFileSource source = new CacheFileSource(root, !opening);
             long[] skipped = new long[1];
             SkipReporter skips = (key, item) -> skipped[0]++;
             for (int i = 0; i < Math.max(50, rounds / 5); i++) {
@@ -71,7 +74,8 @@ public final class CacheFileReadBenchmark {
             }
             Arrays.sort(nanos);
             Arrays.sort(allocated);
-            System.out.printf("containers %d (v1.2, 4 live processes, 1-4 devices), rounds %d%n", containers, rounds);
+            System.out.printf("containers %d (v1.2, 4 live processes, 1-4 devices), rounds %d, %s%n", containers, rounds,
+                    opening ? "every file opened at every read" : "kept channels");
             System.out.printf("full read: median %.2f ms, p99 %.2f ms, max %.2f ms%n", nanos[rounds / 2] / 1e6,
                     nanos[(int) Math.min(rounds - 1, Math.ceil(rounds * 0.99) - 1)] / 1e6, nanos[rounds - 1] / 1e6);
             System.out.printf("allocated per scrape: median %.1f KiB (%.0f bytes per container)%n",
