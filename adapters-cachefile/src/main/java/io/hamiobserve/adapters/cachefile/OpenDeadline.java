@@ -38,8 +38,11 @@ import java.util.concurrent.atomic.AtomicInteger;
  * that many threads; past that, every open is skipped until one returns. Thread-safe.
  */
 final class OpenDeadline {
-    /** How long a reader waits for an open: a local open returns in microseconds. */
-    static final Duration DEADLINE = Duration.ofMillis(100);
+    /**
+     * How long a reader waits for an open. A local open returns in microseconds; the rest is room
+     * for the opener thread to be scheduled on a loaded node, or to wait out a pause of the JVM's.
+     */
+    static final Duration DEADLINE = Duration.ofMillis(250);
     /** Opens left behind at most, each holding one thread. */
     static final int MAX_LEFT_BEHIND = 32;
     /**
