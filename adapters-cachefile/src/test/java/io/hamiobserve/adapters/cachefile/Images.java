@@ -2,10 +2,15 @@ package io.hamiobserve.adapters.cachefile;
 
 import io.hamiobserve.testkit.CacheFileImage;
 
+import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /** Shared test images and byte surgery on them. */
 final class Images {
@@ -49,6 +54,24 @@ final class Images {
         byte[] copy = new byte[size];
         System.arraycopy(bytes, 0, copy, 0, Math.min(size, bytes.length));
         return copy;
+    }
+
+    /** Makes a FIFO at {@code path} with {@code mkfifo}; the test is skipped where there is none. */
+    static Path fifo(Path path) throws IOException {
+        Process mkfifo;
+        try {
+            mkfifo = new ProcessBuilder("mkfifo", path.toString()).start();
+        } catch (IOException e) {
+            assumeTrue(false, "no mkfifo: " + e.getMessage());
+            throw e;
+        }
+        try {
+            assumeTrue(mkfifo.waitFor() == 0, "mkfifo failed");
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new InterruptedIOException("waiting for mkfifo");
+        }
+        return path;
     }
 
     static ReadResult read(byte[] bytes) {

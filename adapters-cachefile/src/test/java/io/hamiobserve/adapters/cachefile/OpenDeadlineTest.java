@@ -20,7 +20,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * A FIFO swapped in for a cache file between the type check and the open would block {@code open(2)}
@@ -39,20 +38,7 @@ class OpenDeadlineTest {
     private final List<Path> fifos = new ArrayList<>();
 
     private Path fifo(Path path) throws IOException {
-        Process mkfifo;
-        try {
-            mkfifo = new ProcessBuilder("mkfifo", path.toString()).start();
-        } catch (IOException e) {
-            assumeTrue(false, "no mkfifo");
-            throw e;
-        }
-        try {
-            assumeTrue(mkfifo.waitFor() == 0, "mkfifo failed");
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new java.io.InterruptedIOException("waiting for mkfifo");
-        }
-        fifos.add(path);
+        fifos.add(Images.fifo(path));
         return path;
     }
 
