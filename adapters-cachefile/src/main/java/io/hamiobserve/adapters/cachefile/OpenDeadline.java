@@ -13,7 +13,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -93,12 +92,8 @@ final class OpenDeadline {
         if (leftBehindCount.get() >= maxLeftBehind) {
             throw new OpenBlockedException(maxLeftBehind + " opens have not returned; no thread for another");
         }
-        CompletableFuture<FileChannel> opening;
-        try {
-            opening = CompletableFuture.supplyAsync(() -> openNow(path), openers);
-        } catch (RejectedExecutionException e) {
-            throw new OpenBlockedException("no thread to open it: " + e.getMessage());
-        }
+        // Never rejected: the pool has no bound of its own and is never shut down; the limit above bounds it.
+        CompletableFuture<FileChannel> opening = CompletableFuture.supplyAsync(() -> openNow(path), openers);
         try {
             return opening.get(deadlineNanos, TimeUnit.NANOSECONDS);
         } catch (TimeoutException e) {
