@@ -1,7 +1,6 @@
 package io.hamiobserve.adapters.k8s;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.hamiobserve.ports.NodePodDirectory;
 import io.hamiobserve.ports.SchedulerLedgerSource;
 
@@ -28,7 +27,7 @@ public final class KubernetesSources {
 
     /** The live ledger from the cluster this process is configured for; nothing connects before {@code start}. */
     public static SchedulerLedgerSource cluster() {
-        return new InformerLedgerSource(new KubernetesClientBuilder().build(), true, DeviceProviders.load(), ledgerHeartbeat(
+        return new InformerLedgerSource(LedgerMapping.client(), true, DeviceProviders.load(), ledgerHeartbeat(
                 HEARTBEAT), Clock.systemUTC());
     }
 
@@ -39,7 +38,7 @@ public final class KubernetesSources {
 
     /** The HAMi pods placed on {@code nodeName} (usually {@code $NODE_NAME}), watched from the API server. */
     public static NodePodDirectory nodePods(String nodeName) {
-        return new NodePodInformer(() -> new KubernetesClientBuilder().build(), true, nodeName, DeviceProviders.load(),
+        return new NodePodInformer(LedgerMapping::client, true, nodeName, DeviceProviders.load(),
                 nodePodsHeartbeat(HEARTBEAT));
     }
 

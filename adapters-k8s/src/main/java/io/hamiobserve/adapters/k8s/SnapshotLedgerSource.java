@@ -29,14 +29,6 @@ import java.util.logging.Logger;
  */
 final class SnapshotLedgerSource implements SchedulerLedgerSource {
     private static final Logger LOG = Logger.getLogger(SnapshotLedgerSource.class.getName());
-    /**
-     * fabric8's mapping of Kubernetes objects; costly to build, safe to share. Held apart so that it
-     * is built when a snapshot is read (on the thread that starts the source), not when the source is made.
-     */
-    private static final class Serialization {
-        static final KubernetesSerialization SHARED = new KubernetesSerialization();
-    }
-
     private final Path file;
     private final DeviceProviders providers;
     private final Clock clock;
@@ -54,7 +46,7 @@ final class SnapshotLedgerSource implements SchedulerLedgerSource {
         LedgerFeed feed = new LedgerFeed(ledger, providers, skips);
         SnapshotReader.Summary summary;
         try {
-            summary = SnapshotReader.read(file, object -> apply(object, feed, Serialization.SHARED, skips), skips);
+            summary = SnapshotReader.read(file, object -> apply(object, feed, LedgerMapping.serialization(), skips), skips);
         } catch (SnapshotReader.NotADumpException notADump) {
             String message = "snapshot " + SkipReporter.loggable(file.toString()) + ": " + notADump.getMessage();
             failure = new Failure(message, false);

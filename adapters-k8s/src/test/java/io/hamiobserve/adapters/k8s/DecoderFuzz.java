@@ -121,7 +121,7 @@ public final class DecoderFuzz {
                 };
             }
             case "dump-yaml", "dump-json" -> {
-                KubernetesSerialization serialization = new KubernetesSerialization();
+                KubernetesSerialization serialization = LedgerMapping.serialization();
                 DeviceProviders providers = DeviceProviders.load();
                 // Each dump is a snapshot of its own: a fresh ledger, as a restarted exporter would have.
                 yield (i, text) -> dump(text, new Ledger(), providers, serialization, reporter, counts);

@@ -30,6 +30,8 @@ class InformerLedgerSourceTest {
     private int port;
     private KubernetesMockServer server;
     private KubernetesClient client;
+    /** The sources' client: it reads through the adapter's narrowed mapping, as in production; {@code client} writes whole objects. */
+    private KubernetesClient ledgerClient;
     private final Ledger ledger = new Ledger();
     private final Fixtures.RecordingSkips skips = new Fixtures.RecordingSkips();
     private SchedulerLedgerSource source;
@@ -40,6 +42,7 @@ class InformerLedgerSourceTest {
         server = Fixtures.crudServer(port);
         client = server.createClient(builder -> builder.editOrNewConfig()
                 .withRequestRetryBackoffInterval(100).withWatchReconnectInterval(100).endConfig());
+        ledgerClient = LedgerMapping.client(client.getConfiguration());
     }
 
 
@@ -48,12 +51,13 @@ class InformerLedgerSourceTest {
         if (source != null) {
             source.close();
         }
+        ledgerClient.close();
         client.close();
         Fixtures.destroy(server);
     }
 
     private void startSource() {
-        source = KubernetesSources.cluster(client, Duration.ofMillis(100));
+        source = KubernetesSources.cluster(ledgerClient, Duration.ofMillis(100));
         source.start(ledger, skips);
         await("first sync", ledger::isSynced);
     }

@@ -22,6 +22,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class NodePodInformerTest {
     private KubernetesMockServer server;
     private KubernetesClient client;
+    /** The sources' client: it reads through the adapter's narrowed mapping, as in production; {@code client} writes whole objects. */
+    private KubernetesClient ledgerClient;
     private NodePodDirectory directory;
     private final Fixtures.RecordingSkips skips = new Fixtures.RecordingSkips();
 
@@ -29,6 +31,7 @@ class NodePodInformerTest {
     void startServer() {
         server = Fixtures.crudServer(Fixtures.freePort());
         client = server.createClient();
+        ledgerClient = LedgerMapping.client(client.getConfiguration());
     }
 
     @AfterEach
@@ -36,6 +39,7 @@ class NodePodInformerTest {
         if (directory != null) {
             directory.close();
         }
+        ledgerClient.close();
         client.close();
         Fixtures.destroy(server);
     }
@@ -56,7 +60,7 @@ class NodePodInformerTest {
     void listsTheHamiPodsOfThisNodeOnly() {
         client.pods().inNamespace("ml").resource(running("here", "node-a", ";GPU-1,NVIDIA,100,10:;")).create();
         client.pods().inNamespace("ml").resource(running("elsewhere", "node-b", ";GPU-9,NVIDIA,100,10:;")).create();
-        directory = KubernetesSources.nodePods(client, "node-a");
+        directory = KubernetesSources.nodePods(ledgerClient, "node-a");
         directory.start(skips);
         await("synced", directory::isSynced);
         await("pod listed", () -> directory.pods().size() == 1);

@@ -47,6 +47,8 @@ class ResourceVersionGoneTest {
 
     private KubernetesMockServer server;
     private KubernetesClient client;
+    /** The sources' client: it reads through the adapter's narrowed mapping, as in production; {@code client} writes whole objects. */
+    private KubernetesClient ledgerClient;
     private final Ledger ledger = new Ledger();
     private final Fixtures.RecordingSkips skips = new Fixtures.RecordingSkips();
     private SchedulerLedgerSource source;
@@ -60,6 +62,7 @@ class ResourceVersionGoneTest {
         server.init();
         client = server.createClient(builder -> builder.editOrNewConfig()
                 .withRequestRetryBackoffInterval(100).withWatchReconnectInterval(100).endConfig());
+        ledgerClient = LedgerMapping.client(client.getConfiguration());
     }
 
     @AfterEach
@@ -70,6 +73,7 @@ class ResourceVersionGoneTest {
         if (directory != null) {
             directory.close();
         }
+        ledgerClient.close();
         client.close();
         Fixtures.destroy(server);
     }
@@ -295,7 +299,7 @@ class ResourceVersionGoneTest {
         quietWatch(watchPath("pods", HAMI_PODS, "20"));
 
         // The heartbeat never beats: recovery must come from the relist on 410 alone.
-        source = KubernetesSources.cluster(client, heartbeat);
+        source = KubernetesSources.cluster(ledgerClient, heartbeat);
         source.start(ledger, skips);
         Sampler<List<String>> sampler = ledgerBeforeGone();
         long firstSync = ledger.view().freshness().lastSyncEpochMillis();
@@ -329,7 +333,7 @@ class ResourceVersionGoneTest {
                 .always();
         quietWatch(watchPath("pods", HAMI_PODS, "20"));
 
-        source = KubernetesSources.cluster(client, heartbeat);
+        source = KubernetesSources.cluster(ledgerClient, heartbeat);
         source.start(ledger, skips);
         Sampler<List<String>> sampler = ledgerBeforeGone();
         // The watch ended and its resume was refused with 410 (fabric8 retries it for ever): the
@@ -387,7 +391,7 @@ class ResourceVersionGoneTest {
         quietWatch(watchPath("pods", selector, "20"));
 
         // The heartbeat never beats: recovery must come from the relist on 410 alone.
-        directory = KubernetesSources.nodePods(client, "node-a", heartbeat);
+        directory = KubernetesSources.nodePods(ledgerClient, "node-a", heartbeat);
         directory.start(skips);
         directoryRecovers(relist, () -> { });
     }
@@ -409,7 +413,7 @@ class ResourceVersionGoneTest {
                 added)).always();
         quietWatch(watchPath("pods", selector, "20"));
 
-        directory = KubernetesSources.nodePods(client, "node-a", heartbeat);
+        directory = KubernetesSources.nodePods(ledgerClient, "node-a", heartbeat);
         directory.start(skips);
         directoryRecovers(cachedList, () -> {
             // The watch ended and every resume is refused with 410: the two checks that follow find

@@ -34,7 +34,7 @@ public final class SnapshotReadBenchmark {
         try {
             for (boolean json : List.of(false, true)) {
                 Path file = directory.resolve(json ? "cluster.json" : "cluster.yaml");
-                long pods = write(file, json, megabytes << 20);
+                long pods = write(file, json, NODES, megabytes << 20);
                 read(file, pods);
                 Files.delete(file);
             }
@@ -77,17 +77,17 @@ public final class SnapshotReadBenchmark {
                 view.containers().size(), skips.get());
     }
 
-    /** Writes nodes, then pods until the file reaches {@code bytes}; returns the number of pods. */
-    private static long write(Path file, boolean json, long bytes) throws IOException {
+    /** Writes {@code nodes} nodes, then pods placed on them until the file reaches {@code bytes}; returns the number of pods. */
+    static long write(Path file, boolean json, int nodes, long bytes) throws IOException {
         long pods = 0;
         try (Writer out = new BufferedWriter(Files.newBufferedWriter(file, StandardCharsets.UTF_8), 1 << 20)) {
             CountingWriter counted = new CountingWriter(out);
             counted.write(json ? "{\n    \"apiVersion\": \"v1\",\n    \"items\": [\n" : "apiVersion: v1\nitems:\n");
-            for (int n = 0; n < NODES; n++) {
+            for (int n = 0; n < nodes; n++) {
                 counted.write(json ? (n == 0 ? "" : ",\n") + nodeJson(n) : nodeYaml(n));
             }
             while (counted.count < bytes - 10_000) {
-                counted.write(json ? ",\n" + podJson(pods) : podYaml(pods));
+                counted.write(json ? ",\n" + podJson(pods, nodes) : podYaml(pods, nodes));
                 pods++;
             }
             counted.write(json ? "\n    ],\n    \"kind\": \"List\",\n    \"metadata\": {\n        \"resourceVersion\": \"\"\n"
@@ -173,12 +173,12 @@ public final class SnapshotReadBenchmark {
                 + "\"nvidia.com/gpumem\":\"8000\"}}}]}}").replace("\"", "\\\"");
     }
 
-    private static String allocated(long p) {
-        long node = p % NODES;
+    private static String allocated(long p, int nodes) {
+        long node = p % nodes;
         return uuid(node, p % CARDS_PER_NODE) + ",NVIDIA,8000,20:;";
     }
 
-    private static String podYaml(long p) {
+    private static String podYaml(long p, int nodes) {
         return """
                 - apiVersion: v1
                   kind: Pod
@@ -241,11 +241,11 @@ public final class SnapshotReadBenchmark {
                       state: {running: {startedAt: "2026-11-29T09:12:04Z"}}
                     phase: Running
                     podIP: 10.42.%d.%d
-                """.formatted(p % NODES, allocated(p), lastApplied(p), p % NODES, p, p % 40, 2000 + p, p, p % NODES, p,
+                """.formatted(p % nodes, allocated(p, nodes), lastApplied(p), p % nodes, p, p % 40, 2000 + p, p, p % nodes, p,
                 p / 256 % 256, p % 256);
     }
 
-    private static String podJson(long p) {
+    private static String podJson(long p, int nodes) {
         return """
                         {
                             "apiVersion": "v1",
@@ -291,8 +291,8 @@ public final class SnapshotReadBenchmark {
                                 "phase": "Running",
                                 "podIP": "10.42.%d.%d"
                             }
-                        }""".formatted(p % NODES, allocated(p), lastApplied(p), p % NODES, p, p % 40, 2000 + p, p,
-                p % NODES, p, p / 256 % 256, p % 256);
+                        }""".formatted(p % nodes, allocated(p, nodes), lastApplied(p), p % nodes, p, p % 40, 2000 + p, p,
+                p % nodes, p, p / 256 % 256, p % 256);
     }
 
     /** Counts characters written; the dumps are ASCII, so characters are bytes. */

@@ -1,0 +1,115 @@
+package io.hamiobserve.adapters.k8s;
+
+import com.fasterxml.jackson.annotation.JsonIncludeProperties;
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.ContainerState;
+import io.fabric8.kubernetes.api.model.ContainerStatus;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.NodeStatus;
+import io.fabric8.kubernetes.api.model.ObjectMeta;
+import io.fabric8.kubernetes.api.model.PodSpec;
+import io.fabric8.kubernetes.api.model.PodStatus;
+import io.fabric8.kubernetes.api.model.ResourceQuota;
+import io.fabric8.kubernetes.api.model.ResourceQuotaSpec;
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * fabric8's mapping of Kubernetes objects, narrowed to the fields this adapter reads: Jackson
+ * mix-ins name, for each model class on the way, the properties that are mapped; every other
+ * property is skipped as the input is read (not kept as an unknown property either).
+ *
+ * <p>Why: Jackson builds a deserializer for every class a mapped property can reach, the first time
+ * that class is read. A Pod reaches some 150 model classes (volumes, probes, affinity, security
+ * contexts, managed fields), and building them took 200–350 ms of a start's CPU on two cores, on
+ * the way to the first ledger sync, for the informer's first list as for a snapshot's first pod
+ * (docs/deploy.md, start-up). Skipped subtrees are also cheaper to read than mapped ones, at every
+ * list and watch event.
+ *
+ * <p>What is kept is what {@link LedgerFeed}, {@link PodMapper}, {@link DeviceProviders} and the
+ * informers read: identity, annotations and labels; a pod's node, its containers' and init
+ * containers' names, its phase and its init containers' states; a node's capacity and allocatable;
+ * a quota's hard limits. A model getter not listed here returns {@code null} or an empty list:
+ * code that starts reading one adds it here, and {@code LedgerMappingTest} (the ledger fed through
+ * this mapping equals the ledger fed through fabric8's full one) fails until it does.
+ *
+ * <p>Only objects read are narrowed: this adapter never writes to the API server.
+ */
+final class LedgerMapping {
+    private LedgerMapping() {
+    }
+
+    @JsonIncludeProperties({"name", "namespace", "uid", "resourceVersion", "annotations", "labels"})
+    private interface ObjectMetaFields {
+    }
+
+    @JsonIncludeProperties({"apiVersion", "kind", "metadata", "status"})
+    private interface NodeFields {
+    }
+
+    @JsonIncludeProperties({"capacity", "allocatable"})
+    private interface NodeStatusFields {
+    }
+
+    @JsonIncludeProperties({"nodeName", "containers", "initContainers"})
+    private interface PodSpecFields {
+    }
+
+    @JsonIncludeProperties({"name"})
+    private interface ContainerFields {
+    }
+
+    @JsonIncludeProperties({"phase", "containerStatuses", "initContainerStatuses"})
+    private interface PodStatusFields {
+    }
+
+    @JsonIncludeProperties({"name", "containerID", "state"})
+    private interface ContainerStatusFields {
+    }
+
+    @JsonIncludeProperties({"terminated"})
+    private interface ContainerStateFields {
+    }
+
+    @JsonIncludeProperties({"apiVersion", "kind", "metadata", "spec"})
+    private interface ResourceQuotaFields {
+    }
+
+    @JsonIncludeProperties({"hard"})
+    private interface ResourceQuotaSpecFields {
+    }
+
+    /** Built once, on first use (the thread that starts a source); a mapper is safe to share. */
+    private static final class Shared {
+        static final KubernetesSerialization SERIALIZATION = new KubernetesSerialization(JsonMapper.builder()
+                .addMixIn(ObjectMeta.class, ObjectMetaFields.class)
+                .addMixIn(Node.class, NodeFields.class)
+                .addMixIn(NodeStatus.class, NodeStatusFields.class)
+                .addMixIn(PodSpec.class, PodSpecFields.class)
+                .addMixIn(Container.class, ContainerFields.class)
+                .addMixIn(PodStatus.class, PodStatusFields.class)
+                .addMixIn(ContainerStatus.class, ContainerStatusFields.class)
+                .addMixIn(ContainerState.class, ContainerStateFields.class)
+                .addMixIn(ResourceQuota.class, ResourceQuotaFields.class)
+                .addMixIn(ResourceQuotaSpec.class, ResourceQuotaSpecFields.class)
+                .build(), true);
+    }
+
+    /** The narrowed mapping; fabric8 adds its own modules and settings to the mapper it is given. */
+    static KubernetesSerialization serialization() {
+        return Shared.SERIALIZATION;
+    }
+
+    /** A client for the cluster this process is configured for, reading objects through the narrowed mapping. */
+    static KubernetesClient client() {
+        return new KubernetesClientBuilder().withKubernetesSerialization(serialization()).build();
+    }
+
+    /** A client for the cluster {@code config} names (tests: a mock API server), reading through the narrowed mapping. */
+    static KubernetesClient client(Config config) {
+        return new KubernetesClientBuilder().withConfig(config).withKubernetesSerialization(serialization()).build();
+    }
+}
