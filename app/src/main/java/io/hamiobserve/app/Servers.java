@@ -51,7 +51,7 @@ public final class Servers {
      */
     private static final CompletableFuture<MetricsObserver> OBSERVER = new CompletableFuture<>();
     private static final AtomicBoolean OBSERVER_STARTED = new AtomicBoolean();
-    /** How long the observer's set-up waits for the first answered scrape at most. */
+    /** How long the observer's set-up waits for the first answered scrape and the sources' start at most. */
     private static final Duration OBSERVER_DEFERRAL = Duration.ofSeconds(1);
 
     private Servers() {
@@ -69,7 +69,7 @@ public final class Servers {
                     // First the registry alone: what every server's build waits for (its routing's mappers).
                     GlobalServiceRegistry.registry();
                     StartupTimeline.mark("Helidon service registry ready");
-                    awaitFirstAnswer();
+                    awaitStartPath();
                     MetricsObserver observer = MetricsObserver.create();
                     ConnectionGuard.registerMeters();
                     StartupTimeline.mark("Helidon metrics observer ready");
@@ -84,12 +84,15 @@ public final class Servers {
     }
 
     /**
-     * Waits until the process has answered its first scrape, or {@link #OBSERVER_DEFERRAL} has
-     * passed: on a busy machine the observer's set-up, beside the first answer, delays it.
+     * Waits until the process has answered its first scrape and its roles' sources have started
+     * (the scheduler's snapshot read into the ledger), or {@link #OBSERVER_DEFERRAL} has passed: on
+     * two cores the observer's set-up beside either delays it, and the JVM figures at
+     * {@code /observe} matter less than the ledger (docs/deploy.md, start-up).
      */
-    private static void awaitFirstAnswer() throws InterruptedException {
+    private static void awaitStartPath() throws InterruptedException {
         try {
-            StartupTimeline.firstAnswered().get(OBSERVER_DEFERRAL.toMillis(), TimeUnit.MILLISECONDS);
+            CompletableFuture.allOf(StartupTimeline.firstAnswered(), StartupTimeline.sourcesStarted())
+                    .get(OBSERVER_DEFERRAL.toMillis(), TimeUnit.MILLISECONDS);
         } catch (ExecutionException | TimeoutException notYet) {
             // Set up now: /observe is served even where nothing scrapes /metrics.
         }

@@ -56,6 +56,7 @@ public final class Serving {
                         throw new IllegalStateException(why);
                     });
                 }
+                StartupTimeline.allSourcesStarted();
                 started.complete(null);
             } catch (RuntimeException failed) {
                 started.completeExceptionally(failed);

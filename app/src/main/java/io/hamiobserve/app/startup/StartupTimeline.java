@@ -39,6 +39,7 @@ public final class StartupTimeline {
     private static final Map<String, Mark> MARKS = new ConcurrentHashMap<>();
     private static final AtomicBoolean PRINTED = new AtomicBoolean();
     private static final CompletableFuture<Void> FIRST_ANSWER = new CompletableFuture<>();
+    private static final CompletableFuture<Void> SOURCES_STARTED = new CompletableFuture<>();
 
     private StartupTimeline() {
     }
@@ -50,6 +51,20 @@ public final class StartupTimeline {
      */
     public static CompletableFuture<Void> firstAnswered() {
         return FIRST_ANSWER;
+    }
+
+    /**
+     * Completes when every role's sources have started (a snapshot read into the ledger, informers
+     * and NVML started): like {@link #firstAnswered()}, what a start leaves until then waits for it.
+     */
+    public static CompletableFuture<Void> sourcesStarted() {
+        return SOURCES_STARTED;
+    }
+
+    /** Marks that every role's sources have started. */
+    public static void allSourcesStarted() {
+        mark("all sources started");
+        SOURCES_STARTED.complete(null);
     }
 
     private record Mark(String name, long nanos, String thread, long processCpuMillis) {
