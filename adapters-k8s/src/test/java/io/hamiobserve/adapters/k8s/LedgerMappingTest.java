@@ -90,6 +90,47 @@ class LedgerMappingTest {
         assertEquals(full, narrowed);
     }
 
+    /**
+     * Hostile values where the ledger does not read: wrong types, a huge number, quotes, newlines,
+     * markup and deep nesting in volumes, probes and managed fields do not cost the pod its place;
+     * a wrong type where the ledger reads still skips the object, with a stable reason.
+     */
+    @Test
+    void garbageInSkippedFieldsLeavesThePodGarbageInReadFieldsSkipsIt() throws Exception {
+        String deep = "[".repeat(400) + "]".repeat(400);
+        Path dump = java.nio.file.Files.writeString(dir.resolve("hostile.yaml"), """
+                kind: Node
+                metadata: {name: n1, annotations: {hami.io/node-nvidia-register: 'GPU-1,10,40960,100,T,0,true:'}}
+                ---
+                kind: Pod
+                metadata:
+                  name: p1
+                  namespace: ns
+                  uid: u1
+                  managedFields: "<script>\\"x\\"\\n</script>"
+                  creationTimestamp: 99999999999999999999999999999999
+                  annotations: {hami.io/vgpu-node: n1, hami.io/bind-phase: success,
+                                hami.io/vgpu-devices-allocated: 'GPU-1,NVIDIA,1000,10:;'}
+                spec:
+                  nodeName: n1
+                  volumes: -7
+                  affinity: %s
+                  containers:
+                  - name: main
+                    livenessProbe: {exec: 12, periodSeconds: -99999999999999999999}
+                    env: "not a list"
+                status: {phase: Running, conditions: {a: b}}
+                ---
+                kind: Pod
+                metadata: {name: p2, namespace: ns, uid: u2, annotations: [not, a, map]}
+                spec: {nodeName: n1, containers: [{name: main}]}
+                """.formatted(deep));
+        Fed narrowed = feed(dump, LedgerMapping.serialization());
+        assertEquals(List.of("p1"), narrowed.view().pods().stream().map(p -> p.pod().name()).toList());
+        assertEquals(1000, narrowed.view().cards().getFirst().allocatedMemoryMib());
+        assertEquals(List.of("snapshot/bad_object"), narrowed.skips());
+    }
+
     @Test
     void whatTheLedgerDoesNotReadIsSkippedNotKept() throws Exception {
         Path dump = dir.resolve("cluster.yaml");
