@@ -124,6 +124,17 @@ class ArchitectureTest {
                         "org.slf4j.."));
     }
 
+    /**
+     * fabric8's model is read in one place: LedgerMapping narrows what is mapped to what that
+     * adapter reads, and LedgerMappingReadsTest checks those reads there. A class elsewhere reading
+     * the model would get what the narrowed mapping dropped, unchecked.
+     */
+    @Test
+    void onlyTheKubernetesAdapterKnowsFabric8() {
+        check(noClasses().that().resideOutsideOfPackage("io.hamiobserve.adapters.k8s..")
+                .should().dependOnClassesThat().resideInAPackage("io.fabric8.."));
+    }
+
     @Test
     void thePrometheusAdapterUsesOnlyPortsDomainJacksonAndTheJavaLibrary() {
         check(classes().that().resideInAPackage("io.hamiobserve.adapters.prometheus..")
