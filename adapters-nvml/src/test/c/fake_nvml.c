@@ -7,9 +7,14 @@
  *   card uuid=GPU-1 name=NVIDIA_A100 total=BYTES used=BYTES util=PCT memutil=PCT temp=C power=MW pci=BUSID
  *   fail FN CODE [CARD]     FN returns CODE (for every card, or for CARD only)
  *   procs CARD PID:BYTES PID:na ...
+ *   samples CARD PID:TIMESTAMP:SMUTIL ...   per-process utilisation samples (timestamps in microseconds)
  *   hang FN                 FN blocks until the line is removed from the script (at most 60 s)
  *
- * FN is one of init shutdown count handle uuid name memory utilization temperature power pci processes.
+ * FN is one of init shutdown count handle uuid name memory utilization temperature power pci processes
+ * process_utilization. nvmlDeviceGetProcessUtilization behaves as nvml.h documents it: a call without
+ * a buffer answers INSUFFICIENT_SIZE and the number of samples newer than lastSeenTimeStamp, a
+ * buffer too small the same, and NOT_FOUND when there is no newer sample; fakeNvmlLastSeen(CARD)
+ * tells the lastSeenTimeStamp of the card's latest call and fakeNvmlUtilizationCalls() the calls.
  * Names use '_' for spaces. Struct layouts are declared as in nvml.h so that the compiler, not the
  * test author, decides the offsets the adapter must match.
  */
@@ -24,6 +29,7 @@ typedef int nvmlReturn_t;
 #define NVML_SUCCESS 0
 #define NVML_ERROR_UNINITIALIZED 1
 #define NVML_ERROR_INVALID_ARGUMENT 2
+#define NVML_ERROR_NOT_FOUND 6
 #define NVML_ERROR_INSUFFICIENT_SIZE 7
 
 typedef struct { unsigned long long total, free, used; } nvmlMemory_t;
@@ -39,10 +45,19 @@ typedef struct {
     unsigned int gpuInstanceId;
     unsigned int computeInstanceId;
 } nvmlProcessInfo_t;
+typedef struct {
+    unsigned int pid;
+    unsigned long long timeStamp;
+    unsigned int smUtil;
+    unsigned int memUtil;
+    unsigned int encUtil;
+    unsigned int decUtil;
+} nvmlProcessUtilizationSample_t;
 
-enum { F_INIT, F_SHUTDOWN, F_COUNT, F_HANDLE, F_UUID, F_NAME, F_MEMORY, F_UTIL, F_TEMP, F_POWER, F_PCI, F_PROCS, NFN };
+enum { F_INIT, F_SHUTDOWN, F_COUNT, F_HANDLE, F_UUID, F_NAME, F_MEMORY, F_UTIL, F_TEMP, F_POWER, F_PCI, F_PROCS,
+       F_PUTIL, NFN };
 static const char *FN_NAMES[NFN] = {"init", "shutdown", "count", "handle", "uuid", "name", "memory",
-                                    "utilization", "temperature", "power", "pci", "processes"};
+                                    "utilization", "temperature", "power", "pci", "processes", "process_utilization"};
 
 #define MAX_CARDS 32
 #define MAX_PROCS 256
@@ -53,6 +68,8 @@ typedef struct {
     int fail[NFN];
     int nprocs;
     nvmlProcessInfo_t procs[MAX_PROCS];
+    int nsamples;
+    nvmlProcessUtilizationSample_t samples[MAX_PROCS];
 } card_t;
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
@@ -62,7 +79,8 @@ static int ncards;
 static int global_fail[NFN];
 static int hang[NFN];
 static int refcount;
-static int init_calls, shutdown_calls;
+static int init_calls, shutdown_calls, utilization_calls;
+static unsigned long long last_seen[MAX_CARDS];
 
 static int fn_index(const char *name) {
     for (int i = 0; i < NFN; i++) if (strcmp(name, FN_NAMES[i]) == 0) return i;
@@ -115,6 +133,26 @@ static void parse_procs(char *rest) {
     }
 }
 
+static void parse_samples(char *rest) {
+    char *tok = strtok(rest, " \t\n");
+    if (!tok) return;
+    int idx = atoi(tok);
+    if (idx < 0 || idx >= ncards) return;
+    card_t *c = &cards[idx];
+    for (tok = strtok(NULL, " \t\n"); tok && c->nsamples < MAX_PROCS; tok = strtok(NULL, " \t\n")) {
+        unsigned int pid, sm;
+        unsigned long long ts;
+        if (sscanf(tok, "%u:%llu:%u", &pid, &ts, &sm) != 3) continue;
+        nvmlProcessUtilizationSample_t *p = &c->samples[c->nsamples++];
+        p->pid = pid;
+        p->timeStamp = ts;
+        p->smUtil = sm;
+        p->memUtil = sm / 2;
+        p->encUtil = 0;
+        p->decUtil = 0;
+    }
+}
+
 static void load_script(void) {
     pthread_mutex_lock(&lock);
     memset(cards, 0, sizeof cards);
@@ -131,6 +169,7 @@ static void load_script(void) {
         char *rest = line + used;
         if (!strcmp(word, "card")) parse_card(rest);
         else if (!strcmp(word, "procs")) parse_procs(rest);
+        else if (!strcmp(word, "samples")) parse_samples(rest);
         else if (!strcmp(word, "fail") || !strcmp(word, "hang")) {
             char fn[32];
             int code = 0, card = -1;
@@ -191,6 +230,8 @@ void fakeNvmlSetScript(const char *path) {
 int fakeNvmlInitCalls(void) { return init_calls; }
 int fakeNvmlShutdownCalls(void) { return shutdown_calls; }
 int fakeNvmlRefcount(void) { return refcount; }
+int fakeNvmlUtilizationCalls(void) { return utilization_calls; }
+long long fakeNvmlLastSeen(int card) { return card >= 0 && card < MAX_CARDS ? (long long) last_seen[card] : -1; }
 
 nvmlReturn_t nvmlInit_v2(void) {
     init_calls++;
@@ -309,4 +350,26 @@ nvmlReturn_t nvmlDeviceGetComputeRunningProcesses_v3(void *device, unsigned int 
 /* Older drivers export only _v2, which has the same 24-byte entries. */
 nvmlReturn_t nvmlDeviceGetComputeRunningProcesses_v2(void *device, unsigned int *count, nvmlProcessInfo_t *infos) {
     return processes(device, count, infos);
+}
+
+nvmlReturn_t nvmlDeviceGetProcessUtilization(void *device, nvmlProcessUtilizationSample_t *utilization,
+                                             unsigned int *processSamplesCount, unsigned long long lastSeenTimeStamp) {
+    utilization_calls++;
+    ENTER(F_PUTIL, device, c)
+    if (!processSamplesCount) return NVML_ERROR_INVALID_ARGUMENT;
+    last_seen[c - cards] = lastSeenTimeStamp;
+    unsigned int newer = 0;
+    for (int i = 0; i < c->nsamples; i++) if (c->samples[i].timeStamp > lastSeenTimeStamp) newer++;
+    if (newer == 0) {
+        *processSamplesCount = 0;
+        return NVML_ERROR_NOT_FOUND;
+    }
+    if (!utilization || *processSamplesCount < newer) {
+        *processSamplesCount = newer;
+        return NVML_ERROR_INSUFFICIENT_SIZE;
+    }
+    unsigned int n = 0;
+    for (int i = 0; i < c->nsamples; i++) if (c->samples[i].timeStamp > lastSeenTimeStamp) utilization[n++] = c->samples[i];
+    *processSamplesCount = n;
+    return NVML_SUCCESS;
 }

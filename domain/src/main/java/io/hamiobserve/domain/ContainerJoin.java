@@ -139,7 +139,7 @@ record ContainerJoin(List<ContainerDevice> containers, List<ContainerUsage> unkn
         return false;
     }
 
-    private static OptionalLong allocatedTo(NodePod pod, String containerName, String uuid) {
+    static OptionalLong allocatedTo(NodePod pod, String containerName, String uuid) {
         if (pod.placement().isEmpty()) {
             return OptionalLong.empty();
         }

@@ -49,9 +49,22 @@ public record HostCardReading(int index, String uuid, String name,
     /**
      * A process holding memory on a card.
      *
-     * @param pid       process id in the driver's (host) PID namespace
-     * @param usedBytes memory the driver attributes to it; empty when the driver does not say
+     * @param pid           process id in the driver's (host) PID namespace
+     * @param usedBytes     memory the driver attributes to it; empty when the driver does not say
+     * @param smUtilPercent the SM utilisation the driver sampled for it since the previous reading,
+     *                      0..100 (0 when the driver answered with no sample for it: it samples only
+     *                      processes that used the SMs); empty when the driver cannot say (not
+     *                      supported, MIG mode, a failed call)
      */
-    public record CardProcess(long pid, OptionalLong usedBytes) {
+    public record CardProcess(long pid, OptionalLong usedBytes, OptionalDouble smUtilPercent) {
+        public CardProcess {
+            Objects.requireNonNull(usedBytes, "usedBytes");
+            Objects.requireNonNull(smUtilPercent, "smUtilPercent");
+        }
+
+        /** A process whose utilisation the driver was not asked for. */
+        public CardProcess(long pid, OptionalLong usedBytes) {
+            this(pid, usedBytes, OptionalDouble.empty());
+        }
     }
 }

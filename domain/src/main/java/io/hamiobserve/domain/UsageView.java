@@ -6,8 +6,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalDouble;
 import java.util.OptionalLong;
-import java.util.Set;
 
 /**
  * What is really used on one node, at one moment: the usage view, and its gap to what was allocated.
@@ -26,11 +26,19 @@ import java.util.Set;
  * @param unmanagedMemory    memory on a card held by processes no HAMi-Core accounting covers
  *                           (e.g. {@code CUDA_DISABLE_CONTROL=true}), grouped by container; empty
  *                           when processes could not be attributed
+ * @param processUsage       per container and card it holds without HAMi-Core's accounting there
+ *                           (a whole card without HAMi-Core, {@code CUDA_DISABLE_CONTROL=true}):
+ *                           its use from the driver's process list, in the order of
+ *                           {@code containers}; their gaps are in {@code containerGaps} after
+ *                           HAMi-Core's; empty when processes could not be attributed
+ * @param processSkips       driver-listed processes outside HAMi-Core that give no container its
+ *                           use, by card and reason
  */
 public record UsageView(String node, List<HostCardReading> hostCards, List<ContainerDevice> containers,
                         List<ContainerUsage> unknownContainers, List<ContainerDevice> unmatchedDevices,
                         List<ContainerMemoryGap> containerGaps, List<CardMemoryGap> cardGaps,
-                        List<UnmanagedMemory> unmanagedMemory) {
+                        List<UnmanagedMemory> unmanagedMemory, List<ProcessUsage> processUsage,
+                        List<ProcessSkip> processSkips) {
 
     public UsageView {
         hostCards = List.copyOf(hostCards);
@@ -40,6 +48,8 @@ public record UsageView(String node, List<HostCardReading> hostCards, List<Conta
         containerGaps = List.copyOf(containerGaps);
         cardGaps = List.copyOf(cardGaps);
         unmanagedMemory = List.copyOf(unmanagedMemory);
+        processUsage = List.copyOf(processUsage);
+        processSkips = List.copyOf(processSkips);
     }
 
     /**
@@ -97,6 +107,46 @@ public record UsageView(String node, List<HostCardReading> hostCards, List<Conta
     }
 
     /**
+     * A container's use of a card it holds, from the driver's per-process figures, where no
+     * HAMi-Core accounting covers it: the same quantities HAMi-Core accounts (memory of its
+     * processes, the sum of their SM utilisation), from the other side.
+     *
+     * @param vdeviceIndex   the card's position among the cards of the container's share
+     * @param usedBytes      Σ of the driver's used memory of its processes on the card; empty when
+     *                       the driver withholds any process's figure
+     * @param smUtilPercent  Σ of its processes' SM utilisation since the previous reading (may pass
+     *                       100, as HAMi-Core's sum does); empty when the driver cannot say for any
+     * @param processes      number of its processes on the card
+     */
+    public record ProcessUsage(PodRef pod, String container, int vdeviceIndex, String uuid, OptionalLong usedBytes,
+                               OptionalDouble smUtilPercent, int processes) {
+    }
+
+    /**
+     * Processes outside HAMi-Core on one card that give no container its use.
+     *
+     * @param processes how many of the card's processes, for this reason
+     */
+    public record ProcessSkip(String uuid, Reason reason, int processes) {
+        /** Why a process gives no container its use. */
+        public enum Reason {
+            /** No pod owns it: a host process, another runtime's, or a process that exited before its cgroup was read. */
+            NO_OWNER,
+            /** Its cgroup names a pod this node's pod directory does not know (not a HAMi pod, or not yet). */
+            UNKNOWN_POD,
+            /** Its pod is known, its container ID is not (restarted, and the directory has not caught up). */
+            UNKNOWN_CONTAINER,
+            /** Its container's placement holds no share of this card. */
+            CARD_NOT_ALLOCATED;
+
+            /** The reason's stable label, its name in lower case. */
+            public String label() {
+                return name().toLowerCase(java.util.Locale.ROOT);
+            }
+        }
+    }
+
+    /**
      * Joins the node's readings into the usage view.
      *
      * @param node            this node's name
@@ -118,11 +168,16 @@ public record UsageView(String node, List<HostCardReading> hostCards, List<Conta
         cards.sort(Comparator.comparingInt(HostCardReading::index));
         ContainerJoin join = ContainerJoin.of(usages, podsByUid, cards, nowEpochSeconds);
         List<CardMemoryGap> cardGaps = cardGaps(cards, join.hamiCoreUsedByCard(), allocatedByCard(pods));
-        List<UnmanagedMemory> unmanaged = processOwners
-                .map(owners -> unmanagedMemory(cards, owners, podsByUid, join.managed()))
-                .orElse(List.of());
-        return new UsageView(node, cards, join.containers(), join.unknown(), join.unmatched(), join.gaps(), cardGaps,
-                unmanaged);
+        ProcessJoin processes = processOwners
+                .map(owners -> ProcessJoin.of(cards, owners, podsByUid, join.managed()))
+                .orElse(new ProcessJoin(List.of(), List.of(), List.of(), List.of()));
+        List<ContainerMemoryGap> gaps = join.gaps();
+        if (!processes.gaps().isEmpty()) {
+            gaps = new ArrayList<>(gaps);
+            gaps.addAll(processes.gaps());
+        }
+        return new UsageView(node, cards, join.containers(), join.unknown(), join.unmatched(), gaps, cardGaps,
+                processes.unmanaged(), processes.usage(), processes.skips());
     }
 
     /** Per card, Σ of the effective shares of this node's pods that hold an allocation, in bytes. */
@@ -147,55 +202,5 @@ public record UsageView(String node, List<HostCardReading> hostCards, List<Conta
                     hamiCoreUsedByCard.getOrDefault(card.uuid(), 0L), allocatedByCard.getOrDefault(card.uuid(), 0L))));
         }
         return gaps;
-    }
-
-    /** Where a process's memory goes: a container's use of a card, or no known container's. */
-    private record Holder(String uuid, String podUid, String container) {
-        /** By card, pod, container; written out rather than chained: a node orders them at every scrape. */
-        static final Comparator<Holder> ORDER = (left, right) -> {
-            int order = left.uuid.compareTo(right.uuid);
-            if (order == 0) {
-                order = left.podUid.compareTo(right.podUid);
-            }
-            return order != 0 ? order : left.container.compareTo(right.container);
-        };
-    }
-
-    /** Memory held and processes holding it. */
-    private record Held(long bytes, int processes) {
-        Held plus(long processBytes) {
-            return new Held(Quantities.add(bytes, processBytes), processes + 1);
-        }
-    }
-
-    private static List<UnmanagedMemory> unmanagedMemory(List<HostCardReading> cards, Map<Long, ProcessOwner> owners,
-                                                         Map<String, NodePod> podsByUid,
-                                                         Set<ContainerJoin.ContainerCard> managed) {
-        // Grouped by hash, then ordered once: fewer comparisons than a sorted map's at every process.
-        Map<Holder, Held> grouped = new HashMap<>();
-        for (HostCardReading card : cards) {
-            for (HostCardReading.CardProcess process : card.processes().orElse(List.of())) {
-                ProcessOwner owner = owners.get(process.pid());
-                NodePod pod = owner == null ? null : podsByUid.get(owner.podUid());
-                String container = pod == null ? "" : pod.containerIdToName().getOrDefault(owner.containerId(), "");
-                String podUid = pod == null ? "" : pod.pod().uid();
-                if (managed.contains(new ContainerJoin.ContainerCard(podUid, container, card.uuid()))) {
-                    continue;
-                }
-                grouped.merge(new Holder(card.uuid(), podUid, container),
-                        new Held(0, 0).plus(Math.max(0, process.usedBytes().orElse(0))),
-                        (held, one) -> held.plus(one.bytes()));
-            }
-        }
-        List<Map.Entry<Holder, Held>> ordered = new ArrayList<>(grouped.entrySet());
-        ordered.sort(Map.Entry.comparingByKey(Holder.ORDER));
-        List<UnmanagedMemory> result = new ArrayList<>(ordered.size());
-        for (Map.Entry<Holder, Held> group : ordered) {
-            Holder holder = group.getKey();
-            Held held = group.getValue();
-            result.add(new UnmanagedMemory(holder.uuid(), Optional.ofNullable(podsByUid.get(holder.podUid()))
-                    .map(NodePod::pod), holder.container(), held.bytes(), held.processes()));
-        }
-        return result;
     }
 }

@@ -5,7 +5,9 @@ import io.hamiobserve.domain.HostCardReading;
 import io.hamiobserve.domain.HostCardReading.CardProcess;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.OptionalLong;
@@ -18,10 +20,20 @@ import java.util.OptionalLong;
 final class CardReader {
     private final NvmlBinding binding;
     private final NvmlWorker<?> worker;
+    /** Per card UUID, the newest utilisation sample's timestamp of the previous reading. */
+    private final Map<String, Long> lastSeen;
+    /** The same, as this reading leaves it: cards not read again are forgotten. */
+    private final Map<String, Long> nextSeen;
 
-    CardReader(NvmlBinding binding, NvmlWorker<?> worker) {
+    /**
+     * @param lastSeen each card's newest utilisation sample timestamp from the previous reading
+     * @param nextSeen filled with each card's newest timestamp from this reading
+     */
+    CardReader(NvmlBinding binding, NvmlWorker<?> worker, Map<String, Long> lastSeen, Map<String, Long> nextSeen) {
         this.binding = binding;
         this.worker = worker;
+        this.lastSeen = lastSeen;
+        this.nextSeen = nextSeen;
     }
 
     /** A card's reading, or null when the card itself cannot be read (reported as a device skip). */
@@ -45,6 +57,11 @@ final class CardReader {
             return null;
         }
         Fields fields = new Fields(index, uuid, skips);
+        Long previousSample = lastSeen.get(uuid);
+        if (previousSample != null) {
+            // Kept while the card is idle or cannot say: the next samples are those after it.
+            nextSeen.put(uuid, previousSample);
+        }
 
         worker.entering("nvmlDeviceGetName", index);
         String name = fields.ok(binding.name(device), "name") ? binding.text() : "";
@@ -84,10 +101,14 @@ final class CardReader {
         Optional<List<CardProcess>> processes = Optional.empty();
         if (fields.ok(binding.computeProcesses(device), "processes")) {
             int count = binding.processCount();
+            // Utilisation only for a card with processes: an idle card costs no further call.
+            Map<Long, Long> smUtil = count == 0 ? Map.of() : processUtilization(device, index, uuid, fields);
             List<CardProcess> list = new ArrayList<>(count);
             for (int i = 0; i < count; i++) {
                 long bytes = binding.processUsedMemory(i);
-                list.add(new CardProcess(binding.processPid(i), bytes < 0 ? OptionalLong.empty() : OptionalLong.of(bytes)));
+                long pid = binding.processPid(i);
+                list.add(new CardProcess(pid, bytes < 0 ? OptionalLong.empty() : OptionalLong.of(bytes),
+                        utilisation(smUtil, pid)));
             }
             processes = Optional.of(list);
         }
@@ -98,6 +119,55 @@ final class CardReader {
         }
         return new HostCardReading(index, uuid, name, used, total, gpuUtil, memoryUtil, temperature, watts,
                 pciBusId, processes);
+    }
+
+    /** Marks a process whose sample is not a percentage: its utilisation is unknown, not made up. */
+    private static final long IMPLAUSIBLE = -1;
+
+    /**
+     * SM utilisation per pid since the card's previous reading, the latest sample of each pid; null
+     * when the driver cannot say (not supported, as in MIG mode, or a failed call). The driver
+     * samples only processes that used the SMs, so {@code NOT_FOUND} (no sample since the previous
+     * reading) and a listed process without a sample both mean 0 by the driver's own account.
+     * The newest sample's timestamp becomes the card's next {@code lastSeenTimeStamp}.
+     */
+    private Map<Long, Long> processUtilization(Pointer device, int index, String uuid, Fields fields) {
+        worker.entering("nvmlDeviceGetProcessUtilization", index);
+        long lastSeen = this.lastSeen.getOrDefault(uuid, 0L);
+        int rc = binding.processUtilization(device, lastSeen);
+        if (rc == NvmlBinding.NVML_ERROR_NOT_FOUND) {
+            return Map.of();
+        }
+        if (!fields.ok(rc, "process_utilization")) {
+            return null;
+        }
+        int count = binding.sampleCount();
+        Map<Long, Long> smUtil = new HashMap<>();
+        Map<Long, Long> taken = new HashMap<>();
+        long newest = lastSeen;
+        for (int i = 0; i < count; i++) {
+            long pid = binding.samplePid(i);
+            long timestamp = binding.sampleTimestamp(i);
+            Long before = taken.get(pid);
+            if (before == null || Long.compareUnsigned(timestamp, before) > 0) {
+                long percent = binding.sampleSmUtil(i);
+                taken.put(pid, timestamp);
+                smUtil.put(pid, percent <= 100 ? percent : IMPLAUSIBLE);
+            }
+            if (Long.compareUnsigned(timestamp, newest) > 0) {
+                newest = timestamp;
+            }
+        }
+        nextSeen.put(uuid, newest);
+        return smUtil;
+    }
+
+    private static OptionalDouble utilisation(Map<Long, Long> smUtil, long pid) {
+        if (smUtil == null) {
+            return OptionalDouble.empty();
+        }
+        long percent = smUtil.getOrDefault(pid, 0L);
+        return percent == IMPLAUSIBLE ? OptionalDouble.empty() : OptionalDouble.of(percent);
     }
 
     /**

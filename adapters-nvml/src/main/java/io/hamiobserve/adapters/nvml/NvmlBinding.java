@@ -21,6 +21,7 @@ import java.util.Map;
  */
 final class NvmlBinding {
     static final int NVML_SUCCESS = 0;
+    static final int NVML_ERROR_NOT_FOUND = 6;
     static final int NVML_ERROR_INSUFFICIENT_SIZE = 7;
     static final int NVML_ERROR_FUNCTION_NOT_FOUND = 13;
 
@@ -33,6 +34,16 @@ final class NvmlBinding {
     /** {@code sizeof(nvmlProcessInfo_t)} for _v2/_v3: pid@0, usedGpuMemory@8, gpuInstanceId@16, computeInstanceId@20. */
     static final int PROCESS_INFO_SIZE = 24;
     private static final int NVML_TEMPERATURE_GPU = 0;
+    /**
+     * {@code sizeof(nvmlProcessUtilizationSample_t)}: pid@0 (unsigned int, then 4 bytes of padding),
+     * timeStamp@8 (unsigned long long, CPU time in microseconds), smUtil@16, memUtil@20, encUtil@24,
+     * decUtil@28 (unsigned ints, percent).
+     */
+    static final int UTILIZATION_SAMPLE_SIZE = 32;
+    private static final int SAMPLE_TIMESTAMP_OFFSET = 8;
+    private static final int SAMPLE_SM_UTIL_OFFSET = 16;
+    /** More entries than a card's process table holds: a larger count is a broken answer. */
+    private static final int MAX_ENTRIES = 1 << 16;
 
     private final NativeLibrary library;
     private final Map<String, Function> functions = new HashMap<>();
@@ -46,11 +57,16 @@ final class NvmlBinding {
     private Memory processInfos;
     private int processCapacity;
     private int processCount;
+    private Memory samples;
+    private int sampleCapacity;
+    private int sampleCount;
 
     private NvmlBinding(NativeLibrary library, int initialProcessCapacity) {
         this.library = library;
         this.processCapacity = Math.max(1, initialProcessCapacity);
         this.processInfos = new Memory((long) processCapacity * PROCESS_INFO_SIZE);
+        this.sampleCapacity = this.processCapacity;
+        this.samples = new Memory((long) sampleCapacity * UTILIZATION_SAMPLE_SIZE);
     }
 
     /**
@@ -193,7 +209,7 @@ final class NvmlBinding {
             rc = call(name, device, intOut, processInfos);
             int answered = intOut.getInt(0);
             if (rc == NVML_ERROR_INSUFFICIENT_SIZE) {
-                if (answered <= processCapacity || answered > 1 << 16) {
+                if (answered <= processCapacity || answered > MAX_ENTRIES) {
                     break;
                 }
                 processCapacity = answered + 8;
@@ -216,5 +232,61 @@ final class NvmlBinding {
     /** Bytes, or a negative value when the driver says {@code NVML_VALUE_NOT_AVAILABLE} (ULL max) or beyond. */
     long processUsedMemory(int i) {
         return processInfos.getLong((long) i * PROCESS_INFO_SIZE + 8);
+    }
+
+    /**
+     * Per-process utilisation samples newer than {@code lastSeenTimeStamp} (microseconds, the
+     * samples' own clock; 0 for every sample the driver still holds); on success
+     * {@link #sampleCount()} entries can be read with {@link #samplePid}, {@link #sampleTimestamp}
+     * and {@link #sampleSmUtil}. NVML's sizing protocol: a first call without a buffer answers
+     * {@code INSUFFICIENT_SIZE} and the count it needs, the second fills the buffer (grown only when
+     * too small); the count can grow in between, so {@code INSUFFICIENT_SIZE} is retried a few
+     * times. {@code NOT_FOUND} (no sample since {@code lastSeenTimeStamp}) is returned as is.
+     */
+    int processUtilization(Pointer device, long lastSeenTimeStamp) {
+        String name = "nvmlDeviceGetProcessUtilization";
+        sampleCount = 0;
+        int rc = NVML_ERROR_INSUFFICIENT_SIZE;
+        for (int attempt = 0; attempt < 4 && rc == NVML_ERROR_INSUFFICIENT_SIZE; attempt++) {
+            intOut.setInt(0, 0);
+            rc = call(name, device, null, intOut, lastSeenTimeStamp);
+            if (rc != NVML_ERROR_INSUFFICIENT_SIZE && rc != NVML_SUCCESS) {
+                return rc;
+            }
+            long needed = Integer.toUnsignedLong(intOut.getInt(0));
+            if (needed == 0) {
+                return NVML_SUCCESS;
+            }
+            if (needed > MAX_ENTRIES) {
+                return NVML_ERROR_INSUFFICIENT_SIZE;
+            }
+            if (needed > sampleCapacity) {
+                sampleCapacity = (int) needed + 8;
+                samples = new Memory((long) sampleCapacity * UTILIZATION_SAMPLE_SIZE);
+            }
+            intOut.setInt(0, sampleCapacity);
+            rc = call(name, device, samples, intOut, lastSeenTimeStamp);
+            if (rc == NVML_SUCCESS) {
+                sampleCount = (int) Math.min(Integer.toUnsignedLong(intOut.getInt(0)), sampleCapacity);
+            }
+        }
+        return rc;
+    }
+
+    int sampleCount() {
+        return sampleCount;
+    }
+
+    long samplePid(int i) {
+        return Integer.toUnsignedLong(samples.getInt((long) i * UTILIZATION_SAMPLE_SIZE));
+    }
+
+    /** The sample's CPU timestamp, microseconds; compared unsigned. */
+    long sampleTimestamp(int i) {
+        return samples.getLong((long) i * UTILIZATION_SAMPLE_SIZE + SAMPLE_TIMESTAMP_OFFSET);
+    }
+
+    long sampleSmUtil(int i) {
+        return Integer.toUnsignedLong(samples.getInt((long) i * UTILIZATION_SAMPLE_SIZE + SAMPLE_SM_UTIL_OFFSET));
     }
 }

@@ -6,7 +6,9 @@ import io.hamiobserve.ports.SkipReporter;
 import io.hamiobserve.ports.SourceUnavailableException;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Whole-card readings from NVML: every native call on the source's one {@link NvmlWorker} thread
@@ -21,6 +23,8 @@ final class NvmlHostCards implements HostCardSource {
     private final NvmlWorker<Outcome> worker;
     /** Worker-confined. */
     private final NvmlSession session;
+    /** Worker-confined: per card UUID, the newest process utilisation sample's timestamp read so far. */
+    private Map<String, Long> lastUtilizationSample = new HashMap<>();
 
     NvmlHostCards(List<String> libraryCandidates, long timeoutNanos, long retryAfterNanos, int initialProcessCapacity) {
         this.worker = new NvmlWorker<>(timeoutNanos);
@@ -72,7 +76,8 @@ final class NvmlHostCards implements HostCardSource {
             if (count < 0 || count > MAX_DEVICES) {
                 return Outcome.failed("nvmlDeviceGetCount_v2 answered an implausible count " + count, skips);
             }
-            CardReader cards = new CardReader(binding, worker);
+            Map<String, Long> seen = new HashMap<>();
+            CardReader cards = new CardReader(binding, worker, lastUtilizationSample, seen);
             List<HostCardReading> readings = new ArrayList<>(count);
             for (int index = 0; index < count; index++) {
                 HostCardReading reading = cards.read(index, skips);
@@ -80,6 +85,7 @@ final class NvmlHostCards implements HostCardSource {
                     readings.add(reading);
                 }
             }
+            lastUtilizationSample = seen;
             return new Outcome(readings, skips, null);
         } finally {
             worker.entering("nothing", -1);

@@ -113,6 +113,16 @@ final class FakeNvml {
         return call("fakeNvmlRefcount");
     }
 
+    /** Calls of nvmlDeviceGetProcessUtilization so far, sizing calls included. */
+    int utilizationCalls() {
+        return call("fakeNvmlUtilizationCalls");
+    }
+
+    /** The lastSeenTimeStamp the adapter passed in its latest utilisation call for {@code card}. */
+    long lastSeen(int card) {
+        return NativeLibrary.getInstance(library.toString()).getFunction("fakeNvmlLastSeen").invokeLong(new Object[] {card});
+    }
+
     private int call(String name, Object... args) {
         Function function = NativeLibrary.getInstance(library.toString()).getFunction(name);
         return function.invokeInt(args);

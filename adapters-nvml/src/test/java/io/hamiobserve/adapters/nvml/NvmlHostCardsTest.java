@@ -162,11 +162,13 @@ class NvmlHostCardsTest {
 
         List<HostCardReading> cards = open().read(reporter);
 
-        assertEquals(Optional.of(List.of(new CardProcess(4242, OptionalLong.of(GIB)), new CardProcess(77, OptionalLong.empty()))),
+        // The fake holds no utilisation samples: the driver's NOT_FOUND, no process used the SMs.
+        assertEquals(Optional.of(List.of(new CardProcess(4242, OptionalLong.of(GIB), OptionalDouble.of(0)),
+                        new CardProcess(77, OptionalLong.empty(), OptionalDouble.of(0)))),
                 cards.get(0).processes());
         List<CardProcess> listed = cards.get(1).processes().orElseThrow();
         assertEquals(40, listed.size());
-        assertEquals(new CardProcess(5039, OptionalLong.of(5039 * 1024L)), listed.get(39));
+        assertEquals(new CardProcess(5039, OptionalLong.of(5039 * 1024L), OptionalDouble.of(0)), listed.get(39));
         assertEquals(List.of(), skips);
     }
 
@@ -177,7 +179,8 @@ class NvmlHostCardsTest {
 
         List<HostCardReading> cards = open(old, Duration.ofSeconds(5), Duration.ZERO).read(reporter);
 
-        assertEquals(Optional.of(List.of(new CardProcess(31337, OptionalLong.of(2048)))), cards.get(0).processes());
+        assertEquals(Optional.of(List.of(new CardProcess(31337, OptionalLong.of(2048), OptionalDouble.of(0)))),
+                cards.get(0).processes());
     }
 
     @Test

@@ -14,6 +14,7 @@ import io.hamiobserve.domain.UsageView;
 import io.hamiobserve.domain.UsageView.CardMemoryGap;
 import io.hamiobserve.domain.UsageView.ContainerDevice;
 import io.hamiobserve.domain.UsageView.ContainerMemoryGap;
+import io.hamiobserve.domain.UsageView.ProcessUsage;
 import io.hamiobserve.domain.UsageView.UnmanagedMemory;
 
 import java.util.List;
@@ -95,6 +96,11 @@ public final class UsageMetrics {
     // Additions: container detail HAMi does not export.
     static final MetricFamily CONTAINER_PROCESSES = gauge("hami_observe_container_device_processes",
             "Live processes of the container on the device, from HAMi-Core's process slots", CONTAINER_LABELS);
+    static final MetricFamily CONTAINER_USAGE_SOURCE = gauge("hami_observe_container_usage_source",
+            "Where the container's usage series on the device come from when not from HAMi-Core; value 1. "
+                    + "source=nvml_process: the driver's per-process memory and SM utilisation of its processes "
+                    + "(a whole card without HAMi-Core, or CUDA_DISABLE_CONTROL=true)",
+            "namespace", "pod", "container", "vdevice_index", "device_uuid", "source");
     static final MetricFamily CONTAINER_SM_LIMIT = gauge("hami_observe_container_device_sm_limit_percent",
             "Compute limit HAMi-Core enforces for the container on the device, percent of a GPU (100 = no limit)",
             CONTAINER_LABELS);
@@ -146,6 +152,9 @@ public final class UsageMetrics {
             .derived(MIG_DEVICE_INFO, LEGACY_MIG_INFO, (labels, families) -> new String[] {labels[0], labels[1],
                     labels[2], labels[3], labels[4], labels[6] + "-" + labels[7], labels[5]})
             .build();
+
+    /** The {@code source} of usage read from the driver's per-process figures. */
+    static final String NVML_PROCESS = "nvml_process";
 
     private UsageMetrics() {
     }
@@ -216,6 +225,20 @@ public final class UsageMetrics {
             processes.add(usage.liveProcesses(), labels);
             smLimit.add(usage.smLimitPercent(), labels);
             device.lastKernelAgeSeconds().ifPresent(age -> lastKernel.add(age, labels));
+        }
+        // Containers HAMi-Core does not account for: the same two figures under HAMi's names, from the
+        // driver's processes (HAMi-Core sums the same per-process figures: memory and SM utilisation),
+        // labelled by their source. What only HAMi-Core knows (limit, context/module/buffer split,
+        // last kernel, process slots) stays absent rather than made up.
+        var source = families.of(CONTAINER_USAGE_SOURCE);
+        for (ProcessUsage usage : view.processUsage()) {
+            String[] labels = containerLabels(usage.pod(), usage.container(), usage.vdeviceIndex(), usage.uuid());
+            usage.usedBytes().ifPresent(bytes -> {
+                used.add(bytes, labels);
+                memory.add(bytes, labels);
+            });
+            usage.smUtilPercent().ifPresent(percent -> utilization.add(percent, labels));
+            source.add(1, labels[0], labels[1], labels[2], labels[3], labels[4], NVML_PROCESS);
         }
         families.of(UNKNOWN_CONTAINERS).add(view.unknownContainers().size());
     }

@@ -48,6 +48,17 @@ public final class UsageRole implements Role {
     static final SkipKey UNKNOWN_POD = new SkipKey(CONTAINERS, "container", "unknown_pod");
     static final SkipKey UNKNOWN_DEVICE = new SkipKey(CONTAINERS, "device", "unknown_device");
 
+    /** Driver-listed processes outside HAMi-Core that give no container its use, by reason. */
+    static final Map<UsageView.ProcessSkip.Reason, SkipKey> PROCESS_SKIPS = processSkipKeys();
+
+    private static Map<UsageView.ProcessSkip.Reason, SkipKey> processSkipKeys() {
+        Map<UsageView.ProcessSkip.Reason, SkipKey> keys = new java.util.EnumMap<>(UsageView.ProcessSkip.Reason.class);
+        for (UsageView.ProcessSkip.Reason reason : UsageView.ProcessSkip.Reason.values()) {
+            keys.put(reason, new SkipKey(PROCESSES, "process", reason.label()));
+        }
+        return keys;
+    }
+
     private final String node;
     private final HostCardSource hostCards;
     private final ContainerUsageSource containers;
@@ -113,6 +124,14 @@ public final class UsageRole implements Role {
             skips.skipped(UNKNOWN_DEVICE, device.pod().namespace() + "/" + device.pod().name()
                     + " " + device.container() + " device " + device.usage().vdeviceIndex() + ": "
                     + device.usage().uuid() + " is neither allocated to the pod nor a card of this node");
+        }
+        for (UsageView.ProcessSkip skip : view.processSkips()) {
+            // One count per process: the item is written once per card and reason.
+            SkipKey key = PROCESS_SKIPS.get(skip.reason());
+            String item = skip.processes() + " process(es) on " + skip.uuid();
+            for (int i = 0; i < skip.processes(); i++) {
+                skips.skipped(key, item);
+            }
         }
         return Exposition.of(List.of(legacyNames.decorated(UsageMetrics.collect(view, nodePods)),
                 SelfMetrics.families(build, skips, health)));
