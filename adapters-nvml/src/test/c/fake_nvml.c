@@ -7,7 +7,8 @@
  *   card uuid=GPU-1 name=NVIDIA_A100 total=BYTES used=BYTES util=PCT memutil=PCT temp=C power=MW pci=BUSID
  *   fail FN CODE [CARD]     FN returns CODE (for every card, or for CARD only)
  *   procs CARD PID:BYTES PID:na ...
- *   samples CARD PID:TIMESTAMP:SMUTIL ...   per-process utilisation samples (timestamps in microseconds)
+ *   samples CARD PID:TIMESTAMP:SMUTIL ...   per-process utilisation samples (timestamps in microseconds;
+ *                                           "now": sampled afresh at every call, a process kept busy)
  *   hang FN                 FN blocks until the line is removed from the script (at most 60 s)
  *
  * FN is one of init shutdown count handle uuid name memory utilization temperature power pci processes
@@ -70,6 +71,7 @@ typedef struct {
     nvmlProcessInfo_t procs[MAX_PROCS];
     int nsamples;
     nvmlProcessUtilizationSample_t samples[MAX_PROCS];
+    char live[MAX_PROCS];
 } card_t;
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
@@ -141,8 +143,10 @@ static void parse_samples(char *rest) {
     card_t *c = &cards[idx];
     for (tok = strtok(NULL, " \t\n"); tok && c->nsamples < MAX_PROCS; tok = strtok(NULL, " \t\n")) {
         unsigned int pid, sm;
-        unsigned long long ts;
-        if (sscanf(tok, "%u:%llu:%u", &pid, &ts, &sm) != 3) continue;
+        unsigned long long ts = 0;
+        int live = sscanf(tok, "%u:now:%u", &pid, &sm) == 2;
+        if (!live && sscanf(tok, "%u:%llu:%u", &pid, &ts, &sm) != 3) continue;
+        c->live[c->nsamples] = (char) live;
         nvmlProcessUtilizationSample_t *p = &c->samples[c->nsamples++];
         p->pid = pid;
         p->timeStamp = ts;
@@ -358,6 +362,11 @@ nvmlReturn_t nvmlDeviceGetProcessUtilization(void *device, nvmlProcessUtilizatio
     ENTER(F_PUTIL, device, c)
     if (!processSamplesCount) return NVML_ERROR_INVALID_ARGUMENT;
     last_seen[c - cards] = lastSeenTimeStamp;
+    struct timespec now;
+    clock_gettime(CLOCK_REALTIME, &now);
+    for (int i = 0; i < c->nsamples; i++) {
+        if (c->live[i]) c->samples[i].timeStamp = (unsigned long long) now.tv_sec * 1000000ULL + (unsigned long long) now.tv_nsec / 1000ULL;
+    }
     unsigned int newer = 0;
     for (int i = 0; i < c->nsamples; i++) if (c->samples[i].timeStamp > lastSeenTimeStamp) newer++;
     if (newer == 0) {

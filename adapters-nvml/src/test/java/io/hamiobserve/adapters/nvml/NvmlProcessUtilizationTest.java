@@ -182,4 +182,15 @@ class NvmlProcessUtilizationTest {
         // Card 1 only again: its sizing call answers NOT_FOUND (nothing newer), so no second call.
         assertEquals(1, fake.utilizationCalls() - before);
     }
+
+    @Test
+    void aProcessKeptBusyHasItsFigureAtEveryReading() throws Exception {
+        // The fake stamps "now" samples at each call, as the driver samples a process that keeps the SMs busy.
+        NvmlHostCards source = open(A100 + "procs 0 10:1000 11:1000\nsamples 0 10:now:88\n");
+
+        for (int reading = 0; reading < 3; reading++) {
+            assertEquals(List.of(OptionalDouble.of(88), OptionalDouble.of(0)), smUtil(source.read(reporter).get(0)));
+        }
+        assertEquals(List.of(), skips);
+    }
 }

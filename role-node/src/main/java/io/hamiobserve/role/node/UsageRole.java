@@ -106,12 +106,15 @@ public final class UsageRole implements Role {
     public Exposition collect() {
         List<HostCardReading> cards = read(HOST_CARDS, () -> hostCards.read(skips), List.of());
         List<ContainerUsage> usages = read(CONTAINERS, () -> containers.read(skips), List.of());
-        List<NodePod> nodePods = read(PODS, () -> {
+        List<NodePod> listedPods = read(PODS, () -> {
             if (!pods.isSynced()) {
                 throw new SourceUnavailableException("the node's pod directory has not synced yet");
             }
             return pods.pods();
-        }, List.of());
+        }, null);
+        // Without the pod directory every owned process would look like an unknown pod's: not counted then.
+        boolean podsKnown = listedPods != null;
+        List<NodePod> nodePods = podsKnown ? listedPods : List.of();
         Optional<Map<Long, ProcessOwner>> owners = processOwners.flatMap(resolver -> {
             List<Long> pids = processIds(cards);
             return Optional.ofNullable(read(PROCESSES, () -> resolver.owners(pids), null));
@@ -125,7 +128,7 @@ public final class UsageRole implements Role {
                     + " " + device.container() + " device " + device.usage().vdeviceIndex() + ": "
                     + device.usage().uuid() + " is neither allocated to the pod nor a card of this node");
         }
-        for (UsageView.ProcessSkip skip : view.processSkips()) {
+        for (UsageView.ProcessSkip skip : podsKnown ? view.processSkips() : List.<UsageView.ProcessSkip>of()) {
             // One count per process: the item is written once per card and reason.
             SkipKey key = PROCESS_SKIPS.get(skip.reason());
             String item = skip.processes() + " process(es) on " + skip.uuid();

@@ -90,6 +90,83 @@ class HostileUsageTest {
         Promtool.assertClean(exposition);
     }
 
+    /**
+     * Thousands of processes on a card held whole without HAMi-Core, mixed with pids that vanished,
+     * cgroups naming no pod of this node, a container ID the pod does not list, and the pod's own
+     * processes on a card it does not hold: the pod gets its sum, everything else is counted by
+     * reason, and the scrape stays whole and valid.
+     */
+    @Test
+    void hostileProcessListsAreCountedNeverFailTheScrape(@TempDir Path hook) throws Exception {
+        PodRef pod = new PodRef("ml", "whole", "uid-whole");
+        PodPlacement placement = new PodPlacement(pod, "node-x", PodPhase.RUNNING, true,
+                List.of(new ContainerShares(0, "train", false, List.of(new DeviceShare(OWN, "NVIDIA", 40_960, 100)))));
+        java.util.List<HostCardReading.CardProcess> own = new java.util.ArrayList<>();
+        java.util.List<HostCardReading.CardProcess> neighbour = new java.util.ArrayList<>();
+        java.util.Map<Long, io.hamiobserve.domain.ProcessOwner> owners = new java.util.HashMap<>();
+        for (long pid = 100_000; pid < 104_000; pid++) {
+            own.add(new HostCardReading.CardProcess(pid, OptionalLong.of(MIB), OptionalDouble.of(pid % 2)));
+            owners.put(pid, new io.hamiobserve.domain.ProcessOwner("uid-whole", "cid-train"));
+        }
+        for (long pid = 200_000; pid < 201_000; pid++) {
+            // Vanished between the driver's list and /proc: no owner.
+            own.add(new HostCardReading.CardProcess(pid, OptionalLong.of(MIB), OptionalDouble.of(0)));
+        }
+        own.add(new HostCardReading.CardProcess(300_001, OptionalLong.of(MIB), OptionalDouble.of(0)));
+        owners.put(300_001L, new io.hamiobserve.domain.ProcessOwner("uid-of-no-pod-here", "cid-x"));
+        own.add(new HostCardReading.CardProcess(300_002, OptionalLong.of(MIB), OptionalDouble.of(0)));
+        owners.put(300_002L, new io.hamiobserve.domain.ProcessOwner("uid-whole", "cid-not-listed"));
+        for (long pid = 400_000; pid < 400_010; pid++) {
+            neighbour.add(new HostCardReading.CardProcess(pid, OptionalLong.of(MIB), OptionalDouble.of(50)));
+            owners.put(pid, new io.hamiobserve.domain.ProcessOwner("uid-whole", "cid-train"));
+        }
+        HostCardSource driver = new HostCardSource() {
+            @Override
+            public List<HostCardReading> read(SkipReporter skips) {
+                return List.of(withProcesses(card(0, OWN), own), withProcesses(card(1, NEIGHBOUR), neighbour));
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        UsageRole role = new UsageRole("node-x", driver, CacheFiles.directory(Files.createDirectories(
+                hook.resolve("containers"))),
+                new FixedPods(List.of(new NodePod(pod, List.of("train"), Map.of("cid-train", "train"),
+                        Optional.of(placement)))),
+                Optional.of(pids -> owners), false, Expositions.BUILD,
+                Clock.fixed(Instant.parse("2026-11-29T12:00:00Z"), ZoneOffset.UTC)).start();
+
+        String exposition = Expositions.render(role, ExpositionFormat.PROMETHEUS_TEXT);
+
+        String labels = "{container=\"train\",device_uuid=\"" + OWN + "\",namespace=\"ml\",pod=\"whole\","
+                + "vdevice_index=\"0\"";
+        assertTrue(exposition.contains("hami_vgpu_memory_used_bytes" + labels + ",zone=\"vGPU\"} " + (double) (4000 * MIB)),
+                exposition);
+        assertTrue(exposition.contains("hami_container_device_utilization_ratio" + labels + ",zone=\"vGPU\"} 2000.0"),
+                exposition);
+        assertTrue(exposition.contains("hami_observe_container_usage_source{container=\"train\",device_uuid=\""
+                + OWN + "\",namespace=\"ml\",pod=\"whole\",source=\"nvml_process\",vdevice_index=\"0\"} 1.0"),
+                exposition);
+        assertTrue(exposition.contains("hami_observe_container_memory_idle_bytes" + labels + "} "
+                + (double) ((40_960 - 4000) * MIB)), exposition);
+        assertFalse(exposition.contains("hami_vgpu_memory_used_bytes{container=\"train\",device_uuid=\"" + NEIGHBOUR),
+                exposition);
+        for (String counted : List.of("no_owner\",source=\"processes\"} 1000.0",
+                "unknown_pod\",source=\"processes\"} 1.0", "unknown_container\",source=\"processes\"} 1.0",
+                "card_not_allocated\",source=\"processes\"} 10.0")) {
+            assertTrue(exposition.contains("hami_observe_skipped_inputs_total{kind=\"process\",reason=\"" + counted),
+                    counted + "\n" + exposition);
+        }
+        Promtool.assertClean(exposition);
+    }
+
+    private static HostCardReading withProcesses(HostCardReading card, List<HostCardReading.CardProcess> processes) {
+        return new HostCardReading(card.index(), card.uuid(), card.name(), card.memoryUsedBytes(),
+                card.memoryTotalBytes(), card.gpuUtilPercent(), card.memoryControllerUtilPercent(),
+                card.temperatureCelsius(), card.powerWatts(), card.pciBusId(), Optional.of(processes));
+    }
+
     private static HostCardReading card(int index, String uuid) {
         return new HostCardReading(index, uuid, "T", OptionalLong.of(20_000 * MIB), OptionalLong.of(40_960 * MIB),
                 OptionalDouble.of(50), OptionalDouble.of(10), OptionalDouble.empty(), OptionalDouble.empty(),

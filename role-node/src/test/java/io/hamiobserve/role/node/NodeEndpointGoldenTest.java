@@ -48,13 +48,17 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  *
  * <p>The state: card A (A100) holds the brief's pod (8192 MiB allocated, 2100 MiB used) and a pod
  * started with {@code CUDA_DISABLE_CONTROL=true} (2048 MiB allocated, 6144 MiB used, no cache
- * file); card B (T4) cannot report its temperature; one cache file is corrupt and one belongs to a
- * pod the API server does not know.
+ * file); card B (T4) cannot report its temperature; card C (H100) is held whole by a pod without
+ * HAMi-Core, whose processes' memory and SM utilisation (the fake driver samples them at every call)
+ * become its usage series, labelled {@code source="nvml_process"}, and one of whose processes also
+ * runs on card A, which it does not hold (skipped, {@code card_not_allocated}); one cache file is
+ * corrupt and one belongs to a pod the API server does not know.
  */
 class NodeEndpointGoldenTest {
     private static final String NODE = "gpu-node-gold";
     private static final String CARD_A = "GPU-5f1c2a8e-6b0d-4a5e-9d3c-1a2b3c4d5e01";
     private static final String CARD_B = "GPU-9a8b7c6d-1111-2222-3333-444455556602";
+    private static final String CARD_C = "GPU-c0ffee00-4444-5555-6666-777788889903";
     private static final long NOW = 1_795_953_600L;
     private static final long MIB = 1L << 20;
     private static final Path GOLDEN = Path.of("src/test/resources/golden/usage-node-adapters.prom");
@@ -108,10 +112,15 @@ class NodeEndpointGoldenTest {
         Files.writeString(script, """
                 card uuid=%s name=NVIDIA_A100-SXM4-40GB total=%d used=%d util=64 memutil=31 temp=58 power=231000 pci=00000000:17:00.0
                 card uuid=%s name=Tesla_T4 total=%d used=%d util=3 memutil=1 temp=40 power=27000 pci=00000000:3B:00.0
+                card uuid=%s name=NVIDIA_H100_80GB_HBM3 total=%d used=%d util=91 memutil=40 temp=61 power=500000 pci=00000000:5E:00.0
                 fail temperature 3 1
-                procs 0 4101:%d 4102:%d 4103:%d
-                """.formatted(CARD_A, 40960 * MIB, (420 + 2100 + 6144) * MIB, CARD_B, 15360 * MIB, 420 * MIB,
-                2100 * MIB, 6144 * MIB, 256 * MIB));
+                procs 0 4101:%d 4102:%d 4103:%d 4303:%d
+                procs 2 4301:%d 4302:%d
+                samples 0 4101:now:33 4102:now:70 4303:now:2
+                samples 2 4301:now:85 4302:now:6
+                """.formatted(CARD_A, 40960 * MIB, (420 + 2100 + 6144 + 128) * MIB, CARD_B, 15360 * MIB, 420 * MIB,
+                CARD_C, 81559 * MIB, (510 + 30000 + 2000) * MIB,
+                2100 * MIB, 6144 * MIB, 256 * MIB, 128 * MIB, 30000 * MIB, 2000 * MIB));
         // Held until the end of the test: JNA unloads an unreferenced library, and the fake's script
         // setting would go with it.
         NativeLibrary fake = NativeLibrary.getInstance(library.toString());
@@ -120,6 +129,7 @@ class NodeEndpointGoldenTest {
         String llm;
         String sim;
         String broken;
+        String whole;
         try (KubernetesClient client = apiServer.createClient()) {
             // The API server assigns the UIDs (deterministically, in creation order).
             llm = client.pods().inNamespace("ml").resource(pod("llm-inference", "server",
@@ -128,6 +138,9 @@ class NodeEndpointGoldenTest {
                     CARD_A + ",NVIDIA,2048,10:;", "containerd://" + "b".repeat(64))).create().getMetadata().getUid();
             broken = client.pods().inNamespace("ml").resource(pod("broken-cache", "main",
                     CARD_B + ",NVIDIA,1024,10:;", "containerd://" + "c".repeat(64))).create().getMetadata().getUid();
+            // nvidia.com/gpu: 1 and no gpumem: HAMi records the card's whole memory.
+            whole = client.pods().inNamespace("ml").resource(pod("whole-card", "train",
+                    CARD_C + ",NVIDIA,81559,100:;", "containerd://" + "d".repeat(64))).create().getMetadata().getUid();
         }
         Path containers = dir.resolve("vgpu/containers");
         CacheFileImage.v1(2).device(CARD_A, 8192 * MIB, 30).lastKernelTime(NOW - 7)
@@ -144,6 +157,10 @@ class NodeEndpointGoldenTest {
         cgroup(proc, 4102, "0::/kubepods.slice/kubepods-besteffort.slice/kubepods-besteffort-pod" + sim.replace('-', '_') + ".slice/"
                 + "cri-containerd-" + "b".repeat(64) + ".scope");
         cgroup(proc, 4103, "0::/system.slice/nvidia-persistenced.service");
+        for (long pid : new long[] {4301, 4302, 4303}) {
+            cgroup(proc, pid, "0::/kubepods.slice/kubepods-pod" + whole.replace('-', '_') + ".slice/"
+                    + "cri-containerd-" + "d".repeat(64) + ".scope");
+        }
 
         role = new UsageRole(NODE, Nvml.open(library.toString(), Duration.ofSeconds(5)), CacheFiles.directory(containers),
                 KubernetesSources.nodePods(NODE), Optional.of(ProcCgroupOwners.of(proc)), false, Expositions.BUILD,
@@ -157,6 +174,7 @@ class NodeEndpointGoldenTest {
             String settled = settled(exposition);
             boolean complete = role.ready() && exposition.contains("hami_host_gpu_memory_used_bytes{")
                     && exposition.contains("pod=\"llm-inference\"") && exposition.contains("pod=\"cuda-sim\"")
+                    && exposition.contains("pod=\"whole-card\"")
                     && exposition.contains("hami_observe_unknown_container_records 1.0");
             if (complete && settled.equals(previous)) {
                 break;
