@@ -1,5 +1,6 @@
 package io.hamiobserve.demo;
 
+import io.hamiobserve.domain.CardMode;
 import io.hamiobserve.domain.ContainerUsage;
 import io.hamiobserve.domain.DeviceShare;
 import io.hamiobserve.domain.DeviceUsage;
@@ -120,9 +121,13 @@ public final class DemoWorkload {
                             continue;
                         }
                         long use = useMib(pod, container, s);
+                        long smUtil = smUtilPercent(pod, container, s);
                         usedMib += use;
-                        util += smUtilPercent(pod, container, s);
-                        processes.add(new HostCardReading.CardProcess(pid(pod, c), OptionalLong.of(Units.mibToBytes(use))));
+                        util += smUtil;
+                        // The driver samples per-process utilisation on a whole card, not in MIG mode.
+                        processes.add(new HostCardReading.CardProcess(pid(pod, c), OptionalLong.of(Units.mibToBytes(use)),
+                                card.registration().mode() == CardMode.MIG ? OptionalDouble.empty()
+                                        : OptionalDouble.of(smUtil)));
                     }
                 }
             }

@@ -16,7 +16,8 @@ public final class Twins implements FamilyDecorator {
         /**
          * @param labels   the source point's label values, in the source family's label order
          * @param families the collection, for the values of other families under the same labels
-         * @return the twin's label values, in the twin's label order
+         * @return the twin's label values, in the twin's label order; null when this point has no
+         *         twin (the twin's labels need a figure the source point lacks)
          */
         String[] apply(String[] labels, Families families);
     }
@@ -48,8 +49,12 @@ public final class Twins implements FamilyDecorator {
         for (Twin twin : twins) {
             if (families.holds(twin.source())) {
                 MetricFamily.Points points = families.get(twin.twin());
-                families.get(twin.source()).forEach((labels, value) ->
-                        points.add(value, twin.relabel().apply(labels, families)));
+                families.get(twin.source()).forEach((labels, value) -> {
+                    String[] twinLabels = twin.relabel().apply(labels, families);
+                    if (twinLabels != null) {
+                        points.add(value, twinLabels);
+                    }
+                });
             }
         }
     }

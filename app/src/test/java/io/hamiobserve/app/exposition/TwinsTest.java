@@ -62,6 +62,23 @@ class TwinsTest {
     }
 
     @Test
+    void aPointTheRelabelRefusesHasNoTwin() throws IOException {
+        FamilyDecorator onlySplit = Twins.builder()
+                .derived(USED, OLD_DESC, (labels, families) -> families.valueOf(SPLIT, labels).isEmpty() ? null
+                        : new String[] {labels[0], Long.toString((long) families.valueOf(SPLIT, labels).getAsDouble())})
+                .build();
+        Families families = new Families();
+        MetricFamily.Points used = families.of(USED);
+        families.of(SPLIT).add(3, "a", "GPU-1");
+        used.add(20, "a", "GPU-1");
+        used.add(10, "b", "GPU-2");
+        String text = write(onlySplit.decorated(families).snapshots());
+        assertTrue(text.contains("OldDesc{podname=\"a\",split=\"3\",zone=\"vGPU\"} 20.0\n"), text);
+        assertEquals(1, text.lines().filter(line -> line.startsWith("OldDesc{")).count(), text);
+        assertTrue(text.contains("hami_test_used_bytes{pod=\"b\",uuid=\"GPU-2\",zone=\"vGPU\"} 10.0\n"), text);
+    }
+
+    @Test
     void noSourceNoTwin() {
         Families families = new Families();
         families.of(SPLIT).add(1, "a", "GPU-1");

@@ -144,10 +144,12 @@ public final class UsageMetrics {
             .renamed(CONTAINER_UTILIZATION, LEGACY_UTILIZATION)
             .renamed(CONTAINER_LAST_KERNEL, LEGACY_LAST_KERNEL)
             // HAMi's legacy family carried the memory split as labels, and the allocation offset,
-            // which HAMi-Core's usage record does not hold: written as 0.
-            .derived(VGPU_MEMORY_USED, LEGACY_MEMORY_DESC, (labels, families) -> new String[] {labels[0], labels[1],
-                    labels[2], labels[3], labels[4], bytes(families, MEMORY_CONTEXT, labels),
-                    bytes(families, MEMORY_MODULE, labels), bytes(families, MEMORY_BUFFER, labels), "0"})
+            // which HAMi-Core's usage record does not hold: written as 0. A container whose use comes
+            // from the driver's processes has no split (only HAMi-Core knows it): no such point.
+            .derived(VGPU_MEMORY_USED, LEGACY_MEMORY_DESC, (labels, families) ->
+                    families.valueOf(MEMORY_CONTEXT, labels).isEmpty() ? null : new String[] {labels[0], labels[1],
+                            labels[2], labels[3], labels[4], bytes(families, MEMORY_CONTEXT, labels),
+                            bytes(families, MEMORY_MODULE, labels), bytes(families, MEMORY_BUFFER, labels), "0"})
             // The container, then the MIG instance named profile-gpuInstance, then its UUID.
             .derived(MIG_DEVICE_INFO, LEGACY_MIG_INFO, (labels, families) -> new String[] {labels[0], labels[1],
                     labels[2], labels[3], labels[4], labels[6] + "-" + labels[7], labels[5]})
