@@ -17,6 +17,16 @@ public interface SkipReporter {
      */
     void skipped(SkipKey key, String item);
 
+    /**
+     * {@code count} inputs skipped alike (the processes of one card for one reason): each counts,
+     * the item is named once.
+     */
+    default void skipped(SkipKey key, String item, int count) {
+        for (int i = 0; i < count; i++) {
+            skipped(key, item);
+        }
+    }
+
     /** The most characters of one input-derived text a log line carries. */
     int MAX_LOGGED_CHARS = 256;
 

@@ -30,12 +30,20 @@ public final class SkipCounter implements SkipReporter {
 
     @Override
     public void skipped(SkipKey key, String item) {
+        skipped(key, item, 1);
+    }
+
+    @Override
+    public void skipped(SkipKey key, String item, int skips) {
+        if (skips <= 0) {
+            return;
+        }
         LongAdder count = counts.get(key);
         boolean first = count == null;
         if (first) {
             count = counts.computeIfAbsent(key, k -> new LongAdder());
         }
-        count.increment();
+        count.add(skips);
         changes.incrementAndGet();
         LOG.log(first ? Level.WARNING : Level.FINE, "skipped {0} {1} from {2}: {3}",
                 new Object[] {key.kind(), SkipReporter.loggable(item), key.source(), key.reason()});

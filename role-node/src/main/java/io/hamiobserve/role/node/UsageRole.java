@@ -129,12 +129,9 @@ public final class UsageRole implements Role {
                     + device.usage().uuid() + " is neither allocated to the pod nor a card of this node");
         }
         for (UsageView.ProcessSkip skip : podsKnown ? view.processSkips() : List.<UsageView.ProcessSkip>of()) {
-            // One count per process: the item is written once per card and reason.
-            SkipKey key = PROCESS_SKIPS.get(skip.reason());
-            String item = skip.processes() + " process(es) on " + skip.uuid();
-            for (int i = 0; i < skip.processes(); i++) {
-                skips.skipped(key, item);
-            }
+            // One count per process, one item per card and reason.
+            skips.skipped(PROCESS_SKIPS.get(skip.reason()), skip.processes() + " process(es) on " + skip.uuid(),
+                    skip.processes());
         }
         return Exposition.of(List.of(legacyNames.decorated(UsageMetrics.collect(view, nodePods)),
                 SelfMetrics.families(build, skips, health)));

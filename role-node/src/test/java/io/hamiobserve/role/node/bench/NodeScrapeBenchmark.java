@@ -44,8 +44,11 @@ import java.util.OptionalLong;
  * read of 8 cards through JNA is measured by {@code NvmlReadBenchmark} in adapters-nvml (tens of
  * microseconds), so it is left out here rather than guessed.
  *
- * <p>Run: {@code bin/bench role-node io.hamiobserve.role.node.bench.NodeScrapeBenchmark [SCRAPES [cardCount containerCount]]}
- * (defaults 2,000 scrapes of 8 cards and 200 containers).
+ * <p>Run: {@code bin/bench role-node io.hamiobserve.role.node.bench.NodeScrapeBenchmark [SCRAPES [cardCount containerCount
+ * [withoutHamiCoreEvery]]]} (defaults 2,000 scrapes of 8 cards and 200 containers, all with HAMi-Core).
+ * With {@code withoutHamiCoreEvery} N &gt; 0, every N-th container has no cache file (a whole card without
+ * HAMi-Core, or {@code CUDA_DISABLE_CONTROL=true}): its use comes from the driver's processes and
+ * their sampled SM utilisation.
  */
 public final class NodeScrapeBenchmark {
     private static final int WINDOW = 200;
@@ -63,6 +66,7 @@ public final class NodeScrapeBenchmark {
         int scrapes = args.length > 0 ? Integer.parseInt(args[0]) : 2_000;
         int cardCount = args.length > 2 ? Integer.parseInt(args[1]) : 8;
         int containerCount = args.length > 2 ? Integer.parseInt(args[2]) : 200;
+        int withoutHamiCoreEvery = args.length > 3 ? Integer.parseInt(args[3]) : 0;
         List<NodePod> pods = new ArrayList<>();
         Map<Long, ProcessOwner> owners = new HashMap<>();
         List<HostCardReading.CardProcess> processes = new ArrayList<>();
@@ -82,11 +86,14 @@ public final class NodeScrapeBenchmark {
                 int hostPid = 100_000 + c * 4 + p;
                 image.process(1 + p, hostPid, uses);
                 owners.put((long) hostPid, new ProcessOwner(pod.uid(), "ctr" + c));
-                processes.add(new HostCardReading.CardProcess(hostPid, OptionalLong.of(550L << 20)));
+                processes.add(new HostCardReading.CardProcess(hostPid, OptionalLong.of(550L << 20),
+                        OptionalDouble.of(p * 5)));
             }
-            Path file = containers.resolve(pod.uid() + "_worker").resolve("libvgpu.cache");
-            Files.createDirectories(file.getParent());
-            image.build().writeTo(file);
+            if (withoutHamiCoreEvery <= 0 || c % withoutHamiCoreEvery != 0) {
+                Path file = containers.resolve(pod.uid() + "_worker").resolve("libvgpu.cache");
+                Files.createDirectories(file.getParent());
+                image.build().writeTo(file);
+            }
             pods.add(new NodePod(pod, List.of("worker"), Map.of("ctr" + c, "worker"), Optional.of(new PodPlacement(
                     pod, "bench-node", PodPhase.RUNNING, true, List.of(new ContainerShares(0, "worker", false, shares))))));
         }
@@ -172,8 +179,10 @@ public final class NodeScrapeBenchmark {
         Arrays.sort(collectAllocated);
         Arrays.sort(nanos);
         Arrays.sort(allocated);
-        System.out.printf("node scrape: %d cards, %d containers (v1.2 files, 4 processes each on 1-4 devices)%n",
-                cardCount, containerCount);
+        System.out.printf("node scrape: %d cards, %d containers (v1.2 files, 4 processes each on 1-4 devices)%s%n",
+                cardCount, containerCount, withoutHamiCoreEvery <= 0 ? ""
+                        : String.format("; every %d. without HAMi-Core, its use from the driver's processes",
+                        withoutHamiCoreEvery));
         System.out.printf("scrape (collect + render %,d bytes): median %.2f ms, p99 %.2f ms over %,d scrapes   "
                 + "target <= 5 ms median%n", bytes, nanos[scrapes / 2] / 1e6, nanos[scrapes * 99 / 100] / 1e6, scrapes);
         System.out.printf("allocated per scrape: median %.2f MiB, max %.2f MiB (flat across scrapes: nothing is kept)   target <= 2 MiB%n",
