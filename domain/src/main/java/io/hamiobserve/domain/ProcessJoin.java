@@ -54,7 +54,7 @@ record ProcessJoin(List<UnmanagedMemory> unmanaged, List<ProcessUsage> usage, Li
                     continue;
                 }
                 Holder holder = new Holder(card.uuid(), podUid, container);
-                outside.merge(holder, Held.ONE.with(Math.max(0, process.usedBytes().orElse(0))),
+                outside.merge(holder, Held.one(Math.max(0, process.usedBytes().orElse(0))),
                         (held, one) -> held.plus(one.bytes()));
                 int vdeviceIndex = container.isEmpty() ? -1 : vdeviceIndex(pod, container, card.uuid());
                 ProcessSkip.Reason reason = owner == null ? ProcessSkip.Reason.NO_OWNER
@@ -93,10 +93,9 @@ record ProcessJoin(List<UnmanagedMemory> unmanaged, List<ProcessUsage> usage, Li
 
     /** Memory held and processes holding it. */
     private record Held(long bytes, int processes) {
-        static final Held ONE = new Held(0, 1);
-
-        Held with(long processBytes) {
-            return new Held(processBytes, processes);
+        /** One process's memory. */
+        static Held one(long processBytes) {
+            return new Held(processBytes, 1);
         }
 
         Held plus(long processBytes) {
