@@ -116,7 +116,7 @@ final class FleetQueries {
     // A recorded sum is taken as its latest value within the step: the group runs at its own offset
     // into each minute, and a missed evaluation (a busy Prometheus) does not drop a step.
     static Template accrual(String name, RecordingRules.NamespaceSum sum, boolean recorded) {
-        String series = recorded ? "(last_over_time(" + sum.record() + "[${step}]))" : "(" + sum.expression() + ")";
+        String series = recorded ? "(last_over_time(" + sum.record() + "[${step}]))" : "(" + sum.atEachStep() + ")";
         return new Template(name, "sum_over_time(" + series + "[${window}:${step}]) * ${stepSeconds}");
     }
 
@@ -125,8 +125,10 @@ final class FleetQueries {
     static final Template RULE_HOURS = new Template("console_rules_hours",
             "count_over_time((max by (group) (last_over_time(" + RecordingRules.EVALUATED
                     + "[1h])))[${window}:1h])");
+    // Inside a subquery every selector states its lookback (see RecordingRules.NamespaceSum).
     static final Template HISTORY_HOURS = new Template("history_hours",
-            "count_over_time((count(hami_gpu_memory_limit_bytes) > 0)[${window}:1h])");
+            "count_over_time((count(last_over_time(hami_gpu_memory_limit_bytes[" + RecordingRules.LOOKBACK
+                    + "])) > 0)[${window}:1h])");
 
     // Trends: the cluster, one node, one card, one workload.
     static final Template CLUSTER_MEMORY_TOTAL = new Template("trend_memory_total",

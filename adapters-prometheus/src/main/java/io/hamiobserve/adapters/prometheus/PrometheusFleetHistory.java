@@ -41,12 +41,47 @@ public final class PrometheusFleetHistory implements FleetHistory {
     /** How long one query may take unless told otherwise. */
     public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(10);
 
+    private static final java.util.logging.Logger LOG = java.util.logging.Logger.getLogger(
+            PrometheusFleetHistory.class.getName());
+    /** How long an engine that could not be told is left before it is asked again. */
+    static final Duration PROBE_AGAIN_AFTER = Duration.ofMinutes(1);
+
     private final PrometheusApi api;
     private final RuleCoverage coverage;
+    /** Whether the engine was told, and when it was last asked (System.nanoTime). */
+    private volatile boolean probed;
+    private volatile long lastProbe;
 
     private PrometheusFleetHistory(PrometheusApi api) {
         this.api = api;
         this.coverage = new RuleCoverage(api);
+    }
+
+    /**
+     * On the first read (and until it answers, once a minute): which engine serves the API, said
+     * in the log and in {@link #description()}, its adaptations applied to the queries after.
+     */
+    private void probeOnce() {
+        if (probed) {
+            return;
+        }
+        synchronized (this) {
+            long now = System.nanoTime();
+            if (probed || (lastProbe != 0 && now - lastProbe < PROBE_AGAIN_AFTER.toNanos())) {
+                return;
+            }
+            lastProbe = now;
+            api.probe().ifPresent(engine -> {
+                api.backend().adapt(engine);
+                probed = true;
+                LOG.info("query backend " + api.backend().config() + ": " + engine.summary(api.base()));
+            });
+        }
+    }
+
+    /** The engine told from the backend's buildinfo ({@link Engine#UNKNOWN} before it answered). */
+    Engine engine() {
+        return api.backend().engine();
     }
 
     /**
@@ -55,16 +90,22 @@ public final class PrometheusFleetHistory implements FleetHistory {
      * @param timeout how long one query may take before the call fails with a clear message
      */
     public static PrometheusFleetHistory at(URI url, Duration timeout) {
-        if (url.getScheme() == null || !(url.getScheme().equals("http") || url.getScheme().equals("https"))
-                || url.getHost() == null) {
-            throw new IllegalArgumentException("a Prometheus URL needs http:// or https:// and a host: " + url);
-        }
-        return new PrometheusFleetHistory(new PrometheusApi(url, timeout));
+        return at(BackendConfig.of(url), timeout);
     }
 
+    /**
+     * The history in the engine {@code backend} describes: Prometheus, VictoriaMetrics, Thanos
+     * Query, Mimir or Cortex behind a base URL with a path, with credentials, TLS, headers and
+     * query parameters.
+     */
+    public static PrometheusFleetHistory at(BackendConfig backend, Duration timeout) {
+        return new PrometheusFleetHistory(new PrometheusApi(new QueryBackend(backend), timeout));
+    }
+
+    /** "Prometheus at URL" until the engine answered, then the engine and what is adapted for it. */
     @Override
     public String description() {
-        return "Prometheus at " + api.base();
+        return probed ? engine().summary(api.base()) : "Prometheus at " + api.base();
     }
 
     /** A batch of instant queries sent together; each measure remembers its query. */
@@ -125,6 +166,7 @@ public final class PrometheusFleetHistory implements FleetHistory {
 
     @Override
     public FleetReadings readings(Instant at, FleetScope scope) throws SourceUnavailableException {
+        probeOnce();
         Where where = Where.of(scope);
         Batch batch = new Batch(at);
         var memoryTotal = batch.query(Measure.CARD_MEMORY_TOTAL, CARD_MEMORY_TOTAL.plain());
@@ -274,6 +316,7 @@ public final class PrometheusFleetHistory implements FleetHistory {
     @Override
     public UsageHistory usage(Instant at, Duration window, Duration settledAfter, FleetScope scope)
             throws SourceUnavailableException {
+        probeOnce();
         PromQl.Matchers where = Where.of(scope).use();
         Batch batch = new Batch(at);
         // What reads only raw series goes first: Prometheus works on it while the coverage of the
@@ -311,6 +354,7 @@ public final class PrometheusFleetHistory implements FleetHistory {
 
     @Override
     public AccrualHistory accruals(Instant at, Duration window) throws SourceUnavailableException {
+        probeOnce();
         Duration step = Chargeback.step(window);
         Map<String, Object> values = Map.of("window", window, "step", step, "stepSeconds", step.toSeconds());
         boolean recorded = coverage.covers(RecordingRules.Group.NAMESPACES, at, window);
@@ -343,6 +387,7 @@ public final class PrometheusFleetHistory implements FleetHistory {
     @Override
     public TrendSet trends(TrendScope scope, Instant end, Duration range, Duration step)
             throws SourceUnavailableException {
+        probeOnce();
         TrendSet.Grid grid = TrendSet.Grid.of(end, range, step);
         long stepSeconds = grid.step();
         int steps = grid.steps();
