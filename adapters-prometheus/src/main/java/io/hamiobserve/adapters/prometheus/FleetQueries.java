@@ -133,6 +133,17 @@ final class FleetQueries {
             "count_over_time((count(last_over_time(hami_gpu_memory_limit_bytes[" + RecordingRules.LOOKBACK
                     + "])) > 0)[${window}:1h])");
 
+    /**
+     * The clusters the engine holds cards of, by the label that tells them apart (Prometheus's
+     * external labels or a relabeling put it there): a label name from a flag, checked.
+     */
+    static Template clusters(String label) {
+        if (!label.matches("[a-zA-Z_][a-zA-Z0-9_]*")) {
+            throw new IllegalArgumentException("not a label name: " + label);
+        }
+        return new Template("clusters", "count by (" + label + ") (hami_gpu_memory_limit_bytes)");
+    }
+
     // Trends: the cluster, one node, one card, one workload.
     static final Template CLUSTER_MEMORY_TOTAL = new Template("trend_memory_total",
             "sum(max by (device_uuid) (hami_gpu_memory_limit_bytes))");

@@ -52,9 +52,56 @@ public final class PrometheusFleetHistory implements FleetHistory {
     private volatile boolean probed;
     private volatile long lastProbe;
 
-    private PrometheusFleetHistory(PrometheusApi api) {
+    /** How long the clusters found are kept before they are asked again. */
+    static final Duration CLUSTERS_KEPT = Duration.ofMinutes(5);
+    /** The label that tells clusters apart unless told. */
+    public static final String DEFAULT_CLUSTER_LABEL = "cluster";
+
+    private final String clusterLabel;
+    private volatile List<String> clusters = List.of();
+    private volatile long clustersAsked;
+
+    private PrometheusFleetHistory(PrometheusApi api, String clusterLabel) {
+        FleetQueries.clusters(clusterLabel);
         this.api = api;
         this.coverage = new RuleCoverage(api);
+        this.clusterLabel = clusterLabel;
+    }
+
+    /**
+     * The clusters the engine holds, by {@link #clusterLabel}, asked with the fleet now at most
+     * every {@link #CLUSTERS_KEPT}: one engine behind several clusters is said on every page, as the
+     * figures are summed across them (a node name two clusters share is one node here).
+     */
+    private void askClusters(Instant at) {
+        long now = System.nanoTime();
+        if (clustersAsked != 0 && now - clustersAsked < CLUSTERS_KEPT.toNanos()) {
+            return;
+        }
+        clustersAsked = now;
+        // Beside the fleet's queries, not before them: the answer is for the next page's header.
+        // A failure is left to the fleet's own queries to report; the clusters are asked again later.
+        api.instant(FleetQueries.clusters(clusterLabel).plain(), at).thenAccept(answer -> {
+            List<String> found = answer.stream().map(sample -> sample.label(clusterLabel))
+                    .filter(name -> !name.isEmpty()).sorted().toList();
+            if (!found.equals(clusters)) {
+                clusters = found;
+                LOG.info("query backend " + api.base() + ": " + clusterNote());
+            }
+        });
+    }
+
+    /** The clusters found, for the description; empty for one cluster without the label. */
+    private String clusterNote() {
+        List<String> found = clusters;
+        if (found.isEmpty()) {
+            return "";
+        }
+        String names = String.join(", ", found.subList(0, Math.min(5, found.size())))
+                + (found.size() > 5 ? " and " + (found.size() - 5) + " more" : "");
+        return found.size() == 1 ? "cluster " + names + " (label " + clusterLabel + ")"
+                : found.size() + " clusters by label " + clusterLabel + " (" + names + "): figures are summed across "
+                + "them, and a node name two clusters share is one node";
     }
 
     /**
@@ -99,13 +146,28 @@ public final class PrometheusFleetHistory implements FleetHistory {
      * query parameters.
      */
     public static PrometheusFleetHistory at(BackendConfig backend, Duration timeout) {
-        return new PrometheusFleetHistory(new PrometheusApi(new QueryBackend(backend), timeout));
+        return at(backend, timeout, DEFAULT_CLUSTER_LABEL);
     }
 
-    /** "Prometheus at URL" until the engine answered, then the engine and what is adapted for it. */
+    /**
+     * As {@link #at(BackendConfig, Duration)}, with the label that tells clusters apart
+     * ({@code cluster} unless told): which clusters the engine holds is said beside the engine.
+     *
+     * @throws IllegalArgumentException when {@code clusterLabel} is not a label name
+     */
+    public static PrometheusFleetHistory at(BackendConfig backend, Duration timeout, String clusterLabel) {
+        return new PrometheusFleetHistory(new PrometheusApi(new QueryBackend(backend), timeout), clusterLabel);
+    }
+
+    /**
+     * "Prometheus at URL" until the engine answered, then the engine and what is adapted for it;
+     * and the clusters it holds, when its series carry the cluster label.
+     */
     @Override
     public String description() {
-        return probed ? engine().summary(api.base()) : "Prometheus at " + api.base();
+        String note = clusterNote();
+        return (probed ? engine().summary(api.base()) : "Prometheus at " + api.base())
+                + (note.isEmpty() ? "" : " · " + note);
     }
 
     /** A batch of instant queries sent together; each measure remembers its query. */
@@ -167,6 +229,7 @@ public final class PrometheusFleetHistory implements FleetHistory {
     @Override
     public FleetReadings readings(Instant at, FleetScope scope) throws SourceUnavailableException {
         probeOnce();
+        askClusters(at);
         Where where = Where.of(scope);
         Batch batch = new Batch(at);
         var memoryTotal = batch.query(Measure.CARD_MEMORY_TOTAL, CARD_MEMORY_TOTAL.plain());

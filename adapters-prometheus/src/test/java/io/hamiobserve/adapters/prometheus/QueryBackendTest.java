@@ -272,6 +272,38 @@ class QueryBackendTest {
     }
 
     @Test
+    void theClustersOneEngineHoldsAreNamedBesideIt() throws Exception {
+        server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+        server.createContext("/", exchange -> {
+            String body = URLDecoder.decode(new String(exchange.getRequestBody().readAllBytes(),
+                    StandardCharsets.UTF_8), StandardCharsets.UTF_8);
+            String path = exchange.getRequestURI().getPath();
+            if (path.endsWith("/buildinfo")) {
+                answer(exchange, 200, "{\"status\":\"success\",\"data\":{\"version\":\"2.53.0\",\"goVersion\":\"go1.22\"}}");
+            } else if (body.contains("count by (k8s_cluster) (hami_gpu_memory_limit_bytes)")) {
+                answer(exchange, 200, "{\"status\":\"success\",\"data\":{\"resultType\":\"vector\",\"result\":["
+                        + "{\"metric\":{\"k8s_cluster\":\"west\"},\"value\":[1,\"4\"]},"
+                        + "{\"metric\":{\"k8s_cluster\":\"east\"},\"value\":[1,\"3\"]}]}}");
+            } else {
+                answer(exchange, 200, "{\"status\":\"success\",\"data\":{\"resultType\":\"vector\",\"result\":[]}}");
+            }
+        });
+        server.start();
+        PrometheusFleetHistory history = PrometheusFleetHistory.at(BackendConfig.of(URI.create("http://127.0.0.1:"
+                + server.getAddress().getPort())), Duration.ofSeconds(5), "k8s_cluster");
+        history.readings(Instant.now(), new FleetScope.CardsOnly());
+        // The clusters are asked beside the fleet's queries; their answer names them from then on.
+        long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
+        while (!history.description().contains("clusters") && System.nanoTime() < deadline) {
+            Thread.sleep(20);
+        }
+        assertTrue(history.description().endsWith(" · 2 clusters by label k8s_cluster (east, west): figures are "
+                + "summed across them, and a node name two clusters share is one node"), history.description());
+        assertThrows(IllegalArgumentException.class, () -> PrometheusFleetHistory.at(BackendConfig.of(
+                URI.create("http://backend:9090")), Duration.ofSeconds(1), "a-b"));
+    }
+
+    @Test
     void enginesAreToldFromTheirBuildinfo() {
         BackendConfig plain = BackendConfig.of(URI.create("http://backend:9090"));
         tools.jackson.databind.json.JsonMapper json = tools.jackson.databind.json.JsonMapper.builder().build();

@@ -35,6 +35,12 @@ public final class PrometheusFlags {
                     + "(docs/console.md, \"Backends and clusters\")")
     private Path configFile;
 
+    @Option(names = "--cluster-label", paramLabel = "NAME", defaultValue = PrometheusFleetHistory.DEFAULT_CLUSTER_LABEL,
+            converter = LabelName.class,
+            description = "the label that tells clusters apart in one engine (Prometheus's external labels, a "
+                    + "relabeling): the clusters found are named on every page (default: ${DEFAULT-VALUE})")
+    private String clusterLabel;
+
     @Option(names = "--prometheus-timeout", paramLabel = "DURATION", defaultValue = "10s",
             converter = Converters.PositiveDuration.class,
             description = "one query's limit (default: ${DEFAULT-VALUE})")
@@ -57,7 +63,7 @@ public final class PrometheusFlags {
         }
         BackendConfig backend = backend(prometheus);
         try {
-            return PrometheusFleetHistory.at(backend, timeout);
+            return PrometheusFleetHistory.at(backend, timeout, clusterLabel);
         } catch (IllegalArgumentException unusable) {
             // The TLS files are read here (a certificate that does not parse, a key of another kind).
             throw new ParameterException(command.commandLine(), "--prometheus.config.file: " + unusable.getMessage());
@@ -78,6 +84,17 @@ public final class PrometheusFlags {
             return configFile == null ? BackendConfig.of(url) : BackendConfig.read(url, configFile);
         } catch (IllegalArgumentException unusable) {
             throw new ParameterException(command.commandLine(), "--prometheus.config.file: " + unusable.getMessage());
+        }
+    }
+
+    /** A Prometheus label name. */
+    public static final class LabelName implements ITypeConverter<String> {
+        @Override
+        public String convert(String text) {
+            if (!text.matches("[a-zA-Z_][a-zA-Z0-9_]*")) {
+                throw new TypeConversionException("'" + text + "' is not a label name ([a-zA-Z_][a-zA-Z0-9_]*)");
+            }
+            return text;
         }
     }
 

@@ -37,6 +37,9 @@ class ConsoleCommandTest {
         assertEquals(":9397", value(defaults, "--console-bind-address"));
         assertRefused(run("console"), "console needs --prometheus URL");
         assertRefused(run("console", "--prometheus", "file:///etc/passwd"), "http:// or https://");
+        assertEquals("cluster", value(defaults, "--cluster-label"));
+        assertEquals("k8s_cluster", value(parsed("rightsize", "--cluster-label", "k8s_cluster"), "--cluster-label"));
+        assertRefused(run("console", "--prometheus", "http://p:9090", "--cluster-label", "a-b"), "not a label name");
     }
 
     @Test
