@@ -8,6 +8,9 @@ module io.hamiobserve.adapters.prometheus {
     requires transitive io.hamiobserve.ports;
     requires java.net.http;
     requires tools.jackson.databind;
+    // The query backend's http_config file (Prometheus's own YAML format).
+    requires tools.jackson.dataformat.yaml;
+    requires java.logging;
 
     exports io.hamiobserve.adapters.prometheus;
 }

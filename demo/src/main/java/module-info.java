@@ -19,5 +19,6 @@ module io.hamiobserve.demo {
 
     opens io.hamiobserve.demo to info.picocli;
 
-    provides io.hamiobserve.app.cli.Subcommand with io.hamiobserve.demo.DemoCommand, io.hamiobserve.demo.AllCommand;
+    provides io.hamiobserve.app.cli.Subcommand with io.hamiobserve.demo.DemoCommand, io.hamiobserve.demo.AllCommand,
+            io.hamiobserve.demo.DemoHistoryCommand;
 }

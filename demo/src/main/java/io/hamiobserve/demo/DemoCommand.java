@@ -161,7 +161,7 @@ public final class DemoCommand implements Subcommand {
         DemoConsole.Served web;
         try {
             web = DemoConsole.start(new DemoConsole.Settings(edgeConfig, console.bind(), console.routePrefix(),
-                            prometheus.url(), prometheus.timeout(), console.prometheusExternal(),
+                            prometheus.backend(), prometheus.timeout(), console.prometheusExternal(),
                             localPrometheus != LocalPrometheusChoice.OFF),
                     new DemoHistory(workload.cluster(), workload.clock().instant()), workload.clock().instant(),
                     endpoints, launch.out());

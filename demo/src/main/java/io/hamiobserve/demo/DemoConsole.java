@@ -1,5 +1,6 @@
 package io.hamiobserve.demo;
 
+import io.hamiobserve.adapters.prometheus.BackendConfig;
 import io.hamiobserve.adapters.prometheus.LocalPrometheus;
 import io.hamiobserve.adapters.prometheus.PrometheusFleetHistory;
 import io.hamiobserve.role.console.ConsoleServing;
@@ -31,7 +32,7 @@ public final class DemoConsole {
     }
 
     /** Where the console is served and what it may read. */
-    public record Settings(EdgeConfig edge, String bind, String routePrefix, Optional<URI> prometheus,
+    public record Settings(EdgeConfig edge, String bind, String routePrefix, Optional<BackendConfig> prometheus,
                            Duration prometheusTimeout, Optional<URI> prometheusExternal, boolean localPrometheus) {
     }
 

@@ -137,9 +137,11 @@ class ArchitectureTest {
 
     @Test
     void thePrometheusAdapterUsesOnlyPortsDomainJacksonAndTheJavaLibrary() {
+        // javax.net.ssl: the query backend's TLS settings (a CA, a client certificate, a server name).
         check(classes().that().resideInAPackage("io.hamiobserve.adapters.prometheus..")
                 .should().onlyDependOnClassesThat()
-                .resideInAnyPackage("io.hamiobserve.adapters.prometheus..", PORTS, DOMAIN, "java..", "tools.jackson.."));
+                .resideInAnyPackage("io.hamiobserve.adapters.prometheus..", PORTS, DOMAIN, "java..", "javax.net.ssl..",
+                        "tools.jackson.."));
     }
 
     @Test

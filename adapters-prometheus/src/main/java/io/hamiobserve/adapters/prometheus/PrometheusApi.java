@@ -21,7 +21,6 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -41,10 +40,13 @@ final class PrometheusApi {
 
     private static final ObjectMapper JSON = JsonMapper.builder().build();
 
+    /** The parameters each query sets itself: a configured {@code params} entry may not name one. */
+    static final java.util.Set<String> OWN_PARAMETERS = java.util.Set.of("query", "time", "start", "end", "step");
+
     private final URI base;
     private final Duration timeout;
     private final HttpClient client;
-    private final Optional<String> authorization;
+    private final QueryBackend backend;
 
     /** One instant-vector sample. */
     record Sample(Map<String, String> labels, double value) {
@@ -62,19 +64,25 @@ final class PrometheusApi {
      * @param timeout how long one query may take, end to end
      */
     PrometheusApi(URI base, Duration timeout) {
-        this.authorization = Optional.ofNullable(base.getRawUserInfo())
-                .map(info -> "Basic " + Base64.getEncoder().encodeToString(
-                        java.net.URLDecoder.decode(info, StandardCharsets.UTF_8).getBytes(StandardCharsets.UTF_8)));
-        String text = base.toString();
-        if (base.getRawUserInfo() != null) {
-            text = text.replace(base.getRawUserInfo() + "@", "");
-        }
-        this.base = URI.create(text.endsWith("/") ? text : text + "/");
+        this(new QueryBackend(BackendConfig.of(base)), timeout);
+    }
+
+    /** The backend's TLS, credentials, headers and parameters apply to every query ({@link QueryBackend}). */
+    PrometheusApi(QueryBackend backend, Duration timeout) {
+        this.backend = backend;
+        this.base = backend.base();
         this.timeout = timeout;
-        this.client = HttpClient.newBuilder()
-                .connectTimeout(timeout.compareTo(Duration.ofSeconds(3)) < 0 ? timeout : Duration.ofSeconds(3))
-                .followRedirects(HttpClient.Redirect.NORMAL)
-                .build();
+        this.client = backend.client(timeout.compareTo(Duration.ofSeconds(3)) < 0 ? timeout : Duration.ofSeconds(3));
+    }
+
+    /** Which engine answers, asked once it answers at all (empty while it cannot be told). */
+    Optional<Engine> probe() {
+        return Engine.detect(backend, client, timeout.compareTo(Duration.ofSeconds(3)) < 0 ? timeout
+                : Duration.ofSeconds(3));
+    }
+
+    QueryBackend backend() {
+        return backend;
     }
 
     /** Where the queries go, without credentials. */
@@ -109,12 +117,18 @@ final class PrometheusApi {
         StringBuilder body = new StringBuilder();
         form.forEach((key, value) -> body.append(body.isEmpty() ? "" : "&").append(key).append('=')
                 .append(URLEncoder.encode(value, StandardCharsets.UTF_8)));
+        body.append(backend.extraForm(path.equals("api/v1/query")));
         HttpRequest.Builder request = HttpRequest.newBuilder(base.resolve(path))
                 .timeout(timeout)
                 .header("Content-Type", "application/x-www-form-urlencoded")
                 .header("Accept", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString(body.toString()));
-        authorization.ifPresent(value -> request.header("Authorization", value));
+        try {
+            backend.decorate(request);
+        } catch (java.io.IOException unreadable) {
+            return CompletableFuture.failedFuture(new QueryFailed(query, "the credentials for " + base
+                    + " cannot be read: " + unreadable.getMessage(), null));
+        }
         return client.sendAsync(request.build(), HttpResponse.BodyHandlers.ofInputStream())
                 .handle((response, failure) -> {
                     if (failure != null) {

@@ -41,12 +41,94 @@ public final class PrometheusFleetHistory implements FleetHistory {
     /** How long one query may take unless told otherwise. */
     public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(10);
 
+    private static final java.util.logging.Logger LOG = java.util.logging.Logger.getLogger(
+            PrometheusFleetHistory.class.getName());
+    /** How long an engine that could not be told is left before it is asked again. */
+    static final Duration PROBE_AGAIN_AFTER = Duration.ofMinutes(1);
+
     private final PrometheusApi api;
     private final RuleCoverage coverage;
+    /** Whether the engine was told, and when it was last asked (System.nanoTime). */
+    private volatile boolean probed;
+    private volatile long lastProbe;
 
-    private PrometheusFleetHistory(PrometheusApi api) {
+    /** How long the clusters found are kept before they are asked again. */
+    static final Duration CLUSTERS_KEPT = Duration.ofMinutes(5);
+    /** The label that tells clusters apart unless told. */
+    public static final String DEFAULT_CLUSTER_LABEL = "cluster";
+
+    private final String clusterLabel;
+    private volatile List<String> clusters = List.of();
+    private volatile long clustersAsked;
+
+    private PrometheusFleetHistory(PrometheusApi api, String clusterLabel) {
+        FleetQueries.clusters(clusterLabel);
         this.api = api;
         this.coverage = new RuleCoverage(api);
+        this.clusterLabel = clusterLabel;
+    }
+
+    /**
+     * The clusters the engine holds, by {@link #clusterLabel}, asked with the fleet now at most
+     * every {@link #CLUSTERS_KEPT}: one engine behind several clusters is said on every page, as the
+     * figures are summed across them (a node name two clusters share is one node here).
+     */
+    private void askClusters(Instant at) {
+        long now = System.nanoTime();
+        if (clustersAsked != 0 && now - clustersAsked < CLUSTERS_KEPT.toNanos()) {
+            return;
+        }
+        clustersAsked = now;
+        // Beside the fleet's queries, not before them: the answer is for the next page's header.
+        // A failure is left to the fleet's own queries to report; the clusters are asked again later.
+        api.instant(FleetQueries.clusters(clusterLabel).plain(), at).thenAccept(answer -> {
+            List<String> found = answer.stream().map(sample -> sample.label(clusterLabel))
+                    .filter(name -> !name.isEmpty()).sorted().toList();
+            if (!found.equals(clusters)) {
+                clusters = found;
+                LOG.info("query backend " + api.base() + ": " + clusterNote());
+            }
+        });
+    }
+
+    /** The clusters found, for the description; empty for one cluster without the label. */
+    private String clusterNote() {
+        List<String> found = clusters;
+        if (found.isEmpty()) {
+            return "";
+        }
+        String names = String.join(", ", found.subList(0, Math.min(5, found.size())))
+                + (found.size() > 5 ? " and " + (found.size() - 5) + " more" : "");
+        return found.size() == 1 ? "cluster " + names + " (label " + clusterLabel + ")"
+                : found.size() + " clusters by label " + clusterLabel + " (" + names + "): figures are summed across "
+                + "them, and a node name two clusters share is one node";
+    }
+
+    /**
+     * On the first read (and until it answers, once a minute): which engine serves the API, said
+     * in the log and in {@link #description()}, its adaptations applied to the queries after.
+     */
+    private void probeOnce() {
+        if (probed) {
+            return;
+        }
+        synchronized (this) {
+            long now = System.nanoTime();
+            if (probed || (lastProbe != 0 && now - lastProbe < PROBE_AGAIN_AFTER.toNanos())) {
+                return;
+            }
+            lastProbe = now;
+            api.probe().ifPresent(engine -> {
+                api.backend().adapt(engine);
+                probed = true;
+                LOG.info("query backend " + api.backend().config() + ": " + engine.summary(api.base()));
+            });
+        }
+    }
+
+    /** The engine told from the backend's buildinfo ({@link Engine#UNKNOWN} before it answered). */
+    Engine engine() {
+        return api.backend().engine();
     }
 
     /**
@@ -55,16 +137,37 @@ public final class PrometheusFleetHistory implements FleetHistory {
      * @param timeout how long one query may take before the call fails with a clear message
      */
     public static PrometheusFleetHistory at(URI url, Duration timeout) {
-        if (url.getScheme() == null || !(url.getScheme().equals("http") || url.getScheme().equals("https"))
-                || url.getHost() == null) {
-            throw new IllegalArgumentException("a Prometheus URL needs http:// or https:// and a host: " + url);
-        }
-        return new PrometheusFleetHistory(new PrometheusApi(url, timeout));
+        return at(BackendConfig.of(url), timeout);
     }
 
+    /**
+     * The history in the engine {@code backend} describes: Prometheus, VictoriaMetrics, Thanos
+     * Query, Mimir or Cortex behind a base URL with a path, with credentials, TLS, headers and
+     * query parameters.
+     */
+    public static PrometheusFleetHistory at(BackendConfig backend, Duration timeout) {
+        return at(backend, timeout, DEFAULT_CLUSTER_LABEL);
+    }
+
+    /**
+     * As {@link #at(BackendConfig, Duration)}, with the label that tells clusters apart
+     * ({@code cluster} unless told): which clusters the engine holds is said beside the engine.
+     *
+     * @throws IllegalArgumentException when {@code clusterLabel} is not a label name
+     */
+    public static PrometheusFleetHistory at(BackendConfig backend, Duration timeout, String clusterLabel) {
+        return new PrometheusFleetHistory(new PrometheusApi(new QueryBackend(backend), timeout), clusterLabel);
+    }
+
+    /**
+     * "Prometheus at URL" until the engine answered, then the engine and what is adapted for it;
+     * and the clusters it holds, when its series carry the cluster label.
+     */
     @Override
     public String description() {
-        return "Prometheus at " + api.base();
+        String note = clusterNote();
+        return (probed ? engine().summary(api.base()) : "Prometheus at " + api.base())
+                + (note.isEmpty() ? "" : " · " + note);
     }
 
     /** A batch of instant queries sent together; each measure remembers its query. */
@@ -125,6 +228,8 @@ public final class PrometheusFleetHistory implements FleetHistory {
 
     @Override
     public FleetReadings readings(Instant at, FleetScope scope) throws SourceUnavailableException {
+        probeOnce();
+        askClusters(at);
         Where where = Where.of(scope);
         Batch batch = new Batch(at);
         var memoryTotal = batch.query(Measure.CARD_MEMORY_TOTAL, CARD_MEMORY_TOTAL.plain());
@@ -274,6 +379,7 @@ public final class PrometheusFleetHistory implements FleetHistory {
     @Override
     public UsageHistory usage(Instant at, Duration window, Duration settledAfter, FleetScope scope)
             throws SourceUnavailableException {
+        probeOnce();
         PromQl.Matchers where = Where.of(scope).use();
         Batch batch = new Batch(at);
         // What reads only raw series goes first: Prometheus works on it while the coverage of the
@@ -311,6 +417,7 @@ public final class PrometheusFleetHistory implements FleetHistory {
 
     @Override
     public AccrualHistory accruals(Instant at, Duration window) throws SourceUnavailableException {
+        probeOnce();
         Duration step = Chargeback.step(window);
         Map<String, Object> values = Map.of("window", window, "step", step, "stepSeconds", step.toSeconds());
         boolean recorded = coverage.covers(RecordingRules.Group.NAMESPACES, at, window);
@@ -343,6 +450,7 @@ public final class PrometheusFleetHistory implements FleetHistory {
     @Override
     public TrendSet trends(TrendScope scope, Instant end, Duration range, Duration step)
             throws SourceUnavailableException {
+        probeOnce();
         TrendSet.Grid grid = TrendSet.Grid.of(end, range, step);
         long stepSeconds = grid.step();
         int steps = grid.steps();

@@ -35,9 +35,19 @@ final class RecordingRules {
         }
     }
 
-    /** A namespace's sum of a per-container series at an instant, recorded every minute. */
-    record NamespaceSum(String record, String expression) {
+    /**
+     * A namespace's sum of a per-container series at an instant, recorded every minute.
+     *
+     * @param atEachStep the same sum inside a subquery, each series read with an explicit 5-minute
+     *                   lookback: a bare selector in a subquery looks back Prometheus's 5 minutes,
+     *                   but VictoriaMetrics' up to a whole step (an hour for a week's chargeback),
+     *                   which counts a vanished pod for the rest of the hour
+     */
+    record NamespaceSum(String record, String expression, String atEachStep) {
     }
+
+    /** The lookback written into subqueries: Prometheus's default, stated so every engine uses it. */
+    static final String LOOKBACK = "5m";
 
     // Each series is reduced with max over everything but the share's identity first: a second
     // scheduler-side replica reports every share again under its own instance.
@@ -47,7 +57,8 @@ final class RecordingRules {
     /** The sum per namespace of {@code series}, each share counted once. */
     private static NamespaceSum namespaceSum(String series, String share) {
         return new NamespaceSum("namespace:" + series + ":sum",
-                "sum by (namespace) (max by (" + share + ") (" + series + "))");
+                "sum by (namespace) (max by (" + share + ") (" + series + "))",
+                "sum by (namespace) (max by (" + share + ") (last_over_time(" + series + "[" + LOOKBACK + "])))");
     }
 
     static final NamespaceSum MEMORY_ALLOCATED = namespaceSum("hami_vgpu_memory_allocated_bytes", ALLOCATED_SHARE);

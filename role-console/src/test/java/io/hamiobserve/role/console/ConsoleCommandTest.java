@@ -4,7 +4,11 @@ import io.hamiobserve.console.RightsizeReport;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine.Model.CommandSpec;
 
+import org.junit.jupiter.api.io.TempDir;
+
 import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 
 import static io.hamiobserve.app.testing.CommandLines.assertRefused;
@@ -13,6 +17,7 @@ import static io.hamiobserve.app.testing.CommandLines.parsed;
 import static io.hamiobserve.app.testing.CommandLines.run;
 import static io.hamiobserve.app.testing.CommandLines.value;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 
 /** {@code hami-observe console} and {@code rightsize}, on this module's class path (its commands only). */
 class ConsoleCommandTest {
@@ -32,6 +37,30 @@ class ConsoleCommandTest {
         assertEquals(":9397", value(defaults, "--console-bind-address"));
         assertRefused(run("console"), "console needs --prometheus URL");
         assertRefused(run("console", "--prometheus", "file:///etc/passwd"), "http:// or https://");
+        assertEquals("cluster", value(defaults, "--cluster-label"));
+        assertEquals("k8s_cluster", value(parsed("rightsize", "--cluster-label", "k8s_cluster"), "--cluster-label"));
+        assertRefused(run("console", "--prometheus", "http://p:9090", "--cluster-label", "a-b"), "not a label name");
+    }
+
+    @Test
+    void theBackendConfigFileIsReadAndAnUnusableOneIsRefusedWithoutItsSecrets(@TempDir Path directory)
+            throws Exception {
+        Path good = Files.writeString(directory.resolve("thanos.yml"), "authorization: {credentials_file: token}\n"
+                + "params: {max_source_resolution: [auto]}\n");
+        CommandSpec console = parsed("console", "--prometheus", "http://thanos:9090/", "--prometheus.config.file",
+                good.toString());
+        assertEquals(good, value(console, "--prometheus.config.file"));
+        Path secret = Files.writeString(directory.resolve("secret.yml"), "basic_auth: {username: u, password: "
+                + "[hunter2-secret]}\n");
+        for (String command : new String[] {"console", "rightsize"}) {
+            var refused = run(command, "--prometheus", "http://thanos:9090", "--prometheus.config.file",
+                    secret.toString());
+            assertRefused(refused, "--prometheus.config.file", secret.toString(), "basic_auth password");
+            assertFalse(refused.err().contains("hunter2"), refused.err());
+        }
+        Path tls = Files.writeString(directory.resolve("tls.yml"), "tls_config: {ca_file: nosuch.crt}\n");
+        assertRefused(run("rightsize", "--prometheus", "https://thanos:9090", "--prometheus.config.file",
+                tls.toString()), "tls_config cannot be used");
     }
 
     @Test
