@@ -120,7 +120,7 @@ final class PhysicalView {
                         Kind.CELSIUS, "", "", queries.get(Measure.CARD_TEMPERATURE))));
         List<Figure> powers = state.cards().stream().map(card -> card.powerShown().figure()).toList();
         Figure.Total power = Figure.Total.of(powers);
-        tiles.add(PageKit.tile("Power drawn", power.figure(), Kind.WATTS, power.known() + " cards"
+        tiles.add(PageKit.tile("Power drawn", power.figure(), Kind.WATTS, power.known() + (power.known() == 1 ? " card" : " cards")
                         + (power.missing() > 0 ? ", " + power.missing() + " without a reading" : ""), "",
                 anchor(state, queries, Measure.DCGM_POWER, Measure.CARD_POWER)));
         if (state.dcgmScraped()) {
