@@ -4,7 +4,10 @@ import io.hamiobserve.app.exposition.Exposition;
 import io.hamiobserve.app.http.MetricsSource;
 import io.hamiobserve.domain.CardMode;
 import io.hamiobserve.domain.HostCardReading;
+import io.hamiobserve.domain.fleet.Absence;
 import io.hamiobserve.domain.fleet.ClockEvents;
+import io.hamiobserve.domain.fleet.Figure;
+import io.hamiobserve.domain.fleet.Physical;
 import io.prometheus.metrics.model.snapshots.GaugeSnapshot;
 import io.prometheus.metrics.model.snapshots.Labels;
 import io.prometheus.metrics.model.snapshots.MetricMetadata;
@@ -176,54 +179,100 @@ final class DemoDcgm implements MetricsSource {
         return sets.isEmpty() ? List.of(base) : sets;
     }
 
+    /**
+     * One card's DCGM fields at an instant, from the simulated driver's reading.
+     *
+     * @param memoryTemperature NaN where DCGM reports none (V100)
+     */
+    private record Fields(double temperature, double memoryTemperature, double power, double energyMj,
+                          double smClock, double memClock, double util, double memCopyUtil, double usedMib,
+                          double totalMib, long events, int xid, boolean mig) {
+        static Fields of(DemoCluster.Card card, HostCardReading reading, Instant at) {
+            boolean first = card.node().equals(DemoCluster.NODE_A) && card.registration().index() == 0;
+            boolean hot = first && hot(at);
+            double util = reading.gpuUtilPercent().orElse(0);
+            double temperature = hot ? 87 + Math.floorMod(at.getEpochSecond() / 60, 3)
+                    : reading.temperatureCelsius().orElse(40);
+            long maxClock = card.driverName().contains("H100") ? 1980 : card.driverName().contains("V100") ? 1530 : 1410;
+            long events = hot ? ClockEvents.SW_THERMAL_SLOWDOWN.bit() | ClockEvents.HW_THERMAL_SLOWDOWN.bit()
+                    : util == 0 ? ClockEvents.GPU_IDLE.bit() : 0;
+            return new Fields(temperature, card.driverName().contains("V100") ? Double.NaN : temperature + 6,
+                    hot ? 395 : reading.powerWatts().orElse(60), DemoDcgm.energyMj(card, at),
+                    hot ? Math.round(maxClock * 0.7) : util == 0 ? 210 : maxClock,
+                    card.driverName().contains("H100") ? 2619 : 1215, util,
+                    reading.memoryControllerUtilPercent().orElse(0),
+                    Math.round(reading.memoryUsedBytes().orElse(0) / (1024.0 * 1024)), card.registration().memoryMib(),
+                    events, card.driverName().equals(XID_CARD_MODEL) ? XID : 0,
+                    card.registration().mode() == CardMode.MIG);
+        }
+    }
+
+    /** The energy counter: the card's mean draw since the driver loaded, so it only grows. */
+    private static double energyMj(DemoCluster.Card card, Instant at) {
+        double meanWatts = card.driverName().contains("H100") ? 310 : card.driverName().contains("V100") ? 160 : 230;
+        return (at.getEpochSecond() - BOOT_EPOCH_SECOND) * meanWatts * 1000;
+    }
+
     private static void add(Map<String, Family> families, DemoCluster.Card card, HostCardReading reading,
                             Labels labels, Instant at) {
-        boolean first = card.node().equals(DemoCluster.NODE_A) && card.registration().index() == 0;
-        boolean hot = first && hot(at);
-        double util = reading.gpuUtilPercent().orElse(0);
-        double temperature = hot ? 87 + Math.floorMod(at.getEpochSecond() / 60, 3) : reading.temperatureCelsius()
-                .orElse(40);
-        double power = hot ? 395 : reading.powerWatts().orElse(60);
-        long maxClock = card.driverName().contains("H100") ? 1980 : card.driverName().contains("V100") ? 1530 : 1410;
-        long events = hot ? ClockEvents.SW_THERMAL_SLOWDOWN.bit() | ClockEvents.HW_THERMAL_SLOWDOWN.bit()
-                : util == 0 ? ClockEvents.GPU_IDLE.bit() : 0;
-        double smClock = hot ? Math.round(maxClock * 0.7) : util == 0 ? 210 : maxClock;
-        double usedMib = reading.memoryUsedBytes().orElse(0) / (1024.0 * 1024);
-        double totalMib = card.registration().memoryMib();
-        boolean mig = card.registration().mode() == CardMode.MIG;
-        // Energy: the card's mean draw since the driver loaded, so the counter only grows.
-        double meanWatts = card.driverName().contains("H100") ? 310 : card.driverName().contains("V100") ? 160 : 230;
-        double energyMj = (at.getEpochSecond() - BOOT_EPOCH_SECOND) * meanWatts * 1000;
-        put(families, Field.GPU_TEMP, labels, temperature);
-        if (!card.driverName().contains("V100")) {
+        Fields f = Fields.of(card, reading, at);
+        put(families, Field.GPU_TEMP, labels, f.temperature());
+        if (!Double.isNaN(f.memoryTemperature())) {
             // HBM temperature: V100's DCGM reports none (the field is blank), so it is left out here.
-            put(families, Field.MEMORY_TEMP, labels, temperature + 6);
+            put(families, Field.MEMORY_TEMP, labels, f.memoryTemperature());
         }
-        put(families, Field.POWER_USAGE, labels, power);
-        put(families, Field.TOTAL_ENERGY, labels, energyMj);
-        put(families, Field.SM_CLOCK, labels, smClock);
-        put(families, Field.MEM_CLOCK, labels, card.driverName().contains("H100") ? 2619 : 1215);
-        put(families, Field.XID_ERRORS, labels, card.driverName().equals(XID_CARD_MODEL) ? XID : 0);
-        put(families, Field.CLOCKS_EVENT_REASONS, labels, events);
+        put(families, Field.POWER_USAGE, labels, f.power());
+        put(families, Field.TOTAL_ENERGY, labels, f.energyMj());
+        put(families, Field.SM_CLOCK, labels, f.smClock());
+        put(families, Field.MEM_CLOCK, labels, f.memClock());
+        put(families, Field.XID_ERRORS, labels, f.xid());
+        put(families, Field.CLOCKS_EVENT_REASONS, labels, f.events());
         put(families, Field.ECC_SBE_VOL_TOTAL, labels, 0);
         put(families, Field.ECC_DBE_VOL_TOTAL, labels, 0);
-        if (mig) {
+        if (f.mig()) {
             // Two GPU instances share the card's use; DCGM reports no GPU_UTIL in MIG mode.
             for (int instance = 1; instance <= 2; instance++) {
                 Labels gi = labels.merge(Labels.of("GPU_I_ID", Integer.toString(instance), "GPU_I_PROFILE",
                         "3g.40gb"));
-                double share = instance == 1 ? Math.ceil(usedMib / 2) : Math.floor(usedMib / 2);
+                double share = instance == 1 ? Math.ceil(f.usedMib() / 2) : Math.floor(f.usedMib() / 2);
                 put(families, Field.FB_USED, gi, share);
-                put(families, Field.FB_FREE, gi, totalMib / 2 - share);
-                put(families, Field.GR_ENGINE_ACTIVE, gi, util / 100);
+                put(families, Field.FB_FREE, gi, f.totalMib() / 2 - share);
+                put(families, Field.GR_ENGINE_ACTIVE, gi, f.util() / 100);
             }
         } else {
-            put(families, Field.GPU_UTIL, labels, util);
-            put(families, Field.MEM_COPY_UTIL, labels, reading.memoryControllerUtilPercent().orElse(0));
-            put(families, Field.FB_USED, labels, Math.round(usedMib));
-            put(families, Field.FB_FREE, labels, totalMib - Math.round(usedMib));
-            put(families, Field.GR_ENGINE_ACTIVE, labels, util / 100);
+            put(families, Field.GPU_UTIL, labels, f.util());
+            put(families, Field.MEM_COPY_UTIL, labels, f.memCopyUtil());
+            put(families, Field.FB_USED, labels, f.usedMib());
+            put(families, Field.FB_FREE, labels, f.totalMib() - f.usedMib());
+            put(families, Field.GR_ENGINE_ACTIVE, labels, f.util() / 100);
         }
+    }
+
+    /**
+     * Each NVIDIA card's counters at {@code at} as a Prometheus would give them to the console: for
+     * the demo's console when it reads the simulation itself (no Prometheus).
+     */
+    static List<Physical> physical(DemoCluster cluster, Instant at) {
+        DemoWorkload then = new DemoWorkload(cluster, Clock.fixed(at, ZoneOffset.UTC));
+        List<Physical> physical = new ArrayList<>();
+        for (String node : nodes(cluster)) {
+            List<HostCardReading> readings = then.hostCards(node);
+            for (DemoCluster.Card card : cluster.cards(node)) {
+                HostCardReading reading = readings.stream().filter(r -> r.uuid().equals(card.registration().uuid()))
+                        .findFirst().orElseThrow();
+                Fields f = Fields.of(card, reading, at);
+                double hourAgo = energyMj(card, at.minus(Physical.ENERGY_WINDOW));
+                double hostUsed = reading.memoryUsedBytes().orElse(0);
+                physical.add(new Physical(card.registration().uuid(), node, Figure.of(f.temperature()),
+                        Double.isNaN(f.memoryTemperature()) ? Figure.missing(Absence.NOT_SUPPORTED)
+                                : Figure.of(f.memoryTemperature()), Figure.of(f.power()),
+                        Figure.of((f.energyMj() - hourAgo) / 1000), Figure.of(f.smClock()),
+                        Figure.of(f.util()), f.mig() ? "DCGM_FI_PROF_GR_ENGINE_ACTIVE" : "DCGM_FI_DEV_GPU_UTIL",
+                        Figure.of(f.usedMib() * 1024 * 1024), Figure.of(f.xid()), Figure.of(f.events()),
+                        Figure.of(0), Figure.of(Math.abs(hostUsed - f.usedMib() * 1024 * 1024))));
+            }
+        }
+        return physical;
     }
 
     private static void put(Map<String, Family> families, Field field, Labels labels, double value) {
