@@ -106,27 +106,143 @@ final class DemoDcgm implements MetricsSource {
 
     /** The node's dcgm-exporter series at {@code at} (the simulation is a function of the clock). */
     static MetricSnapshots snapshots(DemoWorkload workload, String node, Form form, Instant at) {
-        DemoWorkload then = new DemoWorkload(workload.cluster(), Clock.fixed(at, ZoneOffset.UTC));
-        Map<String, Family> families = new LinkedHashMap<>();
-        for (Field field : Field.values()) {
-            families.put(field.name, new Family(field, new ArrayList<>()));
-        }
-        List<HostCardReading> readings = then.hostCards(node);
-        for (DemoCluster.Card card : workload.cluster().cards(node)) {
-            HostCardReading reading = readings.stream().filter(r -> r.uuid().equals(card.registration().uuid()))
-                    .findFirst().orElseThrow();
-            for (Labels labels : labelSets(workload.cluster(), card, node, form)) {
-                add(families, card, reading, labels, at);
-            }
-        }
+        Layout layout = Layout.of(workload.cluster(), node, form);
+        Map<String, Fields> fields = fieldsAt(workload.cluster(), node, at);
         List<MetricSnapshot> snapshots = new ArrayList<>();
-        families.values().stream().filter(family -> !family.points.isEmpty())
-                .forEach(family -> snapshots.add(new GaugeSnapshot(new MetricMetadata(family.field.name,
-                        family.field.help), family.points)));
+        layout.byField.forEach((field, series) -> {
+            List<GaugeSnapshot.GaugeDataPointSnapshot> points = new ArrayList<>(series.size());
+            for (Series each : series) {
+                points.add(new GaugeSnapshot.GaugeDataPointSnapshot(each.value(fields.get(each.uuid())), each.labels(),
+                        null));
+            }
+            snapshots.add(new GaugeSnapshot(new MetricMetadata(field.name, field.help), points));
+        });
         return new MetricSnapshots(snapshots);
     }
 
-    private record Family(Field field, List<GaugeSnapshot.GaugeDataPointSnapshot> points) {
+    /**
+     * One series of a node's exposition: its field, its labels and the card (and MIG GPU instance,
+     * 1 or 2; 0 for the whole card) it reads.
+     */
+    private record Series(Field field, Labels labels, String uuid, int instance) {
+        double value(Fields f) {
+            return switch (field) {
+                case GPU_TEMP -> f.temperature();
+                case MEMORY_TEMP -> f.memoryTemperature();
+                case POWER_USAGE -> f.power();
+                case TOTAL_ENERGY -> f.energyMj();
+                case SM_CLOCK -> f.smClock();
+                case MEM_CLOCK -> f.memClock();
+                case GPU_UTIL -> f.util();
+                case MEM_COPY_UTIL -> f.memCopyUtil();
+                case FB_USED -> fbUsed(f);
+                case FB_FREE -> instance == 0 ? f.totalMib() - f.usedMib() : f.totalMib() / 2 - fbUsed(f);
+                case XID_ERRORS -> f.xid();
+                case CLOCKS_EVENT_REASONS -> f.events();
+                case ECC_SBE_VOL_TOTAL, ECC_DBE_VOL_TOTAL -> 0;
+                case GR_ENGINE_ACTIVE -> f.util() / 100;
+            };
+        }
+
+        /** The whole card's framebuffer, or a MIG instance's half of it. */
+        private double fbUsed(Fields f) {
+            return instance == 0 ? f.usedMib() : instance == 1 ? Math.ceil(f.usedMib() / 2) : Math.floor(f.usedMib() / 2);
+        }
+    }
+
+    /**
+     * A node's series, by field in exposition order: which cards report which field under which
+     * labels is fixed by the cluster (its cards, their mode, the pods running on them), so it is
+     * laid out once and only the values change with time.
+     */
+    record Layout(Map<Field, List<Series>> byField) {
+        static Layout of(DemoCluster cluster, String node, Form form) {
+            Map<Field, List<Series>> byField = new java.util.EnumMap<>(Field.class);
+            for (DemoCluster.Card card : cluster.cards(node)) {
+                String uuid = card.registration().uuid();
+                boolean mig = card.registration().mode() == CardMode.MIG;
+                for (Labels labels : labelSets(cluster, card, node, form)) {
+                    for (Field field : Field.values()) {
+                        if (field == Field.MEMORY_TEMP && card.driverName().contains("V100")) {
+                            // HBM temperature: V100's DCGM reports none (the field is blank).
+                            continue;
+                        }
+                        if (mig && (field == Field.GPU_UTIL || field == Field.MEM_COPY_UTIL)) {
+                            // DCGM reports no GPU_UTIL in MIG mode.
+                            continue;
+                        }
+                        List<Series> series = byField.computeIfAbsent(field, f -> new ArrayList<>());
+                        if (mig && (field == Field.FB_USED || field == Field.FB_FREE
+                                || field == Field.GR_ENGINE_ACTIVE)) {
+                            // Two GPU instances share the card's use.
+                            for (int instance = 1; instance <= 2; instance++) {
+                                series.add(new Series(field, labels.merge(Labels.of("GPU_I_ID",
+                                        Integer.toString(instance), "GPU_I_PROFILE", "3g.40gb")), uuid, instance));
+                            }
+                        } else {
+                            series.add(new Series(field, labels, uuid, 0));
+                        }
+                    }
+                }
+            }
+            return new Layout(byField);
+        }
+    }
+
+    /**
+     * A node's dcgm-exporter in a history file: the series laid out and labelled as a scrape labels
+     * them ({@code target}) once, then only their values computed at each instant.
+     */
+    static final class History {
+        private final DemoCluster cluster;
+        private final String node;
+        private final List<Map.Entry<MetricMetadata, List<Series>>> families = new ArrayList<>();
+        private final List<List<Labels>> labels = new ArrayList<>();
+
+        History(DemoCluster cluster, String node, Labels target) {
+            this.cluster = cluster;
+            this.node = node;
+            Layout.of(cluster, node, formOf(node)).byField.forEach((field, series) -> {
+                families.add(Map.entry(new MetricMetadata(field.name, field.help), series));
+                List<Labels> scraped = new ArrayList<>(series.size());
+                for (Series each : series) {
+                    Labels merged = each.labels();
+                    for (int i = 0; i < target.size(); i++) {
+                        if (!merged.contains(target.getName(i))) {
+                            merged = merged.add(target.getName(i), target.getValue(i));
+                        }
+                    }
+                    scraped.add(merged);
+                }
+                labels.add(scraped);
+            });
+        }
+
+        List<HistoryFile.Family> at(Instant at) {
+            Map<String, Fields> fields = fieldsAt(cluster, node, at);
+            List<HistoryFile.Family> out = new ArrayList<>(families.size());
+            for (int f = 0; f < families.size(); f++) {
+                List<Series> series = families.get(f).getValue();
+                double[] values = new double[series.size()];
+                for (int i = 0; i < values.length; i++) {
+                    values[i] = series.get(i).value(fields.get(series.get(i).uuid()));
+                }
+                out.add(new HistoryFile.Family(families.get(f).getKey(), labels.get(f), values));
+            }
+            return out;
+        }
+    }
+
+    /** Each of the node's cards' fields at {@code at}, by UUID. */
+    private static Map<String, Fields> fieldsAt(DemoCluster cluster, String node, Instant at) {
+        List<HostCardReading> readings = new DemoWorkload(cluster, Clock.fixed(at, ZoneOffset.UTC)).hostCards(node);
+        Map<String, Fields> fields = new java.util.HashMap<>();
+        for (DemoCluster.Card card : cluster.cards(node)) {
+            HostCardReading reading = readings.stream().filter(r -> r.uuid().equals(card.registration().uuid()))
+                    .findFirst().orElseThrow();
+            fields.put(card.registration().uuid(), Fields.of(card, reading, at));
+        }
+        return fields;
     }
 
     /** dcgm-exporter's fields served here, with its help texts. */
@@ -213,41 +329,6 @@ final class DemoDcgm implements MetricsSource {
         return (at.getEpochSecond() - BOOT_EPOCH_SECOND) * meanWatts * 1000;
     }
 
-    private static void add(Map<String, Family> families, DemoCluster.Card card, HostCardReading reading,
-                            Labels labels, Instant at) {
-        Fields f = Fields.of(card, reading, at);
-        put(families, Field.GPU_TEMP, labels, f.temperature());
-        if (!Double.isNaN(f.memoryTemperature())) {
-            // HBM temperature: V100's DCGM reports none (the field is blank), so it is left out here.
-            put(families, Field.MEMORY_TEMP, labels, f.memoryTemperature());
-        }
-        put(families, Field.POWER_USAGE, labels, f.power());
-        put(families, Field.TOTAL_ENERGY, labels, f.energyMj());
-        put(families, Field.SM_CLOCK, labels, f.smClock());
-        put(families, Field.MEM_CLOCK, labels, f.memClock());
-        put(families, Field.XID_ERRORS, labels, f.xid());
-        put(families, Field.CLOCKS_EVENT_REASONS, labels, f.events());
-        put(families, Field.ECC_SBE_VOL_TOTAL, labels, 0);
-        put(families, Field.ECC_DBE_VOL_TOTAL, labels, 0);
-        if (f.mig()) {
-            // Two GPU instances share the card's use; DCGM reports no GPU_UTIL in MIG mode.
-            for (int instance = 1; instance <= 2; instance++) {
-                Labels gi = labels.merge(Labels.of("GPU_I_ID", Integer.toString(instance), "GPU_I_PROFILE",
-                        "3g.40gb"));
-                double share = instance == 1 ? Math.ceil(f.usedMib() / 2) : Math.floor(f.usedMib() / 2);
-                put(families, Field.FB_USED, gi, share);
-                put(families, Field.FB_FREE, gi, f.totalMib() / 2 - share);
-                put(families, Field.GR_ENGINE_ACTIVE, gi, f.util() / 100);
-            }
-        } else {
-            put(families, Field.GPU_UTIL, labels, f.util());
-            put(families, Field.MEM_COPY_UTIL, labels, f.memCopyUtil());
-            put(families, Field.FB_USED, labels, f.usedMib());
-            put(families, Field.FB_FREE, labels, f.totalMib() - f.usedMib());
-            put(families, Field.GR_ENGINE_ACTIVE, labels, f.util() / 100);
-        }
-    }
-
     /**
      * Each NVIDIA card's counters at {@code at} as a Prometheus would give them to the console: for
      * the demo's console when it reads the simulation itself (no Prometheus).
@@ -273,9 +354,5 @@ final class DemoDcgm implements MetricsSource {
             }
         }
         return physical;
-    }
-
-    private static void put(Map<String, Family> families, Field field, Labels labels, double value) {
-        families.get(field.name).points.add(new GaugeSnapshot.GaugeDataPointSnapshot(value, labels, null));
     }
 }

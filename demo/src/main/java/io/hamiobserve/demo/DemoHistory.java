@@ -203,6 +203,9 @@ public final class DemoHistory {
                            Map<String, String> nodeInstances, Map<String, String> dcgmInstances) throws IOException {
         Map<AllocationView, List<HistoryFile.Family>> ledgers = new java.util.HashMap<>();
         Map<List<UsageView>, List<HistoryFile.Family>> phases = new java.util.IdentityHashMap<>();
+        List<DemoDcgm.History> dcgm = DemoDcgm.nodes(cluster).stream().map(node -> new DemoDcgm.History(cluster, node,
+                Labels.of("job", DemoPrometheus.DCGM_JOB, "instance",
+                        dcgmInstances.getOrDefault(node, "dcgm-exporter-" + node)))).toList();
         try (HistoryFile out = new HistoryFile(file)) {
             for (int i = 0; i < instants.size(); i++) {
                 Instant at = instants.get(i);
@@ -217,24 +220,11 @@ public final class DemoHistory {
                     families.addAll(phases.computeIfAbsent(usage(at),
                             views -> usageFamilies(views, at, nodeInstances, HISTORY_FAMILIES::contains)));
                 }
-                families.addAll(dcgmFamilies(at, dcgmInstances));
+                dcgm.forEach(exporter -> families.addAll(exporter.at(at)));
                 out.write(families, at);
             }
             return out.samples();
         }
-    }
-
-    /** Each NVIDIA node's dcgm-exporter at {@code at}, labelled as the demo's Prometheus scrapes it. */
-    private List<HistoryFile.Family> dcgmFamilies(Instant at, Map<String, String> dcgmInstances) {
-        DemoWorkload workload = workload(at);
-        List<HistoryFile.Family> families = new ArrayList<>();
-        for (String node : DemoDcgm.nodes(cluster)) {
-            Labels target = Labels.of("job", DemoPrometheus.DCGM_JOB, "instance",
-                    dcgmInstances.getOrDefault(node, "dcgm-exporter-" + node));
-            families.addAll(HistoryFile.labelled(DemoDcgm.snapshots(workload, node, DemoDcgm.formOf(node), at), target,
-                    name -> true));
-        }
-        return families;
     }
 
     private List<HistoryFile.Family> usageFamilies(List<UsageView> views, Instant at, Map<String, String> nodeInstances,
