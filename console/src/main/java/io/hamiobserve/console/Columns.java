@@ -82,12 +82,19 @@ final class Columns {
                         card -> Value.of(card.coresAllocated(), Kind.PERCENT)).from(Measure.CARD_CORES_ALLOCATED),
                 Table.<Card>column("utilisation", "Compute used",
                         card -> Value.of(card.utilisation(), Kind.PERCENT)).from(Measure.CARD_UTILISATION),
-                Table.<Card>column("temperature", "Temp", card -> Value.of(card.temperature(), Kind.CELSIUS))
-                        .from(Measure.CARD_TEMPERATURE),
-                Table.<Card>column("power", "Power", card -> Value.of(card.power(), Kind.WATTS))
-                        .from(Measure.CARD_POWER)),
+                Table.<Card>column("temperature", "Temp", card -> Value.of(card.temperatureShown().figure(),
+                        Kind.CELSIUS)).from(Measure.CARD_TEMPERATURE).explained(PHYSICAL_SOURCE),
+                Table.<Card>column("power", "Power", card -> Value.of(card.powerShown().figure(), Kind.WATTS))
+                        .from(Measure.CARD_POWER).explained(PHYSICAL_SOURCE),
+                Table.<Card>column("throttle", "Throttled by", card -> Value.text(PhysicalView.throttle(card)))
+                        .from(Measure.DCGM_CLOCK_EVENTS).explained("clock-event reasons of heat or power, from DCGM"),
+                Table.<Card>column("xid", "Xid", card -> Value.text(PhysicalView.xid(card)))
+                        .from(Measure.DCGM_XID).explained("the last Xid error DCGM reports")),
                 "node", false);
     }
+
+    private static final String PHYSICAL_SOURCE = "DCGM exporter's where it reports the card, else the node "
+            + "role's (NVML); the card's page names the source";
 
     /**
      * Workloads, with their peak and recommendation over the window when {@code recommendations}

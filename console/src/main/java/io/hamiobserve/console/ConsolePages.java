@@ -102,10 +102,12 @@ final class ConsolePages {
         Map<Measure, String> queries = page.queries(state.provenance());
         List<WorkloadShare> idle = FleetTotals.topIdle(state, Integer.MAX_VALUE);
         List<Card> beyond = FleetTotals.usedBeyondAllocation(state);
+        List<Card> attention = PhysicalView.attention(state.cards());
         List<String[]> health = Columns.healthRows(state.health());
         Optional<Result> export = export(request, Map.of("nodes", rows(Columns.nodes(links), state.nodes()),
                 "idle", rows(Columns.idleShares(links), idle), "beyond", rows(Columns.beyondAllocation(links), beyond),
-                "health", rows(Columns.health(), health)));
+                "health", rows(Columns.health(), health), "hardware", rows(PhysicalView.attentionTable(links),
+                        attention)));
         if (export.isPresent()) {
             return export.get();
         }
@@ -135,6 +137,8 @@ final class ConsolePages {
                 PageKit.tile("The gap", totals.memoryIdle(), Kind.BYTES, idleCards, "warn",
                         queries.get(Measure.CONTAINER_MEMORY_USED)),
                 healthTile(state.health(), health.size(), queries.get(Measure.SOURCE_HEALTH)))));
+        page.add(new Tiles(PhysicalView.overviewTiles(state, queries)));
+        PhysicalView.noDcgm(state).ifPresent(page::add);
         page.add(rangeChoices(request, range));
         TrendSet trends = fleet.trends(new TrendScope.Cluster(), request.at(), range.length(), range.step());
         charts(page, "cluster", trends, "");
@@ -146,6 +150,11 @@ final class ConsolePages {
         page.add(view(Columns.idleShares(links), idle.subList(0, Math.min(TOP, idle.size())), request, queries,
                 "Allocated but unused now: what right-sizing could give back (see Right-sizing for the "
                         + "recommendations over time).", "No container leaves memory idle."));
+        if (state.dcgmScraped()) {
+            page.add(view(PhysicalView.attentionTable(links), attention, request, queries, "From DCGM's exporter: "
+                    + "clocks held by heat or power, the last Xid error, uncorrectable ECC errors, and HAMi's and "
+                    + "DCGM's memory used differing beyond the tolerance.", "No card is throttled or reports an error."));
+        }
         page.add(view(Columns.beyondAllocation(links), beyond, request, queries,
                 "Use above everything the scheduler allocated on the card: a container runs outside HAMi-Core "
                         + "(CUDA_DISABLE_CONTROL=true) or outside Kubernetes.",
@@ -211,6 +220,7 @@ final class ConsolePages {
                         queries.get(Measure.CARD_UTILISATION)),
                 new Tiles.Tile("Sources failing", Integer.toString(node.sourcesFailing()), "",
                         node.sourcesFailing() > 0 ? "bad" : "good", null, queries.get(Measure.SOURCE_HEALTH)))));
+        PhysicalView.noDcgm(state).ifPresent(page::add);
         page.add(view(Columns.cards(links), cards, request, queries, "", "No cards."));
         page.add(view(workloadTable, workloads, request, page.anchors(), "", "No workloads hold shares here."));
         page.add(rangeChoices(request, range));
@@ -272,8 +282,11 @@ final class ConsolePages {
                         " (driver reserve and unmanaged processes)"),
                 figureFact("Compute allocated", card.coresAllocated(), Kind.PERCENT, ""),
                 figureFact("Compute used", card.utilisation(), Kind.PERCENT, ""),
-                figureFact("Temperature", card.temperature(), Kind.CELSIUS, ""),
-                figureFact("Power", card.power(), Kind.WATTS, ""))));
+                PhysicalView.sourcedFacts(card).get(0),
+                PhysicalView.sourcedFacts(card).get(1))));
+        PhysicalView.disagreementNote(card).ifPresent(page::add);
+        PhysicalView.cardFacts(card).ifPresent(page::add);
+        PhysicalView.noDcgm(state).ifPresent(page::add);
         if (card.mig()) {
             page.note("info", "This card is shared as MIG instances: its containers are held by MIG profiles, not "
                     + "HAMi-Core's memory and compute limits.");

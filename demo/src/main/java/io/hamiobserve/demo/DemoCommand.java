@@ -37,6 +37,11 @@ import java.util.Optional;
 public final class DemoCommand implements Subcommand {
     /** Where the demo's second node's usage endpoint listens unless told. */
     static final String SECOND_NODE_BIND = ":9396";
+    /**
+     * Where the GPU nodes' simulated dcgm-exporters listen unless told: free loopback ports, printed at
+     * start, so the demo never takes a real dcgm-exporter's :9400 on the same machine.
+     */
+    static final String DCGM_BINDS_DEFAULT = "127.0.0.1:0, 127.0.0.1:0";
 
     @ParentCommand
     private HamiObserve hamiObserve;
@@ -52,6 +57,11 @@ public final class DemoCommand implements Subcommand {
     @Option(names = "--demo-second-node-bind-address", paramLabel = "ADDR", defaultValue = SECOND_NODE_BIND,
             description = "the second node's usage endpoint (default: ${DEFAULT-VALUE})")
     private String secondUsageBind;
+
+    @Option(names = "--demo-dcgm-bind-address", paramLabel = "ADDR",
+            description = "where each GPU node's simulated dcgm-exporter listens, in node order (repeat the flag; "
+                    + "default: " + DCGM_BINDS_DEFAULT + ")")
+    private List<String> dcgmBinds = new ArrayList<>();
 
     @Option(names = "--demo-shard-bind-address", paramLabel = "ADDR",
             description = "also serve the allocation view as shards, one per address given (repeat the flag; N "
@@ -124,6 +134,13 @@ public final class DemoCommand implements Subcommand {
         EdgeConfig edgeConfig = edge.edge();
         List<String> binds = new ArrayList<>(List.of(allocationBind, usageBind, secondUsageBind));
         binds.addAll(shardBinds);
+        List<String> dcgmNodes = DemoDcgm.nodes(workload.cluster());
+        List<String> dcgmAt = dcgmBinds.isEmpty() ? List.of(DCGM_BINDS_DEFAULT.split(",\\s*")) : dcgmBinds;
+        if (dcgmAt.size() != dcgmNodes.size()) {
+            throw new picocli.CommandLine.ParameterException(new picocli.CommandLine(this), "--demo-dcgm-bind-address "
+                    + "is given " + dcgmAt.size() + " times for " + dcgmNodes.size() + " GPU nodes " + dcgmNodes);
+        }
+        binds.addAll(dcgmAt);
         EdgeStartup.Checked checked = EdgeStartup.check(edgeConfig, binds);
         List<AllocationRole> shards = new ArrayList<>();
         for (int index = 0; index < shardBinds.size(); index++) {
@@ -133,7 +150,9 @@ public final class DemoCommand implements Subcommand {
         }
         List<Role> roles = new ArrayList<>(List.of(allocation.start(), nodeA.start(), nodeB.start()));
         roles.addAll(shards);
-        List<Servers.Served> servers = Servers.serveAll(checked, roles);
+        List<io.hamiobserve.app.http.MetricsSource> sources = new ArrayList<>(roles);
+        dcgmNodes.forEach(node -> sources.add(new DemoDcgm(workload, node, DemoDcgm.formOf(node))));
+        List<Servers.Served> servers = Servers.serveAll(checked, sources);
         Path cacheRoot = cacheFiles.path();
         launch.out().printf("""
                 hami-observe demo: a simulated cluster with GPU nodes %s and %s, and the Ascend node %s
@@ -151,10 +170,19 @@ public final class DemoCommand implements Subcommand {
             launch.out().printf("  allocation view, shard %d of %d: curl http://localhost:%d/metrics%n", index,
                     shards.size(), servers.get(3 + index).port());
         }
+        int firstDcgm = 3 + shards.size();
+        for (int index = 0; index < dcgmNodes.size(); index++) {
+            launch.out().printf("  dcgm-exporter of %s (simulated, %s form): curl http://localhost:%d/metrics%n",
+                    dcgmNodes.get(index), DemoDcgm.formOf(dcgmNodes.get(index)).name().toLowerCase(java.util.Locale.ROOT),
+                    servers.get(firstDcgm + index).port());
+        }
         Map<String, Servers.Served> endpoints = new LinkedHashMap<>();
         endpoints.put("scheduler", servers.get(0));
         endpoints.put(DemoCluster.NODE_A, servers.get(1));
         endpoints.put(DemoCluster.NODE_B, servers.get(2));
+        for (int index = 0; index < dcgmNodes.size(); index++) {
+            endpoints.put(DemoConsole.DCGM_PREFIX + dcgmNodes.get(index), servers.get(firstDcgm + index));
+        }
         List<Servers.Served> all = new ArrayList<>(servers);
         List<AutoCloseable> closeables = new ArrayList<>(List.of(allocation, nodeA, nodeB));
         closeables.addAll(shards);

@@ -24,6 +24,9 @@ import java.util.Optional;
  * not off); else over the simulation itself. A banner on every page says which.
  */
 public final class DemoConsole {
+    /** The key prefix of a node's simulated dcgm-exporter among the endpoints. */
+    public static final String DCGM_PREFIX = "dcgm:";
+
     private DemoConsole() {
     }
 
@@ -38,7 +41,8 @@ public final class DemoConsole {
 
     /**
      * @param endpoints the demo's allocation endpoint under "scheduler", then each node's usage
-     *                  endpoint under its node's name
+     *                  endpoint under its node's name, and each NVIDIA node's dcgm-exporter under
+     *                  {@link #DCGM_PREFIX} and its node's name
      */
     public static Served start(Settings settings, DemoHistory history, Instant now,
                                Map<String, Servers.Served> endpoints, PrintStream out) {
@@ -67,12 +71,15 @@ public final class DemoConsole {
             throws IOException {
         String scheduler = "127.0.0.1:" + endpoints.get("scheduler").port();
         Map<String, String> nodes = new LinkedHashMap<>();
+        Map<String, String> dcgm = new LinkedHashMap<>();
         endpoints.forEach((name, served) -> {
-            if (!name.equals("scheduler")) {
+            if (name.startsWith(DCGM_PREFIX)) {
+                dcgm.put(name.substring(DCGM_PREFIX.length()), "127.0.0.1:" + served.port());
+            } else if (!name.equals("scheduler")) {
                 nodes.put(name, "127.0.0.1:" + served.port());
             }
         });
-        DemoPrometheus.Started started = DemoPrometheus.start(history, scheduler, nodes, now);
+        DemoPrometheus.Started started = DemoPrometheus.start(history, scheduler, nodes, dcgm, now);
         LocalPrometheus prometheus = started.prometheus();
         out.printf("  local Prometheus:              %s (the last %d h of history, %,d samples, written in "
                         + "%.1f s; loaded and ready in %.1f s)%n", prometheus.url(),

@@ -117,7 +117,8 @@ public final class DemoFleetHistory implements FleetHistory {
                 quota.namespace(), quota.resource().quotaName(), Figure.of(quota.used()), figure(quota.limit())))
                 .toList();
         return new FleetReadings(at, registered, hosts, allocations, names, uses, unmanaged, quotas, sources,
-                List.of(new FleetReadings.LedgerAge("simulation", 0)), List.of(), List.of(), Map.of(), provenance());
+                List.of(new FleetReadings.LedgerAge("simulation", 0)), List.of(), List.of(), Map.of(), provenance(),
+                DemoDcgm.physical(history.cluster(), at));
     }
 
     /** The instants of the simulated past (and present) in {@code (from, to]}, {@link DemoHistory#STEP} apart. */

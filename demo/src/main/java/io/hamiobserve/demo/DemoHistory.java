@@ -141,15 +141,28 @@ public final class DemoHistory {
      */
     public long writeOpenMetrics(List<Path> files, Instant end, String schedulerInstance,
                                  Map<String, String> nodeInstances) throws IOException {
-        return writeOpenMetrics(files, start, end, true, schedulerInstance, nodeInstances);
+        return writeOpenMetrics(files, start, end, true, schedulerInstance, nodeInstances, Map.of());
+    }
+
+    /** As above, with each NVIDIA node's dcgm-exporter at the instance a scrape would name it by. */
+    public long writeOpenMetrics(List<Path> files, Instant from, Instant end, boolean endsNow,
+                                 String schedulerInstance, Map<String, String> nodeInstances) throws IOException {
+        return writeOpenMetrics(files, from, end, endsNow, schedulerInstance, nodeInstances, Map.of());
     }
 
     /**
      * The part of the history from {@code from} (or its start) to before {@code end}, and at
-     * {@code end} itself, with every series, when {@code endsNow}.
+     * {@code end} itself, with every series, when {@code endsNow}. Each NVIDIA node's simulated
+     * dcgm-exporter ({@link DemoDcgm}) is written at every instant, all of its series: its
+     * temperatures, throttling and energy counter change on their own clock, not the simulation's
+     * three-minute one.
+     *
+     * @param dcgmInstances each NVIDIA node's dcgm-exporter {@code host:port}; a node not in it is
+     *                      written under {@code dcgm-exporter-<node>}
      */
     public long writeOpenMetrics(List<Path> files, Instant from, Instant end, boolean endsNow,
-                                 String schedulerInstance, Map<String, String> nodeInstances) throws IOException {
+                                 String schedulerInstance, Map<String, String> nodeInstances,
+                                 Map<String, String> dcgmInstances) throws IOException {
         long step = STEP.toSeconds();
         long first = Math.ceilDiv(Math.max(start.getEpochSecond(), from.getEpochSecond()), step) * step;
         List<Instant> instants = new ArrayList<>();
@@ -167,7 +180,7 @@ public final class DemoHistory {
                         (p + 1) * instants.size() / files.size());
                 Path file = files.get(p);
                 boolean last = endsNow && p == files.size() - 1;
-                parts.add(executor.submit(() -> writePart(file, part, last, scheduler, nodeInstances)));
+                parts.add(executor.submit(() -> writePart(file, part, last, scheduler, nodeInstances, dcgmInstances)));
             }
             long samples = 0;
             for (java.util.concurrent.Future<Long> part : parts) {
@@ -187,9 +200,12 @@ public final class DemoHistory {
      * is collected (and labelled) once, and only stamped with the time at each instant.
      */
     private long writePart(Path file, List<Instant> instants, boolean endsNow, Labels scheduler,
-                           Map<String, String> nodeInstances) throws IOException {
+                           Map<String, String> nodeInstances, Map<String, String> dcgmInstances) throws IOException {
         Map<AllocationView, List<HistoryFile.Family>> ledgers = new java.util.HashMap<>();
         Map<List<UsageView>, List<HistoryFile.Family>> phases = new java.util.IdentityHashMap<>();
+        List<DemoDcgm.History> dcgm = DemoDcgm.nodes(cluster).stream().map(node -> new DemoDcgm.History(cluster, node,
+                Labels.of("job", DemoPrometheus.DCGM_JOB, "instance",
+                        dcgmInstances.getOrDefault(node, "dcgm-exporter-" + node)))).toList();
         try (HistoryFile out = new HistoryFile(file)) {
             for (int i = 0; i < instants.size(); i++) {
                 Instant at = instants.get(i);
@@ -204,6 +220,7 @@ public final class DemoHistory {
                     families.addAll(phases.computeIfAbsent(usage(at),
                             views -> usageFamilies(views, at, nodeInstances, HISTORY_FAMILIES::contains)));
                 }
+                dcgm.forEach(exporter -> families.addAll(exporter.at(at)));
                 out.write(families, at);
             }
             return out.samples();

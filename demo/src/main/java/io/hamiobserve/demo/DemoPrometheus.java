@@ -20,6 +20,8 @@ import java.util.concurrent.CompletableFuture;
  * minute — so the demo starts in seconds and has something to say at once.
  */
 public final class DemoPrometheus {
+    /** The scrape job of the simulated dcgm-exporters, as NVIDIA's Helm chart names it. */
+    public static final String DCGM_JOB = "dcgm-exporter";
     /** How often the demo's Prometheus scrapes: often enough to watch the simulation move. */
     public static final Duration SCRAPE_INTERVAL = Duration.ofSeconds(5);
     /** History loaded before Prometheus starts: 10 h at 293 s is 123 samples per series. */
@@ -47,9 +49,10 @@ public final class DemoPrometheus {
      *
      * @param scheduler the allocation endpoint's {@code host:port}
      * @param nodes     each node's usage endpoint {@code host:port}
+     * @param dcgm      each NVIDIA node's simulated dcgm-exporter {@code host:port}
      */
-    public static Started start(DemoHistory history, String scheduler, Map<String, String> nodes, Instant now)
-            throws IOException {
+    public static Started start(DemoHistory history, String scheduler, Map<String, String> nodes,
+                                Map<String, String> dcgm, Instant now) throws IOException {
         long began = System.nanoTime();
         Instant end = now.minusSeconds(1);
         Instant split = end.minus(AT_ONCE);
@@ -58,13 +61,19 @@ public final class DemoPrometheus {
         long samples;
         long written;
         try {
-            samples = history.writeOpenMetrics(List.of(recent), split, end, true, scheduler, nodes);
+            samples = history.writeOpenMetrics(List.of(recent), split, end, true, scheduler, nodes, dcgm);
             written = System.nanoTime();
             Map<String, Map<String, String>> nodeTargets = new LinkedHashMap<>();
             nodes.forEach((node, target) -> nodeTargets.put(target, Map.of("node", node)));
-            prometheus = LocalPrometheus.start(List.of(
-                            new LocalPrometheus.Job("hami-observe-scheduler", Map.of(scheduler, Map.of())),
-                            new LocalPrometheus.Job("hami-observe-node", nodeTargets)),
+            Map<String, Map<String, String>> dcgmTargets = new LinkedHashMap<>();
+            dcgm.values().forEach(target -> dcgmTargets.put(target, Map.of()));
+            List<LocalPrometheus.Job> jobs = new java.util.ArrayList<>(List.of(
+                    new LocalPrometheus.Job("hami-observe-scheduler", Map.of(scheduler, Map.of())),
+                    new LocalPrometheus.Job("hami-observe-node", nodeTargets)));
+            if (!dcgmTargets.isEmpty()) {
+                jobs.add(new LocalPrometheus.Job(DCGM_JOB, dcgmTargets));
+            }
+            prometheus = LocalPrometheus.start(jobs,
                     SCRAPE_INTERVAL, List.of(recent), Duration.ofSeconds(60));
         } finally {
             Files.deleteIfExists(recent);
@@ -76,7 +85,7 @@ public final class DemoPrometheus {
             try {
                 files.add(historyFile());
                 files.add(historyFile());
-                long older = history.writeOpenMetrics(files, history.start(), split, false, scheduler, nodes);
+                long older = history.writeOpenMetrics(files, history.start(), split, false, scheduler, nodes, dcgm);
                 prometheus.addHistory(files);
                 return older;
             } catch (IOException failed) {

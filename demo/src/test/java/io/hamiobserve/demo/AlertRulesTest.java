@@ -76,4 +76,47 @@ class AlertRulesTest {
         assertTrue(byAlert.get("HamiObserveSourceFailing").contains("hami_observe_scrape_source_success == 0"));
         assertTrue(byAlert.get("HamiObserveLedgerStale").contains("time() - hami_observe_ledger_last_sync_timestamp_seconds >"));
     }
+
+    /**
+     * The physical rules (DCGM) are each covered by promtool's unit tests: firing where they should
+     * and staying quiet where they should not, in both of dcgm-exporter's label forms.
+     */
+    @Test
+    void thePhysicalRulesPassTheirPromtoolUnitTestsAndEachHasOne() throws Exception {
+        Path tests = DeployManifestsTest.ROOT.resolve("alerts/hami-observe-physical.test.yml");
+        Process promtool = new ProcessBuilder("promtool", "test", "rules", tests.toString()).redirectErrorStream(true)
+                .start();
+        String report = new String(promtool.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(promtool.waitFor(60, TimeUnit.SECONDS));
+        assertEquals(0, promtool.exitValue(), report);
+        assertTrue(report.contains("SUCCESS"), report);
+        String unitTests = Files.readString(tests);
+        List<String> physical = new ArrayList<>();
+        rules().stream().map(rule -> (String) rule.get("expr")).filter(expr -> expr.contains("DCGM_FI_"))
+                .forEach(physical::add);
+        assertEquals(4, physical.size(), "Xid, throttling, heat, and the two memory sources");
+        for (Map<String, Object> rule : rules()) {
+            if (((String) rule.get("expr")).contains("DCGM_FI_")) {
+                assertTrue(unitTests.contains("alertname: " + rule.get("alert") + "\n"), rule.get("alert")
+                        + " has a promtool unit test");
+            }
+            // The older DCGM's field name is only ever a fallback for the newer one.
+            String expr = (String) rule.get("expr");
+            assertEquals(count(expr, "DCGM_FI_DEV_CLOCK_THROTTLE_REASONS"),
+                    count(expr, "DCGM_FI_DEV_CLOCKS_EVENT_REASONS or DCGM_FI_DEV_CLOCK_THROTTLE_REASONS"), expr);
+        }
+        // The tolerance and window the console shows the disagreement with are the rule's.
+        Map<String, Object> disagree = rules().stream().filter(rule -> rule.get("alert")
+                .equals("HamiGpuUsageSourcesDisagree")).findFirst().orElseThrow();
+        assertTrue(((String) disagree.get("expr")).contains(") > " + (long) io.hamiobserve.domain.fleet.Physical
+                .DISAGREEMENT_TOLERANCE_BYTES));
+        assertEquals(io.hamiobserve.domain.fleet.Physical.DISAGREEMENT_WINDOW.toMinutes() + "m", disagree.get("for"));
+        Map<String, Object> hot = rules().stream().filter(rule -> rule.get("alert").equals("HamiGpuHot")).findFirst()
+                .orElseThrow();
+        assertTrue(((String) hot.get("expr")).contains(">= " + (long) io.hamiobserve.domain.fleet.Physical.HOT_CELSIUS));
+    }
+
+    private static int count(String text, String part) {
+        return text.split(java.util.regex.Pattern.quote(part), -1).length - 1;
+    }
 }

@@ -361,6 +361,42 @@ class ConsoleBrowserIT {
         assertTrue(workloads.contains(HOSTILE_NAMESPACE) && workloads.contains(HOSTILE_POD), workloads);
     }
 
+    /**
+     * A card's physical side in a real browser: over the demo's Prometheus, which scrapes the
+     * simulated dcgm-exporters, the card page shows DCGM's counters with the source of its
+     * temperature and power named, and the V100's Xid; over a Prometheus that holds no DCGM series,
+     * the page says "No DCGM exporter scraped" once and shows no figure as 0.
+     */
+    @Test
+    void aCardPageShowsDcgmsCountersAndWithoutDcgmSaysSoOnce() throws Exception {
+        open(console + "/card?uuid=" + DemoCluster.uuid("a100", 0), "card-with-dcgm");
+        String page = browser.findElement(By.tagName("main")).getText();
+        assertTrue(page.contains("Physical counters (DCGM exporter on gpu-node-a)"), page);
+        assertTrue(Pattern.compile("Temperature\\s+\\d+ °C \\(DCGM exporter\\)").matcher(page).find(), page);
+        assertTrue(Pattern.compile("Power\\s+\\d+ W \\(DCGM exporter\\)").matcher(page).find(), page);
+        assertTrue(page.contains("SM clock") && page.contains("MHz"), page);
+        assertTrue(page.contains("(hami-observe node) vs"), "both memory sources side by side: " + page);
+        assertFalse(page.contains("No DCGM exporter scraped"), page);
+        open(console + "/card?uuid=" + DemoCluster.uuid("v100", 0), "card-with-xid");
+        assertTrue(browser.findElement(By.tagName("main")).getText().contains("Xid 31"), "the V100's Xid");
+
+        LocalPrometheus withoutDcgm = hostilePrometheus();
+        closeables.addFirst(withoutDcgm);
+        List<String> output = Collections.synchronizedList(new ArrayList<>());
+        Pattern served = Pattern.compile("console on :(\\d+)/");
+        Process role = launch(output, "console", "--prometheus", withoutDcgm.url().toString(),
+                "--console-bind-address", "127.0.0.1:0");
+        Matcher port = served.matcher(awaitLine(role, output, served, Duration.ofSeconds(60)));
+        assertTrue(port.find());
+        open("http://127.0.0.1:" + port.group(1) + "/card?uuid=GPU-X0", "card-without-dcgm");
+        String bare = browser.findElement(By.tagName("main")).getText();
+        assertEquals(1, bare.split("No DCGM exporter scraped", -1).length - 1, bare);
+        assertFalse(bare.contains("Physical counters"), bare);
+        // No temperature from either source: the reason, never 0 °C.
+        assertTrue(Pattern.compile("Temperature\\s+no data").matcher(bare).find(), bare);
+        assertFalse(bare.contains("0 °C"), bare);
+    }
+
     /** A Prometheus holding four hours of one card and one pod whose labels carry HTML and script. */
     private static LocalPrometheus hostilePrometheus() throws Exception {
         Path file = Files.createTempFile("hami-observe-hostile", ".om");

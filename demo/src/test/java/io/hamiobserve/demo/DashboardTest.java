@@ -28,9 +28,16 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class DashboardTest {
     private static final Path DASHBOARD = DeployManifestsTest.ROOT.resolve("dashboards/hami-observe.json");
-    private static final Pattern METRIC = Pattern.compile("\\b(hami_[a-z0-9_]+)\\b(?!\\s*[=!]~?\\s*\")");
+    /** A series name: this project's and HAMi's, and the dcgm-exporter fields the physical row reads. */
+    private static final Pattern METRIC = Pattern.compile(
+            "\\b(hami_[a-z0-9_]+|DCGM_FI_[A-Z0-9_]+)\\b(?!\\s*[=!]~?\\s*\")");
     /** A counter that appears only once something has been skipped; bin/e2e-prometheus provokes it. */
     static final Set<String> ONLY_LIVE = Set.of("hami_observe_skipped_inputs_total");
+    /**
+     * An older DCGM's name of a field the demo's dcgm-exporter serves under the newer one
+     * ({@code DCGM_FI_DEV_CLOCKS_EVENT_REASONS}): read only as the right side of {@code or}.
+     */
+    static final Set<String> OLDER_DCGM = Set.of("DCGM_FI_DEV_CLOCK_THROTTLE_REASONS");
 
     private static JsonNode dashboard;
 
@@ -41,6 +48,7 @@ class DashboardTest {
 
     static Set<String> exportedSeriesNames() throws IOException {
         Set<String> names = new HashSet<>(ONLY_LIVE);
+        names.addAll(OLDER_DCGM);
         // The golden expositions: the demo's of both views, the node role's over the real adapters.
         for (String module : new String[] {"demo", "role-node"}) {
             try (var goldens = Files.list(DeployManifestsTest.ROOT.resolve(module + "/src/test/resources/golden"))) {
@@ -151,13 +159,55 @@ class DashboardTest {
                 panel.path("targets").forEach(t -> gap.add(t.get("expr").asString()));
             }
         }
-        assertEquals(List.of("Capacity", "Allocation (scheduler view)", "Usage (node view)", "Gap: allocated vs used",
-                "Exporter health"), rows);
+        assertEquals(List.of("Capacity", "Allocation (scheduler view)", "Usage (node view)",
+                "Physical: DCGM exporter, else the node role's NVML", "Gap: allocated vs used", "Exporter health"), rows);
         String all = String.join("\n", gap);
         assertTrue(all.contains("sum by (namespace, pod) (hami_observe_container_memory_allocated_bytes"), all);
         assertTrue(all.contains("sum by (namespace, pod) (hami_vgpu_memory_used_bytes"), all);
         assertTrue(all.contains("hami_observe_container_memory_idle_bytes"), all);
         assertTrue(all.contains("hami_observe_unmanaged_memory_bytes"), all);
         assertTrue(all.contains("hami_observe_gpu_memory_beyond_allocation_bytes"), all);
+    }
+
+    /**
+     * The physical row: DCGM's series joined by card UUID, reduced per card whatever the exporter's
+     * label form; temperature, power and energy fall back to the node role's NVML series per card;
+     * the DCGM-only panels say "no DCGM exporter scraped" instead of showing nothing or 0.
+     */
+    @Test
+    void thePhysicalRowReadsDcgmByUuidAndFallsBackToNvml() {
+        List<JsonNode> physical = new ArrayList<>();
+        boolean inRow = false;
+        for (JsonNode panel : dashboard.get("panels")) {
+            if (panel.get("type").asString().equals("row")) {
+                inRow = panel.get("title").asString().startsWith("Physical");
+            } else if (inRow) {
+                physical.add(panel);
+            }
+        }
+        Set<String> fields = new TreeSet<>();
+        for (JsonNode panel : physical) {
+            List<String> exprs = new ArrayList<>();
+            panel.path("targets").forEach(t -> exprs.add(t.get("expr").asString()));
+            String all = String.join("\n", exprs);
+            metricNames(all).stream().filter(name -> name.startsWith("DCGM_FI_")).forEach(fields::add);
+            for (String expr : exprs) {
+                if (expr.contains("DCGM_FI_")) {
+                    assertTrue(expr.contains("by (UUID"), "reduced per card UUID: " + expr);
+                }
+            }
+            boolean nvml = all.contains("hami_observe_host_gpu_");
+            if (nvml) {
+                assertTrue(all.contains("or on (UUID) label_replace("), "falls back to NVML per card: " + all);
+            } else {
+                assertEquals("no DCGM exporter scraped", panel.path("fieldConfig").path("defaults").path("noValue")
+                        .asString(), panel.get("title").asString());
+            }
+        }
+        assertEquals(new TreeSet<>(List.of("DCGM_FI_DEV_CLOCKS_EVENT_REASONS", "DCGM_FI_DEV_CLOCK_THROTTLE_REASONS",
+                "DCGM_FI_DEV_ECC_DBE_VOL_TOTAL", "DCGM_FI_DEV_FB_USED", "DCGM_FI_DEV_GPU_TEMP", "DCGM_FI_DEV_GPU_UTIL",
+                "DCGM_FI_DEV_MEMORY_TEMP", "DCGM_FI_DEV_POWER_USAGE", "DCGM_FI_DEV_SM_CLOCK",
+                "DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION", "DCGM_FI_DEV_XID_ERRORS", "DCGM_FI_PROF_GR_ENGINE_ACTIVE")),
+                fields, "temperature, power, energy, SM clock, utilisation, framebuffer, Xid, clock events, ECC");
     }
 }

@@ -98,6 +98,18 @@ class DemoHistoryTest {
                                 card.memoryTotal(), card.memoryAllocated())).toList());
                 assertEquals(viaSimulation.workloads().stream().map(w -> w.ref()).toList(),
                         viaPrometheus.workloads().stream().map(w -> w.ref()).toList());
+                // DCGM's counters from the history's dcgm-exporter series and from the simulation: the
+                // same per card (the energy over the hour and the two-sources check read ranges, which
+                // the history's 293-second steps sample differently; a MIG card's engine activity is a ratio
+                // times 100, equal to a millionth).
+                java.util.function.Function<FleetState, List<List<Object>>> physical = state -> state.cards().stream()
+                        .filter(card -> card.physical().isPresent()).map(card -> card.physical().orElseThrow())
+                        .map(p -> List.<Object>of(p.uuid(), p.hostname(), p.gpuTemperature(), p.memoryTemperature(),
+                                p.power(), p.smClock(), p.utilisation().map(v -> Math.round(v * 1e6) / 1e6),
+                                p.utilisationField(), p.framebufferUsed(),
+                                p.xid(), p.clockEvents(), p.eccUncorrectable(), p.sourcesDisagree())).toList();
+                assertEquals(7, physical.apply(viaPrometheus).size(), "every NVIDIA card, none of the Ascend node's");
+                assertEquals(physical.apply(viaSimulation), physical.apply(viaPrometheus));
 
                 // Compute allocated across NVIDIA cards (percent) and the Ascend node's (AI cores): the
                 // mean of the cards' percents, the same both ways; the sums of raw units say otherwise.

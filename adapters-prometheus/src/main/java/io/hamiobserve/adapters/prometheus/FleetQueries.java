@@ -185,10 +185,12 @@ final class FleetQueries {
             coresAllocatedPercent("{device_uuid=${uuid}}"));
     static final Template CARD_TREND_UTILISATION = new Template("card_trend_utilisation_percent",
             "max(hami_host_gpu_utilization_ratio{device_uuid=${uuid}})");
+    // A card's temperature and power: DCGM's where its exporter reports the card, at each step, else
+    // the node role's (NVML): one line, as the card's facts show one figure.
     static final Template CARD_TREND_TEMPERATURE = new Template("card_trend_temperature",
-            "max(hami_observe_host_gpu_temperature_celsius{device_uuid=${uuid}})");
+            "max(DCGM_FI_DEV_GPU_TEMP{UUID=${uuid}}) or max(hami_observe_host_gpu_temperature_celsius{device_uuid=${uuid}})");
     static final Template CARD_TREND_POWER = new Template("card_trend_power",
-            "max(hami_observe_host_gpu_power_watts{device_uuid=${uuid}})");
+            "max(DCGM_FI_DEV_POWER_USAGE{UUID=${uuid}}) or max(hami_observe_host_gpu_power_watts{device_uuid=${uuid}})");
     static final Template WORKLOAD_MEMORY_ALLOCATED = new Template("workload_trend_memory_allocated",
             "max by (device_uuid) (hami_observe_vgpu_container_memory_allocated_bytes{namespace=${namespace}, pod=${pod},"
                     + " container_index=${index}})");

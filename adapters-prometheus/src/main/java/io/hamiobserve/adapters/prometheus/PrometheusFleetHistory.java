@@ -202,6 +202,21 @@ public final class PrometheusFleetHistory implements FleetHistory {
 
     /** Which containers a scope reads: matchers for allocation, usage and name series. */
     private record Where(PromQl.Matchers allocation, PromQl.Matchers use, PromQl.Matchers names, boolean containers) {
+        /**
+         * Which cards DCGM's series are read for: one card's page reads that card's ({@code UUID});
+         * every other page all of them, one query per figure whatever the fleet's size.
+         */
+        PromQl.Matchers dcgm() {
+            String uuid = allocation.labels().get("device_uuid");
+            return uuid == null ? PromQl.Matchers.NONE : PromQl.Matchers.of("UUID", uuid);
+        }
+
+        /** The same cards in the node role's series ({@code device_uuid}). */
+        PromQl.Matchers hostCards() {
+            String uuid = allocation.labels().get("device_uuid");
+            return uuid == null ? PromQl.Matchers.NONE : PromQl.Matchers.of("device_uuid", uuid);
+        }
+
         static Where of(FleetScope scope) {
             return switch (scope) {
                 case FleetScope.Everything all -> new Where(PromQl.Matchers.NONE, PromQl.Matchers.NONE,
@@ -269,6 +284,9 @@ public final class PrometheusFleetHistory implements FleetHistory {
         var ledger = batch.query(Measure.LEDGER_AGE, LEDGER_AGE.plain());
         var skips = batch.query(Measure.SKIPPED_INPUTS, SKIPPED_INPUTS.plain());
         var down = batch.query(Measure.TARGETS_DOWN, TARGETS_DOWN.plain());
+        Map<Measure, CompletableFuture<List<Sample>>> dcgm = new EnumMap<>(Measure.class);
+        DcgmQueries.ALL.forEach((measure, template) -> dcgm.put(measure, batch.query(measure,
+                template.bind("where", where.dcgm(), "hami", where.hostCards()))));
         batch.await();
 
         Map<String, Double> allocatedByCard = byKey(memoryAllocated.join(), "device_uuid");
@@ -372,8 +390,10 @@ public final class PrometheusFleetHistory implements FleetHistory {
                 .toList();
         Map<String, Long> perNode = new LinkedHashMap<>();
         counted.join().forEach(sample -> perNode.put(sample.label("node"), count(sample.value())));
+        Map<Measure, List<Sample>> physical = new EnumMap<>(Measure.class);
+        dcgm.forEach((measure, answer) -> physical.put(measure, answer.join()));
         return new FleetReadings(at, registered, hosts, allocations, containerNames, uses, outside, quotas, statuses,
-                ages, skipped, targetsDown, perNode, batch.provenance);
+                ages, skipped, targetsDown, perNode, batch.provenance, DcgmQueries.physical(physical));
     }
 
     @Override

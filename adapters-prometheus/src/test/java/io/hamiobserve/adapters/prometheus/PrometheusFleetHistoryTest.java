@@ -202,8 +202,8 @@ class PrometheusFleetHistoryTest {
         assertEquals(40 * GIB, ml.memoryQuota().orElseThrow());
         assertTrue(readings.provenance().get(Measure.CARD_MEMORY_TOTAL).expression()
                 .contains("hami_gpu_memory_limit_bytes"));
-        // A fixed set of queries, whatever the fleet's size.
-        assertEquals(26, readings.provenance().size());
+        // A fixed set of queries, whatever the fleet's size: HAMi's, and one per DCGM field.
+        assertEquals(26 + DcgmQueries.ALL.size(), readings.provenance().size());
     }
 
     @Test

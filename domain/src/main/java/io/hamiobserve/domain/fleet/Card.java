@@ -1,6 +1,7 @@
 package io.hamiobserve.domain.fleet;
 
 import java.util.List;
+import java.util.Optional;
 
 /**
  * One card, joined: the scheduler's registration and totals, the driver's readings and the
@@ -10,15 +11,29 @@ import java.util.List;
  *
  * @param mode  {@code hami-core}, {@code mig}, or empty when unknown
  * @param model empty when no node registers the card (seen only by its driver or in a pod's share)
+ * @param temperature the node role's reading (NVML); {@link #temperatureShown()} prefers DCGM's
+ * @param physical DCGM's counters for the card, when a DCGM exporter reports it
  */
 public record Card(String node, String uuid, int index, String model, String mode, Figure healthy,
                    Figure memoryTotal, Figure memoryAllocated, Figure memoryUsed, Figure coresTotal,
                    Figure coresAllocated, Figure utilisation, Figure slotsUsed, Figure slotsTotal,
                    Figure temperature, Figure power, Figure beyondAllocation, Figure coresAllocatedPercent,
-                   List<WorkloadShare> shares) {
+                   List<WorkloadShare> shares, Optional<Physical> physical) {
 
     public Card {
         shares = List.copyOf(shares);
+        java.util.Objects.requireNonNull(physical);
+    }
+
+    /** The GPU temperature shown: DCGM's where it reports the card, else the node role's. */
+    public Sourced temperatureShown() {
+        return Sourced.prefer(physical.map(Physical::gpuTemperature).orElse(Figure.missing(Absence.NOT_REPORTED)),
+                temperature);
+    }
+
+    /** The power draw shown: DCGM's where it reports the card, else the node role's. */
+    public Sourced powerShown() {
+        return Sourced.prefer(physical.map(Physical::power).orElse(Figure.missing(Absence.NOT_REPORTED)), power);
     }
 
     public boolean mig() {

@@ -25,12 +25,24 @@ import java.util.Objects;
  * @param containersByNode containers holding shares, per node, when the scope left the containers
  *                    themselves out ({@link FleetScope.CardsOnly}); empty otherwise
  * @param provenance  the query behind each measure
+ * @param physical    each card's physical counters from DCGM's exporter, by UUID; empty when no
+ *                    DCGM exporter is scraped
  */
 public record FleetReadings(Instant at, List<Registered> registered, List<Host> hosts, List<Allocation> allocations,
                             List<ContainerName> names, List<Use> uses, List<Unmanaged> unmanaged, List<Quota> quotas,
                             List<SourceStatus> sources, List<LedgerAge> ledgerAges, List<Skip> skips,
                             List<TargetDown> targetsDown, Map<String, Long> containersByNode,
-                            Map<Measure, Provenance> provenance) {
+                            Map<Measure, Provenance> provenance, List<Physical> physical) {
+
+    /** Readings without DCGM's counters (no DCGM exporter scraped). */
+    public FleetReadings(Instant at, List<Registered> registered, List<Host> hosts, List<Allocation> allocations,
+                         List<ContainerName> names, List<Use> uses, List<Unmanaged> unmanaged, List<Quota> quotas,
+                         List<SourceStatus> sources, List<LedgerAge> ledgerAges, List<Skip> skips,
+                         List<TargetDown> targetsDown, Map<String, Long> containersByNode,
+                         Map<Measure, Provenance> provenance) {
+        this(at, registered, hosts, allocations, names, uses, unmanaged, quotas, sources, ledgerAges, skips,
+                targetsDown, containersByNode, provenance, List.of());
+    }
 
     public FleetReadings {
         Objects.requireNonNull(at);
@@ -47,6 +59,7 @@ public record FleetReadings(Instant at, List<Registered> registered, List<Host> 
         targetsDown = List.copyOf(targetsDown);
         containersByNode = Map.copyOf(containersByNode);
         provenance = Map.copyOf(provenance);
+        physical = List.copyOf(physical);
     }
 
     /**

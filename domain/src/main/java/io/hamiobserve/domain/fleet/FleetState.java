@@ -88,6 +88,7 @@ public record FleetState(Instant at, List<Card> cards, List<Workload> workloads,
         Map<String, FleetReadings.Registered> registered = firstBy(readings.registered(),
                 FleetReadings.Registered::uuid);
         Map<String, FleetReadings.Host> hosts = firstBy(readings.hosts(), FleetReadings.Host::uuid);
+        Map<String, Physical> physical = firstBy(readings.physical(), Physical::uuid);
         Map<List<Object>, String> names = new HashMap<>();
         for (FleetReadings.ContainerName name : readings.names()) {
             names.putIfAbsent(List.of(name.namespace(), name.pod(), name.containerIndex()), name.container());
@@ -179,14 +180,14 @@ public record FleetState(Instant at, List<Card> cards, List<Workload> workloads,
                     card.memoryTotal(), card.memoryAllocated(), card.coresTotal(), card.coresAllocated(),
                     card.coresAllocatedPercent(), card.slotsUsed(), card.slotsTotal(), host, failingDriverNodes,
                     reportingNodes,
-                    sharesByCard.getOrDefault(card.uuid(), List.of())));
+                    sharesByCard.getOrDefault(card.uuid(), List.of()), physical.get(card.uuid())));
         }
         for (FleetReadings.Host host : hosts.values()) {
             if (!registered.containsKey(host.uuid())) {
                 Figure unknown = Figure.missing(Absence.NOT_REPORTED);
                 cards.add(card(host.node(), host.uuid(), -1, "", "", unknown, unknown, unknown, unknown, unknown,
                         unknown, unknown, unknown, host, failingDriverNodes, reportingNodes,
-                        sharesByCard.getOrDefault(host.uuid(), List.of())));
+                        sharesByCard.getOrDefault(host.uuid(), List.of()), physical.get(host.uuid())));
             }
         }
         cards.sort(Comparator.comparing(Card::node).thenComparingInt(Card::index).thenComparing(Card::uuid));
@@ -204,16 +205,18 @@ public record FleetState(Instant at, List<Card> cards, List<Workload> workloads,
     private static Card card(String node, String uuid, int index, String model, String mode, Figure healthy,
                              Figure memoryTotal, Figure memoryAllocated, Figure coresTotal, Figure coresAllocated,
                              Figure coresAllocatedPercent, Figure slotsUsed, Figure slotsTotal, FleetReadings.Host host,
-                             Set<String> failingDriverNodes, Set<String> reportingNodes, List<WorkloadShare> shares) {
+                             Set<String> failingDriverNodes, Set<String> reportingNodes, List<WorkloadShare> shares,
+                             Physical physical) {
         if (host != null) {
             return new Card(node, uuid, index, model, mode, healthy, memoryTotal, memoryAllocated, host.memoryUsed(),
                     coresTotal, coresAllocated, host.utilisation(), slotsUsed, slotsTotal, host.temperature(),
-                    host.power(), host.beyondAllocation(), coresAllocatedPercent, shares);
+                    host.power(), host.beyondAllocation(), coresAllocatedPercent, shares, Optional.ofNullable(physical));
         }
         Figure none = Figure.missing(failingDriverNodes.contains(node) ? Absence.SOURCE_FAILING
                 : reportingNodes.contains(node) ? Absence.NOT_REPORTED : Absence.NO_USAGE_EXPORTER);
         return new Card(node, uuid, index, model, mode, healthy, memoryTotal, memoryAllocated, none, coresTotal,
-                coresAllocated, none, slotsUsed, slotsTotal, none, none, none, coresAllocatedPercent, shares);
+                coresAllocated, none, slotsUsed, slotsTotal, none, none, none, coresAllocatedPercent, shares,
+                Optional.ofNullable(physical));
     }
 
     private static List<NodeSummary> nodes(List<Card> cards, List<Workload> workloads, Map<String, Long> counted,
@@ -294,6 +297,14 @@ public record FleetState(Instant at, List<Card> cards, List<Workload> workloads,
         Map<String, T> first = new LinkedHashMap<>();
         rows.forEach(row -> first.putIfAbsent(key.apply(row), row));
         return first;
+    }
+
+    /**
+     * Whether any card of the fleet has DCGM's counters: when none has, no DCGM exporter is scraped
+     * (or none reports these cards), and a page says so once instead of per figure.
+     */
+    public boolean dcgmScraped() {
+        return cards.stream().anyMatch(card -> card.physical().isPresent());
     }
 
     public Optional<Card> card(String uuid) {
