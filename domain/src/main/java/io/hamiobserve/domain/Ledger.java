@@ -25,6 +25,12 @@ import java.util.TreeSet;
  * <p>Totals cannot overflow: each card's and namespace's totals are exact {@link RunningTotal}s,
  * read saturated (see {@link Quantities}). A card UUID registered by two nodes is counted once,
  * on the first of them by name ({@link #duplicateRegistrations}).
+ *
+ * <p>Each pod's top controller ({@link PodOwner}) is resolved through the intermediate owners the
+ * source puts ({@link #putOwner}: ReplicaSets, Jobs) by {@link OwnerChains}, and kept with the pod.
+ * Each pod is indexed under every owner UID its chain looked up, found or not, so an owner's
+ * event re-resolves only the pods whose chain passes through it (a ReplicaSet's pods), and a pod's
+ * event only that pod.
  */
 public final class Ledger {
     /** HAMi's CommonWord of the backend that {@link #putNode} registers cards of. */
@@ -39,6 +45,10 @@ public final class Ledger {
     private final Map<String, CardTotals> cardTotals = new HashMap<>();
     private final Map<String, EnumMap<QuotaResource, RunningTotal>> usedByNamespace = new HashMap<>();
     private final Map<String, Map<String, List<QuotaLimit>>> quotasByNamespace = new HashMap<>();
+    /** The intermediate owners (ReplicaSets, Jobs) by UID: identity and controller only. */
+    private final Map<String, OwnerObject> ownersByUid = new HashMap<>();
+    /** The pods whose owner chain looked up each UID: what an owner's change re-resolves. */
+    private final Map<String, Set<String>> podsByOwnerUid = new HashMap<>();
     private boolean synced;
     private long lastSyncEpochMillis;
     private long version;
@@ -46,8 +56,14 @@ public final class Ledger {
     /**
      * @param uses      the pod's effective use of each card it holds
      * @param quotaUses the same, of the shares HAMi's GPU quotas count ({@link QuotaResource#counts})
+     * @param owner     the pod's top controller
+     * @param ownerPath the owner UIDs its resolution looked up ({@link OwnerChains.Resolution#path})
      */
-    private record PodEntry(PodPlacement placement, List<CardUse> uses, List<CardUse> quotaUses) {
+    private record PodEntry(PodPlacement placement, List<CardUse> uses, List<CardUse> quotaUses, PodOwner owner,
+                            List<String> ownerPath) {
+        PodEntry withOwner(OwnerChains.Resolution resolution) {
+            return new PodEntry(placement, uses, quotaUses, resolution.owner(), resolution.path());
+        }
     }
 
     /** What the counting pods hold of one card. */
@@ -152,26 +168,107 @@ public final class Ledger {
     /**
      * Records a pod's placement, replacing what was known of it. A pod that no longer holds its
      * allocation (Succeeded or Failed) is removed.
+     *
+     * @return the pod's owner chain if it was cut short (a cycle, too deep), for the source to count
      */
-    public synchronized void putPod(PodPlacement placement) {
+    public synchronized List<OwnerChains.Finding> putPod(PodPlacement placement) {
         Objects.requireNonNull(placement, "placement");
         String uid = placement.pod().uid();
         PodEntry known = podsByUid.get(uid);
         boolean unchanged = known == null ? !placement.holdsAllocation() : known.placement().equals(placement);
         if (unchanged) {
-            return;
+            return List.of();
         }
         PodEntry previous = forget(uid);
         if (previous != null) {
             apply(previous, -1);
         }
+        List<OwnerChains.Finding> findings = List.of();
         if (placement.holdsAllocation()) {
-            PodEntry entry = new PodEntry(placement, CardUse.of(placement), CardUse.of(placement, QuotaResource::counts));
+            OwnerChains.Resolution resolution = resolve(placement);
+            PodEntry entry = new PodEntry(placement, CardUse.of(placement), CardUse.of(placement, QuotaResource::counts),
+                    resolution.owner(), resolution.path());
             podsByUid.put(uid, entry);
             podsInOrder.put(PodOrder.of(placement), entry);
+            indexOwners(uid, entry.ownerPath());
             apply(entry, +1);
+            findings = finding(placement.pod(), resolution);
         }
         version++;
+        return findings;
+    }
+
+    /**
+     * Records an intermediate owner (a ReplicaSet, a Job), replacing what was known under its UID,
+     * and re-resolves the pods whose chain looked it up: only those.
+     *
+     * @return the chains of those pods that were cut short (a cycle, too deep)
+     */
+    public synchronized List<OwnerChains.Finding> putOwner(OwnerObject owner) {
+        Objects.requireNonNull(owner, "owner");
+        OwnerObject previous = ownersByUid.put(owner.uid(), owner);
+        return owner.equals(previous) ? List.of() : reresolve(owner.uid());
+    }
+
+    /** Forgets an intermediate owner (deleted) and re-resolves the pods whose chain looked it up. */
+    public synchronized List<OwnerChains.Finding> removeOwner(String uid) {
+        return ownersByUid.remove(uid) == null ? List.of() : reresolve(uid);
+    }
+
+    /** How many intermediate owners are known. */
+    public synchronized int ownerCount() {
+        return ownersByUid.size();
+    }
+
+    private OwnerChains.Resolution resolve(PodPlacement placement) {
+        return OwnerChains.resolve(placement.pod(), placement.controller(), ownersByUid::get);
+    }
+
+    private List<OwnerChains.Finding> reresolve(String ownerUid) {
+        Set<String> pods = podsByOwnerUid.get(ownerUid);
+        if (pods == null) {
+            return List.of();
+        }
+        List<OwnerChains.Finding> findings = new ArrayList<>(0);
+        for (String podUid : pods.toArray(new String[0])) {
+            PodEntry entry = podsByUid.get(podUid);
+            OwnerChains.Resolution resolution = resolve(entry.placement());
+            findings.addAll(finding(entry.placement().pod(), resolution));
+            boolean ownerChanged = !resolution.owner().equals(entry.owner());
+            if (!ownerChanged && resolution.path().equals(entry.ownerPath())) {
+                continue;
+            }
+            unindexOwners(podUid, entry.ownerPath());
+            PodEntry resolved = entry.withOwner(resolution);
+            indexOwners(podUid, resolved.ownerPath());
+            podsByUid.put(podUid, resolved);
+            podsInOrder.put(PodOrder.of(resolved.placement()), resolved);
+            if (ownerChanged) {
+                version++;
+            }
+        }
+        return findings;
+    }
+
+    private static List<OwnerChains.Finding> finding(PodRef pod, OwnerChains.Resolution resolution) {
+        return resolution.problem()
+                .map(problem -> List.of(new OwnerChains.Finding(pod, problem, resolution.owner())))
+                .orElse(List.of());
+    }
+
+    private void indexOwners(String podUid, List<String> path) {
+        for (String ownerUid : path) {
+            podsByOwnerUid.computeIfAbsent(ownerUid, uid -> new HashSet<>(4)).add(podUid);
+        }
+    }
+
+    private void unindexOwners(String podUid, List<String> path) {
+        for (String ownerUid : path) {
+            Set<String> pods = podsByOwnerUid.get(ownerUid);
+            if (pods != null && pods.remove(podUid) && pods.isEmpty()) {
+                podsByOwnerUid.remove(ownerUid);
+            }
+        }
     }
 
     /** Forgets a pod (deleted, or no longer placed by HAMi). */
@@ -257,6 +354,7 @@ public final class Ledger {
         PodEntry previous = podsByUid.remove(uid);
         if (previous != null) {
             podsInOrder.remove(PodOrder.of(previous.placement()));
+            unindexOwners(uid, previous.ownerPath());
         }
         return previous;
     }
@@ -314,10 +412,12 @@ public final class Ledger {
 
         Collection<PodEntry> entries = podsInOrder.values();
         List<PodPlacement> pods = new ArrayList<>(entries.size());
+        List<PodOwner> owners = new ArrayList<>(entries.size());
         List<AllocationView.UnregisteredCardShare> unregistered = new ArrayList<>();
         for (PodEntry entry : entries) {
             PodPlacement placement = entry.placement();
             pods.add(placement);
+            owners.add(entry.owner());
             for (CardUse use : entry.uses()) {
                 if (!nodeByCard.containsKey(use.uuid())) {
                     unregistered.add(new AllocationView.UnregisteredCardShare(placement.pod(), placement.node(), use));
@@ -331,7 +431,7 @@ public final class Ledger {
                 }
             }
         }
-        return new AllocationView(cards, pods, quotaUsages(), migInstances, unregistered,
+        return new AllocationView(cards, pods, owners, quotaUsages(), migInstances, unregistered,
                 new AllocationView.LedgerFreshness(synced, lastSyncEpochMillis, version));
     }
 
