@@ -9,6 +9,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.TreeMap;
@@ -28,9 +29,11 @@ import java.util.TreeSet;
  *
  * <p>Each pod's top controller ({@link PodOwner}) is resolved through the intermediate owners the
  * source puts ({@link #putOwner}: ReplicaSets, Jobs) by {@link OwnerChains}, and kept with the pod.
- * Each pod is indexed under every owner UID its chain looked up, found or not, so an owner's
- * event re-resolves only the pods whose chain passes through it (a ReplicaSet's pods), and a pod's
- * event only that pod.
+ * Two indexes make an owner's event re-resolve only the pods whose chain can pass through it: pods
+ * by the UID of their own controller (known or not), and owners by the UID of theirs. An owner's
+ * event re-resolves the pods under its UID, then those under the owners it controls, and so on
+ * ({@link OwnerChains#MAX_LOOKUPS} levels at most): for a ReplicaSet, its pods. A pod's event
+ * resolves that pod only.
  */
 public final class Ledger {
     /** HAMi's CommonWord of the backend that {@link #putNode} registers cards of. */
@@ -47,22 +50,41 @@ public final class Ledger {
     private final Map<String, Map<String, List<QuotaLimit>>> quotasByNamespace = new HashMap<>();
     /** The intermediate owners (ReplicaSets, Jobs) by UID: identity and controller only. */
     private final Map<String, OwnerObject> ownersByUid = new HashMap<>();
-    /** The pods whose owner chain looked up each UID: what an owner's change re-resolves. */
-    private final Map<String, Set<String>> podsByOwnerUid = new HashMap<>();
+    /** The pods by the UID of their own controller reference. */
+    private final Map<String, Set<String>> podsByControllerUid = new HashMap<>();
+    /** The intermediate owners by the UID of their controller reference. */
+    private final Map<String, Set<String>> ownersByControllerUid = new HashMap<>();
     private boolean synced;
     private long lastSyncEpochMillis;
     private long version;
 
-    /**
-     * @param uses      the pod's effective use of each card it holds
-     * @param quotaUses the same, of the shares HAMi's GPU quotas count ({@link QuotaResource#counts})
-     * @param owner     the pod's top controller
-     * @param ownerPath the owner UIDs its resolution looked up ({@link OwnerChains.Resolution#path})
-     */
-    private record PodEntry(PodPlacement placement, List<CardUse> uses, List<CardUse> quotaUses, PodOwner owner,
-                            List<String> ownerPath) {
-        PodEntry withOwner(OwnerChains.Resolution resolution) {
-            return new PodEntry(placement, uses, quotaUses, resolution.owner(), resolution.path());
+    /** A pod as the ledger holds it; its owner changes with the owners above it (under the ledger's lock). */
+    private static final class PodEntry {
+        final PodPlacement placement;
+        /** The pod's effective use of each card it holds. */
+        final List<CardUse> uses;
+        /** The same, of the shares HAMi's GPU quotas count ({@link QuotaResource#counts}). */
+        final List<CardUse> quotaUses;
+        /** The pod's top controller. */
+        PodOwner owner;
+
+        PodEntry(PodPlacement placement, PodOwner owner) {
+            this.placement = placement;
+            this.uses = CardUse.of(placement);
+            this.quotaUses = CardUse.of(placement, QuotaResource::counts);
+            this.owner = owner;
+        }
+
+        PodPlacement placement() {
+            return placement;
+        }
+
+        List<CardUse> uses() {
+            return uses;
+        }
+
+        List<CardUse> quotaUses() {
+            return quotaUses;
         }
     }
 
@@ -186,11 +208,10 @@ public final class Ledger {
         List<OwnerChains.Finding> findings = List.of();
         if (placement.holdsAllocation()) {
             OwnerChains.Resolution resolution = resolve(placement);
-            PodEntry entry = new PodEntry(placement, CardUse.of(placement), CardUse.of(placement, QuotaResource::counts),
-                    resolution.owner(), resolution.path());
+            PodEntry entry = new PodEntry(placement, resolution.owner());
             podsByUid.put(uid, entry);
             podsInOrder.put(PodOrder.of(placement), entry);
-            indexOwners(uid, entry.ownerPath());
+            controllerUid(placement).ifPresent(owner -> index(podsByControllerUid, owner, uid));
             apply(entry, +1);
             findings = finding(placement.pod(), resolution);
         }
@@ -200,19 +221,31 @@ public final class Ledger {
 
     /**
      * Records an intermediate owner (a ReplicaSet, a Job), replacing what was known under its UID,
-     * and re-resolves the pods whose chain looked it up: only those.
+     * and re-resolves the pods whose chain can pass through it: only those.
      *
      * @return the chains of those pods that were cut short (a cycle, too deep)
      */
     public synchronized List<OwnerChains.Finding> putOwner(OwnerObject owner) {
         Objects.requireNonNull(owner, "owner");
         OwnerObject previous = ownersByUid.put(owner.uid(), owner);
-        return owner.equals(previous) ? List.of() : reresolve(owner.uid());
+        if (owner.equals(previous)) {
+            return List.of();
+        }
+        if (previous != null) {
+            controllerUid(previous).ifPresent(above -> unindex(ownersByControllerUid, above, previous.uid()));
+        }
+        controllerUid(owner).ifPresent(above -> index(ownersByControllerUid, above, owner.uid()));
+        return reresolve(owner.uid());
     }
 
-    /** Forgets an intermediate owner (deleted) and re-resolves the pods whose chain looked it up. */
+    /** Forgets an intermediate owner (deleted) and re-resolves the pods whose chain can pass through it. */
     public synchronized List<OwnerChains.Finding> removeOwner(String uid) {
-        return ownersByUid.remove(uid) == null ? List.of() : reresolve(uid);
+        OwnerObject previous = ownersByUid.remove(uid);
+        if (previous == null) {
+            return List.of();
+        }
+        controllerUid(previous).ifPresent(above -> unindex(ownersByControllerUid, above, uid));
+        return reresolve(uid);
     }
 
     /** How many intermediate owners are known. */
@@ -224,26 +257,75 @@ public final class Ledger {
         return OwnerChains.resolve(placement.pod(), placement.controller(), ownersByUid::get);
     }
 
+    /** The UID a pod's chain looks up first; none without a controller or with a reference without UID. */
+    private static Optional<String> controllerUid(PodPlacement placement) {
+        return placement.controller().ref().map(OwnerRef::uid).filter(uid -> !uid.isEmpty());
+    }
+
+    private static Optional<String> controllerUid(OwnerObject owner) {
+        return owner.controller().map(OwnerRef::uid).filter(uid -> !uid.isEmpty());
+    }
+
+    /**
+     * Re-resolves the pods whose chain can pass through {@code ownerUid}: those it controls directly,
+     * then those of the owners it controls, level by level, as deep as a chain is followed. A pod
+     * re-resolved without need gets the same answer.
+     */
     private List<OwnerChains.Finding> reresolve(String ownerUid) {
-        Set<String> pods = podsByOwnerUid.get(ownerUid);
-        if (pods == null) {
-            return List.of();
-        }
-        List<OwnerChains.Finding> findings = new ArrayList<>(0);
-        for (String podUid : pods.toArray(new String[0])) {
-            PodEntry entry = podsByUid.get(podUid);
-            OwnerChains.Resolution resolution = resolve(entry.placement());
-            findings.addAll(finding(entry.placement().pod(), resolution));
-            boolean ownerChanged = !resolution.owner().equals(entry.owner());
-            if (!ownerChanged && resolution.path().equals(entry.ownerPath())) {
-                continue;
+        List<OwnerChains.Finding> findings = List.of();
+        List<String> level = List.of(ownerUid);
+        Set<String> seen = null;
+        for (int depth = 0; depth < OwnerChains.MAX_LOOKUPS && !level.isEmpty(); depth++) {
+            List<String> next = List.of();
+            for (String uid : level) {
+                findings = reresolvePodsOf(uid, findings);
+                Set<String> below = ownersByControllerUid.get(uid);
+                if (below == null) {
+                    continue;
+                }
+                if (seen == null) {
+                    seen = new HashSet<>();
+                    seen.add(ownerUid);
+                }
+                for (String child : below) {
+                    if (seen.add(child)) {
+                        if (next.isEmpty()) {
+                            next = new ArrayList<>();
+                        }
+                        next.add(child);
+                    }
+                }
             }
-            unindexOwners(podUid, entry.ownerPath());
-            PodEntry resolved = entry.withOwner(resolution);
-            indexOwners(podUid, resolved.ownerPath());
-            podsByUid.put(podUid, resolved);
-            podsInOrder.put(PodOrder.of(resolved.placement()), resolved);
-            if (ownerChanged) {
+            level = next;
+        }
+        return findings;
+    }
+
+    private List<OwnerChains.Finding> reresolvePodsOf(String controllerUid, List<OwnerChains.Finding> findings) {
+        Set<String> pods = podsByControllerUid.get(controllerUid);
+        if (pods == null) {
+            return findings;
+        }
+        // A known owner's chain depends on the pod's namespace only (references stay in their
+        // namespace): resolved once for its pods, usually all of one namespace.
+        boolean known = ownersByUid.containsKey(controllerUid);
+        String lastNamespace = null;
+        OwnerChains.Resolution last = null;
+        for (String podUid : pods) {
+            PodEntry entry = podsByUid.get(podUid);
+            String namespace = entry.placement.pod().namespace();
+            OwnerChains.Resolution resolution = known && namespace.equals(lastNamespace) ? last
+                    : resolve(entry.placement);
+            lastNamespace = namespace;
+            last = resolution;
+            if (resolution.problem().isPresent()) {
+                if (findings.isEmpty()) {
+                    findings = new ArrayList<>(1);
+                }
+                findings.addAll(finding(entry.placement.pod(), resolution));
+            }
+            if (!resolution.owner().equals(entry.owner)) {
+                entry.owner = resolution.owner();
                 version++;
             }
         }
@@ -256,18 +338,14 @@ public final class Ledger {
                 .orElse(List.of());
     }
 
-    private void indexOwners(String podUid, List<String> path) {
-        for (String ownerUid : path) {
-            podsByOwnerUid.computeIfAbsent(ownerUid, uid -> new HashSet<>(4)).add(podUid);
-        }
+    private static void index(Map<String, Set<String>> index, String key, String value) {
+        index.computeIfAbsent(key, k -> new HashSet<>(4)).add(value);
     }
 
-    private void unindexOwners(String podUid, List<String> path) {
-        for (String ownerUid : path) {
-            Set<String> pods = podsByOwnerUid.get(ownerUid);
-            if (pods != null && pods.remove(podUid) && pods.isEmpty()) {
-                podsByOwnerUid.remove(ownerUid);
-            }
+    private static void unindex(Map<String, Set<String>> index, String key, String value) {
+        Set<String> values = index.get(key);
+        if (values != null && values.remove(value) && values.isEmpty()) {
+            index.remove(key);
         }
     }
 
@@ -354,7 +432,7 @@ public final class Ledger {
         PodEntry previous = podsByUid.remove(uid);
         if (previous != null) {
             podsInOrder.remove(PodOrder.of(previous.placement()));
-            unindexOwners(uid, previous.ownerPath());
+            controllerUid(previous.placement()).ifPresent(owner -> unindex(podsByControllerUid, owner, uid));
         }
         return previous;
     }
@@ -417,7 +495,7 @@ public final class Ledger {
         for (PodEntry entry : entries) {
             PodPlacement placement = entry.placement();
             pods.add(placement);
-            owners.add(entry.owner());
+            owners.add(entry.owner);
             for (CardUse use : entry.uses()) {
                 if (!nodeByCard.containsKey(use.uuid())) {
                     unregistered.add(new AllocationView.UnregisteredCardShare(placement.pod(), placement.node(), use));

@@ -108,10 +108,26 @@ final class Owners {
                     return Optional.empty();
                 }
             }
-            // Kinds are few: one copy each, not one per pod.
-            return Optional.of(new OwnerRef(kind.intern(), name, uid));
+            return Optional.of(new OwnerRef(canonical(kind), name, uid));
         }
         return Optional.empty();
+    }
+
+    /**
+     * The kinds controllers usually are, as one shared string each rather than one per reference
+     * read (100,000 pods, 100,000 copies of {@code "ReplicaSet"}); any other kind as read.
+     */
+    static String canonical(String kind) {
+        return switch (kind) {
+            case "ReplicaSet" -> "ReplicaSet";
+            case "Job" -> "Job";
+            case "Deployment" -> "Deployment";
+            case "StatefulSet" -> "StatefulSet";
+            case "DaemonSet" -> "DaemonSet";
+            case "CronJob" -> "CronJob";
+            case "Rollout" -> "Rollout";
+            default -> kind;
+        };
     }
 
     private static String describe(ObjectMeta meta) {
