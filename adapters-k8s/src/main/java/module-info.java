@@ -12,6 +12,9 @@ module io.hamiobserve.adapters.k8s {
     requires kubernetes.client.api;
     requires kubernetes.model.core;
     requires kubernetes.model.common;
+    // ReplicaSets and Jobs: the pods' intermediate owners, read as metadata only.
+    requires kubernetes.model.apps;
+    requires kubernetes.model.batch;
     requires java.net.http;
     requires org.slf4j;
     requires tools.jackson.databind;

@@ -15,22 +15,38 @@ import java.util.function.Function;
  *
  * @param cards                  every registered card with its allocated totals
  * @param pods                   the counting pods, as recorded; {@link #containers()} flattens them
+ * @param owners                 each pod's top controller, at the pod's position in {@code pods}
  * @param quotas                 per namespace and GPU resource, use against the quota
  * @param migInstances           realised MIG instances on cards registered in MIG mode
  * @param unregisteredCardShares pod shares on cards that no node registers: an inconsistency
  *                               of the ledger, kept out of the card totals and reported apart
  * @param freshness              when the ledger was last known to be complete
  */
-public record AllocationView(List<CardAllocation> cards, List<PodPlacement> pods,
+public record AllocationView(List<CardAllocation> cards, List<PodPlacement> pods, List<PodOwner> owners,
                              List<QuotaUsage> quotas, List<MigInstanceOnCard> migInstances,
                              List<UnregisteredCardShare> unregisteredCardShares, LedgerFreshness freshness) {
 
     public AllocationView {
         cards = List.copyOf(cards);
         pods = List.copyOf(pods);
+        owners = List.copyOf(owners);
+        if (owners.size() != pods.size()) {
+            throw new IllegalArgumentException(owners.size() + " owners for " + pods.size() + " pods");
+        }
         quotas = List.copyOf(quotas);
         migInstances = List.copyOf(migInstances);
         unregisteredCardShares = List.copyOf(unregisteredCardShares);
+    }
+
+    /**
+     * A view whose pods' owners are resolved from what each pod says alone, no intermediate owner
+     * known ({@link OwnerChains}).
+     */
+    public AllocationView(List<CardAllocation> cards, List<PodPlacement> pods, List<QuotaUsage> quotas,
+                          List<MigInstanceOnCard> migInstances, List<UnregisteredCardShare> unregisteredCardShares,
+                          LedgerFreshness freshness) {
+        this(cards, pods, pods.stream().map(pod -> OwnerChains.resolve(pod.pod(), pod.controller(), uid -> null)
+                .owner()).toList(), quotas, migInstances, unregisteredCardShares, freshness);
     }
 
     /**
@@ -57,9 +73,25 @@ public record AllocationView(List<CardAllocation> cards, List<PodPlacement> pods
             return this;
         }
         boolean cluster = shard.ownsClusterSeries();
+        List<PodPlacement> ownedPods = new ArrayList<>();
+        List<PodOwner> ownedOwners = new ArrayList<>();
+        String last = null;
+        boolean lastOwned = false;
+        for (int i = 0; i < pods.size(); i++) {
+            String node = pods.get(i).node();
+            if (!node.equals(last)) {
+                last = node;
+                lastOwned = shard.ownsNode(node);
+            }
+            if (lastOwned) {
+                ownedPods.add(pods.get(i));
+                ownedOwners.add(owners.get(i));
+            }
+        }
         return new AllocationView(
                 ofOwnedNodes(cards, CardAllocation::node, shard),
-                ofOwnedNodes(pods, PodPlacement::node, shard),
+                ownedPods,
+                ownedOwners,
                 cluster ? quotas : List.of(),
                 ofOwnedNodes(migInstances, MigInstanceOnCard::node, shard),
                 cluster ? unregisteredCardShares : List.of(),

@@ -9,6 +9,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.TreeMap;
@@ -25,6 +26,14 @@ import java.util.TreeSet;
  * <p>Totals cannot overflow: each card's and namespace's totals are exact {@link RunningTotal}s,
  * read saturated (see {@link Quantities}). A card UUID registered by two nodes is counted once,
  * on the first of them by name ({@link #duplicateRegistrations}).
+ *
+ * <p>Each pod's top controller ({@link PodOwner}) is resolved through the intermediate owners the
+ * source puts ({@link #putOwner}: ReplicaSets, Jobs) by {@link OwnerChains}, and kept with the pod.
+ * Two indexes make an owner's event re-resolve only the pods whose chain can pass through it: pods
+ * by the UID of their own controller (known or not), and owners by the UID of theirs. An owner's
+ * event re-resolves the pods under its UID, then those under the owners it controls, and so on
+ * ({@link OwnerChains#MAX_LOOKUPS} levels at most): for a ReplicaSet, its pods. A pod's event
+ * resolves that pod only.
  */
 public final class Ledger {
     /** HAMi's CommonWord of the backend that {@link #putNode} registers cards of. */
@@ -39,15 +48,44 @@ public final class Ledger {
     private final Map<String, CardTotals> cardTotals = new HashMap<>();
     private final Map<String, EnumMap<QuotaResource, RunningTotal>> usedByNamespace = new HashMap<>();
     private final Map<String, Map<String, List<QuotaLimit>>> quotasByNamespace = new HashMap<>();
+    /** The intermediate owners (ReplicaSets, Jobs) by UID: identity and controller only. */
+    private final Map<String, OwnerObject> ownersByUid = new HashMap<>();
+    /** The pods by the UID of their own controller reference. */
+    private final Map<String, Set<String>> podsByControllerUid = new HashMap<>();
+    /** The intermediate owners by the UID of their controller reference. */
+    private final Map<String, Set<String>> ownersByControllerUid = new HashMap<>();
     private boolean synced;
     private long lastSyncEpochMillis;
     private long version;
 
-    /**
-     * @param uses      the pod's effective use of each card it holds
-     * @param quotaUses the same, of the shares HAMi's GPU quotas count ({@link QuotaResource#counts})
-     */
-    private record PodEntry(PodPlacement placement, List<CardUse> uses, List<CardUse> quotaUses) {
+    /** A pod as the ledger holds it; its owner changes with the owners above it (under the ledger's lock). */
+    private static final class PodEntry {
+        final PodPlacement placement;
+        /** The pod's effective use of each card it holds. */
+        final List<CardUse> uses;
+        /** The same, of the shares HAMi's GPU quotas count ({@link QuotaResource#counts}). */
+        final List<CardUse> quotaUses;
+        /** The pod's top controller. */
+        PodOwner owner;
+
+        PodEntry(PodPlacement placement, PodOwner owner) {
+            this.placement = placement;
+            this.uses = CardUse.of(placement);
+            this.quotaUses = CardUse.of(placement, QuotaResource::counts);
+            this.owner = owner;
+        }
+
+        PodPlacement placement() {
+            return placement;
+        }
+
+        List<CardUse> uses() {
+            return uses;
+        }
+
+        List<CardUse> quotaUses() {
+            return quotaUses;
+        }
     }
 
     /** What the counting pods hold of one card. */
@@ -152,26 +190,163 @@ public final class Ledger {
     /**
      * Records a pod's placement, replacing what was known of it. A pod that no longer holds its
      * allocation (Succeeded or Failed) is removed.
+     *
+     * @return the pod's owner chain if it was cut short (a cycle, too deep), for the source to count
      */
-    public synchronized void putPod(PodPlacement placement) {
+    public synchronized List<OwnerChains.Finding> putPod(PodPlacement placement) {
         Objects.requireNonNull(placement, "placement");
         String uid = placement.pod().uid();
         PodEntry known = podsByUid.get(uid);
         boolean unchanged = known == null ? !placement.holdsAllocation() : known.placement().equals(placement);
         if (unchanged) {
-            return;
+            return List.of();
         }
         PodEntry previous = forget(uid);
         if (previous != null) {
             apply(previous, -1);
         }
+        List<OwnerChains.Finding> findings = List.of();
         if (placement.holdsAllocation()) {
-            PodEntry entry = new PodEntry(placement, CardUse.of(placement), CardUse.of(placement, QuotaResource::counts));
+            OwnerChains.Resolution resolution = resolve(placement);
+            PodEntry entry = new PodEntry(placement, resolution.owner());
             podsByUid.put(uid, entry);
             podsInOrder.put(PodOrder.of(placement), entry);
+            controllerUid(placement).ifPresent(owner -> index(podsByControllerUid, owner, uid));
             apply(entry, +1);
+            findings = finding(placement.pod(), resolution);
         }
         version++;
+        return findings;
+    }
+
+    /**
+     * Records an intermediate owner (a ReplicaSet, a Job), replacing what was known under its UID,
+     * and re-resolves the pods whose chain can pass through it: only those.
+     *
+     * @return the chains of those pods that were cut short (a cycle, too deep)
+     */
+    public synchronized List<OwnerChains.Finding> putOwner(OwnerObject owner) {
+        Objects.requireNonNull(owner, "owner");
+        OwnerObject previous = ownersByUid.put(owner.uid(), owner);
+        if (owner.equals(previous)) {
+            return List.of();
+        }
+        if (previous != null) {
+            controllerUid(previous).ifPresent(above -> unindex(ownersByControllerUid, above, previous.uid()));
+        }
+        controllerUid(owner).ifPresent(above -> index(ownersByControllerUid, above, owner.uid()));
+        return reresolve(owner.uid());
+    }
+
+    /** Forgets an intermediate owner (deleted) and re-resolves the pods whose chain can pass through it. */
+    public synchronized List<OwnerChains.Finding> removeOwner(String uid) {
+        OwnerObject previous = ownersByUid.remove(uid);
+        if (previous == null) {
+            return List.of();
+        }
+        controllerUid(previous).ifPresent(above -> unindex(ownersByControllerUid, above, uid));
+        return reresolve(uid);
+    }
+
+    /** How many intermediate owners are known. */
+    public synchronized int ownerCount() {
+        return ownersByUid.size();
+    }
+
+    private OwnerChains.Resolution resolve(PodPlacement placement) {
+        return OwnerChains.resolve(placement.pod(), placement.controller(), ownersByUid::get);
+    }
+
+    /** The UID a pod's chain looks up first; none without a controller or with a reference without UID. */
+    private static Optional<String> controllerUid(PodPlacement placement) {
+        return placement.controller().ref().map(OwnerRef::uid).filter(uid -> !uid.isEmpty());
+    }
+
+    private static Optional<String> controllerUid(OwnerObject owner) {
+        return owner.controller().map(OwnerRef::uid).filter(uid -> !uid.isEmpty());
+    }
+
+    /**
+     * Re-resolves the pods whose chain can pass through {@code ownerUid}: those it controls directly,
+     * then those of the owners it controls, level by level, as deep as a chain is followed. A pod
+     * re-resolved without need gets the same answer.
+     */
+    private List<OwnerChains.Finding> reresolve(String ownerUid) {
+        List<OwnerChains.Finding> findings = List.of();
+        List<String> level = List.of(ownerUid);
+        Set<String> seen = null;
+        for (int depth = 0; depth < OwnerChains.MAX_LOOKUPS && !level.isEmpty(); depth++) {
+            List<String> next = List.of();
+            for (String uid : level) {
+                findings = reresolvePodsOf(uid, findings);
+                Set<String> below = ownersByControllerUid.get(uid);
+                if (below == null) {
+                    continue;
+                }
+                if (seen == null) {
+                    seen = new HashSet<>();
+                    seen.add(ownerUid);
+                }
+                for (String child : below) {
+                    if (seen.add(child)) {
+                        if (next.isEmpty()) {
+                            next = new ArrayList<>();
+                        }
+                        next.add(child);
+                    }
+                }
+            }
+            level = next;
+        }
+        return findings;
+    }
+
+    private List<OwnerChains.Finding> reresolvePodsOf(String controllerUid, List<OwnerChains.Finding> findings) {
+        Set<String> pods = podsByControllerUid.get(controllerUid);
+        if (pods == null) {
+            return findings;
+        }
+        // A known owner's chain depends on the pod's namespace only (references stay in their
+        // namespace): resolved once for its pods, usually all of one namespace.
+        boolean known = ownersByUid.containsKey(controllerUid);
+        String lastNamespace = null;
+        OwnerChains.Resolution last = null;
+        for (String podUid : pods) {
+            PodEntry entry = podsByUid.get(podUid);
+            String namespace = entry.placement.pod().namespace();
+            OwnerChains.Resolution resolution = known && namespace.equals(lastNamespace) ? last
+                    : resolve(entry.placement);
+            lastNamespace = namespace;
+            last = resolution;
+            if (resolution.problem().isPresent()) {
+                if (findings.isEmpty()) {
+                    findings = new ArrayList<>(1);
+                }
+                findings.addAll(finding(entry.placement.pod(), resolution));
+            }
+            if (!resolution.owner().equals(entry.owner)) {
+                entry.owner = resolution.owner();
+                version++;
+            }
+        }
+        return findings;
+    }
+
+    private static List<OwnerChains.Finding> finding(PodRef pod, OwnerChains.Resolution resolution) {
+        return resolution.problem()
+                .map(problem -> List.of(new OwnerChains.Finding(pod, problem, resolution.owner())))
+                .orElse(List.of());
+    }
+
+    private static void index(Map<String, Set<String>> index, String key, String value) {
+        index.computeIfAbsent(key, k -> new HashSet<>(4)).add(value);
+    }
+
+    private static void unindex(Map<String, Set<String>> index, String key, String value) {
+        Set<String> values = index.get(key);
+        if (values != null && values.remove(value) && values.isEmpty()) {
+            index.remove(key);
+        }
     }
 
     /** Forgets a pod (deleted, or no longer placed by HAMi). */
@@ -257,6 +432,7 @@ public final class Ledger {
         PodEntry previous = podsByUid.remove(uid);
         if (previous != null) {
             podsInOrder.remove(PodOrder.of(previous.placement()));
+            controllerUid(previous.placement()).ifPresent(owner -> unindex(podsByControllerUid, owner, uid));
         }
         return previous;
     }
@@ -314,10 +490,12 @@ public final class Ledger {
 
         Collection<PodEntry> entries = podsInOrder.values();
         List<PodPlacement> pods = new ArrayList<>(entries.size());
+        List<PodOwner> owners = new ArrayList<>(entries.size());
         List<AllocationView.UnregisteredCardShare> unregistered = new ArrayList<>();
         for (PodEntry entry : entries) {
             PodPlacement placement = entry.placement();
             pods.add(placement);
+            owners.add(entry.owner);
             for (CardUse use : entry.uses()) {
                 if (!nodeByCard.containsKey(use.uuid())) {
                     unregistered.add(new AllocationView.UnregisteredCardShare(placement.pod(), placement.node(), use));
@@ -331,7 +509,7 @@ public final class Ledger {
                 }
             }
         }
-        return new AllocationView(cards, pods, quotaUsages(), migInstances, unregistered,
+        return new AllocationView(cards, pods, owners, quotaUsages(), migInstances, unregistered,
                 new AllocationView.LedgerFreshness(synced, lastSyncEpochMillis, version));
     }
 

@@ -14,21 +14,35 @@ import java.util.Objects;
  *                               app containers hold shares
  * @param containers             per container, in annotation order (init containers first)
  * @param migInstances           MIG instances realised for the pod, possibly none
+ * @param controller             what the pod says of its controller ({@link OwnerChains} finds its top controller)
  */
 public record PodPlacement(PodRef pod, String node, PodPhase phase, boolean initContainersFinished,
-                           List<ContainerShares> containers, List<MigInstance> migInstances) {
+                           List<ContainerShares> containers, List<MigInstance> migInstances,
+                           PodController controller) {
     public PodPlacement {
         Objects.requireNonNull(pod, "pod");
         Require.text(node, "node");
         Objects.requireNonNull(phase, "phase");
         containers = List.copyOf(containers);
         migInstances = List.copyOf(migInstances);
+        Objects.requireNonNull(controller, "controller");
+    }
+
+    /** A placement of a pod with no controller (its own workload). */
+    public PodPlacement(PodRef pod, String node, PodPhase phase, boolean initContainersFinished,
+                        List<ContainerShares> containers, List<MigInstance> migInstances) {
+        this(pod, node, phase, initContainersFinished, containers, migInstances, PodController.NONE);
     }
 
     /** A placement without MIG instances. */
     public PodPlacement(PodRef pod, String node, PodPhase phase, boolean initContainersFinished,
                         List<ContainerShares> containers) {
         this(pod, node, phase, initContainersFinished, containers, List.of());
+    }
+
+    /** The same placement of a pod controlled as {@code controller} says. */
+    public PodPlacement withController(PodController controller) {
+        return new PodPlacement(pod, node, phase, initContainersFinished, containers, migInstances, controller);
     }
 
     /** Whether this pod counts in the ledger now (HAMi §2.1: placed and not Succeeded/Failed). */

@@ -144,7 +144,7 @@ class LedgerPropertyTest {
 
     /** The view without its freshness, which records history (version) rather than state. */
     static AllocationView state(AllocationView view) {
-        return new AllocationView(view.cards(), view.pods(), view.quotas(), view.migInstances(),
+        return new AllocationView(view.cards(), view.pods(), view.owners(), view.quotas(), view.migInstances(),
                 view.unregisteredCardShares(), new AllocationView.LedgerFreshness(false, 0, 0));
     }
 

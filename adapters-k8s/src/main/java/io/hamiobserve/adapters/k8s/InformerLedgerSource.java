@@ -5,6 +5,8 @@ import io.fabric8.kubernetes.api.model.ListOptionsBuilder;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.ResourceQuota;
+import io.fabric8.kubernetes.api.model.apps.ReplicaSet;
+import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
@@ -30,10 +32,11 @@ import java.util.logging.Logger;
 
 /**
  * The live ledger: fabric8 informers on Nodes, HAMi-placed Pods (label-exists selector on
- * {@code hami.io/vgpu-node}) and ResourceQuotas, each event mapped to the domain at once.
+ * {@code hami.io/vgpu-node}), ResourceQuotas, and the pods' intermediate owners (ReplicaSets and
+ * Jobs, metadata only), each event mapped to the domain at once.
  *
- * <p>The ledger is marked synced once all three informers have delivered their first list to
- * the handlers, and re-marked on every heartbeat while all three watches are up; while a watch
+ * <p>The ledger is marked synced once all five informers have delivered their first list to
+ * the handlers, and re-marked on every heartbeat while all five watches are up; while a watch
  * is down the mark ages, which is how the app shows a stale ledger.
  *
  * <p>At every heartbeat the API server's reachability is probed; while it answers, each informer
@@ -47,6 +50,8 @@ final class InformerLedgerSource implements SchedulerLedgerSource {
     private static final Logger LOG = Logger.getLogger(InformerLedgerSource.class.getName());
     /** Page size of the lists, so that a large cluster is not fetched in one response. */
     static final long LIST_PAGE = 500;
+    static final String REPLICA_SET = "ReplicaSet";
+    static final String JOB = "Job";
 
     private final KubernetesClient client;
     private final boolean ownsClient;
@@ -91,7 +96,17 @@ final class InformerLedgerSource implements SchedulerLedgerSource {
                         feed::putPod, feed::replacePod, feed::removePod, listed),
                 watch("resourcequotas", () -> client.resourceQuotas().inAnyNamespace().withLimit(LIST_PAGE)
                         .runnableInformer(0), ResourceQuota::new,
-                        feed::putQuota, (old, now) -> feed.putQuota(now), feed::removeQuota, listed));
+                        feed::putQuota, (old, now) -> feed.putQuota(now), feed::removeQuota, listed),
+                // Intermediate owners, for each pod's top controller: read through the narrowed
+                // mapping (metadata only) and kept as the domain's OwnerObjects.
+                watch("replicasets", () -> client.apps().replicaSets().inAnyNamespace().withLimit(LIST_PAGE)
+                        .runnableInformer(0), ReplicaSet::new,
+                        rs -> feed.putOwner(rs, REPLICA_SET), (old, now) -> feed.replaceOwner(old, now, REPLICA_SET),
+                        feed::removeOwner, listed),
+                watch("jobs", () -> client.batch().v1().jobs().inAnyNamespace().withLimit(LIST_PAGE)
+                        .runnableInformer(0), Job::new,
+                        job -> feed.putOwner(job, JOB), (old, now) -> feed.replaceOwner(old, now, JOB),
+                        feed::removeOwner, listed));
         prober = Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("hami-observe-api-probe").factory());
         watched.forEach(WatchedInformer::start);
         heartbeat.start(() -> beat(ledger));

@@ -31,7 +31,7 @@ public final class KubernetesSources {
                 HEARTBEAT), Clock.systemUTC());
     }
 
-    /** The ledger from a file such as {@code kubectl get nodes,pods,resourcequotas -A -o yaml} prints. */
+    /** The ledger from a file such as {@code kubectl get nodes,pods,resourcequotas,replicasets,jobs -A -o yaml} prints. */
     public static SchedulerLedgerSource snapshot(Path file) {
         return new SnapshotLedgerSource(Objects.requireNonNull(file, "file"), DeviceProviders.load(), Clock.systemUTC());
     }

@@ -4,12 +4,16 @@ import io.hamiobserve.adapters.k8s.Skips.Kind;
 
 import io.hamiobserve.adapters.k8s.Skips.Reason;
 
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.ResourceQuota;
 import io.hamiobserve.domain.Ledger;
+import io.hamiobserve.domain.OwnerChains;
+import io.hamiobserve.domain.PodController;
+import io.hamiobserve.domain.PodRef;
 import io.hamiobserve.domain.PodPlacement;
 import io.hamiobserve.domain.Quantities;
 import io.hamiobserve.domain.QuotaLimit;
@@ -98,7 +102,9 @@ final class LedgerFeed {
         guarded("pod " + PodMapper.describe(pod), () -> {
             Optional<PodPlacement> placement = pods.toPlacement(pod, skips);
             if (placement.isPresent()) {
-                ledger.putPod(placement.get());
+                PodRef ref = placement.get().pod();
+                PodController controller = Owners.podController(pod, ref.namespace() + "/" + ref.name(), skips);
+                report(ledger.putPod(placement.get().withController(controller)));
             } else {
                 uid(pod).ifPresent(ledger::removePod);
             }
@@ -116,6 +122,39 @@ final class LedgerFeed {
 
     void removePod(Pod pod) {
         uid(pod).ifPresent(ledger::removePod);
+    }
+
+    /**
+     * Records an intermediate owner (a ReplicaSet or Job: what the source caches), which
+     * re-resolves the top controller of the pods it owns.
+     *
+     * @param kind the object's kind, as watched or read
+     */
+    void putOwner(HasMetadata owner, String kind) {
+        guarded("owner " + kind, () -> Owners.owner(owner, kind, skips).ifPresent(object ->
+                report(ledger.putOwner(object))));
+    }
+
+    /** An owner replaced under the same name (deleted and re-created while unobserved) has a new UID. */
+    void replaceOwner(HasMetadata previous, HasMetadata current, String kind) {
+        Optional<String> oldUid = Owners.uid(previous);
+        if (oldUid.isPresent() && !oldUid.equals(Owners.uid(current))) {
+            report(ledger.removeOwner(oldUid.get()));
+        }
+        putOwner(current, kind);
+    }
+
+    void removeOwner(HasMetadata owner) {
+        Owners.uid(owner).ifPresent(uid -> report(ledger.removeOwner(uid)));
+    }
+
+    /** Counts each owner chain the ledger cut short, under the domain's reason. */
+    private void report(List<OwnerChains.Finding> findings) {
+        for (OwnerChains.Finding finding : findings) {
+            skips.skip(Kind.OWNER_REFERENCE, finding.pod().namespace() + "/" + finding.pod().name(),
+                    Reason.valueOf(finding.problem().name()), "owner chain cut short at "
+                            + finding.stoppedAt().kind() + " " + finding.stoppedAt().name());
+        }
     }
 
     void putQuota(ResourceQuota quota) {
@@ -190,7 +229,8 @@ final class LedgerFeed {
         } catch (RuntimeException e) {
             LOG.log(Level.WARNING, "could not apply " + SkipReporter.loggable(what), e);
             Kind kind = what.startsWith("node") ? Kind.NODE_ANNOTATION
-                    : what.startsWith("quota") ? Kind.QUOTA : Kind.POD_ANNOTATION;
+                    : what.startsWith("quota") ? Kind.QUOTA
+                    : what.startsWith("owner") ? Kind.OWNER : Kind.POD_ANNOTATION;
             skips.skip(kind, what, Reason.INVALID_OBJECT, String.valueOf(e.getMessage()));
         }
     }

@@ -7,10 +7,13 @@ import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeStatus;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
+import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.PodStatus;
 import io.fabric8.kubernetes.api.model.ResourceQuota;
 import io.fabric8.kubernetes.api.model.ResourceQuotaSpec;
+import io.fabric8.kubernetes.api.model.apps.ReplicaSet;
+import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
@@ -31,9 +34,10 @@ import tools.jackson.databind.json.JsonMapper;
  * list and watch event.
  *
  * <p>What is kept is what {@link LedgerFeed}, {@link PodMapper}, {@link DeviceProviders} and the
- * informers read: identity, annotations and labels; a pod's node, its containers' and init
+ * informers read: identity, annotations, labels and controller references; a pod's node, its containers' and init
  * containers' names, its phase and its init containers' states; a node's capacity and allocatable;
- * a quota's hard limits. A model getter not listed here returns {@code null} or an empty list:
+ * a quota's hard limits; of a ReplicaSet or Job, its metadata only (spec and status are skipped as
+ * they are read, so no pod template is ever built). A model getter not listed here returns {@code null} or an empty list:
  * code that starts reading one adds it here. {@code LedgerMappingTest} fails until it does: it finds
  * every model getter this adapter's classes call (in their bytecode) and checks the property is
  * mapped, and it checks that the ledger fed through this mapping equals the ledger fed through
@@ -45,8 +49,17 @@ final class LedgerMapping {
     private LedgerMapping() {
     }
 
-    @JsonIncludeProperties({"name", "namespace", "uid", "resourceVersion", "annotations", "labels"})
+    @JsonIncludeProperties({"name", "namespace", "uid", "resourceVersion", "annotations", "labels", "ownerReferences"})
     private interface ObjectMetaFields {
+    }
+
+    @JsonIncludeProperties({"kind", "name", "uid", "controller"})
+    private interface OwnerReferenceFields {
+    }
+
+    /** ReplicaSets and Jobs: their metadata only (identity, labels, owner references), never their spec. */
+    @JsonIncludeProperties({"apiVersion", "kind", "metadata"})
+    private interface MetadataOnlyFields {
     }
 
     @JsonIncludeProperties({"apiVersion", "kind", "metadata", "status"})
@@ -90,17 +103,20 @@ final class LedgerMapping {
      * mapped whole. {@code LedgerMappingTest} checks that every model getter this adapter calls
      * on a narrowed class reads a property named here.
      */
-    static final Map<Class<?>, Class<?>> NARROWED = Map.of(
-            ObjectMeta.class, ObjectMetaFields.class,
-            Node.class, NodeFields.class,
-            NodeStatus.class, NodeStatusFields.class,
-            PodSpec.class, PodSpecFields.class,
-            Container.class, ContainerFields.class,
-            PodStatus.class, PodStatusFields.class,
-            ContainerStatus.class, ContainerStatusFields.class,
-            ContainerState.class, ContainerStateFields.class,
-            ResourceQuota.class, ResourceQuotaFields.class,
-            ResourceQuotaSpec.class, ResourceQuotaSpecFields.class);
+    static final Map<Class<?>, Class<?>> NARROWED = Map.ofEntries(
+            Map.entry(ObjectMeta.class, ObjectMetaFields.class),
+            Map.entry(OwnerReference.class, OwnerReferenceFields.class),
+            Map.entry(Node.class, NodeFields.class),
+            Map.entry(NodeStatus.class, NodeStatusFields.class),
+            Map.entry(PodSpec.class, PodSpecFields.class),
+            Map.entry(Container.class, ContainerFields.class),
+            Map.entry(PodStatus.class, PodStatusFields.class),
+            Map.entry(ContainerStatus.class, ContainerStatusFields.class),
+            Map.entry(ContainerState.class, ContainerStateFields.class),
+            Map.entry(ResourceQuota.class, ResourceQuotaFields.class),
+            Map.entry(ResourceQuotaSpec.class, ResourceQuotaSpecFields.class),
+            Map.entry(ReplicaSet.class, MetadataOnlyFields.class),
+            Map.entry(Job.class, MetadataOnlyFields.class));
 
     /** Built once, on first use (the thread that starts a source); a mapper is safe to share. */
     private static final class Shared {

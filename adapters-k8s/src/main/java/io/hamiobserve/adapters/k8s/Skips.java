@@ -21,13 +21,19 @@ final class Skips {
 
     /** What was skipped. */
     enum Kind implements SkipKey.Label {
-        NODE_ANNOTATION, POD_ANNOTATION, QUOTA, SNAPSHOT
+        NODE_ANNOTATION, POD_ANNOTATION, QUOTA, SNAPSHOT,
+        /** A controller reference (a pod's or an owner's), or an owner chain cut short. */
+        OWNER_REFERENCE,
+        /** An intermediate owner (ReplicaSet, Job) that cannot be kept. */
+        OWNER
     }
 
     /** Why, for the decoders of this adapter (docs/adapters-k8s.md says what each means). */
     enum Reason implements SkipKey.Label {
         MISSING_IDENTITY, INVALID_OBJECT, DUPLICATE_UUID, BAD_QUANTITY, NEGATIVE_NUMBER, NUMBER_OVERFLOW, TOO_LONG,
-        TOO_MANY_CONTAINERS, BAD_DOCUMENT, BAD_OBJECT
+        TOO_MANY_CONTAINERS, BAD_DOCUMENT, BAD_OBJECT,
+        /** The domain's {@link io.hamiobserve.domain.OwnerChains.Problem}s, under the same names. */
+        OWNER_CYCLE, OWNER_CHAIN_TOO_DEEP
     }
 
     private final SkipReporter reporter;

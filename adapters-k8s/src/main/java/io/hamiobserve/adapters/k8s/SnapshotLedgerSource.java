@@ -7,6 +7,8 @@ import io.hamiobserve.adapters.k8s.Skips.Reason;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.ResourceQuota;
+import io.fabric8.kubernetes.api.model.apps.ReplicaSet;
+import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.hamiobserve.domain.Ledger;
 import io.hamiobserve.ports.SchedulerLedgerSource;
@@ -20,8 +22,8 @@ import java.util.logging.Logger;
 
 /**
  * The ledger from a dump file of Kubernetes objects ({@link SnapshotReader} says which files are
- * dumps). Nodes, Pods and ResourceQuotas are applied as the file is read; other kinds are
- * ignored. An object that does not map is reported and skipped.
+ * dumps). Nodes, Pods, ResourceQuotas, ReplicaSets and Jobs (the pods' intermediate owners,
+ * metadata only) are applied as the file is read; other kinds are ignored. An object that does not map is reported and skipped.
  *
  * <p>A file that is not a dump leaves the ledger unsynced and the source failed for good
  * ({@link #failure()}): the endpoint is not ready and says why, and {@code --once} exits with the
@@ -58,7 +60,7 @@ final class SnapshotLedgerSource implements SchedulerLedgerSource {
         ledger.markSynced(clock.millis());
     }
 
-    /** Applies one object of a dump: Nodes, Pods and ResourceQuotas; an object that does not map is skipped. */
+    /** Applies one object of a dump: Nodes, Pods, ResourceQuotas, ReplicaSets and Jobs; an object that does not map is skipped. */
     static void apply(JsonNode object, LedgerFeed feed, KubernetesSerialization serialization, Skips skips) {
         String kind = object.path("kind").asString("");
         try {
@@ -66,6 +68,10 @@ final class SnapshotLedgerSource implements SchedulerLedgerSource {
                 case "Node" -> feed.putNode(serialization.convertValue(object, Node.class));
                 case "Pod" -> feed.putPod(serialization.convertValue(object, Pod.class));
                 case "ResourceQuota" -> feed.putQuota(serialization.convertValue(object, ResourceQuota.class));
+                case InformerLedgerSource.REPLICA_SET -> feed.putOwner(serialization.convertValue(object,
+                        ReplicaSet.class), InformerLedgerSource.REPLICA_SET);
+                case InformerLedgerSource.JOB -> feed.putOwner(serialization.convertValue(object, Job.class),
+                        InformerLedgerSource.JOB);
                 default -> {
                     // Other kinds (kubectl get all) are not part of the ledger.
                 }

@@ -30,7 +30,7 @@ import java.nio.file.attribute.BasicFileAttributes;
 import java.util.function.Consumer;
 
 /**
- * Streams the Kubernetes objects of a dump file, as {@code kubectl get nodes,pods,resourcequotas
+ * Streams the Kubernetes objects of a dump file, as {@code kubectl get nodes,pods,resourcequotas,replicasets,jobs
  * -A -o yaml} (or {@code -o json}) prints it: a {@code v1 List}, multi-document YAML, a JSON array,
  * or single objects. The file is parsed token by token and each object is built and handed on
  * alone, so a dump of hundreds of megabytes is read in memory proportional to its largest object,

@@ -110,8 +110,10 @@ class LedgerMappingReadsTest {
                 .map(read -> read.owner().getSimpleName() + "." + read.getter()).distinct().toList();
         // Read by PodMapper, DeviceProviders and LedgerFeed: a pod's phase, containers and their names, a
         // node's capacity, a quota's hard limits.
+        // And by Owners: a pod's or owner's controller references.
         for (String expected : List.of("PodStatus.getPhase", "PodSpec.getContainers", "NodeStatus.getCapacity",
-                "ResourceQuotaSpec.getHard", "Container.getName")) {
+                "ResourceQuotaSpec.getHard", "Container.getName", "ObjectMeta.getOwnerReferences",
+                "OwnerReference.getController", "OwnerReference.getUid")) {
             assertTrue(getters.contains(expected), () -> expected + " not among the reads found: " + getters);
         }
         // The same check against a mapping whose PodStatus mix-in keeps no phase: the read is reported.

@@ -37,15 +37,7 @@ class RbacTest {
         ClusterRole role = (ClusterRole) objects.get(1);
         ClusterRoleBinding binding = (ClusterRoleBinding) objects.get(2);
         assertEquals(name, account.getMetadata().getName());
-        assertEquals(1, role.getRules().size());
-        PolicyRule rule = role.getRules().get(0);
-        assertEquals(List.of(""), rule.getApiGroups());
-        assertEquals(resources, Set.copyOf(rule.getResources()));
-        assertEquals(resources.size(), rule.getResources().size());
-        assertEquals(verbs, Set.copyOf(rule.getVerbs()));
-        assertEquals(verbs.size(), rule.getVerbs().size());
-        assertEquals(List.of(), rule.getResourceNames());
-        assertEquals(List.of(), rule.getNonResourceURLs());
+        checkRule(role.getRules().get(0), "", resources, verbs);
         assertEquals(role.getMetadata().getName(), binding.getRoleRef().getName());
         assertEquals("ClusterRole", binding.getRoleRef().getKind());
         assertEquals(1, binding.getSubjects().size());
@@ -53,14 +45,32 @@ class RbacTest {
         assertEquals(account.getMetadata().getNamespace(), binding.getSubjects().get(0).getNamespace());
     }
 
+    private static void checkRule(PolicyRule rule, String group, Set<String> resources, Set<String> verbs) {
+        assertEquals(List.of(group), rule.getApiGroups());
+        assertEquals(resources, Set.copyOf(rule.getResources()));
+        assertEquals(resources.size(), rule.getResources().size());
+        assertEquals(verbs, Set.copyOf(rule.getVerbs()));
+        assertEquals(verbs.size(), rule.getVerbs().size());
+        assertEquals(List.of(), rule.getResourceNames());
+        assertEquals(List.of(), rule.getNonResourceURLs());
+    }
+
+    /** Nodes, pods and quotas; and list/watch on exactly ReplicaSets and Jobs, the pods' intermediate owners. */
     @Test
-    void schedulerReadsNodesPodsAndQuotas() throws IOException {
-        check(load("scheduler-rbac.yaml"), "hami-observe-scheduler", Set.of("nodes", "pods", "resourcequotas"),
+    void schedulerReadsNodesPodsQuotasAndTheOwnersOfPods() throws IOException {
+        List<HasMetadata> objects = load("scheduler-rbac.yaml");
+        check(objects, "hami-observe-scheduler", Set.of("nodes", "pods", "resourcequotas"),
                 Set.of("get", "list", "watch"));
+        List<PolicyRule> rules = ((ClusterRole) objects.get(1)).getRules();
+        assertEquals(3, rules.size());
+        checkRule(rules.get(1), "apps", Set.of("replicasets"), Set.of("list", "watch"));
+        checkRule(rules.get(2), "batch", Set.of("jobs"), Set.of("list", "watch"));
     }
 
     @Test
     void nodeListsAndWatchesPodsOnly() throws IOException {
-        check(load("node-rbac.yaml"), "hami-observe-node", Set.of("pods"), Set.of("list", "watch"));
+        List<HasMetadata> objects = load("node-rbac.yaml");
+        check(objects, "hami-observe-node", Set.of("pods"), Set.of("list", "watch"));
+        assertEquals(1, ((ClusterRole) objects.get(1)).getRules().size());
     }
 }

@@ -1,11 +1,14 @@
 package io.hamiobserve.adapters.k8s;
 
 import io.fabric8.kubernetes.api.model.KubernetesResource;
+import io.fabric8.kubernetes.api.model.ListMetaBuilder;
 import io.fabric8.kubernetes.api.model.NodeListBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.PodListBuilder;
 import io.fabric8.kubernetes.api.model.ResourceQuotaListBuilder;
+import io.fabric8.kubernetes.api.model.apps.ReplicaSetListBuilder;
+import io.fabric8.kubernetes.api.model.batch.v1.JobListBuilder;
 import io.fabric8.kubernetes.api.model.Status;
 import io.fabric8.kubernetes.api.model.StatusBuilder;
 import io.fabric8.kubernetes.api.model.WatchEvent;
@@ -97,7 +100,11 @@ class ResourceVersionGoneTest {
     }
 
     private static String watchPath(String resource, String labelSelector, String resourceVersion) {
-        return "/api/v1/" + resource + "?allowWatchBookmarks=true"
+        return watchPath("/api/v1/", resource, labelSelector, resourceVersion);
+    }
+
+    private static String watchPath(String group, String resource, String labelSelector, String resourceVersion) {
+        return group + resource + "?allowWatchBookmarks=true"
                 + (labelSelector == null ? "" : "&labelSelector=" + labelSelector)
                 + "&resourceVersion=" + resourceVersion + "&timeoutSeconds=600&watch=true";
     }
@@ -131,6 +138,13 @@ class ResourceVersionGoneTest {
                 new ResourceQuotaListBuilder().withNewMetadata().withResourceVersion("5").endMetadata().build())
                 .always();
         quietWatch(watchPath("resourcequotas", null, "5"));
+        // The pods' owners: none.
+        server.expect().get().withPath("/apis/apps/v1/replicasets?limit=500").andReturn(200,
+                new ReplicaSetListBuilder().withMetadata(new ListMetaBuilder().withResourceVersion("5").build()).build()).always();
+        quietWatch(watchPath("/apis/apps/v1/", "replicasets", null, "5"));
+        server.expect().get().withPath("/apis/batch/v1/jobs?limit=500").andReturn(200,
+                new JobListBuilder().withMetadata(new ListMetaBuilder().withResourceVersion("5").build()).build()).always();
+        quietWatch(watchPath("/apis/batch/v1/", "jobs", null, "5"));
         // The heartbeat's reachability probe.
         server.expect().get().withPath("/api/v1/nodes?limit=1&resourceVersion=0").andReturn(200, new NodeListBuilder()
                 .withNewMetadata().withResourceVersion("5").endMetadata().build()).always();

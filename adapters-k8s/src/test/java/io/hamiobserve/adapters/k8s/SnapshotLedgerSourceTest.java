@@ -97,6 +97,37 @@ class SnapshotLedgerSourceTest {
         assertEquals(fromList.cards(), load(yaml).view().cards());
         assertEquals(fromList.containers(), load(jsonFile).view().containers());
         assertEquals(fromList.quotas(), load(jsonFile).view().quotas());
+        assertEquals(fromList.owners(), load(yaml).view().owners());
+        assertEquals(fromList.owners(), load(jsonFile).view().owners());
+        assertEquals(fromList.pods(), load(jsonFile).view().pods());
+    }
+
+    /** Each pod's top controller from the dump's pods, ReplicaSets and Jobs. */
+    @Test
+    void theSampleNamesEachPodsTopController() throws Exception {
+        Ledger ledger = load(sample());
+        assertEquals(Map.of("notebook-ana", "Pod/notebook-ana", "train-llm-0", "StatefulSet/train-llm",
+                "infer-batch-17", "Deployment/infer-batch"), owners(ledger.view()));
+        assertEquals(2, ledger.ownerCount()); // the ReplicaSet and the Job
+        assertEquals(List.of(), skips.reasons());
+    }
+
+    /** A dump without ReplicaSets: the pod-template-hash label still names the Deployment. */
+    @Test
+    void aDumpWithoutTheReplicaSetNamesTheDeploymentByTheTemplateHash() throws Exception {
+        String withoutOwners = Files.readString(sample());
+        withoutOwners = withoutOwners.substring(0, withoutOwners.indexOf("- apiVersion: apps/v1\n  kind: ReplicaSet"));
+        Ledger ledger = load(Files.writeString(dir.resolve("pods-only.yaml"), withoutOwners));
+        assertEquals(0, ledger.ownerCount());
+        assertEquals("Deployment/infer-batch", owners(ledger.view()).get("infer-batch-17"));
+    }
+
+    static Map<String, String> owners(AllocationView view) {
+        Map<String, String> owners = new java.util.TreeMap<>();
+        for (int i = 0; i < view.pods().size(); i++) {
+            owners.put(view.pods().get(i).pod().name(), view.owners().get(i).kind() + "/" + view.owners().get(i).name());
+        }
+        return owners;
     }
 
     @Test

@@ -20,6 +20,7 @@ import io.hamiobserve.domain.DeviceShare;
 import io.hamiobserve.domain.DeviceUnits;
 import io.hamiobserve.domain.HamiCoreFigures;
 import io.hamiobserve.domain.MigInstance;
+import io.hamiobserve.domain.PodOwner;
 import io.hamiobserve.domain.PodPlacement;
 import io.hamiobserve.domain.RegisteredCard;
 import io.hamiobserve.domain.Shard;
@@ -108,6 +109,10 @@ public final class AllocationMetrics {
             "Names the container behind a container_index, so allocation series join usage series "
                     + "(which use the container name); value 1", "namespace", "node", "pod", "container_index",
             "container", "init");
+    static final MetricFamily POD_OWNER = gauge("hami_observe_pod_owner",
+            "The pod's top controller as an operator knows it (Deployment, StatefulSet, DaemonSet, CronJob, "
+                    + "Rollout, an operator's kind; a ReplicaSet or Job with no controller above it; Pod for a pod "
+                    + "with none); value 1", "namespace", "node", "pod", "owner_kind", "owner_name");
     static final MetricFamily GPU_SHARE_LIMIT = gauge("hami_observe_gpu_share_limit",
             "Maximum number of containers that may share the GPU, as registered (count)", "node", "device_uuid",
             "device_index", "device_type");
@@ -295,6 +300,7 @@ public final class AllocationMetrics {
             families.of(CONTAINER_INFO);
             families.of(VGPU_CONTAINER_MEMORY);
             families.of(VGPU_CONTAINER_CORES);
+            families.of(POD_OWNER);
         });
         // HAMi reads a share's cores through its card's type and total (AMD's compute units become
         // percent): the cards it does that for, of those a node's pods hold, are part of the
@@ -305,17 +311,23 @@ public final class AllocationMetrics {
                 normalised.put(card.card().uuid(), card.card());
             }
         }
-        // Pods come node by node: one segment per node's pods.
+        // Pods come node by node: one segment per node's pods, with their owners (an owner's
+        // change renders again only the nodes of the pods it reaches).
         List<PodPlacement> pods = view.pods();
+        List<PodOwner> owners = view.owners();
         for (int from = 0; from < pods.size(); ) {
             int to = from + 1;
             while (to < pods.size() && pods.get(to).node().equals(pods.get(from).node())) {
                 to++;
             }
             List<PodPlacement> node = List.copyOf(pods.subList(from, to));
+            List<PodOwner> nodeOwners = List.copyOf(owners.subList(from, to));
             Map<String, RegisteredCard> cards = normalised.isEmpty() ? Map.of() : referenced(node, normalised);
-            section.segment(List.of(node, cards, form),
-                    families -> node.forEach(pod -> addPod(pod, form, cards, families)));
+            section.segment(List.of(node, nodeOwners, cards, form), families -> {
+                for (int i = 0; i < node.size(); i++) {
+                    addPod(node.get(i), nodeOwners.get(i), form, cards, families);
+                }
+            });
             from = to;
         }
     }
@@ -359,8 +371,8 @@ public final class AllocationMetrics {
         return card == null ? cores : HamiCoreFigures.allocated(card.type(), card.cores(), cores);
     }
 
-    private static void addPod(PodPlacement pod, ContainerSeries form, Map<String, RegisteredCard> normalised,
-                               Families families) {
+    private static void addPod(PodPlacement pod, PodOwner owner, ContainerSeries form,
+                               Map<String, RegisteredCard> normalised, Families families) {
         var memory = families.get(VGPU_MEMORY_ALLOCATED);
         var cores = families.get(VGPU_CORE_ALLOCATED);
         var info = families.get(CONTAINER_INFO);
@@ -368,6 +380,9 @@ public final class AllocationMetrics {
         var containerCores = families.get(VGPU_CONTAINER_CORES);
         String namespace = pod.pod().namespace();
         String name = pod.pod().name();
+        // The node, as on every per-pod series: two pods of one name on two nodes (a dump, a move
+        // whose deletion has not arrived) are two series, never one line twice.
+        families.get(POD_OWNER).add(1, namespace, pod.node(), name, owner.kind(), owner.name());
         if (form == ContainerSeries.POD_EFFECTIVE) {
             // HAMi v2.10 collapses a pod's containers before it reports them: one series per pod and
             // card, container_index 0, the pod's effective use, so that the card's sum is its total.

@@ -27,7 +27,9 @@ import java.util.logging.Logger;
 /** {@code hami-observe scheduler}: the allocation view of a live cluster, or of a snapshot file. */
 @Command(name = "scheduler", sortOptions = false,
         description = {"The allocation view of a cluster (kubeconfig or in-cluster config, as fabric8 finds it), "
-                + "or of a 'kubectl get nodes,pods,resourcequotas -A -o yaml|json' dump."})
+                + "or of a 'kubectl get nodes,pods,resourcequotas,replicasets,jobs -A -o yaml|json' dump "
+                + "(replicasets and jobs name each pod's Deployment or CronJob; without them a pod's "
+                + "pod-template-hash label still names its Deployment)."})
 public final class SchedulerCommand implements Subcommand {
     @ParentCommand
     private HamiObserve hamiObserve;
@@ -41,7 +43,8 @@ public final class SchedulerCommand implements Subcommand {
     private String allocationBind;
 
     @Option(names = "--snapshot", paramLabel = "FILE",
-            description = "read nodes, pods and quotas from a kubectl -o yaml/json dump instead of a cluster")
+            description = "read nodes, pods, quotas, replicasets and jobs from a kubectl -o yaml/json dump "
+                    + "instead of a cluster")
     private Path snapshot;
 
     @Option(names = "--once", negatable = true, arity = "0..1", fallbackValue = "true",

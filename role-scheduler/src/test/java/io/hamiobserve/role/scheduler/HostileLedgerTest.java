@@ -38,7 +38,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * card can have (the pod that used to blind every allocation scrape with {@code long overflow}), a
  * node registering such a card, pods with 2^62 cores, thousands of pods at the largest share the
  * domain allows on one card (a sum past a long in bytes), a card UUID registered by two nodes and
- * annotations of 5 and 25 MB, next to well-behaved pods. Each must be skipped with its reason or shown
+ * annotations of 5 and 25 MB, owner references that loop, chain 10,000 deep, carry a megabyte name
+ * or a name with quotes, backslashes and a newline, next to well-behaved pods. Each must be skipped
+ * with its reason (or cut short and counted), escaped, or shown
  * saturated, and the rest counted: in process, over HTTP (200 and a valid exposition) and in
  * {@code scheduler --snapshot F --once} (exit 0).
  */
@@ -46,6 +48,7 @@ class HostileLedgerTest {
     private static final String GOOD = "GPU-00000000-good";
     private static final String CROWDED = "GPU-00000000-crowded";
     private static final int CROWD = 9_000;
+    private static final String ODD = "q\"uote\\back\nline";
 
     @TempDir
     Path dir;
@@ -70,7 +73,23 @@ class HostileLedgerTest {
     }
 
     private static String quoted(String text) {
-        return "\"" + text.replace("\\", "\\\\").replace("\"", "\\\"") + "\"";
+        return "\"" + text.replace("\\", "\\\\").replace("\"", "\\\"").replace("\n", "\\n") + "\"";
+    }
+
+    /** {@code pod} controlled by the given owner. */
+    private static String ownedPod(String name, String kind, String owner, String ownerUid) {
+        // A share of node-b's own card, whose totals no assertion reads.
+        String pod = pod("evil", name, "node-a", "GPU-b-own,NVIDIA,1,1:;");
+        return pod.replace("\"annotations\":{", "\"ownerReferences\":[{\"apiVersion\":\"x/v1\",\"kind\":"
+                + quoted(kind) + ",\"name\":" + quoted(owner) + ",\"uid\":" + quoted(ownerUid)
+                + ",\"controller\":true}],\"annotations\":{");
+    }
+
+    /** A ReplicaSet of namespace {@code evil} controlled by another ReplicaSet. */
+    private static String replicaSet(String name, String uid, String above, String aboveUid) {
+        return "{\"apiVersion\":\"apps/v1\",\"kind\":\"ReplicaSet\",\"metadata\":{\"name\":" + quoted(name)
+                + ",\"namespace\":\"evil\",\"uid\":" + quoted(uid) + ",\"ownerReferences\":[{\"kind\":\"ReplicaSet\","
+                + "\"name\":" + quoted(above) + ",\"uid\":" + quoted(aboveUid) + ",\"controller\":true}]}}";
     }
 
     /** The hostile cluster as a {@code kubectl -o json} dump. */
@@ -92,6 +111,17 @@ class HostileLedgerTest {
             items.add(pod("crowd", "p" + i, "node-a", CROWDED + ",NVIDIA,1073741824,1073741824:;"));
         }
         items.add(pod("ml", "on-shared", "node-b", "GPU-shared,NVIDIA,2000,20:;"));
+        // Owners: a name to escape, a megabyte name, a cycle of two ReplicaSets, a chain 10,000 deep.
+        items.add(ownedPod("odd-owner", "RayCluster", ODD, "uid-odd"));
+        items.add(ownedPod("huge-owner", "ReplicaSet", "r".repeat(1 << 20), "uid-huge"));
+        items.add(ownedPod("in-cycle", "ReplicaSet", "cycle-a", "uid-cycle-a"));
+        items.add(replicaSet("cycle-a", "uid-cycle-a", "cycle-b", "uid-cycle-b"));
+        items.add(replicaSet("cycle-b", "uid-cycle-b", "cycle-a", "uid-cycle-a"));
+        items.add(ownedPod("deep", "ReplicaSet", "deep-0", "uid-deep-0"));
+        for (int i = 0; i < 10_000; i++) {
+            items.add(replicaSet("deep-" + i, "uid-deep-" + i, "deep-" + (i + 1), "uid-deep-" + (i + 1)));
+        }
+        items.add(replicaSet("m".repeat(1 << 20), "uid-big", "x", "uid-x"));
         // 5 MB: read, then refused by the decoder; 25 MB: refused by the parser, which ends the dump there.
         items.add(pod("evil", "flood", "node-a", "x".repeat(5 << 20)));
         items.add(pod("evil", "deluge", "node-a", "x".repeat(25 << 20)));
@@ -129,6 +159,26 @@ class HostileLedgerTest {
                     + skip.getValue() + ".0"), skip + "\n" + exposition);
         }
         assertTrue(exposition.contains("hami_observe_ledger_synced 1.0"));
+
+        // Every pod has exactly one owner, its text escaped; chains end bounded, and all of it is counted.
+        for (String owner : List.of("pod=\"good\"", "owner_kind=\"RayCluster\",owner_name=\"q\\\"uote\\\\back\\nline\","
+                        + "pod=\"odd-owner\"", "owner_kind=\"Pod\",owner_name=\"huge-owner\",pod=\"huge-owner\"",
+                "owner_kind=\"ReplicaSet\",owner_name=\"cycle-b\",pod=\"in-cycle\"",
+                "owner_kind=\"ReplicaSet\",owner_name=\"deep-7\",pod=\"deep\"")) {
+            assertEquals(1, exposition.lines().filter(line -> line.startsWith("hami_observe_pod_owner{")
+                    && line.contains(owner)).count(), owner + "\n" + exposition);
+        }
+        // good, blind, cores-0..2, the crowd, on-shared, flood and the four owned pods: each once.
+        assertEquals(CROWD + 11, exposition.lines().filter(line -> line.startsWith("hami_observe_pod_owner{")).count());
+        for (Map.Entry<String, Long> skip : Map.of(
+                "kind=\"owner_reference\",reason=\"owner_cycle\",source=\"kubernetes\"", 1L,
+                "kind=\"owner_reference\",reason=\"owner_chain_too_deep\",source=\"kubernetes\"", 1L,
+                "kind=\"owner_reference\",reason=\"too_long\",source=\"kubernetes\"", 1L,
+                "kind=\"owner\",reason=\"too_long\",source=\"kubernetes\"", 1L).entrySet()) {
+            assertTrue(exposition.contains("hami_observe_skipped_inputs_total{" + skip.getKey() + "} "
+                    + skip.getValue() + ".0"), skip + "\n" + exposition);
+        }
+        assertFalse(exposition.contains("rrrrrrrrrr") || exposition.contains("mmmmmmmmmm"), "no megabyte name");
     }
 
     @Test

@@ -6,6 +6,9 @@ import io.hamiobserve.domain.ContainerShares;
 import io.hamiobserve.domain.DeviceShare;
 import io.hamiobserve.domain.Ledger;
 import io.hamiobserve.domain.MigInstance;
+import io.hamiobserve.domain.OwnerObject;
+import io.hamiobserve.domain.OwnerRef;
+import io.hamiobserve.domain.PodController;
 import io.hamiobserve.domain.PodPhase;
 import io.hamiobserve.domain.PodPlacement;
 import io.hamiobserve.domain.PodRef;
@@ -15,18 +18,26 @@ import io.hamiobserve.domain.RegisteredCard;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.Random;
 
 /**
- * Random clusters with what makes segments hard: shared cards, init containers, MIG, quotas, stray cards.
+ * Random clusters with what makes segments hard: shared cards, init containers, MIG, quotas, stray
+ * cards, and pods' owners (ReplicaSets that come, change controller and go; names that need escaping).
  */
 public final class RandomCluster {
     private static final String[] NAMESPACES = {"a", "b", "team-x"};
+    /** Controllers above the random ReplicaSets: none, a Deployment, an Argo Rollout, a name to escape. */
+    private static final String[][] ABOVE = {{}, {"Deployment", "serve"}, {"Rollout", "canary"},
+            {"RayCluster", "q\"uote\\back\nline"}};
     private final Random random;
+    /** Owners have a stream of their own, so the seeds' clusters are otherwise what they were. */
+    private final Random owners;
     private final int nodes;
 
     public RandomCluster(long seed) {
         this.random = new Random(seed);
+        this.owners = new Random(seed ^ 0x29);
         this.nodes = 2 + random.nextInt(5);
     }
 
@@ -47,6 +58,9 @@ public final class RandomCluster {
         }
         for (int pod = 0; pod < pods; pod++) {
             ledger.putPod(pod("uid-" + pod));
+        }
+        for (int i = 0; i < 4; i++) {
+            ownerEvent(ledger);
         }
         for (String namespace : NAMESPACES) {
             if (random.nextBoolean()) {
@@ -69,7 +83,42 @@ public final class RandomCluster {
                         CardMode.HAMI_CORE, true)));
                 default -> ledger.putPod(pod(uid));
             }
+            if (owners.nextInt(3) == 0) {
+                ownerEvent(ledger);
+            }
         }
+    }
+
+    /** A random ReplicaSet put (with a random controller above it) or deleted. */
+    private void ownerEvent(Ledger ledger) {
+        int replicaSet = owners.nextInt(4);
+        String uid = "rs-uid-" + replicaSet;
+        if (owners.nextInt(4) == 0) {
+            ledger.removeOwner(uid);
+            return;
+        }
+        String[] above = ABOVE[owners.nextInt(ABOVE.length)];
+        for (String namespace : NAMESPACES) {
+            // One UID per ReplicaSet: put in one namespace, it owns only that namespace's pods.
+            if (namespace.hashCode() % 3 == replicaSet % 3) {
+                ledger.putOwner(new OwnerObject("ReplicaSet", namespace, "rs-" + replicaSet, uid,
+                        above.length == 0 ? Optional.empty()
+                                : Optional.of(new OwnerRef(above[0], above[1], "above-" + above[0]))));
+            }
+        }
+    }
+
+    /** What a random pod says of its controller: none, a ReplicaSet (known or not, with its hash), a StatefulSet. */
+    private PodController controller() {
+        return switch (owners.nextInt(4)) {
+            case 0 -> PodController.NONE;
+            case 1 -> PodController.of(new OwnerRef("StatefulSet", "db", "sts-uid"));
+            default -> {
+                int replicaSet = owners.nextInt(5);
+                yield new PodController(Optional.of(new OwnerRef("ReplicaSet", "rs-" + replicaSet, "rs-uid-" + replicaSet)),
+                        owners.nextBoolean() ? Integer.toString(replicaSet) : "");
+            }
+        };
     }
 
     private PodPlacement pod(String uid) {
@@ -94,7 +143,7 @@ public final class RandomCluster {
                     container == 0 && count > 1, shares));
         }
         PodPhase phase = random.nextInt(10) == 0 ? PodPhase.PENDING : PodPhase.RUNNING;
-        return new PodPlacement(ref, nodeName(node), phase, random.nextBoolean(), containers, migs);
+        return new PodPlacement(ref, nodeName(node), phase, random.nextBoolean(), containers, migs, controller());
     }
 
     /** Whether two pods of one name share a card in {@code view}: the case that needs deduplication. */
