@@ -55,11 +55,24 @@ public final class PrometheusFleetHistory implements FleetHistory {
      * @param timeout how long one query may take before the call fails with a clear message
      */
     public static PrometheusFleetHistory at(URI url, Duration timeout) {
+        return at(url, timeout, PrometheusApi.defaultBudget());
+    }
+
+    /** As {@link #at(URI, Duration)}, with {@code budgetBytes} for the answers read at once. */
+    static PrometheusFleetHistory at(URI url, Duration timeout, long budgetBytes) {
         if (url.getScheme() == null || !(url.getScheme().equals("http") || url.getScheme().equals("https"))
                 || url.getHost() == null) {
             throw new IllegalArgumentException("a Prometheus URL needs http:// or https:// and a host: " + url);
         }
-        return new PrometheusFleetHistory(new PrometheusApi(url, timeout));
+        if (url.getRawFragment() != null) {
+            throw new IllegalArgumentException("a Prometheus URL has no #fragment: " + url);
+        }
+        return new PrometheusFleetHistory(new PrometheusApi(url, timeout, budgetBytes));
+    }
+
+    /** The queries in flight to Prometheus now. */
+    int queriesInFlight() {
+        return api.inFlight();
     }
 
     @Override
@@ -428,11 +441,12 @@ public final class PrometheusFleetHistory implements FleetHistory {
 
     private static String key(Sample sample, String... labels) {
         StringBuilder key = new StringBuilder();
-        for (String label : labels) {
-            if (!key.isEmpty()) {
+        for (int i = 0; i < labels.length; i++) {
+            // One separator between every two labels, empty values included: a key always splits in as many parts.
+            if (i > 0) {
                 key.append('\u0000');
             }
-            key.append(sample.label(label));
+            key.append(sample.label(labels[i]));
         }
         return key.toString();
     }
