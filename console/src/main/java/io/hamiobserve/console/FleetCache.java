@@ -177,7 +177,7 @@ final class FleetCache {
         long now = System.nanoTime();
         long stuck = entries.values().stream().filter(entry -> entry.inFlightFor(now, joinLimit)).count();
         return stuck == 0 ? Optional.empty() : Optional.of(stuck + " read" + (stuck == 1 ? " has" : "s have")
-                + " been in flight to " + history.description() + " for more than " + joinLimit.toSeconds()
+                + " been in flight to " + history.description() + " for more than " + joinLimit.toMillis() / 1000.0
                 + " s: the console cannot answer pages in time");
     }
 
@@ -237,12 +237,14 @@ final class FleetCache {
         long now = System.nanoTime();
         Entry mine = new Entry(now, keep);
         // An answer in flight is joined unless it has been for longer than a request waits.
-        Entry entry = entries.compute(key, (k, old) -> old != null && ((!old.answer().isDone()
-                && !old.inFlightFor(now, joinLimit)) || old.fresh(now) || old.usable(now)) ? old : mine);
+        Entry entry = entries.compute(key, (k, old) -> old == null ? mine
+                : !old.answer().isDone() ? (old.inFlightFor(now, joinLimit) ? mine : old)
+                : old.usable(now) ? old : mine);
         entry.used().set(now);
         if (entry == mine) {
             trim(now);
-            fetch(key, mine, at, call);
+            // On its own thread: this request waits for it no longer than any other (joinLimit).
+            Thread.ofVirtual().start(() -> fetch(key, mine, at, call));
         } else if (!entry.fresh(now) && entry.answer().isDone() && entry.refreshing().compareAndSet(false, true)) {
             // Serve the older answer now; fetch the next one without keeping anyone waiting.
             Entry next = new Entry(now, keep);
@@ -267,13 +269,15 @@ final class FleetCache {
         Entry entry = entries.compute(key, (k, old) -> old == null || old.answer().isCompletedExceptionally()
                 || old.inFlightFor(now, joinLimit) || (old.answer().isDone() && !old.usable(now)) ? next : old);
         if (entry == next) {
-            fetch(key, next, at, call);
+            Thread.ofVirtual().start(() -> fetch(key, next, at, call));
         } else if (entry.answer().isDone()) {
             // The kept answer is served until this one has arrived.
-            fetch(key, next, at, call, false);
-            if (!next.answer().isCompletedExceptionally()) {
-                entries.put(key, next);
-            }
+            Thread.ofVirtual().start(() -> {
+                fetch(key, next, at, call, false);
+                if (!next.answer().isCompletedExceptionally()) {
+                    entries.put(key, next);
+                }
+            });
             entry = next;
         }
         return (T) join(entry.answer(), entry.asked());
@@ -289,7 +293,7 @@ final class FleetCache {
             return answer.get(Math.max(left, 0), TimeUnit.NANOSECONDS);
         } catch (TimeoutException late) {
             throw new SourceUnavailableException("the figures asked of " + history.description() + " have not "
-                    + "arrived after " + joinLimit.toSeconds() + " s; the page stopped waiting for them", late);
+                    + "arrived after " + joinLimit.toMillis() / 1000.0 + " s; the page stopped waiting for them", late);
         } catch (InterruptedException interrupted) {
             Thread.currentThread().interrupt();
             throw new SourceUnavailableException("interrupted while waiting for " + history.description(), interrupted);
