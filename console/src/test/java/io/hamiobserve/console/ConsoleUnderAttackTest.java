@@ -134,6 +134,27 @@ class ConsoleUnderAttackTest {
         assertEquals(404, missing.statusCode());
     }
 
+    // ---- Finding 1: readiness does not claim a wedged console is ready ----
+
+    @Test
+    void aReadWedgedPastTheLimitMakesTheConsoleNotReadyUntilItEnds() throws Exception {
+        java.util.concurrent.CountDownLatch wedged = new java.util.concurrent.CountDownLatch(1);
+        history.gate = wedged;
+        Console console = Console.create(history, ConsoleSettings.defaults().withReadLimit(Duration.ofMillis(300))
+                .withRefresh(Duration.ofMinutes(1), Duration.ofMillis(100)), Clock.fixed(NOW, ZoneOffset.UTC));
+        refreshing = console.warmUp(Duration.ofMinutes(1));
+        Thread.sleep(700);
+        assertFalse(console.ready(), "every read is wedged, yet ready");
+        assertTrue(console.notReadyReason().contains("been in flight to a fixed test fleet <i> for more than 0.3 s"),
+                console.notReadyReason());
+        wedged.countDown();
+        long deadline = System.nanoTime() + 5_000_000_000L;
+        while (!console.ready() && System.nanoTime() < deadline) {
+            Thread.sleep(20);
+        }
+        assertTrue(console.ready(), console.notReadyReason());
+    }
+
     // ---- Finding 6: no data is never drawn as 0 ----
 
     @Test
