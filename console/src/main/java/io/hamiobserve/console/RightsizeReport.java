@@ -46,7 +46,8 @@ public final class RightsizeReport {
         Table<Recommendation> table = Columns.recommendations(new Links(""));
         switch (format) {
             case JSON -> out.println(table.json(recommendations, Map.of()));
-            case CSV -> out.print(table.csv(recommendations, Map.of()));
+            // Printed where a terminal may show it: no control character of a label value gets through.
+            case CSV -> out.print(table.csv(recommendations, Map.of(), Table::printable));
             case TABLE -> {
                 RightSizing.Savings savings = RightSizing.Savings.of(recommendations,
                         FleetTotals.of(state).meanCardMemory());

@@ -202,6 +202,11 @@ record Table<R>(String id, String title, List<Column<R>> columns, String default
      * leading apostrophe, as OWASP advises (CSV injection); numbers are written as numbers.
      */
     String csv(List<R> rows, Map<String, String> parameters) {
+        return csv(rows, parameters, java.util.function.UnaryOperator.identity());
+    }
+
+    /** As {@link #csv(List, Map)}, each text cell passed through {@code cell} first (a terminal's {@link #printable}). */
+    String csv(List<R> rows, Map<String, String> parameters, java.util.function.UnaryOperator<String> cell) {
         List<R> selected = select(rows, View.of(parameters, id, defaultSort, defaultDescending));
         StringWriter out = new StringWriter();
         try (CSVPrinter printer = new CSVPrinter(out, CSVFormat.RFC4180)) {
@@ -210,7 +215,7 @@ record Table<R>(String id, String title, List<Column<R>> columns, String default
                 List<Object> record = new ArrayList<>();
                 for (Column<R> column : columns) {
                     Object value = column.value().apply(row).exported();
-                    record.add(value == null ? "" : value instanceof java.lang.Number ? value : inert(value.toString()));
+                    record.add(value == null ? "" : value instanceof java.lang.Number ? value : inert(cell.apply(value.toString())));
                 }
                 printer.printRecord(record);
             }
