@@ -37,6 +37,10 @@ public final class FakePrometheus implements AutoCloseable {
         };
         /** The connection is accepted and nothing is ever answered. */
         Mode SILENT = (request, out) -> silence();
+        /** A healthy Prometheus that holds nothing: an empty vector, or an empty matrix for a range query. */
+        Mode EMPTY = (request, out) -> json(200, request.contains("/api/v1/query_range")
+                ? "{\"status\":\"success\",\"data\":{\"resultType\":\"matrix\",\"result\":[]}}"
+                : EMPTY_VECTOR).answer(request, out);
 
         void answer(String request, OutputStream out) throws IOException;
     }

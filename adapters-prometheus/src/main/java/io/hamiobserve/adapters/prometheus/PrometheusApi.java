@@ -69,6 +69,8 @@ final class PrometheusApi {
     /** The bytes of the answers being read now, together, and the most they may be. */
     private final java.util.concurrent.atomic.AtomicLong inFlightBytes = new java.util.concurrent.atomic.AtomicLong();
     private final long budgetBytes;
+    /** The last exchange's failure, or null when it succeeded. */
+    private volatile String lastFailure;
 
     /** One instant-vector sample. */
     record Sample(Map<String, String> labels, double value) {
@@ -159,19 +161,36 @@ final class PrometheusApi {
         }
     }
 
+    /**
+     * Sends the query once a slot is free, waiting for it on a virtual thread of its own: the caller
+     * gets its future at once, so a batch's queries all wait together and its first failure shows
+     * after one timeout, not after each query in turn has waited for a slot.
+     */
     private CompletableFuture<Answer> post(PromQl.Query query, String path, Map<String, String> form) {
+        return CompletableFuture.runAsync(() -> slot(query), WAITING)
+                .thenCompose(sent -> exchange(query, path, form));
+    }
+
+    private static final java.util.concurrent.Executor WAITING =
+            java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor();
+
+    private void slot(PromQl.Query query) {
         try {
             if (!slots.tryAcquire(timeout.toNanos(), java.util.concurrent.TimeUnit.NANOSECONDS)) {
-                return CompletableFuture.failedFuture(new QueryFailed(query, MAX_IN_FLIGHT
-                        + " queries were already in flight to Prometheus at " + base + " for "
-                        + seconds(timeout) + " s; this one was not sent", null));
+                // Why the slots stay taken is what a reader needs to know: the last query that failed says.
+                String last = lastFailure;
+                throw new QueryFailed(query, MAX_IN_FLIGHT + " queries were already in flight to Prometheus at "
+                        + base + " for " + seconds(timeout) + " s; this one was not sent"
+                        + (last == null ? "" : " (the last to fail: " + last + ")"), null);
             }
         } catch (InterruptedException interrupted) {
             Thread.currentThread().interrupt();
-            return CompletableFuture.failedFuture(new QueryFailed(query, "interrupted while waiting to query "
-                    + "Prometheus", interrupted));
+            throw new QueryFailed(query, "interrupted while waiting to query Prometheus", interrupted);
         }
-        // The exchange has the whole timeout from now on: a query that waited for a slot is not cut short.
+    }
+
+    /** The exchange, a slot held: it has the whole timeout from now on, and gives the slot back when done. */
+    private CompletableFuture<Answer> exchange(PromQl.Query query, String path, Map<String, String> form) {
         long deadline = System.nanoTime() + timeout.toNanos();
         CompletableFuture<Answer> answer;
         try {
@@ -196,7 +215,11 @@ final class PrometheusApi {
             slots.release();
             throw failed;
         }
-        answer.whenComplete((done, failure) -> slots.release());
+        answer.whenComplete((done, failure) -> {
+            lastFailure = failure == null ? null : String.valueOf((failure instanceof CompletionException
+                    && failure.getCause() != null ? failure.getCause() : failure).getMessage());
+            slots.release();
+        });
         return answer;
     }
 
