@@ -36,8 +36,9 @@ final class Bars {
             String used = share.memoryUsed().isKnown() ? Format.bytes(share.memoryUsed().orElseThrow()) + " used"
                     : "use unknown: " + ((io.hamiobserve.domain.fleet.Figure.Missing) share.memoryUsed()).why()
                     .explanation();
-            segments.add(segment(x, size, scale, "seg-alloc", who + ": " + Format.bytes(size) + " allocated, " + used,
-                    href));
+            String allocation = share.memoryAllocated() instanceof io.hamiobserve.domain.fleet.Figure.Missing missing
+                    ? "allocation unknown (" + missing.why().explanation() + ")" : Format.bytes(size) + " allocated";
+            segments.add(segment(x, size, scale, "seg-alloc", who + ": " + allocation + ", " + used, href));
             if (share.memoryUsed().isKnown()) {
                 double use = share.memoryUsed().orElseThrow();
                 segments.add(segment(x, Math.min(use, size), scale, "seg-used", who + ": " + used, href));
@@ -52,9 +53,14 @@ final class Bars {
         if (total > x) {
             segments.add(segment(x, total - x, scale, "seg-free", Format.bytes(total - x) + " free", null));
         }
-        String caption = "Memory " + (total > 0 ? Format.bytes(total) : "(total unknown)") + ": "
-                + Format.bytes(allocated) + " allocated to " + card.shares().size() + " container"
-                + (card.shares().size() == 1 ? "" : "s")
+        long unknown = card.shares().stream().filter(share -> !share.memoryAllocated().isKnown()).count();
+        int holders = card.shares().size();
+        // A missing allocation is "no data", never 0 B: the facts above say the same.
+        String allocation = holders > 0 && unknown == holders
+                ? "allocation of " + holders + " container" + (holders == 1 ? "" : "s") + ": no data"
+                : Format.bytes(allocated) + " allocated to " + holders + " container" + (holders == 1 ? "" : "s")
+                + (unknown > 0 ? " (" + unknown + " without an allocation figure: no data)" : "");
+        String caption = "Memory " + (total > 0 ? Format.bytes(total) : "(total unknown)") + ": " + allocation
                 + (card.memoryUsed().isKnown() ? ", " + Format.bytes(card.memoryUsed().orElseThrow())
                 + " in use on the card" : ", card use unknown")
                 + (allocated + outside > total && total > 0 ? " — more than the card holds" : "") + ".";

@@ -61,7 +61,7 @@ public final class Console {
         this.settings = settings;
         this.clock = clock;
         this.links = new Links(settings.routePrefix());
-        this.fleet = new FleetCache(history, settings.fresh());
+        this.fleet = new FleetCache(history, settings.fresh(), settings.readLimit());
         this.pages = new ConsolePages(fleet, links, settings);
     }
 
@@ -122,17 +122,23 @@ public final class Console {
 
     /**
      * Ready once the first background read has answered or failed (a failed one leaves pages that
-     * say why), or {@link ConsoleSettings#readyTimeout} after it started; always, without one.
+     * say why), or {@link ConsoleSettings#readyTimeout} after it started; always, without one —
+     * and not while a read has been in flight for longer than {@link ConsoleSettings#readLimit}:
+     * pages would not answer in time. Prometheus refusing or failing fast leaves it ready: pages
+     * then answer at once, with the kept figures and their age, or a page that says what failed.
+     * (Liveness, {@code /healthz}, says only that the process answers: restarting it would not
+     * mend Prometheus.)
      */
     public boolean ready() {
         long started = refreshStarted;
-        return started == 0 || firstRefreshDone || System.nanoTime() - started > settings.readyTimeout().toNanos();
+        return (started == 0 || firstRefreshDone || System.nanoTime() - started > settings.readyTimeout().toNanos())
+                && fleet.wedged().isEmpty();
     }
 
-    /** Why the console is not ready yet. */
+    /** Why the console is not ready. */
     public String notReadyReason() {
-        return "reading the fleet-wide figures from Prometheus before serving them (at most "
-                + settings.readyTimeout().toSeconds() + " s)";
+        return fleet.wedged().orElseGet(() -> "reading the fleet-wide figures from Prometheus before serving them "
+                + "(at most " + settings.readyTimeout().toSeconds() + " s)");
     }
 
     /** The path the console answers under: "/" or the route prefix. */
@@ -140,26 +146,67 @@ public final class Console {
         return settings.routePrefix().isEmpty() ? "/" : settings.routePrefix() + "/";
     }
 
-    /** Adds the console's routes to a server's routing. */
+    /** Adds the console's routes to a server's routing: every page and file answers GET and HEAD alike. */
     public void routing(HttpRouting.Builder routing) {
         String prefix = settings.routePrefix();
-        routing.get(prefix.isEmpty() ? "/" : prefix, (request, response) -> page(request, response, "/", pages::overview))
-                .get(prefix + "/", (request, response) -> page(request, response, "/", pages::overview))
-                .get(prefix + "/nodes", (request, response) -> page(request, response, "/nodes", pages::nodes))
-                .get(prefix + "/node", (request, response) -> page(request, response, "/node", pages::node))
-                .get(prefix + "/cards", (request, response) -> page(request, response, "/cards", pages::cards))
-                .get(prefix + "/card", (request, response) -> page(request, response, "/card", pages::card))
-                .get(prefix + "/workloads", (request, response) -> page(request, response, "/workloads",
-                        pages::workloads))
-                .get(prefix + "/workload", (request, response) -> page(request, response, "/workload",
-                        pages::workload))
-                .get(prefix + "/namespaces", (request, response) -> page(request, response, "/namespaces",
-                        pages::namespaces))
-                .get(prefix + "/rightsizing", (request, response) -> page(request, response, "/rightsizing",
-                        pages::rightsizing))
-                .get(prefix + "/capacity", (request, response) -> page(request, response, "/capacity",
-                        pages::capacity))
-                .get(prefix + "/assets/{name}", this::asset);
+        Map<String, PageFunction> routes = new LinkedHashMap<>();
+        routes.put("/", pages::overview);
+        routes.put("/nodes", pages::nodes);
+        routes.put("/node", pages::node);
+        routes.put("/cards", pages::cards);
+        routes.put("/card", pages::card);
+        routes.put("/workloads", pages::workloads);
+        routes.put("/workload", pages::workload);
+        routes.put("/namespaces", pages::namespaces);
+        routes.put("/rightsizing", pages::rightsizing);
+        routes.put("/capacity", pages::capacity);
+        routes.forEach((path, build) -> {
+            io.helidon.webserver.http.Handler handler = (request, response) -> page(request, response, path, build);
+            for (String route : path.equals("/") ? (prefix.isEmpty() ? java.util.List.of("/")
+                    : java.util.List.of(prefix, prefix + "/")) : java.util.List.of(prefix + path)) {
+                routing.get(route, handler).head(route, handler);
+            }
+        });
+        routing.get(prefix + "/assets/{name}", this::asset).head(prefix + "/assets/{name}", this::asset);
+    }
+
+    /** What is wrong with a request's parameters before any figure is read, or empty. */
+    static java.util.Optional<String> refused(Map<String, String> parameters) {
+        for (Map.Entry<String, String> parameter : parameters.entrySet()) {
+            for (String text : new String[] {parameter.getKey(), parameter.getValue()}) {
+                // Percent-decoding turns bytes that are not UTF-8 into U+FFFD; a literal U+FFFD names nothing either.
+                if (text.indexOf('\uFFFD') >= 0 || text.chars().anyMatch(c -> Character.isSurrogate((char) c)
+                        && !validSurrogates(text)) || text.chars().anyMatch(c -> c < 0x20 || c == 0x7f)) {
+                    return java.util.Optional.of("The parameter \"" + printable(parameter.getKey()) + "\" is not "
+                            + "valid UTF-8 text (it holds bytes that decode to no character, or control characters); "
+                            + "nothing was asked of Prometheus.");
+                }
+            }
+        }
+        String window = parameters.getOrDefault("window", "");
+        if (!window.isEmpty() && !ConsolePages.WINDOWS.contains(window)) {
+            return java.util.Optional.of("The window \"" + printable(window) + "\" is not one the console offers: "
+                    + String.join(", ", ConsolePages.WINDOWS) + ".");
+        }
+        return java.util.Optional.empty();
+    }
+
+    private static boolean validSurrogates(String text) {
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (Character.isHighSurrogate(c) && i + 1 < text.length() && Character.isLowSurrogate(text.charAt(i + 1))) {
+                i++;
+            } else if (Character.isSurrogate(c)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** A parameter quoted back: short, and without what it could not carry. */
+    private static String printable(String text) {
+        String plain = text.replaceAll("[\\p{Cntrl}\uFFFD\\p{Cs}]", "?");
+        return plain.length() <= 60 ? plain : plain.substring(0, 60) + "…";
     }
 
     private void page(ServerRequest request, ServerResponse response, String path, PageFunction build) {
@@ -173,29 +220,52 @@ public final class Console {
         Instant at = clock.instant().truncatedTo(ChronoUnit.SECONDS);
         secure(response);
         Result result;
-        try {
-            result = build.build(new Request(path, parameters, at));
-        } catch (SourceUnavailableException unavailable) {
-            result = error(path, at, 503, "The figures cannot be read now: " + unavailable.getMessage()
-                    + ". The console retries on every request; check that Prometheus is up and reachable from here, "
-                    + "and that it scrapes the hami-observe endpoints.");
-        } catch (RuntimeException bug) {
-            LOG.log(Level.SEVERE, "rendering " + path + " failed", bug);
-            result = error(path, at, 500, "This page failed to render (" + bug.getClass().getSimpleName()
-                    + "); the console's log has the details.");
+        java.util.Optional<String> refusal = refused(parameters);
+        try (AutoCloseable tracked = fleet.track()) {
+            result = refusal.isPresent() ? error(path, at, 400, refusal.get())
+                    : build.build(new Request(path, parameters, at));
+        } catch (Exception unavailable) {
+            result = failed(path, at, unavailable);
         }
+        boolean head = request.prologue().method() == io.helidon.http.Method.HEAD;
         switch (result) {
             case Result.Html html -> {
                 response.status(Status.create(html.status()));
                 response.header(HeaderNames.CONTENT_TYPE, "text/html; charset=utf-8");
-                response.send(render(html.page()).getBytes(StandardCharsets.UTF_8));
+                send(response, render(html.page()).getBytes(StandardCharsets.UTF_8), head);
             }
             case Result.Export export -> {
                 response.header(HeaderNames.CONTENT_TYPE, export.contentType());
                 response.header(HeaderNames.CONTENT_DISPOSITION, "attachment; filename=\"" + export.fileName() + "\"");
-                response.send(export.body().getBytes(StandardCharsets.UTF_8));
+                send(response, export.body().getBytes(StandardCharsets.UTF_8), head);
             }
         }
+    }
+
+    /** The body, or for HEAD its length only (Helidon would send a body given to a HEAD response). */
+    private static void send(ServerResponse response, byte[] body, boolean head) {
+        if (head) {
+            response.header(HeaderNames.CONTENT_LENGTH, Integer.toString(body.length));
+            response.send();
+        } else {
+            response.send(body);
+        }
+    }
+
+    private Result failed(String path, Instant at, Exception failure) {
+        Result result;
+        try {
+            throw failure;
+        } catch (SourceUnavailableException unavailable) {
+            result = error(path, at, 503, "The figures cannot be read now: " + unavailable.getMessage()
+                    + ". The console retries on every request; check that Prometheus is up and reachable from here, "
+                    + "and that it scrapes the hami-observe endpoints.");
+        } catch (Exception bug) {
+            LOG.log(Level.SEVERE, "rendering " + path + " failed", bug);
+            result = error(path, at, 500, "This page failed to render (" + bug.getClass().getSimpleName()
+                    + "); the console's log has the details.");
+        }
+        return result;
     }
 
     private Result error(String path, Instant at, int status, String message) {
@@ -214,8 +284,12 @@ public final class Console {
                 return;
             }
             response.header(HeaderNames.CONTENT_TYPE, asset.contentType());
-            response.send(asset.bytes());
-        }, () -> response.status(Status.NOT_FOUND_404).send("no such file\n"));
+            send(response, asset.bytes(), request.prologue().method() == io.helidon.http.Method.HEAD);
+        }, () -> {
+            response.status(Status.NOT_FOUND_404);
+            send(response, "no such file\n".getBytes(StandardCharsets.UTF_8),
+                    request.prologue().method() == io.helidon.http.Method.HEAD);
+        });
     }
 
     private static void secure(ServerResponse response) {

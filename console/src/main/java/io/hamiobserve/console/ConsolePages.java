@@ -69,9 +69,14 @@ final class ConsolePages {
     /** Whether the fleet-wide answers are read again in the background (pages then say how often). */
     private volatile boolean refreshing;
 
-    /** A page whose figures describe {@code asOf} (earlier than the request when served from the cache). */
-    private Builder page(String title, Request request, java.time.Instant asOf) {
-        Builder page = new Builder(title, request.path(), links, settings, fleet.history().description(), asOf);
+    /**
+     * A page over {@code state}, whose figures describe its instant (earlier than the request when
+     * served from the cache); it says when the source holds none of the exporters' series.
+     */
+    private Builder page(String title, Request request, FleetState state) {
+        Builder page = new Builder(title, request.path(), links, settings, fleet.history().description(), state.at())
+                .failures(fleet::failureOfThisRequest)
+                .noData(state.cards().isEmpty() && state.workloads().isEmpty() && !state.health().reported());
         return refreshing ? page.refreshed(settings.refresh(), request.at()) : page;
     }
 
@@ -98,7 +103,7 @@ final class ConsolePages {
         TimeRange range = range(request, TimeRange.DAY);
         fleet.ahead(() -> fleet.trends(new TrendScope.Cluster(), request.at(), range.length(), range.step()));
         FleetState state = fleet.state(request.at(), FleetScope.EVERYTHING);
-        Builder page = page("Overview", request, state.at());
+        Builder page = page("Overview", request, state);
         Map<Measure, String> queries = page.queries(state.provenance());
         List<WorkloadShare> idle = FleetTotals.topIdle(state, Integer.MAX_VALUE);
         List<Card> beyond = FleetTotals.usedBeyondAllocation(state);
@@ -166,7 +171,7 @@ final class ConsolePages {
 
     Result nodes(Request request) throws SourceUnavailableException {
         FleetState state = fleet.state(request.at(), FleetScope.CARDS_ONLY);
-        Builder page = page("Nodes", request, state.at());
+        Builder page = page("Nodes", request, state);
         Map<Measure, String> queries = page.queries(state.provenance());
         Table<FleetState.NodeSummary> table = Columns.nodes(links);
         Optional<Result> export = export(request, Map.of("nodes", rows(table, state.nodes())));
@@ -185,7 +190,7 @@ final class ConsolePages {
         fleet.ahead(() -> fleet.usage(request.at(), window(request), RightSizing.MIN_HISTORY,
                 new FleetScope.OnNode(name)));
         FleetState state = fleet.state(request.at(), new FleetScope.OnNode(name));
-        Builder page = page("Node " + name, request, state.at()).crumb("Overview", links.to("/")).crumb("Nodes", links.to("/nodes"));
+        Builder page = page("Node " + name, request, state).crumb("Overview", links.to("/")).crumb("Nodes", links.to("/nodes"));
         Map<Measure, String> queries = page.queries(state.provenance());
         Optional<FleetState.NodeSummary> found = state.node(name);
         List<Card> cards = state.cards().stream().filter(card -> card.node().equals(name)).toList();
@@ -199,8 +204,15 @@ final class ConsolePages {
             return export.get();
         }
         if (found.isEmpty()) {
-            page.note("warn", "No card on a node named \"" + name + "\" is in the metrics now.");
-            return page.html(404);
+            if (workloads.isEmpty()) {
+                page.note("warn", "No card on a node named \"" + name + "\" is in the metrics now.");
+                return page.html(404);
+            }
+            // Containers hold shares here, but no card of the node is registered now: show what there is.
+            page.note("warn", "No card of node \"" + name + "\" is registered in the metrics now (its exporter may "
+                    + "be down, or the node was drained); the containers that hold shares on it are below.");
+            page.add(view(workloadTable, workloads, request, page.anchors(), "", "No workloads hold shares here."));
+            return page.html();
         }
         FleetState.NodeSummary node = found.get();
         page.add(new Tiles(List.of(
@@ -232,7 +244,7 @@ final class ConsolePages {
 
     Result cards(Request request) throws SourceUnavailableException {
         FleetState state = fleet.state(request.at(), FleetScope.CARDS_ONLY);
-        Builder page = page("Cards", request, state.at());
+        Builder page = page("Cards", request, state);
         Map<Measure, String> queries = page.queries(state.provenance());
         Optional<Result> export = export(request, Map.of("cards", rows(Columns.cards(links), state.cards())));
         if (export.isPresent()) {
@@ -252,7 +264,7 @@ final class ConsolePages {
         Optional<Card> found = state.card(uuid);
         String title = found.filter(card -> card.index() >= 0)
                 .map(card -> "Card " + card.index() + " of " + card.node()).orElse("Card " + uuid);
-        Builder page = page(title, request, state.at()).crumb("Overview", links.to("/"));
+        Builder page = page(title, request, state).crumb("Overview", links.to("/"));
         Map<Measure, String> queries = page.queries(state.provenance());
         Optional<Result> export = export(request, Map.of("shares", rows(Columns.shares(links),
                 found.map(Card::shares).orElse(List.of()))));
@@ -260,8 +272,21 @@ final class ConsolePages {
             return export.get();
         }
         if (found.isEmpty()) {
-            page.note("warn", "No card \"" + uuid + "\" is in the metrics now.");
-            return page.html(404);
+            List<Workload> holders = state.workloads().stream().filter(w -> w.cards().contains(uuid)).toList();
+            if (holders.isEmpty()) {
+                page.note("warn", "No card \"" + uuid + "\" is in the metrics now.");
+                return page.html(404);
+            }
+            // Containers hold shares on it, so pages link here: answer with what the metrics have.
+            page.note("warn", "Card \"" + uuid + "\" is not registered in the metrics now (its node's exporter may "
+                    + "not report it, or it was removed); the containers that hold shares on it, and its history "
+                    + "if Prometheus still has it, are below.");
+            page.add(view(Columns.workloads(links, Map.of(), windowLabel(request)), holders, request, queries, "",
+                    "No workloads hold shares here."));
+            page.add(rangeChoices(request, range));
+            charts(page, "card", fleet.trends(new TrendScope.OneCard(uuid), request.at(), range.length(),
+                    range.step()), "");
+            return page.html();
         }
         Card card = found.get();
         page.crumb("Node " + card.node(), links.node(card.node()));
@@ -304,7 +329,7 @@ final class ConsolePages {
     Result workloads(Request request) throws SourceUnavailableException {
         fleet.ahead(() -> fleet.usage(request.at(), window(request), RightSizing.MIN_HISTORY, FleetScope.EVERYTHING));
         FleetState state = fleet.state(request.at(), FleetScope.EVERYTHING);
-        Builder page = page("Workloads", request, state.at());
+        Builder page = page("Workloads", request, state);
         page.queries(state.provenance());
         Map<WorkloadRef, Recommendation> advice = recommendations(request, state.workloads(), page,
                 FleetScope.EVERYTHING);
@@ -325,7 +350,7 @@ final class ConsolePages {
         fleet.ahead(() -> fleet.usage(request.at(), window(request), RightSizing.MIN_HISTORY,
                 new FleetScope.OfWorkload(ref)));
         FleetState state = fleet.state(request.at(), new FleetScope.OfWorkload(ref));
-        Builder page = page("Workload " + ref.pod(), request, state.at()).crumb("Overview", links.to("/"));
+        Builder page = page("Workload " + ref.pod(), request, state).crumb("Overview", links.to("/"));
         Map<Measure, String> queries = page.queries(state.provenance());
         Optional<Workload> found = state.workload(ref);
         List<WorkloadShare> shares = found.map(Workload::shares).orElse(List.of());
@@ -443,7 +468,7 @@ final class ConsolePages {
     Result namespaces(Request request) throws SourceUnavailableException {
         fleet.ahead(() -> fleet.accruals(request.at(), window(request, Duration.ofDays(7))));
         FleetState state = fleet.state(request.at(), FleetScope.EVERYTHING);
-        Builder page = page("Namespaces", request, state.at());
+        Builder page = page("Namespaces", request, state);
         page.queries(state.provenance());
         Duration window = window(request, Duration.ofDays(7));
         AccrualHistory accruals = fleet.accruals(request.at(), window);
@@ -490,7 +515,7 @@ final class ConsolePages {
     Result rightsizing(Request request) throws SourceUnavailableException {
         fleet.ahead(() -> fleet.usage(request.at(), window(request), RightSizing.MIN_HISTORY, FleetScope.EVERYTHING));
         FleetState state = fleet.state(request.at(), FleetScope.EVERYTHING);
-        Builder page = page("Right-sizing", request, state.at());
+        Builder page = page("Right-sizing", request, state);
         page.queries(state.provenance());
         Duration window = window(request);
         UsageHistory usage = fleet.usage(request.at(), window, RightSizing.MIN_HISTORY, FleetScope.EVERYTHING);
@@ -534,7 +559,7 @@ final class ConsolePages {
 
     Result capacity(Request request) throws SourceUnavailableException {
         FleetState state = fleet.state(request.at(), FleetScope.CARDS_ONLY);
-        Builder page = page("Capacity", request, state.at());
+        Builder page = page("Capacity", request, state);
         Map<Measure, String> queries = page.queries(state.provenance());
         String memory = request.get("memory").isBlank() ? "4096" : request.get("memory");
         String cores = request.get("cores").isBlank() ? "10" : request.get("cores");

@@ -17,13 +17,17 @@ import java.util.Optional;
  *                           summaries, chargeback, the cluster's trends) are read again in the
  *                           background, whether or not anyone is looking
  * @param readyTimeout       how long readiness waits for the first of those reads at start
+ * @param readLimit          how long a page waits for figures being read, and the oldest read a page
+ *                           joins (an older one is asked again, and makes the console not ready)
  */
 public record ConsoleSettings(String routePrefix, Optional<URI> prometheusExternal, Optional<String> banner,
-                              Duration fresh, Duration refresh, Duration readyTimeout) {
+                              Duration fresh, Duration refresh, Duration readyTimeout, Duration readLimit) {
     /** How often the fleet-wide answers are read again unless told. */
     public static final Duration DEFAULT_REFRESH = Duration.ofSeconds(60);
     /** How long readiness waits for the first read unless told. */
     public static final Duration DEFAULT_READY_TIMEOUT = Duration.ofSeconds(60);
+    /** How long a page waits for figures being read unless told: three Prometheus timeouts of 10 s. */
+    public static final Duration DEFAULT_READ_LIMIT = Duration.ofSeconds(30);
 
     public ConsoleSettings {
         routePrefix = normalise(routePrefix);
@@ -35,32 +39,54 @@ public record ConsoleSettings(String routePrefix, Optional<URI> prometheusExtern
         if (!refresh.isPositive() || readyTimeout.isNegative()) {
             throw new IllegalArgumentException("the refresh interval must be positive and the ready timeout not negative");
         }
+        if (!readLimit.isPositive()) {
+            throw new IllegalArgumentException("the read limit must be positive");
+        }
     }
 
     public static ConsoleSettings defaults() {
         return new ConsoleSettings("", Optional.empty(), Optional.empty(), Duration.ofSeconds(5), DEFAULT_REFRESH,
-                DEFAULT_READY_TIMEOUT);
+                DEFAULT_READY_TIMEOUT, DEFAULT_READ_LIMIT);
     }
 
     public ConsoleSettings withRoutePrefix(String prefix) {
-        return new ConsoleSettings(prefix, prometheusExternal, banner, fresh, refresh, readyTimeout);
+        return new ConsoleSettings(prefix, prometheusExternal, banner, fresh, refresh, readyTimeout, readLimit);
     }
 
     public ConsoleSettings withPrometheusExternal(Optional<URI> url) {
-        return new ConsoleSettings(routePrefix, url, banner, fresh, refresh, readyTimeout);
+        return new ConsoleSettings(routePrefix, url, banner, fresh, refresh, readyTimeout, readLimit);
     }
 
     public ConsoleSettings withBanner(Optional<String> text) {
-        return new ConsoleSettings(routePrefix, prometheusExternal, text, fresh, refresh, readyTimeout);
+        return new ConsoleSettings(routePrefix, prometheusExternal, text, fresh, refresh, readyTimeout, readLimit);
     }
 
     public ConsoleSettings withFresh(Duration duration) {
         return new ConsoleSettings(routePrefix, prometheusExternal, banner, duration, refresh,
-                readyTimeout);
+                readyTimeout, readLimit);
     }
 
     public ConsoleSettings withRefresh(Duration interval, Duration timeout) {
-        return new ConsoleSettings(routePrefix, prometheusExternal, banner, fresh, interval, timeout);
+        return new ConsoleSettings(routePrefix, prometheusExternal, banner, fresh, interval, timeout, readLimit);
+    }
+
+    /** A page waits at most {@code limit} for figures being read (three of the source's timeouts is a fair bound). */
+    public ConsoleSettings withReadLimit(Duration limit) {
+        return new ConsoleSettings(routePrefix, prometheusExternal, banner, fresh, refresh, readyTimeout, limit);
+    }
+
+    /**
+     * A route prefix as given on the command line: empty, or a path that starts with "/" and has
+     * segments of plain URL characters, none "." or ".." (a browser resolves those away, so the
+     * console would be unreachable at it). Throws with a one-line reason otherwise.
+     */
+    public static String routePrefix(String given) {
+        String prefix = given == null ? "" : given;
+        if (!prefix.isEmpty() && !prefix.startsWith("/")) {
+            throw new IllegalArgumentException("'" + given + "' does not start with /; a route prefix is a path "
+                    + "like /gpu or /tools/gpu-console");
+        }
+        return normalise(prefix);
     }
 
     /** "/", "", "gpu", "/gpu/" → "" or "/gpu"; only path characters a URL carries plainly. */
@@ -75,7 +101,7 @@ public record ConsoleSettings(String routePrefix, Optional<URI> prometheusExtern
         if (!trimmed.startsWith("/")) {
             trimmed = "/" + trimmed;
         }
-        if (!trimmed.matches("(/[A-Za-z0-9._~-]+)+")) {
+        if (!trimmed.matches("(/[A-Za-z0-9._~-]+)+") || trimmed.matches(".*/\\.{1,2}(/.*)?")) {
             throw new IllegalArgumentException("a route prefix is a path like /gpu or /tools/gpu-console: " + prefix);
         }
         return trimmed;

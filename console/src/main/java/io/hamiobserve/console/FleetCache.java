@@ -13,9 +13,16 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Answers of the fleet's history kept for a while and shared by concurrent requests: ten users
@@ -33,21 +40,44 @@ import java.util.concurrent.ConcurrentHashMap;
  * Prometheus, the answer replaces the kept one only once it has arrived (visitors are served the
  * previous one meanwhile), and it is kept as fresh for as long as the refresh promises, so a
  * visitor never starts a fleet-wide read of their own.
+ *
+ * <p>Bounds, so that no visitor can empty it or wedge it: at most {@link #MAX_ENTRIES} answers are
+ * kept; past that the least recently used answers of narrowed pages (a node, a card, a workload)
+ * are dropped, never the background refresh's fleet-wide answers. A request waits for an answer in
+ * flight at most {@code joinLimit}, and an answer in flight for longer than that is not joined but
+ * asked again ({@link #wedged} reports it, so readiness can). The last failure of each read is
+ * kept until that read next succeeds, so a page can tell "old because a refresh failed" from "old
+ * and being read again".
  */
 final class FleetCache {
-    private static final int MAX_ENTRIES = 256;
+    static final int MAX_ENTRIES = 256;
     private static final int STALE_FACTOR = 10;
     private static final java.util.logging.Logger LOG = java.util.logging.Logger.getLogger(FleetCache.class.getName());
+    /** The reads of the request being served on this thread, for its banner. */
+    private static final ThreadLocal<Set<Object>> TOUCHED = new ThreadLocal<>();
 
     private final FleetHistory history;
     private final Duration fresh;
+    private final Duration joinLimit;
     private final Map<Object, Entry> entries;
+    /** The keys the background refresh reads: never dropped to make room. */
+    private final Set<Object> pinned;
+    /** The last failure of each read, until it next succeeds. */
+    private final Map<Object, Failure> failures;
     /** For the background refresh's view: how long its answers are kept fresh; null for visitors' reads. */
     private final Duration renewedKeep;
 
+    /** A read that failed: when (wall clock), and why, naming the query. */
+    record Failure(Instant at, String message) {
+    }
+
     /** An answer (or one being fetched), when it was asked for, and whether a refresh is under way. */
-    private record Entry(long asked, Duration keep, CompletableFuture<Object> answer,
-                         java.util.concurrent.atomic.AtomicBoolean refreshing) {
+    private record Entry(long asked, Duration keep, CompletableFuture<Object> answer, AtomicBoolean refreshing,
+                         AtomicLong used) {
+        Entry(long asked, Duration keep) {
+            this(asked, keep, new CompletableFuture<>(), new AtomicBoolean(), new AtomicLong(asked));
+        }
+
         boolean fresh(long now) {
             return now - asked < keep.toNanos();
         }
@@ -55,30 +85,40 @@ final class FleetCache {
         boolean usable(long now) {
             return now - asked < keep.toNanos() * STALE_FACTOR && answer.isDone() && !answer.isCompletedExceptionally();
         }
-    }
 
-    private interface Call<T> {
-        T get() throws SourceUnavailableException;
+        boolean inFlightFor(long now, Duration limit) {
+            return !answer.isDone() && now - asked > limit.toNanos();
+        }
     }
 
     FleetCache(FleetHistory history, Duration fresh) {
-        this(history, fresh, new ConcurrentHashMap<>(), null);
+        this(history, fresh, Duration.ofSeconds(60));
     }
 
-    private FleetCache(FleetHistory history, Duration fresh, Map<Object, Entry> entries, Duration renewedKeep) {
+    /** @param joinLimit how long a request waits for an answer in flight, and the oldest one joined */
+    FleetCache(FleetHistory history, Duration fresh, Duration joinLimit) {
+        this(history, fresh, joinLimit, new ConcurrentHashMap<>(), ConcurrentHashMap.newKeySet(),
+                new ConcurrentHashMap<>(), null);
+    }
+
+    private FleetCache(FleetHistory history, Duration fresh, Duration joinLimit, Map<Object, Entry> entries,
+                       Set<Object> pinned, Map<Object, Failure> failures, Duration renewedKeep) {
         this.history = history;
         this.fresh = fresh;
+        this.joinLimit = joinLimit;
         this.entries = entries;
+        this.pinned = pinned;
+        this.failures = failures;
         this.renewedKeep = renewedKeep;
     }
 
     /**
      * The same cache as the background refresh reads it: every read asks Prometheus again (or
      * joins a read already under way), and its answer, once arrived, replaces the kept one and
-     * stays fresh for {@code keep}.
+     * stays fresh for {@code keep}; its keys are never dropped to make room.
      */
     FleetCache renewing(Duration keep) {
-        return new FleetCache(history, fresh, entries, keep);
+        return new FleetCache(history, fresh, joinLimit, entries, pinned, failures, keep);
     }
 
     FleetHistory history() {
@@ -109,6 +149,38 @@ final class FleetCache {
         return fresh.compareTo(Duration.ofMinutes(1)) > 0 ? fresh : Duration.ofMinutes(1);
     }
 
+    /** Answers kept now (or in flight). */
+    int size() {
+        return entries.size();
+    }
+
+    /**
+     * Records, until closed, which reads this thread's request makes (for {@link #failureOfThisRequest}).
+     */
+    AutoCloseable track() {
+        TOUCHED.set(ConcurrentHashMap.newKeySet());
+        return TOUCHED::remove;
+    }
+
+    /** The latest failure among the reads this thread's request made, if the last attempt of one failed. */
+    Optional<Failure> failureOfThisRequest() {
+        Set<Object> touched = TOUCHED.get();
+        if (touched == null) {
+            return Optional.empty();
+        }
+        return touched.stream().map(failures::get).filter(java.util.Objects::nonNull)
+                .max(java.util.Comparator.comparing(Failure::at));
+    }
+
+    /** Why reads are wedged: an answer in flight for longer than a request would wait for it. */
+    Optional<String> wedged() {
+        long now = System.nanoTime();
+        long stuck = entries.values().stream().filter(entry -> entry.inFlightFor(now, joinLimit)).count();
+        return stuck == 0 ? Optional.empty() : Optional.of(stuck + " read" + (stuck == 1 ? " has" : "s have")
+                + " been in flight to " + history.description() + " for more than " + joinLimit.toMillis() / 1000.0
+                + " s: the console cannot answer pages in time");
+    }
+
     /** A read of the history, run ahead of the page that needs it. */
     interface Read {
         void run() throws SourceUnavailableException;
@@ -131,9 +203,9 @@ final class FleetCache {
 
     /** Runs {@code reads} together, each on its own thread, and waits for all; throws the first failure. */
     void all(List<Read> reads) throws SourceUnavailableException {
-        List<CompletableFuture<Void>> running = new java.util.ArrayList<>();
+        List<CompletableFuture<Object>> running = new java.util.ArrayList<>();
         for (Read read : reads) {
-            CompletableFuture<Void> done = new CompletableFuture<>();
+            CompletableFuture<Object> done = new CompletableFuture<>();
             Thread.ofVirtual().start(() -> {
                 try {
                     read.run();
@@ -144,8 +216,8 @@ final class FleetCache {
             });
             running.add(done);
         }
-        for (CompletableFuture<Void> done : running) {
-            join(done);
+        for (CompletableFuture<Object> done : running) {
+            join(done, System.nanoTime());
         }
     }
 
@@ -155,20 +227,27 @@ final class FleetCache {
 
     @SuppressWarnings("unchecked")
     private <T> T cached(Object key, Duration keep, Instant at, Timed<T> call) throws SourceUnavailableException {
+        Set<Object> touched = TOUCHED.get();
+        if (touched != null) {
+            touched.add(key);
+        }
         if (renewedKeep != null) {
             return renewed(key, at, call);
         }
         long now = System.nanoTime();
-        Entry mine = new Entry(now, keep, new CompletableFuture<>(), new java.util.concurrent.atomic.AtomicBoolean());
-        // An answer still being fetched is joined, however old the request that asked for it.
-        Entry entry = entries.compute(key, (k, old) -> old != null
-                && (!old.answer().isDone() || old.fresh(now) || old.usable(now)) ? old : mine);
+        Entry mine = new Entry(now, keep);
+        // An answer in flight is joined unless it has been for longer than a request waits.
+        Entry entry = entries.compute(key, (k, old) -> old == null ? mine
+                : !old.answer().isDone() ? (old.inFlightFor(now, joinLimit) ? mine : old)
+                : old.usable(now) ? old : mine);
+        entry.used().set(now);
         if (entry == mine) {
             trim(now);
-            fetch(key, mine, at, call);
-        } else if (!entry.fresh(now) && entry.refreshing().compareAndSet(false, true)) {
+            // On its own thread: this request waits for it no longer than any other (joinLimit).
+            Thread.ofVirtual().start(() -> fetch(key, mine, at, call));
+        } else if (!entry.fresh(now) && entry.answer().isDone() && entry.refreshing().compareAndSet(false, true)) {
             // Serve the older answer now; fetch the next one without keeping anyone waiting.
-            Entry next = new Entry(now, keep, new CompletableFuture<>(), new java.util.concurrent.atomic.AtomicBoolean());
+            Entry next = new Entry(now, keep);
             Thread.ofVirtual().start(() -> {
                 fetch(key, next, at, call);
                 if (next.answer().isDone() && !next.answer().isCompletedExceptionally()) {
@@ -178,62 +257,100 @@ final class FleetCache {
                 }
             });
         }
-        return (T) join(entry.answer());
+        return (T) join(entry.answer(), entry.asked());
     }
 
     @SuppressWarnings("unchecked")
     private <T> T renewed(Object key, Instant at, Timed<T> call) throws SourceUnavailableException {
-        Entry next = new Entry(System.nanoTime(), renewedKeep, new CompletableFuture<>(),
-                new java.util.concurrent.atomic.AtomicBoolean());
+        pinned.add(key);
+        long now = System.nanoTime();
+        Entry next = new Entry(now, renewedKeep);
         // Nothing kept (or a failure): requests join this read. A read under way: join it.
         Entry entry = entries.compute(key, (k, old) -> old == null || old.answer().isCompletedExceptionally()
-                || (old.answer().isDone() && !old.usable(System.nanoTime())) ? next : old);
+                || old.inFlightFor(now, joinLimit) || (old.answer().isDone() && !old.usable(now)) ? next : old);
         if (entry == next) {
-            fetch(key, next, at, call);
+            Thread.ofVirtual().start(() -> fetch(key, next, at, call));
         } else if (entry.answer().isDone()) {
             // The kept answer is served until this one has arrived.
-            fetch(null, next, at, call);
-            if (!next.answer().isCompletedExceptionally()) {
-                entries.put(key, next);
-            }
+            Thread.ofVirtual().start(() -> {
+                fetch(key, next, at, call, false);
+                if (!next.answer().isCompletedExceptionally()) {
+                    entries.put(key, next);
+                }
+            });
             entry = next;
         }
-        return (T) join(entry.answer());
+        return (T) join(entry.answer(), entry.asked());
     }
 
-    /** The answer, or the failure that ended it as the caller would have thrown it. */
-    private static Object join(CompletableFuture<?> answer) throws SourceUnavailableException {
+    /**
+     * The answer, or the failure that ended it as the caller would have thrown it; waits at most
+     * {@code joinLimit} past {@code asked}.
+     */
+    private Object join(CompletableFuture<?> answer, long asked) throws SourceUnavailableException {
+        long left = asked + joinLimit.toNanos() - System.nanoTime();
         try {
-            return answer.join();
-        } catch (CompletionException failed) {
+            return answer.get(Math.max(left, 0), TimeUnit.NANOSECONDS);
+        } catch (TimeoutException late) {
+            throw new SourceUnavailableException("the figures asked of " + history.description() + " have not "
+                    + "arrived after " + joinLimit.toMillis() / 1000.0 + " s; the page stopped waiting for them", late);
+        } catch (InterruptedException interrupted) {
+            Thread.currentThread().interrupt();
+            throw new SourceUnavailableException("interrupted while waiting for " + history.description(), interrupted);
+        } catch (ExecutionException failed) {
             if (failed.getCause() instanceof SourceUnavailableException unavailable) {
                 throw new SourceUnavailableException(unavailable.getMessage(), unavailable);
             }
             if (failed.getCause() instanceof RuntimeException bug) {
                 throw bug;
             }
-            throw failed;
+            throw new CompletionException(failed.getCause());
         }
     }
 
     private <T> void fetch(Object key, Entry entry, Instant at, Timed<T> call) {
+        fetch(key, entry, at, call, true);
+    }
+
+    /** Runs {@code call}; records its failure (or clears the last) under {@code key}; drops a failed entry if told. */
+    private <T> void fetch(Object key, Entry entry, Instant at, Timed<T> call, boolean dropFailed) {
         try {
             entry.answer().complete(call.at(at));
+            failures.remove(key);
         } catch (SourceUnavailableException | RuntimeException failed) {
-            if (key != null) {
+            if (dropFailed) {
                 entries.remove(key, entry);
+            }
+            failures.put(key, new Failure(Instant.now(), String.valueOf(failed.getMessage())));
+            if (failures.size() > MAX_ENTRIES) {
+                failures.keySet().removeIf(old -> !entries.containsKey(old) && !pinned.contains(old));
             }
             entry.answer().completeExceptionally(failed);
             LOG.log(java.util.logging.Level.FINE, "fetching " + key + " failed", failed);
         }
     }
 
+    /**
+     * Past {@link #MAX_ENTRIES}: drops answers too old to serve, then the least recently used
+     * answers of narrowed pages down to three quarters of the bound; never a key the background
+     * refresh reads, nor an answer in flight (its readers are waiting for it).
+     */
     private void trim(long now) {
-        if (entries.size() > MAX_ENTRIES) {
-            entries.values().removeIf(entry -> !entry.usable(now) && !entry.fresh(now));
-            if (entries.size() > MAX_ENTRIES) {
-                entries.clear();
-            }
+        if (entries.size() <= MAX_ENTRIES) {
+            return;
+        }
+        entries.entrySet().removeIf(each -> !pinned.contains(each.getKey()) && each.getValue().answer().isDone()
+                && !each.getValue().usable(now) && !each.getValue().fresh(now));
+        if (entries.size() <= MAX_ENTRIES) {
+            return;
+        }
+        List<Map.Entry<Object, Entry>> evictable = entries.entrySet().stream()
+                .filter(each -> !pinned.contains(each.getKey()) && each.getValue().answer().isDone())
+                .sorted(java.util.Comparator.comparingLong(each -> each.getValue().used().get()))
+                .toList();
+        int excess = entries.size() - MAX_ENTRIES * 3 / 4;
+        for (int i = 0; i < excess && i < evictable.size(); i++) {
+            entries.remove(evictable.get(i).getKey(), evictable.get(i).getValue());
         }
     }
 }

@@ -60,10 +60,17 @@ final class PageKit {
         }
     }
 
-    /** Assembles one page: sections in order, and every query behind them once. */
+    /**
+     * Assembles one page: sections in order, and every query behind them once; and the state of its
+     * figures, in one of four wordings (docs/console.md): fresh (only the status line), stale and
+     * being read again, a read that failed (with its query and error), or no data at all.
+     */
     static final class Builder {
-        /** Figures older than this many refresh intervals get a warning: the refresh is failing. */
-        private static final int STALE_REFRESHES = 3;
+        /**
+         * Figures older than this many refresh intervals are stale: the background refresh keeps
+         * its answers fresh for two intervals, so a fleet-wide page is never older unless a read is late.
+         */
+        private static final int STALE_REFRESHES = 2;
 
         private final String title;
         private final String path;
@@ -73,6 +80,8 @@ final class PageKit {
         private Instant at;
         private Duration refreshEvery;
         private Instant requested;
+        private java.util.function.Supplier<Optional<FleetCache.Failure>> failure = Optional::empty;
+        private boolean noData;
         private final List<Link> crumbs = new ArrayList<>();
         private final List<Section> sections = new ArrayList<>();
         private final Map<String, QueryView> queries = new LinkedHashMap<>();
@@ -99,6 +108,18 @@ final class PageKit {
         Builder refreshed(Duration every, Instant now) {
             this.refreshEvery = every;
             this.requested = now;
+            return this;
+        }
+
+        /** The last failure among the reads behind this page, if the last attempt of one failed. */
+        Builder failures(java.util.function.Supplier<Optional<FleetCache.Failure>> lastFailure) {
+            this.failure = lastFailure;
+            return this;
+        }
+
+        /** Prometheus answered every query, and holds none of the exporters' series. */
+        Builder noData(boolean none) {
+            this.noData = none;
             return this;
         }
 
@@ -147,13 +168,25 @@ final class PageKit {
             if (refreshEvery != null) {
                 refreshed = "refreshed every " + Format.duration(refreshEvery);
                 Duration age = Duration.between(at, requested);
-                if (age.compareTo(refreshEvery.multipliedBy(STALE_REFRESHES)) > 0) {
-                    // The background refresh has failed for a while: the figures are old, and say so.
-                    shown.addFirst(new Note("warning", "These figures are " + Format.duration(age.truncatedTo(
-                            ChronoUnit.SECONDS)) + " old: reading them again from Prometheus has failed since "
-                            + at.truncatedTo(ChronoUnit.SECONDS) + " (it is retried every "
-                            + Format.duration(refreshEvery) + ")."));
+                String old = Format.duration(age.isNegative() ? Duration.ZERO : age.truncatedTo(ChronoUnit.SECONDS));
+                Optional<FleetCache.Failure> failed = failure.get();
+                if (failed.isPresent()) {
+                    // The last attempt to read these figures again failed: say which query, and why.
+                    shown.addFirst(new Note("warning", "These figures are " + old + " old: reading them again "
+                            + "from Prometheus failed (last at " + failed.get().at().truncatedTo(ChronoUnit.SECONDS)
+                            + "): " + failed.get().message() + ". The console keeps these and retries every "
+                            + Format.duration(refreshEvery) + "."));
+                } else if (age.compareTo(refreshEvery.multipliedBy(STALE_REFRESHES)) > 0) {
+                    // Old, and no read has failed: they are being read again; nothing to blame.
+                    shown.addFirst(new Note("info", "These figures are " + old + " old and are being read "
+                            + "again; every read so far has succeeded. Reload in a moment for newer ones."));
                 }
+            }
+            if (noData) {
+                shown.addFirst(new Note("info", "No data: " + (source.isEmpty() ? "the source" : source)
+                        + " answered every query, but holds none of the exporters' series (no card, no "
+                        + "container, no exporter reporting its sources). Check that it scrapes the "
+                        + "hami-observe (or HAMi) endpoints; docs/console.md lists what it needs."));
             }
             return new Result.Html(new Page(title, nav, List.copyOf(crumbs), settings.banner().orElse(null),
                     List.copyOf(shown), List.copyOf(queries.values()), source,

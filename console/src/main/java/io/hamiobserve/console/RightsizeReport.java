@@ -29,17 +29,25 @@ public final class RightsizeReport {
     /**
      * Writes the recommendations for every workload over {@code window} ending at {@code at}.
      *
-     * @throws SourceUnavailableException when the history cannot be read (the message says why)
+     * @throws SourceUnavailableException when the history cannot be read, or holds none of the
+     *                                    exporters' series (the message says why)
      */
     public static void write(FleetHistory history, Instant at, Duration window, Format format, PrintStream out)
             throws SourceUnavailableException {
         FleetState state = FleetState.of(history.readings(at, FleetScope.EVERYTHING));
+        if (state.cards().isEmpty() && state.workloads().isEmpty() && !state.health().reported()) {
+            // An empty answer is not "nothing to right-size": this source holds none of the exporters' series.
+            throw new SourceUnavailableException(history.description() + " holds none of the exporters' series (no "
+                    + "card, no container, no exporter reporting its sources): is it the Prometheus that scrapes "
+                    + "the hami-observe (or HAMi) endpoints?");
+        }
         UsageHistory usage = history.usage(at, window, RightSizing.MIN_HISTORY, FleetScope.EVERYTHING);
         List<Recommendation> recommendations = RightSizing.recommendAll(state.workloads(), usage);
         Table<Recommendation> table = Columns.recommendations(new Links(""));
         switch (format) {
             case JSON -> out.println(table.json(recommendations, Map.of()));
-            case CSV -> out.print(table.csv(recommendations, Map.of()));
+            // Printed where a terminal may show it: no control character of a label value gets through.
+            case CSV -> out.print(table.csv(recommendations, Map.of(), Table::printable));
             case TABLE -> {
                 RightSizing.Savings savings = RightSizing.Savings.of(recommendations,
                         FleetTotals.of(state).meanCardMemory());

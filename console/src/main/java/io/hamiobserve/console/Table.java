@@ -195,8 +195,18 @@ record Table<R>(String id, String title, List<Column<R>> columns, String default
         return new Link(text, links.to(path, next), false);
     }
 
-    /** Every selected row (not only a page) as CSV: raw numbers (bytes, fractions), empty when missing. */
+    /**
+     * Every selected row (not only a page) as CSV: raw numbers (bytes, fractions), empty when
+     * missing. A text cell that a spreadsheet would read as a formula (it starts with =, +, -, @,
+     * a tab or a carriage return: a card model or label value like {@code =HYPERLINK(...)}) gets a
+     * leading apostrophe, as OWASP advises (CSV injection); numbers are written as numbers.
+     */
     String csv(List<R> rows, Map<String, String> parameters) {
+        return csv(rows, parameters, java.util.function.UnaryOperator.identity());
+    }
+
+    /** As {@link #csv(List, Map)}, each text cell passed through {@code cell} first (a terminal's {@link #printable}). */
+    String csv(List<R> rows, Map<String, String> parameters, java.util.function.UnaryOperator<String> cell) {
         List<R> selected = select(rows, View.of(parameters, id, defaultSort, defaultDescending));
         StringWriter out = new StringWriter();
         try (CSVPrinter printer = new CSVPrinter(out, CSVFormat.RFC4180)) {
@@ -205,7 +215,7 @@ record Table<R>(String id, String title, List<Column<R>> columns, String default
                 List<Object> record = new ArrayList<>();
                 for (Column<R> column : columns) {
                     Object value = column.value().apply(row).exported();
-                    record.add(value == null ? "" : value);
+                    record.add(value == null ? "" : value instanceof java.lang.Number ? value : inert(cell.apply(value.toString())));
                 }
                 printer.printRecord(record);
             }
@@ -215,18 +225,32 @@ record Table<R>(String id, String title, List<Column<R>> columns, String default
         return out.toString();
     }
 
+    /** A text cell a spreadsheet reads as text, never as a formula. */
+    static String inert(String cell) {
+        return !cell.isEmpty() && "=+-@\t\r".indexOf(cell.charAt(0)) >= 0 ? "'" + cell : cell;
+    }
+
+    /**
+     * A cell as a terminal may print it: control characters (ESC, BEL, ...) and the invisible
+     * bidirectional overrides, which a label value could carry to move the cursor, retitle the
+     * window or reorder what is shown, become "?".
+     */
+    static String printable(String cell) {
+        return cell.replaceAll("[\\p{Cc}\u202A-\u202E\u2066-\u2069]", "?");
+    }
+
     /** Every selected row as a text table for a terminal: columns padded, numbers right-aligned. */
     String text(List<R> rows, Map<String, String> parameters) {
         List<R> selected = select(rows, View.of(parameters, id, defaultSort, defaultDescending));
         List<List<String>> cells = new ArrayList<>();
-        cells.add(columns.stream().map(Column::title).toList());
+        cells.add(columns.stream().map(Column::title).map(Table::printable).toList());
         boolean[] right = new boolean[columns.size()];
         for (R row : selected) {
             List<String> line = new ArrayList<>();
             for (int i = 0; i < columns.size(); i++) {
                 Value value = columns.get(i).value().apply(row);
                 right[i] |= value.numeric();
-                line.add(value.display());
+                line.add(printable(value.display()));
             }
             cells.add(line);
         }

@@ -41,6 +41,8 @@ final class FixedHistory implements FleetHistory {
     volatile String failure;
     /** When set, no exporter has reported its sources (a Prometheus that has scraped none yet). */
     volatile boolean noSourcesReported;
+    /** Changes the readings before they are answered (a test's own fleet: missing figures, a card gone). */
+    volatile java.util.function.UnaryOperator<FleetReadings> alter = java.util.function.UnaryOperator.identity();
     /** When set, every read waits for it to open (a slow Prometheus). */
     volatile java.util.concurrent.CountDownLatch gate;
 
@@ -106,8 +108,8 @@ final class FixedHistory implements FleetHistory {
                 new FleetReadings.SourceStatus("a:9394", "node-a", "cachefile", true));
         List<FleetReadings.Quota> quotas = List.of(new FleetReadings.Quota("ml-team", "nvidia.com/gpumem",
                 Figure.of(12288), Figure.of(40960)));
-        return new FleetReadings(at, cards, hosts, allocations, names, uses, List.of(), quotas, sources,
-                List.of(new FleetReadings.LedgerAge("sched:9395", 4)), List.of(), List.of(), Map.of(), provenance());
+        return alter.apply(new FleetReadings(at, cards, hosts, allocations, names, uses, List.of(), quotas, sources,
+                List.of(new FleetReadings.LedgerAge("sched:9395", 4)), List.of(), List.of(), Map.of(), provenance()));
     }
 
     @Override

@@ -37,4 +37,41 @@ class RightsizeReportTest {
                 + "memory_now,memory_recommended"), csv);
         assertTrue(csv.contains("critical,ml-team,llm-inference,server,node-a,1,8192,2560,-5632"), csv);
     }
+
+    @Test
+    void labelValuesCannotDriveTheTerminalNorASpreadsheet() throws Exception {
+        FixedHistory history = new FixedHistory();
+        history.alter = r -> new io.hamiobserve.domain.fleet.FleetReadings(r.at(), r.registered(), r.hosts(),
+                r.allocations().stream().map(a -> new io.hamiobserve.domain.fleet.FleetReadings.Allocation(
+                        "=cmd\u001b]0;owned\u0007", a.pod(), a.containerIndex(), a.node(), a.uuid(), a.memory(),
+                        a.cores())).toList(), r.names().stream().map(n -> new io.hamiobserve.domain.fleet.FleetReadings
+                        .ContainerName("=cmd\u001b]0;owned\u0007", n.pod(), n.containerIndex(), n.container(), n.init()))
+                        .toList(), r.uses(), r.unmanaged(), r.quotas(), r.sources(), r.ledgerAges(), r.skips(),
+                r.targetsDown(), r.containersByNode(), r.provenance());
+        for (RightsizeReport.Format format : RightsizeReport.Format.values()) {
+            ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+            RightsizeReport.write(history, Instant.parse("2026-11-30T12:00:00Z"), Duration.ofDays(14), format,
+                    new PrintStream(bytes, true, StandardCharsets.UTF_8));
+            String out = bytes.toString(StandardCharsets.UTF_8);
+            assertTrue(out.chars().noneMatch(c -> c == 0x1b || c == 0x07), format + ": " + out);
+            if (format == RightsizeReport.Format.CSV) {
+                assertTrue(out.contains(",'=cmd?]0;owned?,"), out);
+            }
+        }
+    }
+
+    @Test
+    void aSourceWithoutTheExportersSeriesIsAnErrorNotZeroWorkloads() {
+        FixedHistory history = new FixedHistory();
+        history.noSourcesReported = true;
+        history.alter = r -> new io.hamiobserve.domain.fleet.FleetReadings(r.at(), java.util.List.of(),
+                java.util.List.of(), java.util.List.of(), java.util.List.of(), java.util.List.of(), java.util.List.of(),
+                java.util.List.of(), java.util.List.of(), java.util.List.of(), java.util.List.of(), java.util.List.of(),
+                r.containersByNode(), r.provenance());
+        io.hamiobserve.ports.SourceUnavailableException failure = org.junit.jupiter.api.Assertions.assertThrows(
+                io.hamiobserve.ports.SourceUnavailableException.class, () -> RightsizeReport.write(history,
+                        Instant.now(), Duration.ofDays(14), RightsizeReport.Format.TABLE, new PrintStream(
+                                new ByteArrayOutputStream(), true, StandardCharsets.UTF_8)));
+        assertTrue(failure.getMessage().contains("holds none of the exporters' series"), failure.getMessage());
+    }
 }

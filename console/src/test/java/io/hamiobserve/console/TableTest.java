@@ -5,9 +5,11 @@ import io.hamiobserve.domain.fleet.Figure;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
+import java.util.regex.Pattern;
 import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class TableTest {
@@ -58,5 +60,23 @@ class TableTest {
         String text = TABLE.text(ROWS, Map.of());
         assertEquals("Name   Memory", text.lines().findFirst().orElseThrow());
         assertTrue(text.contains("c        10 B"), text);
+    }
+
+    @Test
+    void aCellThatASpreadsheetWouldReadAsAFormulaIsExportedAsText() throws Exception {
+        List<Row> hostile = List.of(new Row("=HYPERLINK(\"http://evil\",\"x\")", Figure.of(-3)),
+                new Row("+cmd|' /C calc'!A0", Figure.of(1)), new Row("-2+3", Figure.of(2)), new Row("@SUM(1)", Figure.of(3)),
+                new Row("\t=1", Figure.of(4)), new Row("\r=1", Figure.of(5)), new Row("plain = text", Figure.of(6)));
+        String csv = TABLE.csv(hostile, Map.of("t.sort", "memory", "t.dir", "asc"));
+        for (String cell : List.of("'=HYPERLINK(\"\"http://evil\"\",\"\"x\"\")", "'+cmd|' /C calc'!A0", "'-2+3",
+                "'@SUM(1)", "'\t=1", "'\r=1", "plain = text")) {
+            assertTrue(csv.contains(cell), cell + " <- " + csv);
+        }
+        // No record starts a cell with a formula character; numbers stay numbers, negative ones included.
+        assertFalse(Pattern.compile("(^|\n|,)\"?[=+@\t]").matcher(csv).find(), csv);
+        assertTrue(csv.contains(",-3\r\n"), csv);
+        String text = TABLE.text(List.of(new Row("evil\u001b]0;owned\u0007\u202Etxt", Figure.of(1))), Map.of());
+        assertFalse(text.chars().anyMatch(c -> c == 0x1b || c == 0x07 || c == 0x202E), text);
+        assertTrue(text.contains("evil?]0;owned??txt"), text);
     }
 }

@@ -22,6 +22,7 @@ import java.io.File;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.Writer;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -214,6 +215,69 @@ class ConsoleBrowserIT {
             assertTrue(rows(tables.get(page.getKey())) > 0, page.getKey() + " has rows in #" + tables.get(page.getKey()));
             assertFalse(browser.getPageSource().contains("Figures unavailable"), page.getKey());
         }
+    }
+
+    /**
+     * Every link the console renders leads to a page that answers: starting from the navigation,
+     * each page is opened in the browser and every link on it (resolved by the browser, same
+     * origin) is followed; the pages those links reach are opened in turn, one per distinct kind
+     * of page (its path and the names of its parameters: a node's page stands for every node's),
+     * and every link on any opened page is asked for. None may answer 4xx or 5xx (the card page
+     * of a card gone from the metrics answered 404).
+     */
+    @Test
+    void everyLinkOfEveryPageLeadsToAPageThatAnswers() throws Exception {
+        java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient();
+        java.util.Deque<String> toOpen = new java.util.ArrayDeque<>();
+        for (String page : List.of("/", "/nodes", "/cards", "/workloads", "/namespaces", "/rightsizing",
+                "/capacity")) {
+            toOpen.add(console + page);
+        }
+        java.util.Set<String> kinds = new java.util.HashSet<>();
+        java.util.Set<String> opened = new java.util.LinkedHashSet<>();
+        Map<String, String> linked = new java.util.LinkedHashMap<>();
+        while (!toOpen.isEmpty()) {
+            String url = toOpen.poll();
+            if (!opened.add(url)) {
+                continue;
+            }
+            browser.get(url);
+            Number status = (Number) ((JavascriptExecutor) browser).executeScript(
+                    "return performance.getEntriesByType('navigation')[0].responseStatus");
+            assertTrue(status.intValue() > 0 && status.intValue() < 400, url + " answered " + status);
+            @SuppressWarnings("unchecked")
+            List<String> hrefs = (List<String>) ((JavascriptExecutor) browser).executeScript(
+                    "return Array.from(document.querySelectorAll('a[href]'), "
+                            // An SVG link's href is not a string: resolve its attribute as the browser would.
+                            + "a => new URL(a.getAttribute('href'), document.baseURI).href)");
+            for (String href : hrefs) {
+                if (!href.startsWith(console + "/")) {
+                    continue; // "open in Prometheus" and other sites are not the console's
+                }
+                String link = href.replaceFirst("#.*$", "");
+                linked.putIfAbsent(link, url);
+                URI parsed = URI.create(link);
+                String kind = parsed.getPath() + "?" + (parsed.getRawQuery() == null ? ""
+                        : java.util.Arrays.stream(parsed.getRawQuery().split("&")).map(p -> p.split("=")[0]).sorted()
+                        .collect(java.util.stream.Collectors.joining("&")));
+                if (!link.contains("export=") && kinds.add(kind)) {
+                    toOpen.add(link);
+                }
+            }
+        }
+        List<String> broken = new ArrayList<>();
+        for (Map.Entry<String, String> link : linked.entrySet()) {
+            int status = http.send(java.net.http.HttpRequest.newBuilder(URI.create(link.getKey())).build(),
+                    java.net.http.HttpResponse.BodyHandlers.discarding()).statusCode();
+            if (status >= 400) {
+                broken.add(link.getKey() + " (on " + link.getValue() + ") answered " + status);
+            }
+        }
+        assertEquals(List.of(), broken);
+        assertTrue(opened.size() >= 10 && linked.size() >= 50, opened.size() + " pages opened, " + linked.size()
+                + " links followed");
+        System.out.println("crawl: " + opened.size() + " pages opened in the browser, " + linked.size()
+                + " links followed, none answered 4xx or 5xx");
     }
 
     @Test

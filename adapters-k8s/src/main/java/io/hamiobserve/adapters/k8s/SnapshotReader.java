@@ -40,7 +40,12 @@ import java.util.function.Consumer;
  * to exhaust the process: {@link #MAX_BYTES} for the file (the parser's document length and
  * SnakeYAML's code-point limit are set to it, where SnakeYAML's default of 3 MiB refused real
  * dumps of a few hundred pods), {@link #MAX_STRING_CHARS} for one string, Jackson's default nesting
- * depth (500) and SnakeYAML's default alias limit (50 per collection).
+ * depth (500) and SnakeYAML's default alias limit (50 per collection); and
+ * {@link #MAX_OBJECT_BYTES} for one object (an item of a {@code List}, or a document): the API
+ * server stores at most about 1.5 MiB per object (etcd's request limit), and the tree of one object
+ * is what the reader holds in memory, so a file with one huge object (two million annotation keys,
+ * a 20 MiB scalar) is refused as not a dump — one line, exit 2 with {@code --once} — after reading
+ * that much of it, instead of exhausting the heap or SnakeYAML's time on it.
  *
  * <p>A file that is not a dump (not a regular file, unreadable, empty, a scalar, a map without
  * {@code items} or {@code kind}, or text that does not parse before any object was found) throws
@@ -52,6 +57,12 @@ final class SnapshotReader {
     static final long MAX_BYTES = 1L << 30;
     /** The longest string in a dump: 16 Mi characters (an API server stores at most 256 KiB of annotations). */
     static final int MAX_STRING_CHARS = 16 << 20;
+    /**
+     * The largest object: 4 MiB of the file, room for the API server's 1.5 MiB object printed as
+     * indented YAML or JSON inside a {@code List} (kubectl's output is two to three times the stored
+     * size), and a bounded tree (tens of MiB at most) however the object is built.
+     */
+    static final int MAX_OBJECT_BYTES = 4 << 20;
 
     private static final StreamReadConstraints CONSTRAINTS = StreamReadConstraints.builder()
             .maxDocumentLength(MAX_BYTES)
@@ -61,7 +72,9 @@ final class SnapshotReader {
             .streamReadConstraints(CONSTRAINTS).build()).build();
     private static final ObjectMapper YAML = YAMLMapper.builder(YAMLFactory.builder()
             .streamReadConstraints(CONSTRAINTS)
-            .loadSettings(LoadSettings.builder().setCodePointLimit((int) MAX_BYTES).build())
+            // SnakeYAML copies what it holds of a token at each refill of its buffer: with its default
+            // of 1 Ki characters a 4 MiB scalar cost seconds; with 256 Ki, milliseconds.
+            .loadSettings(LoadSettings.builder().setCodePointLimit((int) MAX_BYTES).setBufferSize(256 << 10).build())
             .build()).build();
 
     private SnapshotReader() {
@@ -117,10 +130,15 @@ final class SnapshotReader {
         CountingInput counted = new CountingInput(stream);
         BufferedInputStream input = new BufferedInputStream(counted, 1 << 16);
         boolean json = startsLikeJson(input);
-        Reading reading = new Reading(objects, skips);
+        Reading reading = new Reading(objects, skips, counted);
         try (JsonParser parser = (json ? JSON : YAML).createParser(input)) {
             reading.documents(parser);
         } catch (RuntimeException broken) {
+            if (counted.tooLarge) {
+                throw new NotADumpException("object " + (reading.objects + 1) + " (in document " + reading.documents
+                        + ") is larger than " + (MAX_OBJECT_BYTES >> 20) + " MiB, the most one object may be (an API "
+                        + "server stores at most about 1.5 MiB per object): refused without reading it further");
+            }
             // Jackson's exceptions, and SnakeYAML's should one pass Jackson unwrapped: whatever the
             // parser throws ends the read (objects are applied by a handler that throws nothing).
             String why = oneLine(broken instanceof JacksonException e ? e.getOriginalMessage() : broken.toString());
@@ -173,9 +191,12 @@ final class SnapshotReader {
         int documents;
         long objects;
 
-        Reading(Consumer<JsonNode> handler, Skips skips) {
+        private final CountingInput input;
+
+        Reading(Consumer<JsonNode> handler, Skips skips, CountingInput input) {
             this.handler = handler;
             this.skips = skips;
+            this.input = input;
         }
 
         void documents(JsonParser parser) {
@@ -185,6 +206,7 @@ final class SnapshotReader {
                     continue; // an empty YAML document between two '---'
                 }
                 documents++;
+                input.objectStarts();
                 String problem = switch (token) {
                     case START_ARRAY -> {
                         elements(parser);
@@ -235,8 +257,10 @@ final class SnapshotReader {
 
         /** The elements of an array the parser stands at the start of, each built alone. */
         private void elements(JsonParser parser) {
+            input.objectStarts();
             while (parser.nextToken() != JsonToken.END_ARRAY) {
                 flatten(parser.readValueAsTree());
+                input.objectStarts();
             }
         }
 
@@ -261,9 +285,15 @@ final class SnapshotReader {
         }
     }
 
-    /** Counts the bytes read, and refuses to read past {@link #MAX_BYTES} should the file grow meanwhile. */
+    /**
+     * Counts the bytes read, and refuses to read past {@link #MAX_BYTES} should the file grow
+     * meanwhile, or more than {@link #MAX_OBJECT_BYTES} since the current object started (give or
+     * take the parsers' read-ahead, some tens of KiB).
+     */
     private static final class CountingInput extends FilterInputStream {
         long count;
+        private long objectStart;
+        volatile boolean tooLarge;
 
         CountingInput(InputStream in) {
             super(in);
@@ -287,10 +317,19 @@ final class SnapshotReader {
             return n;
         }
 
+        /** An object (or a document) starts: the next {@link #MAX_OBJECT_BYTES} are its own. */
+        void objectStarts() {
+            objectStart = count;
+        }
+
         private void counted(int n) throws IOException {
             count += n;
             if (count > MAX_BYTES) {
                 throw new IOException("the file grew past " + MAX_BYTES + " bytes while it was read");
+            }
+            if (count - objectStart > MAX_OBJECT_BYTES) {
+                tooLarge = true;
+                throw new IOException("an object larger than " + MAX_OBJECT_BYTES + " bytes");
             }
         }
     }

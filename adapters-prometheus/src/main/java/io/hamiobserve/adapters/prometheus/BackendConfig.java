@@ -158,6 +158,8 @@ public final class BackendConfig {
     }
 
     private final URI url;
+    /** The URL's own query string ({@code tenant=a}), sent on every request's URL; empty for none. */
+    private final String urlQuery;
     private final Optional<BasicAuth> basicAuth;
     private final Optional<Authorization> authorization;
     private final Optional<Tls> tls;
@@ -166,10 +168,11 @@ public final class BackendConfig {
     private final boolean followRedirects;
     private final boolean http2;
 
-    private BackendConfig(URI url, Optional<BasicAuth> basicAuth, Optional<Authorization> authorization,
+    private BackendConfig(URI url, String urlQuery, Optional<BasicAuth> basicAuth, Optional<Authorization> authorization,
                           Optional<Tls> tls, Map<String, Header> headers, Map<String, List<String>> params,
                           boolean followRedirects, boolean http2) {
         this.url = Objects.requireNonNull(url);
+        this.urlQuery = Objects.requireNonNull(urlQuery);
         this.basicAuth = basicAuth;
         this.authorization = authorization;
         this.tls = tls;
@@ -184,7 +187,7 @@ public final class BackendConfig {
      * becomes basic auth (and leaves the URL).
      */
     public static BackendConfig of(URI url) {
-        return withUrl(url, Optional.empty(), Optional.empty(), Optional.empty(), Map.of(), Map.of(), true, true);
+        return withUrl(url, Optional.empty(), Optional.empty(), Optional.empty(), Map.of(), Map.of(), false, true);
     }
 
     private static BackendConfig withUrl(URI url, Optional<BasicAuth> basicAuth, Optional<Authorization> authorization,
@@ -206,12 +209,17 @@ public final class BackendConfig {
                     new Secret.Inline(colon < 0 ? "" : decoded.substring(colon + 1))));
         }
         String text = withoutUserInfo(url).toString();
-        if (url.getRawQuery() != null || url.getRawFragment() != null) {
-            throw new IllegalArgumentException("a query backend URL takes no ?query or #fragment (put query "
-                    + "parameters under params: in --prometheus.config.file): " + withoutUserInfo(url));
+        if (url.getRawFragment() != null) {
+            throw new IllegalArgumentException("a query backend URL has no #fragment: " + withoutUserInfo(url));
+        }
+        // A gateway may read its tenant from the URL (?tenant=a): the query string stays on every
+        // request's URL, apart from the base the API's paths are resolved against.
+        String urlQuery = url.getRawQuery() == null ? "" : url.getRawQuery();
+        if (!urlQuery.isEmpty()) {
+            text = text.substring(0, text.indexOf('?'));
         }
         URI base = URI.create(text.endsWith("/") ? text : text + "/");
-        return new BackendConfig(base, basicAuth, authorization, tls, headers, params, followRedirects, http2);
+        return new BackendConfig(base, urlQuery, basicAuth, authorization, tls, headers, params, followRedirects, http2);
     }
 
     private static URI withoutUserInfo(URI url) {
@@ -352,13 +360,18 @@ public final class BackendConfig {
             }
         }
         return withUrl(url, basicAuth, authorization, tls, headers, params,
-                bool(keys.get("follow_redirects"), "follow_redirects", name, true),
+                bool(keys.get("follow_redirects"), "follow_redirects", name, false),
                 bool(keys.get("enable_http2"), "enable_http2", name, true));
     }
 
     /** Where queries go: the base URL, ending in '/', without credentials. */
     public URI url() {
         return url;
+    }
+
+    /** The URL's query string, without '?', sent on every request; empty for none. */
+    String urlQuery() {
+        return urlQuery;
     }
 
     Optional<BasicAuth> basicAuth() {

@@ -32,21 +32,47 @@ import java.util.concurrent.CompletionException;
  * Prometheus's HTTP query API: instant and range queries, sent as form posts (long expressions do
  * not fit every proxy's URL limit), answers decoded with Jackson. Every failure becomes a
  * {@link SourceUnavailableException} that names the query and says what went wrong, in words:
- * unreachable, too slow, refused (with Prometheus's own error), or not Prometheus's JSON.
+ * unreachable, too slow, refused (with Prometheus's own error), redirected, too large, or not
+ * Prometheus's JSON.
+ *
+ * <p>Every query is bounded three ways, so a Prometheus that stalls, floods or multiplies cannot
+ * hold a thread or the heap:
+ * <ul>
+ *   <li><b>time</b>: the whole exchange — headers <em>and</em> body — ends within the timeout; at
+ *       the deadline the body's stream is closed, which ends the blocked read (a stalled body, a TCP
+ *       black hole after the headers). Waiting for a slot (below) is bounded by the same timeout.</li>
+ *   <li><b>concurrency</b>: at most {@link #MAX_IN_FLIGHT} queries in flight; more wait for a
+ *       slot. Prometheus runs 20 queries at once by default ({@code --query.max-concurrency}) and
+ *       queues the rest; staying below it leaves room for its rules and other readers.</li>
+ *   <li><b>memory</b>: answers are parsed as they stream, and the bytes of every answer being
+ *       read count against one budget shared by all queries ({@link #defaultBudget}: an eighth of
+ *       the heap, between 16 and 256 MiB). A query whose answer would pass it fails, named, rather
+ *       than the process running out of memory with thirty large answers at once.</li>
+ * </ul>
  */
 final class PrometheusApi {
-    /** An answer larger than this is refused rather than parsed (a misdirected URL, a runaway query). */
-    static final long MAX_ANSWER_BYTES = 512L * 1024 * 1024;
+    /** The most queries in flight at once: below Prometheus's own default of 20. */
+    static final int MAX_IN_FLIGHT = 16;
 
     private static final ObjectMapper JSON = JsonMapper.builder().build();
+    /** Closes the bodies of answers past their deadline: one daemon thread for every query. */
+    private static final java.util.concurrent.ScheduledThreadPoolExecutor DEADLINES = deadlines();
 
     /** The parameters each query sets itself: a configured {@code params} entry may not name one. */
     static final java.util.Set<String> OWN_PARAMETERS = java.util.Set.of("query", "time", "start", "end", "step");
 
     private final URI base;
+    /** The query string of the URL given ({@code ?tenant=a}), sent with every request; empty for none. */
+    private final String extraQuery;
     private final Duration timeout;
     private final HttpClient client;
     private final QueryBackend backend;
+    private final java.util.concurrent.Semaphore slots = new java.util.concurrent.Semaphore(MAX_IN_FLIGHT, true);
+    /** The bytes of the answers being read now, together, and the most they may be. */
+    private final java.util.concurrent.atomic.AtomicLong inFlightBytes = new java.util.concurrent.atomic.AtomicLong();
+    private final long budgetBytes;
+    /** The last exchange's failure, or null when it succeeded. */
+    private volatile String lastFailure;
 
     /** One instant-vector sample. */
     record Sample(Map<String, String> labels, double value) {
@@ -60,18 +86,31 @@ final class PrometheusApi {
     }
 
     /**
-     * @param base    Prometheus's root URL, e.g. {@code http://prometheus:9090} (user info in it becomes basic auth)
+     * @param base    Prometheus's root URL, e.g. {@code http://prometheus:9090} or
+     *                {@code http://gateway/prometheus?tenant=a} (user info in it becomes basic auth; its
+     *                path is kept as the API's prefix and its query string sent with every request)
      * @param timeout how long one query may take, end to end
      */
     PrometheusApi(URI base, Duration timeout) {
-        this(new QueryBackend(BackendConfig.of(base)), timeout);
+        this(base, timeout, defaultBudget());
+    }
+
+    /** As above, with {@code budgetBytes} for the answers read at once (tests use a small one). */
+    PrometheusApi(URI base, Duration timeout, long budgetBytes) {
+        this(new QueryBackend(BackendConfig.of(base)), timeout, budgetBytes);
     }
 
     /** The backend's TLS, credentials, headers and parameters apply to every query ({@link QueryBackend}). */
     PrometheusApi(QueryBackend backend, Duration timeout) {
+        this(backend, timeout, defaultBudget());
+    }
+
+    PrometheusApi(QueryBackend backend, Duration timeout, long budgetBytes) {
         this.backend = backend;
         this.base = backend.base();
+        this.extraQuery = backend.urlQuery();
         this.timeout = timeout;
+        this.budgetBytes = budgetBytes;
         this.client = backend.client(timeout.compareTo(Duration.ofSeconds(3)) < 0 ? timeout : Duration.ofSeconds(3));
     }
 
@@ -85,9 +124,30 @@ final class PrometheusApi {
         return backend;
     }
 
-    /** Where the queries go, without credentials. */
+    /** An eighth of the heap for the answers read at once, between 16 and 256 MiB. */
+    static long defaultBudget() {
+        return Math.clamp(Runtime.getRuntime().maxMemory() / 8, 16L << 20, 256L << 20);
+    }
+
+    private static java.util.concurrent.ScheduledThreadPoolExecutor deadlines() {
+        java.util.concurrent.ScheduledThreadPoolExecutor timer = new java.util.concurrent.ScheduledThreadPoolExecutor(1,
+                runnable -> {
+                    Thread thread = new Thread(runnable, "prometheus-deadlines");
+                    thread.setDaemon(true);
+                    return thread;
+                });
+        timer.setRemoveOnCancelPolicy(true);
+        return timer;
+    }
+
+    /** Where the queries go, without credentials (and without the URL's query string). */
     URI base() {
         return base;
+    }
+
+    /** The queries in flight now (for tests: none is left behind once its deadline has passed). */
+    int inFlight() {
+        return MAX_IN_FLIGHT - slots.availablePermits();
     }
 
     CompletableFuture<List<Sample>> instant(PromQl.Query query, Instant at) {
@@ -113,29 +173,76 @@ final class PrometheusApi {
         }
     }
 
+    /**
+     * Sends the query once a slot is free, waiting for it on a virtual thread of its own: the caller
+     * gets its future at once, so a batch's queries all wait together and its first failure shows
+     * after one timeout, not after each query in turn has waited for a slot.
+     */
     private CompletableFuture<Answer> post(PromQl.Query query, String path, Map<String, String> form) {
-        StringBuilder body = new StringBuilder();
-        form.forEach((key, value) -> body.append(body.isEmpty() ? "" : "&").append(key).append('=')
-                .append(URLEncoder.encode(value, StandardCharsets.UTF_8)));
-        body.append(backend.extraForm(path.equals("api/v1/query")));
-        HttpRequest.Builder request = HttpRequest.newBuilder(base.resolve(path))
-                .timeout(timeout)
-                .header("Content-Type", "application/x-www-form-urlencoded")
-                .header("Accept", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString(body.toString()));
+        return CompletableFuture.runAsync(() -> slot(query), WAITING)
+                .thenCompose(sent -> exchange(query, path, form));
+    }
+
+    private static final java.util.concurrent.Executor WAITING =
+            java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor();
+
+    private void slot(PromQl.Query query) {
         try {
-            backend.decorate(request);
-        } catch (java.io.IOException unreadable) {
-            return CompletableFuture.failedFuture(new QueryFailed(query, "the credentials for " + base
-                    + " cannot be read: " + unreadable.getMessage(), null));
+            if (!slots.tryAcquire(timeout.toNanos(), java.util.concurrent.TimeUnit.NANOSECONDS)) {
+                // Why the slots stay taken is what a reader needs to know: the last query that failed says.
+                String last = lastFailure;
+                throw new QueryFailed(query, MAX_IN_FLIGHT + " queries were already in flight to Prometheus at "
+                        + base + " for " + seconds(timeout) + " s; this one was not sent"
+                        + (last == null ? "" : " (the last to fail: " + last + ")"), null);
+            }
+        } catch (InterruptedException interrupted) {
+            Thread.currentThread().interrupt();
+            throw new QueryFailed(query, "interrupted while waiting to query Prometheus", interrupted);
         }
-        return client.sendAsync(request.build(), HttpResponse.BodyHandlers.ofInputStream())
-                .handle((response, failure) -> {
-                    if (failure != null) {
-                        throw new QueryFailed(query, unreachable(failure), failure);
-                    }
-                    return checked(query, response);
-                });
+    }
+
+    /** The exchange, a slot held: it has the whole timeout from now on, and gives the slot back when done. */
+    private CompletableFuture<Answer> exchange(PromQl.Query query, String path, Map<String, String> form) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        CompletableFuture<Answer> answer;
+        try {
+            StringBuilder body = new StringBuilder();
+            form.forEach((key, value) -> body.append(body.isEmpty() ? "" : "&").append(key).append('=')
+                    .append(URLEncoder.encode(value, StandardCharsets.UTF_8)));
+            body.append(backend.extraForm(path.equals("api/v1/query")));
+            HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(base + path
+                            + (extraQuery.isEmpty() ? "" : "?" + extraQuery)))
+                    .timeout(timeout)
+                    .header("Content-Type", "application/x-www-form-urlencoded")
+                    .header("Accept", "application/json")
+                    .POST(HttpRequest.BodyPublishers.ofString(body.toString()));
+            try {
+                backend.decorate(request);
+            } catch (java.io.IOException unreadable) {
+                throw new QueryFailed(query, "the credentials for " + base + " cannot be read: "
+                        + unreadable.getMessage(), null);
+            }
+            answer = client.sendAsync(request.build(), HttpResponse.BodyHandlers.ofInputStream())
+                    .handle((response, failure) -> {
+                        if (failure != null) {
+                            throw new QueryFailed(query, unreachable(failure), failure);
+                        }
+                        return checked(query, response, deadline);
+                    });
+        } catch (RuntimeException failed) {
+            slots.release();
+            throw failed;
+        }
+        answer.whenComplete((done, failure) -> {
+            lastFailure = failure == null ? null : String.valueOf((failure instanceof CompletionException
+                    && failure.getCause() != null ? failure.getCause() : failure).getMessage());
+            slots.release();
+        });
+        return answer;
+    }
+
+    private static String seconds(Duration duration) {
+        return Double.toString(duration.toMillis() / 1000.0);
     }
 
     private String unreachable(Throwable failure) {
@@ -160,9 +267,12 @@ final class PrometheusApi {
     private record Answer(String status, String errorType, String error, String resultType, List<Series> result) {
     }
 
-    private Answer decode(PromQl.Query query, HttpResponse<InputStream> response) {
-        try (InputStream in = new BoundedStream(response.body(), MAX_ANSWER_BYTES);
-             JsonParser parser = JSON.createParser(in)) {
+    private Answer decode(PromQl.Query query, HttpResponse<InputStream> response, long deadline) {
+        BoundedStream bounded = new BoundedStream(response.body());
+        long left = deadline - System.nanoTime();
+        java.util.concurrent.ScheduledFuture<?> alarm = DEADLINES.schedule(bounded::expire, Math.max(0, left),
+                java.util.concurrent.TimeUnit.NANOSECONDS);
+        try (InputStream in = bounded; JsonParser parser = JSON.createParser(in)) {
             if (parser.nextToken() != JsonToken.START_OBJECT) {
                 throw new IOException("the answer is not a JSON object");
             }
@@ -201,8 +311,18 @@ final class PrometheusApi {
             }
             return new Answer(status, errorType, error, resultType, result);
         } catch (IOException | JacksonException | NumberFormatException unreadable) {
+            if (bounded.expired) {
+                throw new QueryFailed(query, "Prometheus at " + base + " did not send its whole answer within "
+                        + seconds(timeout) + " s (HTTP " + response.statusCode() + ", " + bounded.read
+                        + " bytes came; the read was abandoned)", unreadable);
+            }
+            if (bounded.overBudget != null) {
+                throw new QueryFailed(query, bounded.overBudget, unreadable);
+            }
             throw new QueryFailed(query, "Prometheus at " + base + " answered HTTP " + response.statusCode()
                     + " with something that is not its JSON (" + unreadable.getMessage() + ")", unreadable);
+        } finally {
+            alarm.cancel(false);
         }
     }
 
@@ -269,8 +389,19 @@ final class PrometheusApi {
         return new double[] {time, value};
     }
 
-    private Answer checked(PromQl.Query query, HttpResponse<InputStream> response) {
-        Answer answer = decode(query, response);
+    private Answer checked(PromQl.Query query, HttpResponse<InputStream> response, long deadline) {
+        if (response.statusCode() / 100 == 3) {
+            try (InputStream ignored = response.body()) {
+                throw new QueryFailed(query, "Prometheus at " + base + " answered HTTP " + response.statusCode()
+                        + " redirecting to " + response.headers().firstValue("Location").orElse("nowhere")
+                        + ": redirects are not followed (credentials would go along); give the address that "
+                        + "answers", null);
+            } catch (IOException closing) {
+                throw new QueryFailed(query, "Prometheus at " + base + " answered HTTP " + response.statusCode(),
+                        closing);
+            }
+        }
+        Answer answer = decode(query, response, deadline);
         if (!answer.status().equals("success")) {
             String error = answer.errorType() + ": " + answer.error();
             throw new QueryFailed(query, "Prometheus at " + base + " refused the query (HTTP " + response.statusCode()
@@ -327,31 +458,63 @@ final class PrometheusApi {
         }
     }
 
-    /** Ends the stream with an error once more than {@code limit} bytes were read. */
-    private static final class BoundedStream extends java.io.FilterInputStream {
-        private long left;
+    /**
+     * An answer's body as it streams: its bytes count against the budget shared by every answer
+     * being read (given back when it is closed); {@link #expire} closes it at its deadline, which
+     * ends a read blocked on a silent peer.
+     */
+    private final class BoundedStream extends java.io.FilterInputStream {
+        volatile boolean expired;
+        volatile String overBudget;
+        long read;
+        private boolean closed;
 
-        BoundedStream(InputStream in, long limit) {
+        BoundedStream(InputStream in) {
             super(in);
-            this.left = limit;
+        }
+
+        void expire() {
+            expired = true;
+            try {
+                in.close();
+            } catch (IOException ignored) {
+                // Closing is all that was wanted.
+            }
         }
 
         @Override
         public int read() throws IOException {
-            int b = super.read();
-            if (b >= 0 && --left < 0) {
-                throw new IOException("the answer is larger than " + MAX_ANSWER_BYTES + " bytes");
-            }
-            return b;
+            byte[] one = new byte[1];
+            int n = read(one, 0, 1);
+            return n < 0 ? -1 : one[0] & 0xff;
         }
 
         @Override
         public int read(byte[] buffer, int offset, int length) throws IOException {
             int n = super.read(buffer, offset, length);
-            if (n > 0 && (left -= n) < 0) {
-                throw new IOException("the answer is larger than " + MAX_ANSWER_BYTES + " bytes");
+            if (n > 0) {
+                read += n;
+                if (inFlightBytes.addAndGet(n) > budgetBytes) {
+                    overBudget = "the answers being read from Prometheus at " + base + " passed "
+                            + (budgetBytes >> 20) + " MiB together (this one " + read + " bytes so far); it was "
+                            + "abandoned to keep the console's memory bounded — narrow the page, or give the "
+                            + "console more heap";
+                    throw new IOException(overBudget);
+                }
             }
             return n;
+        }
+
+        @Override
+        public void close() throws IOException {
+            synchronized (this) {
+                if (closed) {
+                    return;
+                }
+                closed = true;
+            }
+            inFlightBytes.addAndGet(-read);
+            super.close();
         }
     }
 }

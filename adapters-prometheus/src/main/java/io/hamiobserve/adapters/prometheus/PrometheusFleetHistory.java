@@ -140,6 +140,17 @@ public final class PrometheusFleetHistory implements FleetHistory {
         return at(BackendConfig.of(url), timeout);
     }
 
+    /** As {@link #at(URI, Duration)}, with {@code budgetBytes} for the answers read at once. */
+    static PrometheusFleetHistory at(URI url, Duration timeout, long budgetBytes) {
+        return new PrometheusFleetHistory(new PrometheusApi(new QueryBackend(BackendConfig.of(url)), timeout,
+                budgetBytes), DEFAULT_CLUSTER_LABEL);
+    }
+
+    /** The queries in flight to Prometheus now. */
+    int queriesInFlight() {
+        return api.inFlight();
+    }
+
     /**
      * The history in the engine {@code backend} describes: Prometheus, VictoriaMetrics, Thanos
      * Query, Mimir or Cortex behind a base URL with a path, with credentials, TLS, headers and
@@ -556,11 +567,12 @@ public final class PrometheusFleetHistory implements FleetHistory {
 
     private static String key(Sample sample, String... labels) {
         StringBuilder key = new StringBuilder();
-        for (String label : labels) {
-            if (!key.isEmpty()) {
+        for (int i = 0; i < labels.length; i++) {
+            // One separator between every two labels, empty values included: a key always splits in as many parts.
+            if (i > 0) {
                 key.append('\u0000');
             }
-            key.append(sample.label(label));
+            key.append(sample.label(labels[i]));
         }
         return key.toString();
     }

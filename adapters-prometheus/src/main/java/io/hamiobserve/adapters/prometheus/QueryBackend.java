@@ -61,6 +61,11 @@ final class QueryBackend {
         return config.url();
     }
 
+    /** The URL's query string, sent on every request's URL (empty for none). */
+    String urlQuery() {
+        return config.urlQuery();
+    }
+
     Engine engine() {
         return engine;
     }

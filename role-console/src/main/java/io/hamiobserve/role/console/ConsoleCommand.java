@@ -62,7 +62,9 @@ public final class ConsoleCommand implements Subcommand {
         Servers.prepare();
         ConsoleServing.Served served = ConsoleServing.serve(edge.edge(), console.bind(), ConsoleSettings.defaults()
                 .withRoutePrefix(console.routePrefix()).withPrometheusExternal(console.prometheusExternal())
-                .withRefresh(refresh, readyTimeout), history);
+                .withRefresh(refresh, readyTimeout)
+                // A read waits for a slot, then has its own timeout: a page waits for no more than three.
+                .withReadLimit(prometheus.timeout().multipliedBy(3)), history);
         launch.out().printf("hami-observe: console on :%d%s, reading %s%n", served.server().port(),
                 served.console().home(), history.description());
         launch.out().flush();

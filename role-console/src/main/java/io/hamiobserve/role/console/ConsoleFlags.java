@@ -11,7 +11,7 @@ public final class ConsoleFlags {
             description = "where the console listens (default: ${DEFAULT-VALUE})")
     private String bind;
 
-    @Option(names = "--console.route-prefix", paramLabel = "PATH", defaultValue = "",
+    @Option(names = "--console.route-prefix", paramLabel = "PATH", defaultValue = "", converter = RoutePrefix.class,
             description = "serve the console under PATH, e.g. /gpu behind an Ingress")
     private String routePrefix;
 
@@ -29,5 +29,17 @@ public final class ConsoleFlags {
 
     public Optional<URI> prometheusExternal() {
         return Optional.ofNullable(prometheusExternal);
+    }
+
+    /** A path a browser reaches as it is: refused with one line otherwise (no "..", "//", spaces). */
+    public static final class RoutePrefix implements picocli.CommandLine.ITypeConverter<String> {
+        @Override
+        public String convert(String text) {
+            try {
+                return io.hamiobserve.console.ConsoleSettings.routePrefix(text);
+            } catch (IllegalArgumentException refused) {
+                throw new picocli.CommandLine.TypeConversionException(refused.getMessage());
+            }
+        }
     }
 }

@@ -26,7 +26,8 @@ public final class PrometheusFlags {
     private CommandSpec command;
 
     @Option(names = "--prometheus", paramLabel = "URL", converter = HttpUrl.class,
-            description = "the Prometheus that scrapes the endpoints (user:password@ in the URL is sent as basic auth)")
+            description = "the Prometheus that scrapes the endpoints (user:password@ in the URL is sent as basic auth; "
+                    + "a path is kept, e.g. http://gateway/prometheus, and a ?query sent with every request)")
     private URI prometheus;
 
     @Option(names = "--prometheus.config.file", paramLabel = "FILE",
@@ -107,6 +108,9 @@ public final class PrometheusFlags {
                 if (url.getScheme() == null || !(url.getScheme().equals("http") || url.getScheme().equals("https"))
                         || url.getHost() == null) {
                     throw new TypeConversionException("'" + text + "' is not an http:// or https:// URL");
+                }
+                if (url.getRawFragment() != null) {
+                    throw new TypeConversionException("'" + text + "' has a #fragment, which no request carries");
                 }
                 return url;
             } catch (URISyntaxException bad) {

@@ -47,7 +47,9 @@ public final class RightsizeCommand implements Subcommand {
             RightsizeReport.write(history, Instant.now(), window, format, launch.out());
             return 0;
         } catch (SourceUnavailableException unavailable) {
-            launch.err().println("hami-observe: rightsize: " + unavailable.getMessage());
+            // One line, whatever the source said: a script reads it, a person sees why.
+            launch.err().println("hami-observe: rightsize: " + String.valueOf(unavailable.getMessage())
+                    .replaceAll("\\s*\\R\\s*", " ").replaceAll("\\p{Cc}", "?"));
             return 1;
         }
     }

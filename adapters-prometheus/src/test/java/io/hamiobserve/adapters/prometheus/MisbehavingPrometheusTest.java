@@ -1,0 +1,215 @@
+package io.hamiobserve.adapters.prometheus;
+
+import io.hamiobserve.domain.fleet.FleetReadings;
+import io.hamiobserve.domain.fleet.FleetScope;
+import io.hamiobserve.domain.fleet.TrendScope;
+import io.hamiobserve.ports.SourceUnavailableException;
+import io.hamiobserve.testkit.FakePrometheus;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Prometheus misbehaving, each way a reader must treat as normal input (docs/http-edge.md, "a
+ * misbehaving upstream"): every case a bounded wait, a bounded memory and a message naming the
+ * query; no thread left reading once the deadline has passed.
+ */
+class MisbehavingPrometheusTest {
+    private final List<FakePrometheus> fakes = new ArrayList<>();
+
+    @AfterEach
+    void close() throws IOException {
+        for (FakePrometheus fake : fakes) {
+            fake.close();
+        }
+    }
+
+    private FakePrometheus fake(FakePrometheus.Mode mode) throws IOException {
+        FakePrometheus fake = FakePrometheus.start(mode);
+        fakes.add(fake);
+        return fake;
+    }
+
+    private static SourceUnavailableException failure(PrometheusFleetHistory history) {
+        return assertThrows(SourceUnavailableException.class, () -> history.readings(Instant.now(), FleetScope.EVERYTHING));
+    }
+
+    private static void noQueryLeftInFlight(PrometheusFleetHistory history) throws InterruptedException {
+        noQueryLeftInFlight(history, Duration.ofSeconds(2));
+    }
+
+    /** Within {@code bound} (the queries' timeout, or a little more), no query is left in flight. */
+    private static void noQueryLeftInFlight(PrometheusFleetHistory history, Duration bound) throws InterruptedException {
+        long deadline = System.nanoTime() + bound.toNanos();
+        while (history.queriesInFlight() > 0 && System.nanoTime() < deadline) {
+            Thread.sleep(20);
+        }
+        assertEquals(0, history.queriesInFlight(), "queries still in flight after their deadline");
+    }
+
+    @Test
+    void aBodyThatStallsAfterTheHeadersEndsAtTheDeadline() throws Exception {
+        PrometheusFleetHistory history = PrometheusFleetHistory.at(fake(FakePrometheus.Mode.STALLED_BODY).url(),
+                Duration.ofSeconds(1));
+        long started = System.nanoTime();
+        SourceUnavailableException failure = failure(history);
+        double seconds = (System.nanoTime() - started) / 1e9;
+        assertTrue(failure.getMessage().contains("did not send its whole answer within 1.0 s"), failure.getMessage());
+        assertTrue(failure.getMessage().contains("[query "), failure.getMessage());
+        // 27 queries, 16 at a time: two rounds of one second, never the 25 s and more it took.
+        assertTrue(seconds < 5, "gave up after " + seconds + " s");
+        noQueryLeftInFlight(history);
+    }
+
+    @Test
+    void aRangeQueryWhoseBodyStallsEndsAtTheDeadlineToo() throws Exception {
+        PrometheusFleetHistory history = PrometheusFleetHistory.at(fake(FakePrometheus.Mode.STALLED_BODY).url(),
+                Duration.ofMillis(800));
+        SourceUnavailableException failure = assertThrows(SourceUnavailableException.class, () -> history.trends(
+                new TrendScope.Cluster(), Instant.now(), Duration.ofHours(1), Duration.ofMinutes(1)));
+        assertTrue(failure.getMessage().contains("did not send its whole answer"), failure.getMessage());
+        noQueryLeftInFlight(history);
+    }
+
+    @Test
+    void aConnectionThatNeverAnswersEndsAtTheDeadline() throws Exception {
+        PrometheusFleetHistory history = PrometheusFleetHistory.at(fake(FakePrometheus.Mode.SILENT).url(),
+                Duration.ofMillis(800));
+        assertTrue(failure(history).getMessage().contains("did not answer within 0.8 s"));
+        noQueryLeftInFlight(history);
+    }
+
+    @Test
+    void largeAnswersTogetherAreBoundedByOneBudget() throws Exception {
+        // Each answer alone fits the budget; the page's queries together do not.
+        PrometheusFleetHistory history = PrometheusFleetHistory.at(fake(FakePrometheus.huge(3 << 20)).url(),
+                Duration.ofSeconds(20), 8L << 20);
+        SourceUnavailableException failure = failure(history);
+        assertTrue(failure.getMessage().contains("passed 8 MiB together"), failure.getMessage());
+        // The batch's other queries end too: within their own deadline at the latest.
+        noQueryLeftInFlight(history, Duration.ofSeconds(22));
+    }
+
+    @Test
+    void aHugeAnswerIsRefusedWhileItStreams() throws Exception {
+        FakePrometheus fake = fake(FakePrometheus.huge(300L << 20));
+        long started = System.nanoTime();
+        SourceUnavailableException failure = failure(PrometheusFleetHistory.at(fake.url(), Duration.ofSeconds(20),
+                16L << 20));
+        assertTrue(failure.getMessage().contains("passed 16 MiB together"), failure.getMessage());
+        assertTrue((System.nanoTime() - started) / 1e9 < 15, "a 300 MB answer was read to its end");
+    }
+
+    @Test
+    void noMoreThanSixteenQueriesAreInFlightAtOnce() throws Exception {
+        AtomicInteger now = new AtomicInteger();
+        AtomicInteger most = new AtomicInteger();
+        FakePrometheus.Mode slow = (request, out) -> {
+            most.accumulateAndGet(now.incrementAndGet(), Math::max);
+            try {
+                Thread.sleep(150);
+            } catch (InterruptedException stopped) {
+                Thread.currentThread().interrupt();
+            }
+            now.decrementAndGet();
+            FakePrometheus.json(200, FakePrometheus.EMPTY_VECTOR).answer(request, out);
+        };
+        PrometheusFleetHistory history = PrometheusFleetHistory.at(fake(slow).url(), Duration.ofSeconds(10));
+        List<Thread> pages = new ArrayList<>();
+        for (int i = 0; i < 6; i++) {
+            pages.add(Thread.ofVirtual().start(() -> {
+                try {
+                    history.readings(Instant.now(), FleetScope.EVERYTHING);
+                } catch (SourceUnavailableException unexpected) {
+                    throw new AssertionError(unexpected);
+                }
+            }));
+        }
+        for (Thread page : pages) {
+            page.join();
+        }
+        assertTrue(most.get() <= PrometheusApi.MAX_IN_FLIGHT, most.get() + " queries at once");
+        assertTrue(most.get() >= 8, "the queries did not run together: " + most.get());
+    }
+
+    @Test
+    void aRedirectIsRefusedNotFollowed() throws Exception {
+        FakePrometheus elsewhere = fake(FakePrometheus.json(200, FakePrometheus.EMPTY_VECTOR));
+        FakePrometheus fake = fake(FakePrometheus.redirect(elsewhere.url() + "/api/v1/query"));
+        SourceUnavailableException failure = failure(PrometheusFleetHistory.at(
+                URI.create("http://viewer:secret@127.0.0.1:" + fake.url().getPort()), Duration.ofSeconds(5)));
+        assertTrue(failure.getMessage().contains("HTTP 302 redirecting to " + elsewhere.url()), failure.getMessage());
+        assertEquals(0, elsewhere.requests(), "the credentials followed the redirect");
+    }
+
+    @Test
+    void eachWrongAnswerIsAClearMessage() throws Exception {
+        record Case(FakePrometheus.Mode mode, String says) {
+        }
+        List<Case> cases = List.of(
+                new Case(FakePrometheus.html(200), "HTTP 200 with something that is not its JSON"),
+                new Case(FakePrometheus.status(502), "HTTP 502 with something that is not its JSON"),
+                new Case(FakePrometheus.status(404), "HTTP 404 with something that is not its JSON"),
+                new Case(FakePrometheus.json(200, "{\"status\":\"succ"), "not its JSON"),
+                new Case(FakePrometheus.json(200, "\u0000\u0001garbage"), "not its JSON"),
+                new Case(FakePrometheus.error(400, "bad_data", "parse error"), "refused the query (HTTP 400, bad_data: parse error)"),
+                new Case(FakePrometheus.error(503, "unavailable", "overloaded"), "refused the query (HTTP 503, unavailable: overloaded)"),
+                new Case(FakePrometheus.json(200, "{\"status\":\"success\",\"data\":{\"resultType\":\"matrix\",\"result\":[]}}"),
+                        "returned a matrix, not a vector"));
+        for (Case each : cases) {
+            FakePrometheus fake = fake(each.mode());
+            String message = failure(PrometheusFleetHistory.at(fake.url(), Duration.ofSeconds(5))).getMessage();
+            assertTrue(message.contains(each.says()), each.says() + " <- " + message);
+            assertTrue(message.contains("[query "), message);
+        }
+    }
+
+    @Test
+    void aRefusedConnectionSaysSo() throws Exception {
+        String message = failure(PrometheusFleetHistory.at(FakePrometheus.refusing(), Duration.ofSeconds(2))).getMessage();
+        assertTrue(message.contains("unreachable (connection refused)"), message);
+    }
+
+    @Test
+    void warningsAndOddValuesAreAnswersNotZeros() throws Exception {
+        String vector = "{\"status\":\"success\",\"warnings\":[\"partial response\"],\"data\":{\"resultType\":\"vector\","
+                + "\"result\":[{\"metric\":{\"node\":\"n1\",\"device_uuid\":\"GPU-a\",\"device_index\":\"0\"},\"value\":[1,\"NaN\"]},"
+                + "{\"metric\":{\"node\":\"n1\",\"device_uuid\":\"GPU-b\",\"device_index\":\"1\"},\"value\":[1,\"+Inf\"]},"
+                + "{\"metric\":{\"node\":\"n1\",\"device_uuid\":\"GPU-c\",\"device_index\":\"2\"},\"value\":[1,\"-0\"]}]}}";
+        FleetReadings readings = PrometheusFleetHistory.at(fake(FakePrometheus.json(200, vector)).url(),
+                Duration.ofSeconds(5)).readings(Instant.now(), FleetScope.CARDS_ONLY);
+        var byUuid = new java.util.HashMap<String, FleetReadings.Registered>();
+        readings.registered().forEach(card -> byUuid.put(card.uuid(), card));
+        assertFalse(byUuid.get("GPU-a").memoryTotal().isKnown(), "NaN became a figure");
+        assertFalse(byUuid.get("GPU-b").memoryTotal().isKnown(), "+Inf became a figure");
+        assertEquals(0.0, Math.abs(byUuid.get("GPU-c").memoryTotal().orElseThrow()));
+    }
+
+    @Test
+    void theUrlsPathAndQueryStringAreKept() throws Exception {
+        FakePrometheus fake = fake(FakePrometheus.json(200, FakePrometheus.EMPTY_VECTOR));
+        PrometheusFleetHistory history = PrometheusFleetHistory.at(URI.create(fake.url() + "/prom?tenant=a"),
+                Duration.ofSeconds(5));
+        history.readings(Instant.now(), FleetScope.CARDS_ONLY);
+        assertTrue(fake.received().stream().allMatch(request -> request.startsWith(
+                "POST /prom/api/v1/query?tenant=a HTTP/1.1")), fake.received().getFirst());
+        assertEquals("Prometheus at " + fake.url() + "/prom/", history.description());
+        assertThrows(IllegalArgumentException.class, () -> PrometheusFleetHistory.at(
+                URI.create(fake.url() + "/#x"), Duration.ofSeconds(1)));
+        assertTrue(new String(fake.received().getFirst().getBytes(StandardCharsets.UTF_8), StandardCharsets.UTF_8)
+                .contains("query="));
+    }
+}

@@ -1,0 +1,64 @@
+package io.hamiobserve.console;
+
+import io.hamiobserve.domain.fleet.FleetScope;
+import io.hamiobserve.domain.fleet.FleetState;
+import io.hamiobserve.ports.SourceUnavailableException;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.concurrent.CountDownLatch;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The console's cache under a flood of narrowed pages and a read that never ends. */
+class FleetCacheTest {
+    private static final Instant NOW = Instant.parse("2026-11-30T12:00:00Z");
+
+    @Test
+    void aFloodOfNarrowedPagesNeverDropsTheRefreshsAnswers() throws Exception {
+        FixedHistory history = new FixedHistory();
+        FleetCache cache = new FleetCache(history, Duration.ofSeconds(5), Duration.ofSeconds(5));
+        FleetCache keeper = cache.renewing(Duration.ofMinutes(2));
+        keeper.state(NOW, FleetScope.EVERYTHING);
+        keeper.state(NOW, FleetScope.CARDS_ONLY);
+        for (int i = 0; i < 3 * FleetCache.MAX_ENTRIES; i++) {
+            cache.state(NOW, new FleetScope.OnNode("flood-" + i));
+        }
+        assertTrue(cache.size() <= FleetCache.MAX_ENTRIES + 1, "kept " + cache.size());
+        // Prometheus is down now: the fleet-wide pages are still served from what the refresh read.
+        history.failure = "connection refused";
+        int calls = history.calls.get();
+        FleetState everything = cache.state(NOW, FleetScope.EVERYTHING);
+        cache.state(NOW, FleetScope.CARDS_ONLY);
+        assertEquals(calls, history.calls.get(), "a kept fleet-wide answer was dropped and read again");
+        assertFalse(everything.workloads().isEmpty());
+        // The most recently used narrowed answer is kept; the least recently used were dropped.
+        cache.state(NOW, new FleetScope.OnNode("flood-" + (3 * FleetCache.MAX_ENTRIES - 1)));
+        assertEquals(calls, history.calls.get(), "the latest narrowed answer was dropped");
+        assertThrows(SourceUnavailableException.class, () -> cache.state(NOW, new FleetScope.OnNode("flood-0")));
+    }
+
+    @Test
+    void aReadInFlightForLongerThanTheLimitIsNotJoinedAndMakesTheCacheWedged() throws Exception {
+        FixedHistory history = new FixedHistory();
+        CountDownLatch never = new CountDownLatch(1);
+        history.gate = never;
+        FleetCache cache = new FleetCache(history, Duration.ofSeconds(5), Duration.ofMillis(300));
+        long started = System.nanoTime();
+        SourceUnavailableException late = assertThrows(SourceUnavailableException.class,
+                () -> cache.state(NOW, FleetScope.EVERYTHING));
+        assertTrue((System.nanoTime() - started) / 1e9 < 3, "waited " + (System.nanoTime() - started) / 1e9 + " s");
+        assertTrue(late.getMessage().contains("have not arrived after 0.3 s"), late.getMessage());
+        Thread.sleep(100);
+        assertTrue(cache.wedged().orElseThrow().contains("1 read has been in flight"), cache.wedged().toString());
+        // Prometheus answers again: the wedged read is not joined, a new one is asked and answers.
+        history.gate = null;
+        assertFalse(cache.state(NOW, FleetScope.EVERYTHING).workloads().isEmpty());
+        assertTrue(cache.wedged().isEmpty(), cache.wedged().toString());
+        never.countDown();
+    }
+}
