@@ -1,6 +1,7 @@
 package io.hamiobserve.adapters.k8s;
 
 import io.fabric8.kubernetes.api.model.KubernetesResource;
+import io.fabric8.kubernetes.api.model.ListMetaBuilder;
 import io.fabric8.kubernetes.api.model.NodeListBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
@@ -137,12 +138,18 @@ class ResourceVersionGoneTest {
                 new ResourceQuotaListBuilder().withNewMetadata().withResourceVersion("5").endMetadata().build())
                 .always();
         quietWatch(watchPath("resourcequotas", null, "5"));
+        // Unscheduled pods (unmet demand): none.
+        server.expect().get().withPath("/api/v1/pods?fieldSelector=spec.nodeName%3D&limit=500").andReturn(200,
+                podList("5")).always();
+        server.expect().get().withPath("/api/v1/pods?allowWatchBookmarks=true&fieldSelector=spec.nodeName%3D"
+                + "&resourceVersion=5&timeoutSeconds=600&watch=true").andUpgradeToWebSocket().open()
+                .expect("never sent").andEmit("never emitted").once().done().always();
         // The pods' owners: none.
         server.expect().get().withPath("/apis/apps/v1/replicasets?limit=500").andReturn(200,
-                new ReplicaSetListBuilder().withNewMetadata().withResourceVersion("5").endMetadata().build()).always();
+                new ReplicaSetListBuilder().withMetadata(new ListMetaBuilder().withResourceVersion("5").build()).build()).always();
         quietWatch(watchPath("/apis/apps/v1/", "replicasets", null, "5"));
         server.expect().get().withPath("/apis/batch/v1/jobs?limit=500").andReturn(200,
-                new JobListBuilder().withNewMetadata().withResourceVersion("5").endMetadata().build()).always();
+                new JobListBuilder().withMetadata(new ListMetaBuilder().withResourceVersion("5").build()).build()).always();
         quietWatch(watchPath("/apis/batch/v1/", "jobs", null, "5"));
         // The heartbeat's reachability probe.
         server.expect().get().withPath("/api/v1/nodes?limit=1&resourceVersion=0").andReturn(200, new NodeListBuilder()
