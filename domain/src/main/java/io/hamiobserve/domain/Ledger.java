@@ -63,9 +63,9 @@ public final class Ledger {
     private final TreeMap<PodOrder, PendingPod> pendingInOrder = new TreeMap<>();
 
     /**
-     * The most pending pods kept: each is about 370 bytes (PendingDemandBenchmark), so a flood of unschedulable pods
-     * (a runaway Job) costs 36 MiB at most; past it a new pod is refused and counted
-     * by the source.
+     * The most pending pods kept: each is about 370 bytes (PendingDemandBenchmark), so a flood of
+     * unschedulable pods (a runaway Job) costs 36 MiB at most; past it a new pod is refused and
+     * counted by the source.
      */
     public static final int MAX_PENDING_PODS = 100_000;
 
