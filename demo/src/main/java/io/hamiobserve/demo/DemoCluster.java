@@ -9,6 +9,8 @@ import io.hamiobserve.domain.VendorCard;
 import io.hamiobserve.domain.ContainerShares;
 import io.hamiobserve.domain.DeviceShare;
 import io.hamiobserve.domain.MigInstance;
+import io.hamiobserve.domain.PendingPod;
+import io.hamiobserve.domain.PendingReason;
 import io.hamiobserve.domain.PodPhase;
 import io.hamiobserve.domain.PodPlacement;
 import io.hamiobserve.domain.PodRef;
@@ -96,6 +98,28 @@ public final class DemoCluster {
     private final List<Card> cards = new ArrayList<>();
     private final List<Pod> pods = new ArrayList<>();
     private final List<QuotaLimit> quotas = new ArrayList<>();
+    private final List<Waiting> waiting = new ArrayList<>();
+
+    /**
+     * A pod that requests a HAMi resource and that no node fits: unmet demand, with the
+     * {@code PodScheduled} message kube-scheduler would write from HAMi's filter failures.
+     *
+     * @param waitedMinutes how long before the workload's clock it was created
+     */
+    public record Waiting(PodRef ref, long waitedMinutes, String message) {
+        /** As the Kubernetes adapter keeps it: the message mapped onto its reason, then dropped. */
+        public PendingPod pending(long nowEpochMillis) {
+            return new PendingPod(ref, nowEpochMillis - waitedMinutes * 60_000,
+                    PendingReason.of("False", "Unschedulable", message));
+        }
+    }
+
+    /**
+     * The PodScheduled message of the evaluation job while it is withdrawn: HAMi finds no card with
+     * 20 GiB free on the node it asks for.
+     */
+    static final String EVAL_JOB_WAITING = "0/3 nodes are available: 1 node(s) didn't match Pod's node "
+            + "affinity/selector, 2 2/3 CardInsufficientMemory.";
 
     private DemoCluster() {
     }
@@ -161,6 +185,16 @@ public final class DemoCluster {
         cluster.pod("vision", "npu-finetune", 15, NPU_NODE, PodPhase.RUNNING,
                 app("trainer", new DeviceShare("NPU-910B3-1", ASCEND, 32768, 0), 0));
 
+        // Unmet demand: two pods pending for memory (a 70B fine-tune wants 80 GiB on one card, a
+        // ViT 48 GiB on an A100 of 40), one held back by its namespace's GPU quota.
+        cluster.waiting.add(new Waiting(podRef("ml-team", "llm-finetune-70b", 16), 95,
+                "0/3 nodes are available: 1 node(s) didn't match Pod's node affinity/selector, "
+                        + "2 3/3 CardInsufficientMemory."));
+        cluster.waiting.add(new Waiting(podRef("vision", "train-vit-huge", 17), 25,
+                "0/3 nodes are available: 3 4/4 CardInsufficientMemory."));
+        cluster.waiting.add(new Waiting(podRef("ml-team", "notebook-carol", 18), 8,
+                "0/3 nodes are available: 3 ResourceQuotaNotFit."));
+
         cluster.quotas.add(new QuotaLimit("ml-team", "gpu-quota", QuotaResource.GPU_MEMORY_MIB, 40960));
         cluster.quotas.add(new QuotaLimit("ml-team", "gpu-quota", QuotaResource.GPU_CORES_PERCENT, 200));
         cluster.quotas.add(new QuotaLimit("vision", "gpu-quota", QuotaResource.GPU_MEMORY_MIB, 65536));
@@ -187,6 +221,11 @@ public final class DemoCluster {
 
     public List<Pod> pods() {
         return List.copyOf(pods);
+    }
+
+    /** The pods that wait for a GPU all the time (the evaluation job waits on odd minutes besides). */
+    public List<Waiting> waiting() {
+        return List.copyOf(waiting);
     }
 
     public List<Pod> pods(String node) {

@@ -118,7 +118,8 @@ public final class DemoCommand implements Subcommand {
         long began = System.nanoTime();
         DemoWorkload workload = new DemoWorkload(DemoCluster.standard(), Clock.systemUTC());
         BuildInfo build = BuildInfo.current();
-        AllocationRole allocation = new AllocationRole(DemoSources.ledger(workload), legacy.on(), build);
+        AllocationRole allocation = new AllocationRole(DemoSources.ledger(workload), legacy.on(),
+                ContainerSeries.POD_EFFECTIVE, build, Shard.ALL, workload.clock());
         DemoCacheRoot cacheFiles = DemoCacheRoot.create();
         UsageRole nodeA = node(workload, DemoCluster.NODE_A, cacheFiles, build);
         UsageRole nodeB = node(workload, DemoCluster.NODE_B, cacheFiles, build);
@@ -146,7 +147,7 @@ public final class DemoCommand implements Subcommand {
         for (int index = 0; index < shardBinds.size(); index++) {
             // Each shard reads the demo's ledger for itself, as each pod of a sharded StatefulSet does.
             shards.add(new AllocationRole(DemoSources.ledger(workload), legacy.on(), ContainerSeries.POD_EFFECTIVE,
-                    build, new Shard(index, shardBinds.size())).start());
+                    build, new Shard(index, shardBinds.size()), workload.clock()).start());
         }
         List<Role> roles = new ArrayList<>(List.of(allocation.start(), nodeA.start(), nodeB.start()));
         roles.addAll(shards);

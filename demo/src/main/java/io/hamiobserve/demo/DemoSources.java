@@ -3,6 +3,8 @@ package io.hamiobserve.demo;
 import io.hamiobserve.domain.HostCardReading;
 import io.hamiobserve.domain.Ledger;
 import io.hamiobserve.domain.NodePod;
+import io.hamiobserve.domain.PendingPod;
+import io.hamiobserve.domain.PendingReason;
 import io.hamiobserve.domain.PodPhase;
 import io.hamiobserve.domain.ProcessOwner;
 import io.hamiobserve.ports.HostCardSource;
@@ -30,8 +32,9 @@ public final class DemoSources {
     }
 
     /**
-     * The scheduler ledger of the demo cluster. After the initial load it keeps changing: every
-     * minute the pending evaluation job is placed or withdrawn, and the ledger is re-confirmed
+     * The scheduler ledger of the demo cluster, with three pods that wait for a GPU (two for
+     * memory, one for quota). After the initial load it keeps changing: every minute the pending
+     * evaluation job is placed or withdrawn (and waits for memory meanwhile), and the ledger is re-confirmed
      * every few seconds, like an informer resync.
      */
     public static SchedulerLedgerSource ledger(DemoWorkload workload) {
@@ -66,18 +69,28 @@ public final class DemoSources {
         }
         cluster.quotas().forEach((namespace, objects) ->
                 objects.forEach((object, limits) -> ledger.putQuota(namespace, object, limits)));
+        for (DemoCluster.Waiting waiting : cluster.waiting()) {
+            ledger.putPending(waiting.pending(workload.clock().millis()));
+        }
         ledger.markSynced(workload.clock().millis());
     }
 
-    /** Places the pending pods on even minutes of the workload's clock and withdraws them on odd ones. */
+    /**
+     * Places the pending pods on even minutes of the workload's clock and withdraws them on odd
+     * ones, when they wait for memory (unmet demand) since the minute began.
+     */
     static void churn(DemoWorkload workload, Ledger ledger) {
-        long minute = workload.clock().millis() / 60_000;
+        long now = workload.clock().millis();
+        long minute = now / 60_000;
         for (DemoCluster.Pod pod : workload.cluster().pods()) {
             if (pod.phase() == PodPhase.PENDING) {
                 if (minute % 2 == 0) {
+                    ledger.removePending(pod.ref().uid());
                     ledger.putPod(pod.placement());
                 } else {
                     ledger.removePod(pod.ref().uid());
+                    ledger.putPending(new PendingPod(pod.ref(), minute * 60_000,
+                            PendingReason.of("False", "Unschedulable", DemoCluster.EVAL_JOB_WAITING)));
                 }
             }
         }

@@ -119,4 +119,42 @@ class AlertRulesTest {
     private static int count(String text, String part) {
         return text.split(java.util.regex.Pattern.quote(part), -1).length - 1;
     }
+
+    /**
+     * {@code promtool test rules}: pods of one namespace and reason waiting past 30 minutes (and
+     * for 5 more) fire once per namespace and reason, whatever the instance; a shorter wait, or a
+     * wait that ends, does not.
+     */
+    @Test
+    void gpuPodsPendingLongFiresOnlyPastHalfAnHour(@org.junit.jupiter.api.io.TempDir Path dir) throws Exception {
+        Path test = Files.writeString(dir.resolve("pending.test.yml"), """
+                rule_files: ["%s"]
+                evaluation_interval: 1m
+                tests:
+                  - interval: 1m
+                    input_series:
+                      # Waiting since 20 minutes before the test: past 30 at 10m, firing from 15m.
+                      - series: 'hami_observe_pending_gpu_pod_oldest_wait_seconds{instance="s0",namespace="ml",reason="insufficient_memory"}'
+                        values: '1200+60x40'
+                      # Ten minutes of waiting, then placed (the series ends).
+                      - series: 'hami_observe_pending_gpu_pod_oldest_wait_seconds{instance="s0",namespace="cv",reason="quota"}'
+                        values: '0+60x10'
+                    alert_rule_test:
+                      - eval_time: 12m
+                        alertname: HamiGpuPodsPendingLong
+                        exp_alerts: []
+                      - eval_time: 20m
+                        alertname: HamiGpuPodsPendingLong
+                        exp_alerts:
+                          - exp_labels: {severity: warning, namespace: ml, reason: insufficient_memory}
+                            exp_annotations:
+                              summary: "GPU pods in ml have waited 40m 0s for a GPU (insufficient_memory)"
+                              description: "A pod that requests a HAMi resource has not been placed for more than 30 minutes; reason insufficient_memory (insufficient_memory, insufficient_cores: no card has the free share, right-size or add cards; quota: the namespace's GPU quota is used up; no_card_of_type, node_affinity: no card the pod may use)."
+                """.formatted(RULES.toAbsolutePath()));
+        Process promtool = new ProcessBuilder("promtool", "test", "rules", test.toString()).redirectErrorStream(true)
+                .start();
+        String report = new String(promtool.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(promtool.waitFor(60, TimeUnit.SECONDS));
+        assertEquals(0, promtool.exitValue(), report);
+    }
 }

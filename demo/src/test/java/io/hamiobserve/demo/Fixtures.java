@@ -2,10 +2,12 @@ package io.hamiobserve.demo;
 
 import io.hamiobserve.app.testing.Expositions;
 import io.hamiobserve.domain.Ledger;
+import io.hamiobserve.domain.Shard;
 import io.hamiobserve.ports.SchedulerLedgerSource;
 import io.hamiobserve.ports.SkipReporter;
 import io.hamiobserve.role.node.UsageRole;
 import io.hamiobserve.role.scheduler.AllocationRole;
+import io.hamiobserve.role.scheduler.ContainerSeries;
 
 import java.nio.file.Path;
 import java.time.Clock;
@@ -44,7 +46,8 @@ final class Fixtures {
             public void close() {
             }
         };
-        return new AllocationRole(loadOnce, legacy, Expositions.BUILD).start();
+        return new AllocationRole(loadOnce, legacy, ContainerSeries.POD_EFFECTIVE, Expositions.BUILD, Shard.ALL,
+                workload.clock()).start();
     }
 
     /** The usage role of a demo node, its HAMi-Core cache files written as real files under {@code cacheRoot}. */

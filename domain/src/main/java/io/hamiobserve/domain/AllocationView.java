@@ -20,11 +20,14 @@ import java.util.function.Function;
  * @param migInstances           realised MIG instances on cards registered in MIG mode
  * @param unregisteredCardShares pod shares on cards that no node registers: an inconsistency
  *                               of the ledger, kept out of the card totals and reported apart
+ * @param pending                pods that request a HAMi resource and are not placed (unmet demand),
+ *                               by namespace, name and UID
  * @param freshness              when the ledger was last known to be complete
  */
 public record AllocationView(List<CardAllocation> cards, List<PodPlacement> pods, List<PodOwner> owners,
                              List<QuotaUsage> quotas, List<MigInstanceOnCard> migInstances,
-                             List<UnregisteredCardShare> unregisteredCardShares, LedgerFreshness freshness) {
+                             List<UnregisteredCardShare> unregisteredCardShares, List<PendingPod> pending,
+                             LedgerFreshness freshness) {
 
     public AllocationView {
         cards = List.copyOf(cards);
@@ -36,6 +39,14 @@ public record AllocationView(List<CardAllocation> cards, List<PodPlacement> pods
         quotas = List.copyOf(quotas);
         migInstances = List.copyOf(migInstances);
         unregisteredCardShares = List.copyOf(unregisteredCardShares);
+        pending = List.copyOf(pending);
+    }
+
+    /** A view with no pending pods. */
+    public AllocationView(List<CardAllocation> cards, List<PodPlacement> pods, List<PodOwner> owners,
+                          List<QuotaUsage> quotas, List<MigInstanceOnCard> migInstances,
+                          List<UnregisteredCardShare> unregisteredCardShares, LedgerFreshness freshness) {
+        this(cards, pods, owners, quotas, migInstances, unregisteredCardShares, List.of(), freshness);
     }
 
     /**
@@ -64,8 +75,8 @@ public record AllocationView(List<CardAllocation> cards, List<PodPlacement> pods
 
     /**
      * The part of this view that {@code shard} serves: the cards, pods and MIG instances of the
-     * nodes it owns, and the quotas and unregistered-card allocations only if it owns the series
-     * of no node. The freshness is the ledger's, whichever shard asks: every shard reads the whole
+     * nodes it owns, and the quotas, unregistered-card allocations and pending pods (which have no
+     * node) only if it owns the series of no node. The freshness is the ledger's, whichever shard asks: every shard reads the whole
      * ledger and reports its own.
      */
     public AllocationView ownedBy(Shard shard) {
@@ -95,6 +106,7 @@ public record AllocationView(List<CardAllocation> cards, List<PodPlacement> pods
                 cluster ? quotas : List.of(),
                 ofOwnedNodes(migInstances, MigInstanceOnCard::node, shard),
                 cluster ? unregisteredCardShares : List.of(),
+                cluster ? pending : List.of(),
                 freshness);
     }
 

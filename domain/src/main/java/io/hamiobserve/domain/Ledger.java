@@ -57,6 +57,17 @@ public final class Ledger {
     private boolean synced;
     private long lastSyncEpochMillis;
     private long version;
+    /** Pods that request a HAMi resource and are not placed, by UID (unmet demand). */
+    private final Map<String, PendingPod> pendingByUid = new HashMap<>();
+    /** The same, in view order. */
+    private final TreeMap<PodOrder, PendingPod> pendingInOrder = new TreeMap<>();
+
+    /**
+     * The most pending pods kept: each is about 370 bytes (PendingDemandBenchmark), so a flood of
+     * unschedulable pods (a runaway Job) costs 36 MiB at most; past it a new pod is refused and
+     * counted by the source.
+     */
+    public static final int MAX_PENDING_PODS = 100_000;
 
     /** A pod as the ledger holds it; its owner changes with the owners above it (under the ledger's lock). */
     private static final class PodEntry {
@@ -350,6 +361,44 @@ public final class Ledger {
     }
 
     /** Forgets a pod (deleted, or no longer placed by HAMi). */
+    /**
+     * Records a pod that requests a HAMi resource and is not placed, replacing what was known of it.
+     *
+     * @return false when the pod is new and {@link #MAX_PENDING_PODS} are kept already (it is not kept)
+     */
+    public synchronized boolean putPending(PendingPod pending) {
+        Objects.requireNonNull(pending, "pending");
+        String uid = pending.pod().uid();
+        PendingPod previous = pendingByUid.get(uid);
+        if (pending.equals(previous)) {
+            return true;
+        }
+        if (previous == null && pendingByUid.size() >= MAX_PENDING_PODS) {
+            return false;
+        }
+        if (previous != null) {
+            pendingInOrder.remove(PodOrder.of(previous.pod()));
+        }
+        pendingByUid.put(uid, pending);
+        pendingInOrder.put(PodOrder.of(pending.pod()), pending);
+        version++;
+        return true;
+    }
+
+    /** Forgets a pending pod (placed, deleted, or no longer requesting a HAMi resource); unknown UIDs are ignored. */
+    public synchronized void removePending(String uid) {
+        PendingPod previous = pendingByUid.remove(uid);
+        if (previous != null) {
+            pendingInOrder.remove(PodOrder.of(previous.pod()));
+            version++;
+        }
+    }
+
+    /** How many pending pods are kept. */
+    public synchronized int pendingCount() {
+        return pendingByUid.size();
+    }
+
     public synchronized void removePod(String uid) {
         PodEntry previous = forget(uid);
         if (previous != null) {
@@ -447,6 +496,11 @@ public final class Ledger {
             return new PodOrder(placement.node(), pod.namespace(), pod.name(), pod.uid());
         }
 
+        /** A pending pod has no node: pending pods sort by namespace, name, UID. */
+        static PodOrder of(PodRef pod) {
+            return new PodOrder("", pod.namespace(), pod.name(), pod.uid());
+        }
+
         @Override
         public int compareTo(PodOrder other) {
             int byNode = node.compareTo(other.node);
@@ -510,6 +564,7 @@ public final class Ledger {
             }
         }
         return new AllocationView(cards, pods, owners, quotaUsages(), migInstances, unregistered,
+                List.copyOf(pendingInOrder.values()),
                 new AllocationView.LedgerFreshness(synced, lastSyncEpochMillis, version));
     }
 

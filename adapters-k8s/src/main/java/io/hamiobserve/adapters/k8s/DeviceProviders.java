@@ -31,6 +31,8 @@ final class DeviceProviders {
     private final Map<String, DeviceProvider> byNodeResource = new HashMap<>();
     private final Map<String, DeviceProvider> byPodAnnotation = new HashMap<>();
     private final Set<String> nodeLabels;
+    /** Every provider's {@link DeviceProvider#podResources()}: what makes an unscheduled pod unmet demand. */
+    private final Set<String> podResources;
 
     DeviceProviders(List<DeviceProvider> found) {
         if (found.isEmpty()) {
@@ -41,7 +43,9 @@ final class DeviceProviders {
         sorted.sort(Comparator.comparing(DeviceProvider::name));
         this.providers = List.copyOf(sorted);
         Set<String> labels = new HashSet<>();
+        Set<String> resources = new HashSet<>();
         for (DeviceProvider provider : providers) {
+            resources.addAll(provider.podResources());
             // Skips are counted under the provider's name: it must make a label-safe kind.
             SkipKey.checkWord("kind", nodeKind(provider));
             DeviceKeys keys = provider.keys();
@@ -51,6 +55,12 @@ final class DeviceProviders {
             labels.addAll(keys.nodeLabels());
         }
         this.nodeLabels = Set.copyOf(labels);
+        this.podResources = Set.copyOf(resources);
+    }
+
+    /** The resource names a pod requests to be scheduled by HAMi, of every provider. */
+    Set<String> podResources() {
+        return podResources;
     }
 
     private static void index(Map<String, DeviceProvider> index, Set<String> keys, DeviceProvider provider,

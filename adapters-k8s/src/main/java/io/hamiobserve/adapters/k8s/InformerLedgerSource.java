@@ -32,11 +32,12 @@ import java.util.logging.Logger;
 
 /**
  * The live ledger: fabric8 informers on Nodes, HAMi-placed Pods (label-exists selector on
- * {@code hami.io/vgpu-node}), ResourceQuotas, and the pods' intermediate owners (ReplicaSets and
- * Jobs, metadata only), each event mapped to the domain at once.
+ * {@code hami.io/vgpu-node}), unscheduled Pods (field selector {@code spec.nodeName=}: unmet demand,
+ * {@link PendingPods}), ResourceQuotas, and the pods' intermediate owners (ReplicaSets and Jobs,
+ * metadata only), each event mapped to the domain at once.
  *
- * <p>The ledger is marked synced once all five informers have delivered their first list to
- * the handlers, and re-marked on every heartbeat while all five watches are up; while a watch
+ * <p>The ledger is marked synced once all six informers have delivered their first list to
+ * the handlers, and re-marked on every heartbeat while all six watches are up; while a watch
  * is down the mark ages, which is how the app shows a stale ledger.
  *
  * <p>At every heartbeat the API server's reachability is probed; while it answers, each informer
@@ -52,6 +53,8 @@ final class InformerLedgerSource implements SchedulerLedgerSource {
     static final long LIST_PAGE = 500;
     static final String REPLICA_SET = "ReplicaSet";
     static final String JOB = "Job";
+    /** The field an unscheduled pod has empty. */
+    static final String UNSCHEDULED = "spec.nodeName";
 
     private final KubernetesClient client;
     private final boolean ownsClient;
@@ -94,6 +97,11 @@ final class InformerLedgerSource implements SchedulerLedgerSource {
                 watch("pods", () -> client.pods().inAnyNamespace().withLabel(PodMapper.NODE_KEY)
                         .withLimit(LIST_PAGE).runnableInformer(0), Pod::new,
                         feed::putPod, feed::replacePod, feed::removePod, listed),
+                // Unmet demand: pods with no node yet (HAMi's label is set only once it places one),
+                // kept as PendingPods when they request a HAMi resource; the store keeps identities only.
+                watch("pods-unscheduled", () -> client.pods().inAnyNamespace().withField(UNSCHEDULED, "")
+                        .withLimit(LIST_PAGE).runnableInformer(0), Pod::new,
+                        feed::putUnscheduled, feed::replaceUnscheduled, feed::removeUnscheduled, listed),
                 watch("resourcequotas", () -> client.resourceQuotas().inAnyNamespace().withLimit(LIST_PAGE)
                         .runnableInformer(0), ResourceQuota::new,
                         feed::putQuota, (old, now) -> feed.putQuota(now), feed::removeQuota, listed),

@@ -12,6 +12,7 @@ import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.ResourceQuota;
 import io.hamiobserve.domain.Ledger;
 import io.hamiobserve.domain.OwnerChains;
+import io.hamiobserve.domain.PendingPod;
 import io.hamiobserve.domain.PodController;
 import io.hamiobserve.domain.PodRef;
 import io.hamiobserve.domain.PodPlacement;
@@ -49,12 +50,14 @@ final class LedgerFeed {
     private final Ledger ledger;
     private final DeviceProviders providers;
     private final PodMapper pods;
+    private final PendingPods pending;
     private final Skips skips;
 
     LedgerFeed(Ledger ledger, DeviceProviders providers, Skips skips) {
         this.ledger = ledger;
         this.providers = providers;
         this.pods = new PodMapper(providers);
+        this.pending = new PendingPods(providers);
         this.skips = skips;
     }
 
@@ -108,7 +111,42 @@ final class LedgerFeed {
             } else {
                 uid(pod).ifPresent(ledger::removePod);
             }
+            pending(pod);
         });
+    }
+
+    /**
+     * Records or forgets the pod as unmet demand ({@link PendingPods}); the only part of a pod the
+     * unscheduled pods' informer applies: their placements are the HAMi-placed pods' informer's.
+     */
+    void putUnscheduled(Pod pod) {
+        guarded("pod " + PodMapper.describe(pod), () -> pending(pod));
+    }
+
+    /** An unscheduled pod replaced under the same name has a new UID. */
+    void replaceUnscheduled(Pod previous, Pod current) {
+        Optional<String> oldUid = uid(previous);
+        if (oldUid.isPresent() && !oldUid.equals(uid(current))) {
+            ledger.removePending(oldUid.get());
+        }
+        putUnscheduled(current);
+    }
+
+    /** A pod that left the unscheduled pods (bound to a node, or deleted). */
+    void removeUnscheduled(Pod pod) {
+        uid(pod).ifPresent(ledger::removePending);
+    }
+
+    private void pending(Pod pod) {
+        Optional<PendingPod> demand = pending.toPending(pod, skips);
+        if (demand.isPresent()) {
+            if (!ledger.putPending(demand.get())) {
+                skips.skip(Kind.PENDING_POD, PodMapper.describe(pod), Reason.TOO_MANY_PENDING, "more than "
+                        + Ledger.MAX_PENDING_PODS + " pending pods");
+            }
+        } else {
+            uid(pod).ifPresent(ledger::removePending);
+        }
     }
 
     /** A pod replaced under the same name (deleted and re-created while unobserved) has a new UID. */

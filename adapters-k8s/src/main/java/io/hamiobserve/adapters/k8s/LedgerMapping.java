@@ -8,9 +8,11 @@ import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeStatus;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.OwnerReference;
+import io.fabric8.kubernetes.api.model.PodCondition;
 import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.PodStatus;
 import io.fabric8.kubernetes.api.model.ResourceQuota;
+import io.fabric8.kubernetes.api.model.ResourceRequirements;
 import io.fabric8.kubernetes.api.model.ResourceQuotaSpec;
 import io.fabric8.kubernetes.api.model.apps.ReplicaSet;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
@@ -34,8 +36,9 @@ import tools.jackson.databind.json.JsonMapper;
  * list and watch event.
  *
  * <p>What is kept is what {@link LedgerFeed}, {@link PodMapper}, {@link DeviceProviders} and the
- * informers read: identity, annotations, labels and controller references; a pod's node, its containers' and init
- * containers' names, its phase and its init containers' states; a node's capacity and allocatable;
+ * informers read: identity, creation time, annotations, labels and controller references; a pod's node, its
+ * containers' and init containers' names and resource requests and limits, its phase, its conditions' type, status,
+ * reason and message, and its init containers' states; a node's capacity and allocatable;
  * a quota's hard limits; of a ReplicaSet or Job, its metadata only (spec and status are skipped as
  * they are read, so no pod template is ever built). A model getter not listed here returns {@code null} or an empty list:
  * code that starts reading one adds it here. {@code LedgerMappingTest} fails until it does: it finds
@@ -49,7 +52,8 @@ final class LedgerMapping {
     private LedgerMapping() {
     }
 
-    @JsonIncludeProperties({"name", "namespace", "uid", "resourceVersion", "annotations", "labels", "ownerReferences"})
+    @JsonIncludeProperties({"name", "namespace", "uid", "resourceVersion", "creationTimestamp", "annotations", "labels",
+            "ownerReferences"})
     private interface ObjectMetaFields {
     }
 
@@ -74,12 +78,22 @@ final class LedgerMapping {
     private interface PodSpecFields {
     }
 
-    @JsonIncludeProperties({"name"})
+    /** A container's name, and its resources for whether an unscheduled pod requests a HAMi resource. */
+    @JsonIncludeProperties({"name", "resources"})
     private interface ContainerFields {
     }
 
-    @JsonIncludeProperties({"phase", "containerStatuses", "initContainerStatuses"})
+    @JsonIncludeProperties({"limits", "requests"})
+    private interface ResourceRequirementsFields {
+    }
+
+    @JsonIncludeProperties({"phase", "conditions", "containerStatuses", "initContainerStatuses"})
     private interface PodStatusFields {
+    }
+
+    /** The PodScheduled condition's status, reason and message: why an unscheduled pod waits. */
+    @JsonIncludeProperties({"type", "status", "reason", "message"})
+    private interface PodConditionFields {
     }
 
     @JsonIncludeProperties({"name", "containerID", "state"})
@@ -110,7 +124,9 @@ final class LedgerMapping {
             Map.entry(NodeStatus.class, NodeStatusFields.class),
             Map.entry(PodSpec.class, PodSpecFields.class),
             Map.entry(Container.class, ContainerFields.class),
+            Map.entry(ResourceRequirements.class, ResourceRequirementsFields.class),
             Map.entry(PodStatus.class, PodStatusFields.class),
+            Map.entry(PodCondition.class, PodConditionFields.class),
             Map.entry(ContainerStatus.class, ContainerStatusFields.class),
             Map.entry(ContainerState.class, ContainerStateFields.class),
             Map.entry(ResourceQuota.class, ResourceQuotaFields.class),

@@ -25,7 +25,9 @@ final class Skips {
         /** A controller reference (a pod's or an owner's), or an owner chain cut short. */
         OWNER_REFERENCE,
         /** An intermediate owner (ReplicaSet, Job) that cannot be kept. */
-        OWNER
+        OWNER,
+        /** An unscheduled pod that requests a HAMi resource and cannot be counted as unmet demand. */
+        PENDING_POD
     }
 
     /** Why, for the decoders of this adapter (docs/adapters-k8s.md says what each means). */
@@ -33,7 +35,11 @@ final class Skips {
         MISSING_IDENTITY, INVALID_OBJECT, DUPLICATE_UUID, BAD_QUANTITY, NEGATIVE_NUMBER, NUMBER_OVERFLOW, TOO_LONG,
         TOO_MANY_CONTAINERS, BAD_DOCUMENT, BAD_OBJECT,
         /** The domain's {@link io.hamiobserve.domain.OwnerChains.Problem}s, under the same names. */
-        OWNER_CYCLE, OWNER_CHAIN_TOO_DEEP
+        OWNER_CYCLE, OWNER_CHAIN_TOO_DEEP,
+        /** A pending pod's creation time missing or unreadable: its wait cannot be told. */
+        BAD_TIMESTAMP,
+        /** A pending pod past the ledger's bound ({@link io.hamiobserve.domain.Ledger#MAX_PENDING_PODS}). */
+        TOO_MANY_PENDING
     }
 
     private final SkipReporter reporter;

@@ -27,13 +27,14 @@ import java.util.function.BiConsumer;
  * Fuzzes every path of untrusted text through the Kubernetes adapter: NVIDIA's node register
  * annotation (JSON and {@code :}-record forms), its pod allocation annotation and MIG allocations,
  * each on a real node or pod handed to the device providers on the class path, ResourceQuota
- * quantities, and dumps in YAML and JSON. Inputs come from {@link FuzzInputs}; each goes through
+ * quantities, unscheduled pods' {@code PodScheduled} messages and creation times (unmet demand), and
+ * dumps in YAML and JSON. Inputs come from {@link FuzzInputs}; each goes through
  * the real feed into a real {@link Ledger}. For any input, the only outcomes allowed are a
  * decoded value within the domain's bounds and skips whose reasons are in the adapter's or the
  * providers' stable vocabulary ({@link #REASONS}); an exception, an unknown reason, a skip that
  * says a decoder threw ({@code invalid_object}), or a view with a negative figure is a failure.
  *
- * <p>Targets: {@code register}, {@code allocation}, {@code mig}, {@code quota}, {@code dump-yaml},
+ * <p>Targets: {@code register}, {@code allocation}, {@code mig}, {@code quota}, {@code pending}, {@code dump-yaml},
  * {@code dump-json}. Long runs: {@code bin/fuzz TARGET [--count N] [--seed S]}.
  */
 public final class DecoderFuzz {
@@ -49,7 +50,14 @@ public final class DecoderFuzz {
     /** A card or MIG UUID the providers let through: 1 to 285 characters (synthesised from a node name) of printable ASCII. */
     private static final int MAX_UUID_CHARS = 285;
     static final long DEFAULT_SEED = 20_260_113L;
-    static final List<String> TARGETS = List.of("register", "allocation", "mig", "quota", "dump-yaml", "dump-json");
+    static final List<String> TARGETS = List.of("register", "allocation", "mig", "quota", "pending", "dump-yaml",
+            "dump-json");
+    /** Real PodScheduled messages, the seeds of the {@code pending} target's mutations. */
+    private static final List<String> CONDITION_MESSAGES = List.of(
+            "0/3 nodes are available: 1 node(s) didn't match Pod's node affinity/selector, 2 3/4 CardInsufficientMemory.",
+            "0/2 nodes are available: 1 4/4 CardInsufficientCore, 1 8/8 CardTypeMismatch. preemption: 0/2 nodes are "
+                    + "available: 2 Preemption is not helpful for scheduling.",
+            "0/5 nodes are available: 5 ResourceQuotaNotFit.");
 
     private DecoderFuzz() {
     }
@@ -120,6 +128,18 @@ public final class DecoderFuzz {
                     feed.putQuota(quota);
                 };
             }
+            case "pending" -> {
+                // An unscheduled pod whose condition message (and, every other input, creation time) is hostile.
+                Pod pod = PendingInformerTest.unscheduled("waiting", "nvidia.com/gpumem", "");
+                yield (i, value) -> {
+                    pod.getStatus().getConditions().getFirst().setMessage(value);
+                    pod.getMetadata().setCreationTimestamp(i % 2 == 0 ? PendingInformerTest.CREATED : value);
+                    feed.putUnscheduled(pod);
+                    if (ledger.pendingCount() > 1) {
+                        throw new AssertionError(ledger.pendingCount() + " pending pods for one");
+                    }
+                };
+            }
             case "dump-yaml", "dump-json" -> {
                 KubernetesSerialization serialization = LedgerMapping.serialization();
                 DeviceProviders providers = DeviceProviders.load();
@@ -135,6 +155,8 @@ public final class DecoderFuzz {
                 case "allocation" -> FuzzInputs.allocationValue(random);
                 case "mig" -> FuzzInputs.migValue(random);
                 case "quota" -> FuzzInputs.quantity(random);
+                case "pending" -> FuzzInputs.mutate(CONDITION_MESSAGES.get(random.nextInt(CONDITION_MESSAGES.size())),
+                        random, true);
                 default -> FuzzInputs.dump(random, json, random.nextInt(6));
             };
             try {

@@ -20,6 +20,7 @@ class DecoderFuzzTest {
             "allocation | 20000 | number_overflow not_a_number negative_number bad_uuid too_many_devices wrong_field_count",
             "mig        | 20000 | bad_json number_overflow not_a_number bad_mig_allocation",
             "quota      | 20000 | bad_quantity number_overflow negative_number",
+            "pending    | 20000 | bad_timestamp",
             "dump-yaml  | 1500  | bad_document not_a_number",
             "dump-json  | 1500  | bad_document not_a_number",
     })

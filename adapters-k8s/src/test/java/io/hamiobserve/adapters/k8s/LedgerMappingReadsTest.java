@@ -124,7 +124,7 @@ class LedgerMappingReadsTest {
         assertTrue(unmapped.stream().allMatch(line -> line.startsWith("PodStatus.getPhase() in ")), unmapped::toString);
     }
 
-    @JsonIncludeProperties({"containerStatuses", "initContainerStatuses"})
+    @JsonIncludeProperties({"conditions", "containerStatuses", "initContainerStatuses"})
     private interface PodStatusWithoutPhase {
     }
 }

@@ -21,6 +21,7 @@ import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -119,7 +120,7 @@ class LedgerMappingTest {
                   - name: main
                     livenessProbe: {exec: 12, periodSeconds: -99999999999999999999}
                     env: "not a list"
-                status: {phase: Running, conditions: {a: b}}
+                status: {phase: Running, podIPs: {a: b}, hostIP: [7]}
                 ---
                 kind: Pod
                 metadata: {name: p2, namespace: ns, uid: u2, annotations: [not, a, map]}
@@ -150,7 +151,8 @@ class LedgerMappingTest {
 
         Pod pod = LedgerMapping.serialization().convertValue(podObject, Pod.class);
         assertTrue(pod.getMetadata().getManagedFields().isEmpty());
-        assertNull(pod.getMetadata().getCreationTimestamp());
+        // Read for a pending pod's wait.
+        assertEquals(full.getMetadata().getCreationTimestamp(), pod.getMetadata().getCreationTimestamp());
         assertEquals(full.getMetadata().getAnnotations(), pod.getMetadata().getAnnotations());
         assertEquals(full.getMetadata().getLabels(), pod.getMetadata().getLabels());
         assertEquals(full.getMetadata().getResourceVersion(), pod.getMetadata().getResourceVersion());
@@ -159,8 +161,15 @@ class LedgerMappingTest {
         Container container = pod.getSpec().getContainers().get(0);
         assertEquals("server", container.getName());
         assertTrue(container.getEnv().isEmpty());
-        assertNull(container.getResources());
-        assertTrue(pod.getStatus().getConditions().isEmpty());
+        // Read for whether an unscheduled pod requests a HAMi resource: limits and requests only.
+        assertEquals(full.getSpec().getContainers().get(0).getResources().getLimits(),
+                container.getResources().getLimits());
+        assertTrue(container.getResources().getClaims().isEmpty());
+        // Read for a pending pod's reason: type, status, reason, message only.
+        assertEquals(full.getStatus().getConditions().size(), pod.getStatus().getConditions().size());
+        assertNotNull(full.getStatus().getConditions().get(0).getLastTransitionTime());
+        assertNull(pod.getStatus().getConditions().get(0).getLastTransitionTime());
+        assertEquals(full.getStatus().getConditions().get(0).getType(), pod.getStatus().getConditions().get(0).getType());
         assertEquals("Running", pod.getStatus().getPhase());
         // Skipped, not stashed: fabric8's classes keep unknown properties in a map of their own.
         assertTrue(pod.getMetadata().getAdditionalProperties().isEmpty());

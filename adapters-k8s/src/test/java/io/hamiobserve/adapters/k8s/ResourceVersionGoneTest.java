@@ -138,6 +138,12 @@ class ResourceVersionGoneTest {
                 new ResourceQuotaListBuilder().withNewMetadata().withResourceVersion("5").endMetadata().build())
                 .always();
         quietWatch(watchPath("resourcequotas", null, "5"));
+        // Unscheduled pods (unmet demand): none.
+        server.expect().get().withPath("/api/v1/pods?fieldSelector=spec.nodeName%3D&limit=500").andReturn(200,
+                podList("5")).always();
+        server.expect().get().withPath("/api/v1/pods?allowWatchBookmarks=true&fieldSelector=spec.nodeName%3D"
+                + "&resourceVersion=5&timeoutSeconds=600&watch=true").andUpgradeToWebSocket().open()
+                .expect("never sent").andEmit("never emitted").once().done().always();
         // The pods' owners: none.
         server.expect().get().withPath("/apis/apps/v1/replicasets?limit=500").andReturn(200,
                 new ReplicaSetListBuilder().withMetadata(new ListMetaBuilder().withResourceVersion("5").build()).build()).always();

@@ -3,6 +3,9 @@ package io.hamiobserve.adapters.k8s;
 import io.hamiobserve.domain.AllocationView;
 import io.hamiobserve.domain.AllocationView.QuotaUsage;
 import io.hamiobserve.domain.Ledger;
+import io.hamiobserve.domain.PendingPod;
+import io.hamiobserve.domain.PendingReason;
+import io.hamiobserve.domain.PodRef;
 import io.hamiobserve.domain.QuotaResource;
 import io.hamiobserve.ports.SchedulerLedgerSource;
 import org.junit.jupiter.api.Test;
@@ -14,6 +17,7 @@ import java.io.IOException;
 import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
@@ -146,6 +150,54 @@ class SnapshotLedgerSourceTest {
         Ledger ledger = load(file);
         assertEquals(1, ledger.view().cards().size());
         assertEquals(List.of("snapshot/bad_document"), skips.reasons());
+    }
+
+    /** A dump's unscheduled pods that request a HAMi resource are unmet demand, their condition mapped. */
+    @Test
+    void aDumpCountsItsPendingGpuPods() throws IOException {
+        Path file = Files.writeString(dir.resolve("pending.yaml"), """
+                kind: List
+                items:
+                - kind: Pod
+                  metadata: {name: waits-for-memory, namespace: ml, uid: u1, creationTimestamp: "2026-12-01T10:00:00Z"}
+                  spec:
+                    containers:
+                    - name: main
+                      resources: {limits: {nvidia.com/gpu: "1", nvidia.com/gpumem: "81920"}}
+                  status:
+                    phase: Pending
+                    conditions:
+                    - {type: PodScheduled, status: "False", reason: Unschedulable,
+                       message: "0/2 nodes are available: 2 1/4 CardInsufficientMemory.",
+                       lastTransitionTime: "2026-12-01T10:00:02Z"}
+                - kind: Pod
+                  metadata: {name: quota-init, namespace: ml, uid: u2, creationTimestamp: "2026-12-01T11:00:00Z"}
+                  spec:
+                    initContainers:
+                    - {name: warm, resources: {requests: {huawei.com/Ascend910B3-memory: "16384"}}}
+                    containers: [{name: main}]
+                  status:
+                    phase: Pending
+                    conditions: [{type: PodScheduled, status: "False", reason: Unschedulable,
+                                  message: "0/2 nodes are available: 2 ResourceQuotaNotFit."}]
+                - kind: Pod
+                  metadata: {name: cpu, namespace: ml, uid: u3, creationTimestamp: "2026-12-01T11:00:00Z"}
+                  spec: {containers: [{name: main, resources: {limits: {cpu: "1"}}}]}
+                  status: {phase: Pending}
+                - kind: Pod
+                  metadata: {name: done, namespace: ml, uid: u4, creationTimestamp: "2026-12-01T11:00:00Z"}
+                  spec: {containers: [{name: main, resources: {limits: {nvidia.com/gpu: "1"}}}]}
+                  status: {phase: Failed}
+                """);
+        Ledger ledger = load(file);
+        assertEquals(List.of(
+                new PendingPod(new PodRef("ml", "quota-init", "u2"), Instant.parse("2026-12-01T11:00:00Z").toEpochMilli(),
+                        PendingReason.QUOTA),
+                new PendingPod(new PodRef("ml", "waits-for-memory", "u1"),
+                        Instant.parse("2026-12-01T10:00:00Z").toEpochMilli(), PendingReason.INSUFFICIENT_MEMORY)),
+                ledger.view().pending());
+        assertTrue(ledger.view().pods().isEmpty());
+        assertEquals(List.of(), skips.reasons());
     }
 
     @Test

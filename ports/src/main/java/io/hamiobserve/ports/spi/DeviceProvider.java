@@ -1,6 +1,7 @@
 package io.hamiobserve.ports.spi;
 
 import java.util.Map;
+import java.util.Set;
 
 /**
  * One device vendor family as HAMi's scheduler knows it: how a node's cards of that vendor are
@@ -36,4 +37,17 @@ public interface DeviceProvider {
      * {@link DeviceKeys#podAnnotations()} need be present); none when it holds no such key.
      */
     PodDevices decodePod(Map<String, String> annotations);
+
+    /**
+     * The resource names a pod requests (in a container's {@code resources.limits} or
+     * {@code requests}) to be scheduled onto this vendor's cards by HAMi, e.g. {@code nvidia.com/gpu},
+     * {@code nvidia.com/gpumem}: a pod that requests one and has no node is unmet demand.
+     *
+     * <p>By default the node resources this provider reads ({@link DeviceKeys#nodeResources()}):
+     * a vendor whose cards register as node resources is requested under the same names. A vendor
+     * that registers through an annotation declares its own.
+     */
+    default Set<String> podResources() {
+        return keys().nodeResources();
+    }
 }

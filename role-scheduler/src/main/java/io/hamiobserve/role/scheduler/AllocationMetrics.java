@@ -20,13 +20,18 @@ import io.hamiobserve.domain.DeviceShare;
 import io.hamiobserve.domain.DeviceUnits;
 import io.hamiobserve.domain.HamiCoreFigures;
 import io.hamiobserve.domain.MigInstance;
+import io.hamiobserve.domain.PendingDemand;
 import io.hamiobserve.domain.PodOwner;
 import io.hamiobserve.domain.PodPlacement;
 import io.hamiobserve.domain.RegisteredCard;
 import io.hamiobserve.domain.Shard;
 import io.hamiobserve.domain.Units;
+import io.prometheus.metrics.model.snapshots.ClassicHistogramBuckets;
+import io.prometheus.metrics.model.snapshots.HistogramSnapshot;
+import io.prometheus.metrics.model.snapshots.MetricSnapshot;
 import io.prometheus.metrics.model.snapshots.MetricSnapshots;
 
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -141,6 +146,22 @@ public final class AllocationMetrics {
             "Cores allocated on the card as a percent of the card, whatever unit the vendor counts them in "
                     + "(hami_gpu_core_allocated_ratio is raw where HAMi is raw)",
             "node", "device_uuid", "device_index", "device_type");
+    static final MetricFamily PENDING_PODS = gauge("hami_observe_pending_gpu_pods",
+            "Pods that request a HAMi resource and are not placed on a node, by namespace and why (reason: "
+                    + "insufficient_memory, insufficient_cores, no_card_of_type, quota, node_affinity, other, "
+                    + "not_yet_tried, from the PodScheduled condition)", "namespace", "reason");
+    static final MetricFamily PENDING_OLDEST_WAIT = gauge("hami_observe_pending_gpu_pod_oldest_wait_seconds",
+            "The longest wait among the pending pods of hami_observe_pending_gpu_pods, seconds since the pod's "
+                    + "creation", "namespace", "reason");
+    /**
+     * The waits of the pods pending now: a histogram of a moment, not of events, so its counts fall
+     * as pods are placed (read it with {@code histogram_quantile} as it is, never through {@code rate}).
+     * Typed {@code histogram}, not OpenMetrics' {@code gaugehistogram}: the text format has no such
+     * type, and the library writes one as several families.
+     */
+    static final String PENDING_WAIT = "hami_observe_pending_gpu_pod_wait_seconds";
+    static final String PENDING_WAIT_HELP = "Waits of the pods pending now (requesting a HAMi resource, not placed), "
+            + "seconds since each pod's creation; a histogram of now, not cumulative: counts fall as pods are placed";
     static final MetricFamily LEDGER_SYNCED = gauge("hami_observe_ledger_synced",
             "Whether the scheduler ledger has been read completely at least once (1) or not yet (0)");
     static final MetricFamily LEDGER_LAST_SYNC = gauge("hami_observe_ledger_last_sync_timestamp_seconds",
@@ -198,10 +219,62 @@ public final class AllocationMetrics {
      */
     public static Exposition exposition(AllocationView view, Shard shard, FamilyDecorator decorator,
                                         ContainerSeries form, RenderCache cache, MetricSnapshots tail) {
+        return exposition(view, shard, decorator, form, cache, tail, System.currentTimeMillis());
+    }
+
+    /**
+     * The same, pending pods' waits told at {@code nowEpochMillis}. Unmet demand (pods with no node)
+     * is written by the shard that owns the series of no node only.
+     */
+    public static Exposition exposition(AllocationView view, Shard shard, FamilyDecorator decorator,
+                                        ContainerSeries form, RenderCache cache, MetricSnapshots tail,
+                                        long nowEpochMillis) {
         SegmentedExposition exposition = new SegmentedExposition(cache, decorator);
         describe(view, shard, form, exposition);
+        if (shard.ownsClusterSeries()) {
+            exposition.append(pendingDemand(PendingDemand.of(view.pending(), nowEpochMillis)));
+        }
         exposition.append(tail);
         return exposition;
+    }
+
+    /**
+     * Unmet demand's series: per namespace and reason the pods and the oldest wait, and the waits'
+     * histogram (always, zero when nothing waits, so that its buckets exist for queries).
+     * Written through the library's snapshots, as the exporter's own series are: the catalogue's
+     * families are gauges and counters only, and these are a handful of points.
+     */
+    static MetricSnapshots pendingDemand(PendingDemand demand) {
+        MetricFamily.Points pods = PENDING_PODS.points();
+        MetricFamily.Points oldest = PENDING_OLDEST_WAIT.points();
+        for (PendingDemand.Group group : demand.groups()) {
+            pods.add(group.pods(), group.namespace(), group.reason().label());
+            oldest.add(group.oldestWaitSeconds(), group.namespace(), group.reason().label());
+        }
+        PendingDemand.WaitHistogram waits = demand.histogram();
+        long[] cumulative = waits.cumulativeCounts();
+        double[] bounds = new double[cumulative.length + 1];
+        long[] counts = new long[cumulative.length + 1];
+        long below = 0;
+        for (int i = 0; i < cumulative.length; i++) {
+            bounds[i] = PendingDemand.WAIT_BUCKETS_SECONDS[i];
+            counts[i] = cumulative[i] - below;
+            below = cumulative[i];
+        }
+        bounds[cumulative.length] = Double.POSITIVE_INFINITY;
+        counts[cumulative.length] = waits.count() - below;
+        HistogramSnapshot histogram = HistogramSnapshot.builder().name(PENDING_WAIT).help(PENDING_WAIT_HELP)
+                .dataPoint(HistogramSnapshot.HistogramDataPointSnapshot.builder()
+                        .classicHistogramBuckets(ClassicHistogramBuckets.of(bounds, counts))
+                        .sum(waits.sumSeconds()).build())
+                .build();
+        List<MetricSnapshot> snapshots = new ArrayList<>(3);
+        if (!pods.isEmpty()) {
+            snapshots.add(pods.snapshot());
+            snapshots.add(oldest.snapshot());
+        }
+        snapshots.add(histogram);
+        return new MetricSnapshots(snapshots);
     }
 
     /** The view's series, modern names only, as one set of snapshots (the demo's history is written from it). */

@@ -13,6 +13,7 @@ import io.hamiobserve.domain.Ledger;
 import io.hamiobserve.domain.Shard;
 import io.hamiobserve.ports.SchedulerLedgerSource;
 
+import java.time.Clock;
 import java.util.Objects;
 import java.util.List;
 import java.util.Optional;
@@ -42,6 +43,7 @@ public final class AllocationRole implements Role {
     private final SourceHealth health = new SourceHealth();
     private final RenderCache renderCache = new RenderCache();
     private final Shard shard;
+    private final Clock clock;
 
     public AllocationRole(SchedulerLedgerSource source, boolean legacyMetrics, BuildInfo build) {
         this(source, legacyMetrics, ContainerSeries.POD_EFFECTIVE, build, Shard.ALL);
@@ -53,6 +55,15 @@ public final class AllocationRole implements Role {
      */
     public AllocationRole(SchedulerLedgerSource source, boolean legacyMetrics, ContainerSeries containerSeries,
                           BuildInfo build, Shard shard) {
+        this(source, legacyMetrics, containerSeries, build, shard, Clock.systemUTC());
+    }
+
+    /**
+     * @param clock what pending pods' waits are told against (the demo's and the tests' fixed clock)
+     */
+    public AllocationRole(SchedulerLedgerSource source, boolean legacyMetrics, ContainerSeries containerSeries,
+                          BuildInfo build, Shard shard, Clock clock) {
+        this.clock = Objects.requireNonNull(clock);
         this.source = Objects.requireNonNull(source);
         this.shard = Objects.requireNonNull(shard);
         this.legacyNames = legacyMetrics ? AllocationMetrics.LEGACY_NAMES : FamilyDecorator.NONE;
@@ -74,8 +85,10 @@ public final class AllocationRole implements Role {
 
     @Override
     public Optional<Object> stateStamp() {
-        // Changes with the ledger (every event and every sync confirmation) and with every skip.
-        return Optional.of(List.of(ledger.freshness(), skips.changes()));
+        // Changes with the ledger (every event and every sync confirmation) and with every skip; and
+        // every second while pods wait, whose waits grow with the clock.
+        long waitedSecond = ledger.pendingCount() == 0 ? 0 : clock.millis() / 1000;
+        return Optional.of(List.of(ledger.freshness(), skips.changes(), waitedSecond));
     }
 
     @Override
@@ -85,7 +98,7 @@ public final class AllocationRole implements Role {
         health.record(SOURCE, view.freshness().synced(), System.nanoTime() - started,
                 view.freshness().synced() ? null : notReadyReason());
         return AllocationMetrics.exposition(view, shard, legacyNames, containerSeries, renderCache,
-                SelfMetrics.snapshots(build, skips, health));
+                SelfMetrics.snapshots(build, skips, health), clock.millis());
     }
 
     @Override

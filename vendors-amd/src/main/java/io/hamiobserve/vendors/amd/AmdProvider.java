@@ -22,6 +22,8 @@ import java.util.Set;
  * does not advertise {@code amd.com/gpu} (its health check), and so does this provider, saying why.
  */
 public final class AmdProvider extends HamiDeviceProvider {
+    static final Set<String> RESOURCES = Set.of("amd.com/gpu", "amd.com/gpumem", "amd.com/gpucores");
+
     static final String REGISTER = "hami.io/node-amd-register";
     static final String GPU_RESOURCE = "amd.com/gpu";
 
@@ -50,5 +52,11 @@ public final class AmdProvider extends HamiDeviceProvider {
             }
             return new NodeDecoder.Found(false, List.of(), problems.list());
         };
+    }
+
+    /** The resource names HAMi's default device configuration gives this vendor (count, memory, cores). */
+    @Override
+    public Set<String> podResources() {
+        return RESOURCES;
     }
 }

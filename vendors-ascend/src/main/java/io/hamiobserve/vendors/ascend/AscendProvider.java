@@ -11,6 +11,8 @@ import io.hamiobserve.vendors.protocol.RegisterFormat;
 
 import java.util.List;
 import java.util.Set;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 /**
  * Huawei Ascend: HAMi runs one backend per entry of its {@code vnpus.configs}, keyed by the
@@ -24,6 +26,9 @@ public final class AscendProvider extends HamiDeviceProvider {
     /** HAMi's chart: {@code devices.ascend} {@code vnpus.configs[].commonWord}. */
     static final List<String> COMMON_WORDS = List.of("Ascend910A", "Ascend910B2", "Ascend910B3", "Ascend910B4-1",
             "Ascend910B4", "Ascend310P", "Ascend910C");
+    static final Set<String> RESOURCES = COMMON_WORDS.stream().flatMap(model -> Stream.of("huawei.com/" + model,
+                "huawei.com/" + model + "-memory", "huawei.com/" + model + "-core")).collect(Collectors.toUnmodifiableSet());
+
     /** The node annotation that overrides HAMi's {@code hamiVnpuCore} for the node. */
     static final String HAMI_CORE_NODE = "hami-vnpu-core";
 
@@ -43,5 +48,11 @@ public final class AscendProvider extends HamiDeviceProvider {
 
     static DeviceUnits units(NodeView node) {
         return "true".equals(node.annotations().get(HAMI_CORE_NODE)) ? DeviceUnits.MIB_AND_PERCENT : TEMPLATE_MODE;
+    }
+
+    /** The resource names HAMi's default device configuration gives this vendor (count, memory, cores). */
+    @Override
+    public Set<String> podResources() {
+        return RESOURCES;
     }
 }

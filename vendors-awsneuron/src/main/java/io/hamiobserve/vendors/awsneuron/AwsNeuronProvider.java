@@ -28,6 +28,8 @@ import java.util.Set;
  * Neuron instance family.
  */
 public final class AwsNeuronProvider extends HamiDeviceProvider {
+    static final Set<String> RESOURCES = Set.of("aws.amazon.com/neuron", "aws.amazon.com/neuroncore");
+
     static final String DEVICES = "aws.amazon.com/neuron";
     static final String CORES = "aws.amazon.com/neuroncore";
     /** A mask of this many bits is the most a core figure holds ({@link Quantities#MAX_PERCENT} is 2^30). */
@@ -52,5 +54,11 @@ public final class AwsNeuronProvider extends HamiDeviceProvider {
         int count = SynthesisedCards.count(devices, problems);
         return SynthesisedCards.alike(node, "-AWSNeuron-", count,
                 new SynthesisedCards.Shape((int) coresPerDevice, 0, mask, "AWSNeuron"));
+    }
+
+    /** The resource names HAMi's default device configuration gives this vendor (count, memory, cores). */
+    @Override
+    public Set<String> podResources() {
+        return RESOURCES;
     }
 }

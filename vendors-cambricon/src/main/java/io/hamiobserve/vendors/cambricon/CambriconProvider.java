@@ -22,6 +22,8 @@ import java.util.Set;
  * percent.
  */
 public final class CambriconProvider extends HamiDeviceProvider {
+    static final Set<String> RESOURCES = Set.of("cambricon.com/vmlu", "cambricon.com/mlu.smlu.vmemory", "cambricon.com/mlu.smlu.vcore");
+
     static final String VCORE = "cambricon.com/mlu.smlu.vcore";
     static final String VMEMORY = "cambricon.com/mlu.smlu.vmemory";
     /** MiB per unit of {@code cambricon.com/mlu.smlu.vmemory}. */
@@ -44,5 +46,11 @@ public final class CambriconProvider extends HamiDeviceProvider {
         int count = SynthesisedCards.count(vcore, 100, problems);
         return SynthesisedCards.alike(node, "-cambricon-mlu-", count,
                 new SynthesisedCards.Shape(100, memory.getAsLong(), 100, "MLU"));
+    }
+
+    /** The resource names HAMi's default device configuration gives this vendor (count, memory, cores). */
+    @Override
+    public Set<String> podResources() {
+        return RESOURCES;
     }
 }

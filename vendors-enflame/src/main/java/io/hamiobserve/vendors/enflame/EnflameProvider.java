@@ -21,6 +21,8 @@ import java.util.Set;
  * ({@link DrsCapacity}), MiB and percent, written only to the allocated key.
  */
 public final class EnflameProvider extends HamiDeviceProvider {
+    static final Set<String> RESOURCES = Set.of("enflame.com/gcu", "enflame.com/drs-gcu", "enflame.com/gcu-memory", "enflame.com/gcu-core");
+
     static final String GCU_RESOURCE = "enflame.com/gcu";
 
     public EnflameProvider() {
@@ -40,5 +42,11 @@ public final class EnflameProvider extends HamiDeviceProvider {
     private static List<RegisteredCard> wholeCards(NodeView node, long gcus, Problems problems) {
         int count = SynthesisedCards.count(gcus, problems);
         return SynthesisedCards.alike(node, "-GCU-", count, new SynthesisedCards.Shape(1, 100, 100, "GCU"));
+    }
+
+    /** The resource names HAMi's default device configuration gives this vendor (count, memory, cores). */
+    @Override
+    public Set<String> podResources() {
+        return RESOURCES;
     }
 }

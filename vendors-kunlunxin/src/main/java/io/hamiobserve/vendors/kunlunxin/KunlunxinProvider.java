@@ -23,6 +23,8 @@ import java.util.Set;
  * in {@code hami.io/node-register-xpu}, MiB and percent.
  */
 public final class KunlunxinProvider extends HamiDeviceProvider {
+    static final Set<String> RESOURCES = Set.of("kunlunxin.com/xpu", "kunlunxin.com/vxpu", "kunlunxin.com/vxpu-memory");
+
     static final String XPU_RESOURCE = "kunlunxin.com/xpu";
     /** What HAMi registers as every whole XPU's memory. */
     static final long WHOLE_CARD_MIB = 98304;
@@ -44,5 +46,11 @@ public final class KunlunxinProvider extends HamiDeviceProvider {
         int count = SynthesisedCards.count(xpus, problems);
         return SynthesisedCards.alike(node, "-kunlun-", count,
                 new SynthesisedCards.Shape(100, WHOLE_CARD_MIB, 100, "kunlun"), index -> index >= xpus / 2 ? 1 : 0);
+    }
+
+    /** The resource names HAMi's default device configuration gives this vendor (count, memory, cores). */
+    @Override
+    public Set<String> podResources() {
+        return RESOURCES;
     }
 }

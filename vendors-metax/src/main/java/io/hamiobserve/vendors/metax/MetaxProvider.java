@@ -21,6 +21,8 @@ import java.util.Set;
  * ({@link SgpuDevices}); MiB and percent.
  */
 public final class MetaxProvider extends HamiDeviceProvider {
+    static final Set<String> RESOURCES = Set.of("metax-tech.com/gpu", "metax-tech.com/sgpu", "metax-tech.com/vcore", "metax-tech.com/vmemory");
+
     static final String GPU_RESOURCE = "metax-tech.com/gpu";
     /** What HAMi registers as every whole card's memory. */
     static final long WHOLE_CARD_MIB = 65536;
@@ -42,5 +44,11 @@ public final class MetaxProvider extends HamiDeviceProvider {
         int count = SynthesisedCards.count(gpus, problems);
         return SynthesisedCards.alike(node, "-metax-", count,
                 new SynthesisedCards.Shape(1, WHOLE_CARD_MIB, 100, "Metax-GPU"));
+    }
+
+    /** The resource names HAMi's default device configuration gives this vendor (count, memory, cores). */
+    @Override
+    public Set<String> podResources() {
+        return RESOURCES;
     }
 }

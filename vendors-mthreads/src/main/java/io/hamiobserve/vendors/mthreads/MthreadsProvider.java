@@ -25,6 +25,8 @@ import java.util.Set;
  * core "ratios" for these cards run from 0 to 16. Only the allocated key is written.
  */
 public final class MthreadsProvider extends HamiDeviceProvider {
+    static final Set<String> RESOURCES = Set.of("mthreads.com/vgpu", "mthreads.com/sgpu-memory", "mthreads.com/sgpu-core");
+
     static final String CORES = "mthreads.com/sgpu-core";
     static final String MEMORY = "mthreads.com/sgpu-memory";
     /** Core slices of one GPU. */
@@ -50,5 +52,11 @@ public final class MthreadsProvider extends HamiDeviceProvider {
         int count = SynthesisedCards.count(cores, SLICES_PER_CARD, problems);
         return SynthesisedCards.alike(node, "-mthreads-", count,
                 new SynthesisedCards.Shape(100, memory.getAsLong(), SLICES_PER_CARD, "Mthreads"));
+    }
+
+    /** The resource names HAMi's default device configuration gives this vendor (count, memory, cores). */
+    @Override
+    public Set<String> podResources() {
+        return RESOURCES;
     }
 }

@@ -12,6 +12,7 @@ import io.hamiobserve.vendors.protocol.RegisterFormat;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * NVIDIA's backend ({@code NVIDIA}): the register annotation in either of HAMi's shapes, with
@@ -19,6 +20,8 @@ import java.util.Map;
  * and the MIG instances the device plugin realised for the pod.
  */
 public final class NvidiaProvider extends HamiDeviceProvider {
+    static final Set<String> RESOURCES = Set.of("nvidia.com/gpu", "nvidia.com/gpumem", "nvidia.com/gpumem-percentage", "nvidia.com/gpucores");
+
     static final String REGISTER = "hami.io/node-nvidia-register";
     static final String ALLOCATED = "hami.io/vgpu-devices-allocated";
     static final String MIG_ALLOCATIONS = "hami.io/vgpu-mig-allocations";
@@ -42,5 +45,11 @@ public final class NvidiaProvider extends HamiDeviceProvider {
         List<Problem> problems = new ArrayList<>(shares.problems());
         problems.addAll(migProblems.list());
         return new PodDevices(shares.allocations(), instances, problems);
+    }
+
+    /** The resource names HAMi's default device configuration gives this vendor (count, memory, cores). */
+    @Override
+    public Set<String> podResources() {
+        return RESOURCES;
     }
 }

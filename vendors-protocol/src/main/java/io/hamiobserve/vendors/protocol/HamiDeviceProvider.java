@@ -61,6 +61,13 @@ public abstract class HamiDeviceProvider implements DeviceProvider {
     }
 
     /**
+     * Every vendor module names the resources HAMi schedules for it (its chart's defaults), so
+     * none falls back on the node resources by accident: HAMi's register annotations name none.
+     */
+    @Override
+    public abstract Set<String> podResources();
+
+    /**
      * The backends' cards in order. A UUID that a later backend registers again is left out with a
      * {@code duplicate_uuid} problem: a UUID is one card in every view.
      */
