@@ -53,7 +53,7 @@ class ArchitectureTest {
                 "io.hamiobserve.adapters.cachefile", "io.hamiobserve.adapters.cachefile.layout",
                 "io.hamiobserve.adapters.nvml", "io.hamiobserve.adapters.k8s", "io.hamiobserve.testkit",
                 "io.hamiobserve.adapters.prometheus", "io.hamiobserve.console", "io.hamiobserve.console.templates",
-                "io.hamiobserve.app", "io.hamiobserve.app.exposition", "io.hamiobserve.role.scheduler",
+                "io.hamiobserve.app", "io.hamiobserve.exposition", "io.hamiobserve.role.scheduler",
                 "io.hamiobserve.role.node", "io.hamiobserve.role.console", "io.hamiobserve.demo"}) {
             if (!production.containPackage(module)) {
                 throw new AssertionError("no classes imported from " + module + ": the rules would check nothing there");
@@ -160,8 +160,8 @@ class ArchitectureTest {
 
     @Test
     void theExpositionEngineStandsOnItsOwn() {
-        check(classes().that().resideInAPackage("io.hamiobserve.app.exposition..")
-                .should().onlyDependOnClassesThat().resideInAnyPackage("io.hamiobserve.app.exposition..", "java..",
+        check(classes().that().resideInAPackage("io.hamiobserve.exposition..")
+                .should().onlyDependOnClassesThat().resideInAnyPackage("io.hamiobserve.exposition..", "java..",
                         "io.prometheus.metrics.model..", "io.prometheus.metrics.expositionformats.."));
     }
 

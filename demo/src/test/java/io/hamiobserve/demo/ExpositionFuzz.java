@@ -2,18 +2,18 @@ package io.hamiobserve.demo;
 
 import io.hamiobserve.app.testing.Expositions;
 import io.hamiobserve.role.scheduler.AllocationRole;
-import io.hamiobserve.app.testing.Promtool;
+import io.hamiobserve.exposition.testing.Promtool;
 import io.hamiobserve.adapters.k8s.fuzz.FuzzInputs;
 import io.hamiobserve.adapters.k8s.KubernetesSources;
-import io.hamiobserve.app.http.ExpositionFormat;
+import io.hamiobserve.exposition.ExpositionFormat;
 import io.hamiobserve.app.metrics.SelfMetrics;
 import io.hamiobserve.ports.SkipKey;
 import io.hamiobserve.app.metrics.SkipCounter;
 import io.hamiobserve.app.metrics.SourceHealth;
 import io.hamiobserve.role.node.UsageMetrics;
-import io.hamiobserve.app.exposition.Exposition;
-import io.hamiobserve.app.exposition.Families;
-import io.hamiobserve.app.exposition.FamilyDecorator;
+import io.hamiobserve.exposition.Exposition;
+import io.hamiobserve.exposition.Families;
+import io.hamiobserve.exposition.FamilyDecorator;
 import io.hamiobserve.domain.ContainerShares;
 import io.hamiobserve.domain.ContainerUsage;
 import io.hamiobserve.domain.DeviceShare;
@@ -210,7 +210,7 @@ public final class ExpositionFuzz {
     private static String write(Exposition exposition, ExpositionFormat format) {
         try {
             ByteArrayOutputStream out = new ByteArrayOutputStream();
-            exposition.write(out, format.writer());
+            exposition.write(out, format);
             return out.toString(StandardCharsets.UTF_8);
         } catch (IOException impossible) {
             throw new UncheckedIOException(impossible);

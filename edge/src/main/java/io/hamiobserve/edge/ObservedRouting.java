@@ -1,4 +1,4 @@
-package io.hamiobserve.app;
+package io.hamiobserve.edge;
 
 import io.helidon.http.HeaderNames;
 import io.helidon.http.HeaderValues;

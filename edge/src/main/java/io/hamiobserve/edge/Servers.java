@@ -1,15 +1,15 @@
-package io.hamiobserve.app;
+package io.hamiobserve.edge;
 
-import io.hamiobserve.app.http.EdgeStartup;
-import io.hamiobserve.app.http.ConnectionGuard;
-import io.hamiobserve.app.http.BindAddress;
-import io.hamiobserve.app.http.EdgeConfig;
-import io.hamiobserve.app.http.GuardedHttp1;
-import io.hamiobserve.app.http.MetricsEndpoint;
-import io.hamiobserve.app.http.MetricsSource;
-import io.hamiobserve.app.http.TlsFiles;
-import io.hamiobserve.app.http.WebConfig;
-import io.hamiobserve.app.startup.StartupTimeline;
+import io.hamiobserve.edge.http.EdgeStartup;
+import io.hamiobserve.edge.http.ConnectionGuard;
+import io.hamiobserve.edge.http.BindAddress;
+import io.hamiobserve.edge.http.EdgeConfig;
+import io.hamiobserve.edge.http.GuardedHttp1;
+import io.hamiobserve.edge.http.MetricsEndpoint;
+import io.hamiobserve.edge.http.MetricsSource;
+import io.hamiobserve.edge.http.TlsFiles;
+import io.hamiobserve.edge.http.WebConfig;
+import io.hamiobserve.edge.startup.StartupTimeline;
 import io.helidon.service.registry.GlobalServiceRegistry;
 import io.helidon.webserver.WebServer;
 import io.helidon.webserver.http.HttpRouting;

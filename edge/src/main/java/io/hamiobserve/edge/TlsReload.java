@@ -1,7 +1,7 @@
-package io.hamiobserve.app;
+package io.hamiobserve.edge;
 
-import io.hamiobserve.app.http.TlsFiles;
-import io.hamiobserve.app.http.WebConfig;
+import io.hamiobserve.edge.http.TlsFiles;
+import io.hamiobserve.edge.http.WebConfig;
 import io.helidon.common.tls.Tls;
 import io.helidon.metrics.api.Gauge;
 import io.helidon.metrics.api.Metrics;

@@ -1,8 +1,8 @@
-package io.hamiobserve.app;
+package io.hamiobserve.edge;
 
-import io.hamiobserve.app.exposition.Exposition;
-import io.hamiobserve.app.http.EdgeConfig;
-import io.hamiobserve.app.http.MetricsSource;
+import io.hamiobserve.exposition.Exposition;
+import io.hamiobserve.edge.http.EdgeConfig;
+import io.hamiobserve.edge.http.MetricsSource;
 import io.prometheus.metrics.model.snapshots.GaugeSnapshot;
 import io.prometheus.metrics.model.snapshots.Labels;
 import io.prometheus.metrics.model.snapshots.MetricSnapshots;

@@ -1,6 +1,7 @@
-package io.hamiobserve.app;
+package io.hamiobserve.edge;
 
-import io.hamiobserve.app.http.EdgeConfig;
+import io.hamiobserve.edge.http.EdgeConfig;
+import io.hamiobserve.edge.testing.EdgeTestSource;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -136,7 +137,7 @@ class EdgeCoalescingTest {
     void aFailedCollectionIsRetriedByTheNextScrape() throws Exception {
         EdgeTestSource failing = new EdgeTestSource(java.util.Optional.of("same")) {
             @Override
-            public io.hamiobserve.app.exposition.Exposition collect() {
+            public io.hamiobserve.exposition.Exposition collect() {
                 if (collections.get() == 0) {
                     collections.incrementAndGet();
                     throw new ArithmeticException("long overflow in pod secret-tenant/db-0");

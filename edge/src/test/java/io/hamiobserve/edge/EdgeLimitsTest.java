@@ -1,8 +1,9 @@
-package io.hamiobserve.app;
+package io.hamiobserve.edge;
 
-import io.hamiobserve.app.testing.SampleSource;
-import io.hamiobserve.app.http.EdgeConfig;
-import io.hamiobserve.app.http.MetricsSource;
+import io.hamiobserve.edge.testing.SampleSource;
+import io.hamiobserve.edge.http.EdgeConfig;
+import io.hamiobserve.edge.http.MetricsSource;
+import io.hamiobserve.edge.testing.EdgeTestSource;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 

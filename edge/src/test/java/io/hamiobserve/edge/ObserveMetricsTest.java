@@ -1,8 +1,8 @@
-package io.hamiobserve.app;
+package io.hamiobserve.edge;
 
-import io.hamiobserve.app.http.EdgeConfig;
-import io.hamiobserve.app.http.MetricsEndpoint;
-import io.hamiobserve.app.testing.SampleSource;
+import io.hamiobserve.edge.http.EdgeConfig;
+import io.hamiobserve.edge.http.MetricsEndpoint;
+import io.hamiobserve.edge.testing.SampleSource;
 import io.helidon.webserver.WebServer;
 import io.helidon.webserver.observe.ObserveFeature;
 import io.helidon.webserver.observe.metrics.MetricsObserver;

@@ -1,4 +1,4 @@
-package io.hamiobserve.app;
+package io.hamiobserve.edge;
 
 import io.helidon.webserver.http.HttpRouting;
 import org.junit.jupiter.api.Test;

@@ -1,6 +1,7 @@
-package io.hamiobserve.app;
+package io.hamiobserve.edge;
 
-import io.hamiobserve.app.http.EdgeConfig;
+import io.hamiobserve.edge.http.EdgeConfig;
+import io.hamiobserve.edge.testing.EdgeTestSource;
 import org.junit.jupiter.api.Test;
 
 import java.net.URI;

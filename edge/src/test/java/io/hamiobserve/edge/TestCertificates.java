@@ -1,4 +1,4 @@
-package io.hamiobserve.app;
+package io.hamiobserve.edge;
 
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;

@@ -1,9 +1,9 @@
-package io.hamiobserve.app;
+package io.hamiobserve.edge;
 
-import io.hamiobserve.app.testing.SampleSource;
+import io.hamiobserve.edge.testing.SampleSource;
 import at.favre.lib.crypto.bcrypt.BCrypt;
-import io.hamiobserve.app.http.EdgeConfig;
-import io.hamiobserve.app.http.WebConfig;
+import io.hamiobserve.edge.http.EdgeConfig;
+import io.hamiobserve.edge.http.WebConfig;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;

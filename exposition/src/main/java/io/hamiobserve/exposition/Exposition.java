@@ -1,6 +1,5 @@
-package io.hamiobserve.app.exposition;
+package io.hamiobserve.exposition;
 
-import io.prometheus.metrics.expositionformats.ExpositionFormatWriter;
 import io.prometheus.metrics.model.snapshots.MetricSnapshots;
 
 import java.io.IOException;
@@ -12,12 +11,12 @@ import java.util.List;
  * negotiated. Writing is repeatable and never changes what is written.
  */
 public interface Exposition {
-    /** Writes every family with the given prometheus-metrics writer. */
-    void write(OutputStream out, ExpositionFormatWriter writer) throws IOException;
+    /** Writes every family in {@code format}. */
+    void write(OutputStream out, ExpositionFormat format) throws IOException;
 
     /** Snapshots collected for one scrape, written as they are. */
     static Exposition of(MetricSnapshots snapshots) {
-        return (out, writer) -> writer.write(out, snapshots);
+        return (out, format) -> format.writer().write(out, snapshots);
     }
 
     /**

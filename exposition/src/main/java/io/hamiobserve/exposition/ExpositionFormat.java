@@ -1,4 +1,4 @@
-package io.hamiobserve.app.http;
+package io.hamiobserve.exposition;
 
 import io.prometheus.metrics.expositionformats.ExpositionFormatWriter;
 import io.prometheus.metrics.expositionformats.OpenMetricsTextFormatWriter;
@@ -7,7 +7,9 @@ import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
 /**
  * The exposition formats served, chosen from the request's {@code Accept} header: OpenMetrics
  * when the client asks for {@code application/openmetrics-text}, Prometheus text 0.0.4 otherwise
- * (what HAMi serves and every Prometheus understands).
+ * (what HAMi serves and every Prometheus understands). An {@link Exposition} is written in a
+ * format: the project's {@link TextWriter} writes either from the rows, and the library's writer
+ * of the same format ({@link #writer()}) writes what comes as snapshots.
  */
 public enum ExpositionFormat {
     PROMETHEUS_TEXT(PrometheusTextFormatWriter.create()),
@@ -19,6 +21,7 @@ public enum ExpositionFormat {
         this.writer = writer;
     }
 
+    /** The library's writer of this format: snapshots written as they are, and the reference bytes. */
     public ExpositionFormatWriter writer() {
         return writer;
     }

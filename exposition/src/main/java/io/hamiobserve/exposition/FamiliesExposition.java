@@ -1,6 +1,5 @@
-package io.hamiobserve.app.exposition;
+package io.hamiobserve.exposition;
 
-import io.prometheus.metrics.expositionformats.ExpositionFormatWriter;
 import io.prometheus.metrics.model.snapshots.MetricSnapshot;
 import io.prometheus.metrics.model.snapshots.MetricSnapshots;
 
@@ -13,8 +12,8 @@ import java.util.List;
 /**
  * Completed collections written straight from their rows: Prometheus text and OpenMetrics by the
  * project's {@link TextWriter}, which writes what the library's writers write for the same
- * families without building a snapshot; any other writer (and a family the text writer does not
- * take) through the library's snapshots. The families are sealed when this is made, so writing is
+ * families without building a snapshot; a family the text writer does not take through the
+ * library's snapshots. The families are sealed when this is made, so writing is
  * repeatable and may run for several formats at once.
  */
 final class FamiliesExposition implements Exposition {
@@ -35,9 +34,11 @@ final class FamiliesExposition implements Exposition {
     }
 
     @Override
-    public void write(OutputStream out, ExpositionFormatWriter writer) throws IOException {
-        if (!plain || !TextWriter.writeAs(writer, out, points)) {
-            writer.write(out, snapshots());
+    public void write(OutputStream out, ExpositionFormat format) throws IOException {
+        if (plain) {
+            TextWriter.write(out, points, format);
+        } else {
+            format.writer().write(out, snapshots());
         }
     }
 

@@ -1,4 +1,4 @@
-package io.hamiobserve.app.exposition;
+package io.hamiobserve.exposition;
 
 /**
  * Families derived from those a catalogue produced, added after it has run, for every collection

@@ -1,4 +1,4 @@
-package io.hamiobserve.app.exposition;
+package io.hamiobserve.exposition;
 
 import io.prometheus.metrics.model.snapshots.CounterSnapshot;
 import io.prometheus.metrics.model.snapshots.GaugeSnapshot;

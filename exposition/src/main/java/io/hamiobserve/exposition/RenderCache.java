@@ -1,6 +1,5 @@
-package io.hamiobserve.app.exposition;
+package io.hamiobserve.exposition;
 
-import io.prometheus.metrics.expositionformats.ExpositionFormatWriter;
 import io.prometheus.metrics.model.snapshots.MetricSnapshots;
 
 import java.io.ByteArrayOutputStream;
@@ -13,7 +12,7 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * What a role keeps between scrapes so that a scrape after a change renders only the segments that
- * changed (see {@link SegmentedExposition}): per writer (format), each section's rendered segments
+ * changed (see {@link SegmentedExposition}): per format, each section's rendered segments
  * of the last exposition written, the families' HELP/TYPE lines and the format's trailer.
  *
  * <p>Only the segments of the last exposition written are kept, so the cache holds about one
@@ -23,14 +22,14 @@ import java.util.concurrent.ConcurrentHashMap;
  * to finish decides what is kept; both write correct output.
  */
 public final class RenderCache {
-    private final Map<ExpositionFormatWriter, ForFormat> byWriter = new ConcurrentHashMap<>();
+    private final Map<ExpositionFormat, ForFormat> byFormat = new ConcurrentHashMap<>();
     /**
      * {@code segment}, or the equal rendering another format keeps for the same key, so that the
      * two formats hold one copy of the bytes.
      */
     SegmentedExposition.RenderedSegment sharedWithOtherFormats(ForFormat self, String section, Object key,
                                                                SegmentedExposition.RenderedSegment segment) {
-        for (ForFormat other : byWriter.values()) {
+        for (ForFormat other : byFormat.values()) {
             if (other == self) {
                 continue;
             }
@@ -42,24 +41,24 @@ public final class RenderCache {
         return segment;
     }
 
-    ForFormat forWriter(ExpositionFormatWriter writer) {
-        return byWriter.computeIfAbsent(writer, ForFormat::new);
+    ForFormat forFormat(ExpositionFormat format) {
+        return byFormat.computeIfAbsent(format, ForFormat::new);
     }
 
     private record Kept(List<MetricFamily> families, Map<Object, SegmentedExposition.RenderedSegment> segments) {
     }
 
-    /** What is kept for one writer. */
+    /** What is kept for one format. */
     static final class ForFormat {
         private final Map<String, byte[]> headers = new ConcurrentHashMap<>();
         private final Map<String, Kept> sections = new ConcurrentHashMap<>();
         private final byte[] trailer;
 
-        private ForFormat(ExpositionFormatWriter writer) {
-            // What the writer writes after the last family (OpenMetrics' "# EOF"), taken from the writer.
+        private ForFormat(ExpositionFormat format) {
+            // What the format has after the last family (OpenMetrics' "# EOF"), taken from the library's writer.
             ByteArrayOutputStream empty = new ByteArrayOutputStream();
             try {
-                writer.write(empty, new MetricSnapshots());
+                format.writer().write(empty, new MetricSnapshots());
             } catch (IOException impossible) {
                 throw new UncheckedIOException(impossible);
             }

@@ -1,6 +1,5 @@
-package io.hamiobserve.app.exposition;
+package io.hamiobserve.exposition;
 
-import io.prometheus.metrics.expositionformats.ExpositionFormatWriter;
 import io.prometheus.metrics.model.snapshots.MetricSnapshot;
 import io.prometheus.metrics.model.snapshots.MetricSnapshots;
 
@@ -96,13 +95,13 @@ public final class SegmentedExposition implements Segments, Exposition {
     }
 
     @Override
-    public void write(OutputStream out, ExpositionFormatWriter writer) throws IOException {
-        RenderCache.ForFormat formatCache = cache.forWriter(writer);
+    public void write(OutputStream out, ExpositionFormat format) throws IOException {
+        RenderCache.ForFormat formatCache = cache.forFormat(format);
         List<FamilyOutput> outputs = new ArrayList<>();
         for (CachedSection section : sections) {
-            outputs.addAll(renderSection(section, writer, formatCache));
+            outputs.addAll(renderSection(section, format, formatCache));
         }
-        outputs.addAll(renderTail(writer, formatCache));
+        outputs.addAll(renderTail(format, formatCache));
         // As the library's MetricSnapshots does: families in the order of their names.
         outputs.sort(Comparator.comparing(FamilyOutput::name));
         for (FamilyOutput output : outputs) {
@@ -121,14 +120,14 @@ public final class SegmentedExposition implements Segments, Exposition {
         }
     }
 
-    private List<FamilyOutput> renderTail(ExpositionFormatWriter writer, RenderCache.ForFormat formatCache) {
-        RenderedSegment rendered = cut(writer, written(writer, tail), formatCache);
+    private List<FamilyOutput> renderTail(ExpositionFormat format, RenderCache.ForFormat formatCache) {
+        RenderedSegment rendered = cut(format, written(format, tail), formatCache);
         return rendered.names().stream()
                 .map(name -> new FamilyOutput(name, formatCache.header(name), List.of(rendered)))
                 .toList();
     }
 
-    private List<FamilyOutput> renderSection(CachedSection section, ExpositionFormatWriter writer,
+    private List<FamilyOutput> renderSection(CachedSection section, ExpositionFormat format,
                                              RenderCache.ForFormat formatCache) {
         Families layout = layout(section);
         // Renderings kept for another layout (say, without legacy twins) are of no use here.
@@ -148,7 +147,7 @@ public final class SegmentedExposition implements Segments, Exposition {
         if (missing.size() >= PARALLEL_THRESHOLD) {
             indexes = indexes.parallel();
         }
-        indexes.forEach(i -> rendered[i] = render(section, segments.get(i), writer, formatCache));
+        indexes.forEach(i -> rendered[i] = render(section, segments.get(i), format, formatCache));
         for (int i : missing) {
             Object key = segments.get(i).key();
             if (key != null) {
@@ -187,12 +186,12 @@ public final class SegmentedExposition implements Segments, Exposition {
     }
 
     /** Renders one segment: runs its producer and the decorator, writes the families, cuts the output by family. */
-    private RenderedSegment render(CachedSection section, Segment segment, ExpositionFormatWriter writer,
+    private RenderedSegment render(CachedSection section, Segment segment, ExpositionFormat format,
                                    RenderCache.ForFormat formatCache) {
         Families families = layout(section);
         segment.producer().accept(families);
         decorator.decorate(families);
-        return cut(writer, written(writer, families), formatCache);
+        return cut(format, written(format, families), formatCache);
     }
 
     /** A writer's output and the families it wrote, in the order written. */
@@ -200,13 +199,13 @@ public final class SegmentedExposition implements Segments, Exposition {
     }
 
     /**
-     * A segment's families as {@code writer} writes their snapshots: by the project's
-     * {@link TextWriter} straight from the rows where it writes the same bytes (the library's two
-     * text writers, plain families), else by {@code writer} itself. At 100,000 containers the
+     * A segment's families in {@code format}, as the library's writer of the format writes their
+     * snapshots: by the project's {@link TextWriter} straight from the rows (plain families), else
+     * by the library's writer itself. At 100,000 containers the
      * library's writer, a character at a time through a synchronized {@code Writer}, was most of a
      * rendering made before the JIT had compiled it (the first one after a start).
      */
-    private static Written written(ExpositionFormatWriter writer, Families families) {
+    private static Written written(ExpositionFormat format, Families families) {
         List<MetricFamily.Points> points = new ArrayList<>();
         for (MetricFamily.Points family : families.nonEmpty()) {
             family.seal(points);
@@ -216,17 +215,18 @@ public final class SegmentedExposition implements Segments, Exposition {
         points.sort(Comparator.comparing(family -> family.family().name()));
         ByteArrayOutputStream buffer = new ByteArrayOutputStream(1024);
         try {
-            if (TextWriter.Plain.families(points) && TextWriter.writeAs(writer, buffer, points)) {
+            if (TextWriter.Plain.families(points)) {
+                TextWriter.write(buffer, points, format);
                 return new Written(buffer.toByteArray(), points.stream().map(family -> family.family().name()).toList());
             }
         } catch (IOException impossible) {
             throw new UncheckedIOException(impossible);
         }
-        return written(writer, families.snapshots());
+        return written(format, families.snapshots());
     }
 
-    /** Snapshots as {@code writer} writes them. */
-    private static Written written(ExpositionFormatWriter writer, MetricSnapshots snapshots) {
+    /** Snapshots as the library's writer of {@code format} writes them. */
+    private static Written written(ExpositionFormat format, MetricSnapshots snapshots) {
         List<String> names = new ArrayList<>();
         for (MetricSnapshot snapshot : snapshots) {
             if (!snapshot.getDataPoints().isEmpty()) {
@@ -235,7 +235,7 @@ public final class SegmentedExposition implements Segments, Exposition {
         }
         ByteArrayOutputStream buffer = new ByteArrayOutputStream(1024);
         try {
-            writer.write(buffer, snapshots);
+            format.writer().write(buffer, snapshots);
         } catch (IOException impossible) {
             throw new UncheckedIOException(impossible);
         }
@@ -248,7 +248,7 @@ public final class SegmentedExposition implements Segments, Exposition {
      * followed by sample lines, which never start with '#'; comment lines after the last samples
      * are the format's trailer, written once per exposition instead.
      */
-    private static RenderedSegment cut(ExpositionFormatWriter writer, Written written,
+    private static RenderedSegment cut(ExpositionFormat format, Written written,
                                        RenderCache.ForFormat formatCache) {
         List<String> names = written.names();
         byte[] output = written.output();
@@ -269,13 +269,13 @@ public final class SegmentedExposition implements Segments, Exposition {
                 break;
             }
             if (family == names.size()) {
-                throw new IllegalStateException("the " + writer.getContentType()
+                throw new IllegalStateException("the " + format.contentType()
                         + " writer wrote more families than " + names);
             }
             String name = names.get(family);
             String header = new String(output, commentsFrom, samplesFrom - commentsFrom, StandardCharsets.UTF_8);
             if (!typesFamily(header, name)) {
-                throw new IllegalStateException("the " + writer.getContentType() + " writer wrote " + header
+                throw new IllegalStateException("the " + format.contentType() + " writer wrote " + header
                         + " where " + name + " was expected");
             }
             formatCache.rememberHeader(name, output, commentsFrom, samplesFrom);
@@ -283,7 +283,7 @@ public final class SegmentedExposition implements Segments, Exposition {
             offsets[++family] = samples.size();
         }
         if (family != names.size()) {
-            throw new IllegalStateException("the " + writer.getContentType() + " writer wrote " + family
+            throw new IllegalStateException("the " + format.contentType() + " writer wrote " + family
                     + " families of " + names);
         }
         return new RenderedSegment(samples.toByteArray(), offsets, List.copyOf(names));

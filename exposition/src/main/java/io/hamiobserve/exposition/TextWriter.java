@@ -1,8 +1,4 @@
-package io.hamiobserve.app.exposition;
-
-import io.prometheus.metrics.expositionformats.ExpositionFormatWriter;
-import io.prometheus.metrics.expositionformats.OpenMetricsTextFormatWriter;
-import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
+package io.hamiobserve.exposition;
 
 import java.io.IOException;
 import java.io.OutputStream;
@@ -57,28 +53,15 @@ final class TextWriter {
     }
 
     /**
-     * Writes {@code points} as {@code writer} would write their snapshots, when {@code writer} is
-     * exactly one of the library's two text writers (a subclass or another writer may write
-     * otherwise); false, with nothing written, for any other writer. {@code points} as
-     * {@link #write} takes them.
+     * Writes {@code points} in {@code format}, as the library's writer of that format
+     * ({@link ExpositionFormat#writer()}) writes their snapshots; each sealed, non-empty and
+     * {@linkplain Plain#family plain}, in name order and with distinct names ({@link Plain#families}).
      */
-    static boolean writeAs(ExpositionFormatWriter writer, OutputStream out, List<MetricFamily.Points> points)
-            throws IOException {
-        if (writer.getClass() == PrometheusTextFormatWriter.class) {
-            write(out, points, false);
-        } else if (writer.getClass() == OpenMetricsTextFormatWriter.class) {
-            write(out, points, true);
-        } else {
-            return false;
-        }
-        return true;
-    }
-
-    /**
-     * Writes {@code points}, each sealed, non-empty and {@linkplain Plain#family plain}, in name
-     * order and with distinct names ({@link Plain#families}).
-     */
-    static void write(OutputStream out, List<MetricFamily.Points> points, boolean openMetrics) throws IOException {
+    static void write(OutputStream out, List<MetricFamily.Points> points, ExpositionFormat format) throws IOException {
+        boolean openMetrics = switch (format) {
+            case PROMETHEUS_TEXT -> false;
+            case OPENMETRICS_TEXT -> true;
+        };
         Kept idle = IDLE.getAndSet(null);
         Kept kept = idle != null ? idle : Kept.fresh();
         TextWriter writer = new TextWriter(out, kept);

@@ -1,4 +1,4 @@
-package io.hamiobserve.app.exposition;
+package io.hamiobserve.exposition;
 
 import java.util.ArrayList;
 import java.util.List;

@@ -1,4 +1,4 @@
-package io.hamiobserve.app.exposition;
+package io.hamiobserve.exposition;
 
 import io.prometheus.metrics.expositionformats.ExpositionFormatWriter;
 import io.prometheus.metrics.expositionformats.OpenMetricsTextFormatWriter;

@@ -1,6 +1,6 @@
-package io.hamiobserve.app.exposition;
+package io.hamiobserve.exposition;
 
-import io.hamiobserve.app.http.ExpositionFormat;
+import io.hamiobserve.exposition.ExpositionFormat;
 import io.prometheus.metrics.model.snapshots.MetricSnapshots;
 import org.junit.jupiter.api.Test;
 
@@ -83,7 +83,7 @@ class MetricFamilyTest {
         labels[1] = "GPU-2";
         families.get(third).add(6, labels);
         ByteArrayOutputStream out = new ByteArrayOutputStream();
-        Exposition.of(java.util.List.of(families)).write(out, ExpositionFormat.PROMETHEUS_TEXT.writer());
+        Exposition.of(java.util.List.of(families)).write(out, ExpositionFormat.PROMETHEUS_TEXT);
         String text = out.toString(StandardCharsets.UTF_8);
         for (String line : java.util.List.of(
                 "hami_test_first{device_uuid=\"GPU-1\",pod=\"pod-a\",zone=\"vGPU\"} 1.0",
@@ -145,7 +145,7 @@ class MetricFamilyTest {
             ByteArrayOutputStream expected = new ByteArrayOutputStream();
             ExpositionFormat.PROMETHEUS_TEXT.writer().write(expected, library.snapshots());
             ByteArrayOutputStream actual = new ByteArrayOutputStream();
-            Exposition.of(List.of(ours)).write(actual, ExpositionFormat.PROMETHEUS_TEXT.writer());
+            Exposition.of(List.of(ours)).write(actual, ExpositionFormat.PROMETHEUS_TEXT);
             assertEquals(expected.toString(StandardCharsets.UTF_8), actual.toString(StandardCharsets.UTF_8),
                     "collection " + collection);
             if (!rows.isEmpty()) {

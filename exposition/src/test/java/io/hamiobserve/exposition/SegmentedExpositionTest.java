@@ -1,10 +1,7 @@
-package io.hamiobserve.app.exposition;
+package io.hamiobserve.exposition;
 
-import io.prometheus.metrics.expositionformats.ExpositionFormatWriter;
-import io.prometheus.metrics.expositionformats.OpenMetricsTextFormatWriter;
-import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
 import io.prometheus.metrics.model.snapshots.MetricSnapshots;
-import io.hamiobserve.app.testing.CountingSegments;
+import io.hamiobserve.exposition.testing.CountingSegments;
 import org.junit.jupiter.api.Test;
 
 import java.io.ByteArrayOutputStream;
@@ -36,8 +33,6 @@ class SegmentedExpositionTest {
     private static final MetricFamily EVENTS = MetricFamily.counter("test_events", "Events", "kind");
     private static final MetricFamily OLD_SLOTS = MetricFamily.gauge("TestSlots", "Slots", "rackname", "slotid");
     private static final FamilyDecorator OLD_NAMES = Twins.builder().renamed(SLOTS, OLD_SLOTS).build();
-    private static final List<ExpositionFormatWriter> WRITERS = List.of(PrometheusTextFormatWriter.create(),
-            OpenMetricsTextFormatWriter.create());
 
     /** Racks by name, each with its slots' values. */
     private static void describe(Map<String, List<Double>> racks, Segments into) {
@@ -60,19 +55,19 @@ class SegmentedExpositionTest {
     private final AtomicLong rendered = new AtomicLong();
 
     private String segmented(Map<String, List<Double>> racks, RenderCache cache, FamilyDecorator decorator,
-                             ExpositionFormatWriter writer) throws IOException {
+                             ExpositionFormat format) throws IOException {
         SegmentedExposition exposition = new SegmentedExposition(cache, decorator);
         describe(racks, new CountingSegments(exposition, rendered));
         Families events = new Families();
         events.of(EVENTS).add(3, "restart");
         exposition.append(events.snapshots());
         ByteArrayOutputStream out = new ByteArrayOutputStream();
-        exposition.write(out, writer);
+        exposition.write(out, format);
         return out.toString(StandardCharsets.UTF_8);
     }
 
     private static String oneCall(Map<String, List<Double>> racks, FamilyDecorator decorator,
-                                  ExpositionFormatWriter writer) throws IOException {
+                                  ExpositionFormat format) throws IOException {
         AllSegments all = new AllSegments(decorator);
         describe(racks, all);
         Families events = new Families();
@@ -81,7 +76,7 @@ class SegmentedExpositionTest {
         all.snapshots().forEach(snapshots::add);
         events.snapshots().forEach(snapshots::add);
         ByteArrayOutputStream out = new ByteArrayOutputStream();
-        writer.write(out, new MetricSnapshots(snapshots));
+        format.writer().write(out, new MetricSnapshots(snapshots));
         return out.toString(StandardCharsets.UTF_8);
     }
 
@@ -118,9 +113,9 @@ class SegmentedExpositionTest {
         for (int round = 0; round < 30; round++) {
             Map<String, List<Double>> racks = randomRacks(random);
             for (FamilyDecorator decorator : List.of(FamilyDecorator.NONE, OLD_NAMES)) {
-                for (ExpositionFormatWriter writer : WRITERS) {
-                    Map<String, List<String>> expected = byFamily(oneCall(racks, decorator, writer));
-                    Map<String, List<String>> actual = byFamily(segmented(racks, new RenderCache(), decorator, writer));
+                for (ExpositionFormat format : ExpositionFormat.values()) {
+                    Map<String, List<String>> expected = byFamily(oneCall(racks, decorator, format));
+                    Map<String, List<String>> actual = byFamily(segmented(racks, new RenderCache(), decorator, format));
                     assertEquals(List.copyOf(expected.keySet()), List.copyOf(actual.keySet()));
                     assertEquals(expected, actual);
                 }
@@ -142,9 +137,9 @@ class SegmentedExpositionTest {
                 String rack = List.copyOf(changed.keySet()).get(random.nextInt(changed.size()));
                 changed.put(rack, List.of((double) random.nextInt(1000), -1.0));
             }
-            for (ExpositionFormatWriter writer : WRITERS) {
-                assertEquals(segmented(changed, new RenderCache(), OLD_NAMES, writer),
-                        segmented(changed, cache, OLD_NAMES, writer));
+            for (ExpositionFormat format : ExpositionFormat.values()) {
+                assertEquals(segmented(changed, new RenderCache(), OLD_NAMES, format),
+                        segmented(changed, cache, OLD_NAMES, format));
             }
             // Per format: the changed rack's segment, when it changed; the fleet segment is unchanged.
             // The fresh renderings above count too: one per segment and format.
@@ -159,11 +154,11 @@ class SegmentedExpositionTest {
     void aSegmentWrittenAlikeInBothFormatsIsKeptOnce() throws IOException {
         Map<String, List<Double>> racks = Map.of("rack-1", List.of(1.0, 2.0), "rack-2", List.of(3.0));
         RenderCache cache = new RenderCache();
-        for (ExpositionFormatWriter writer : WRITERS) {
-            segmented(racks, cache, FamilyDecorator.NONE, writer);
+        for (ExpositionFormat format : ExpositionFormat.values()) {
+            segmented(racks, cache, FamilyDecorator.NONE, format);
         }
-        Map<Object, SegmentedExposition.RenderedSegment> text = cache.forWriter(WRITERS.get(0)).segments("racks");
-        Map<Object, SegmentedExposition.RenderedSegment> openMetrics = cache.forWriter(WRITERS.get(1)).segments("racks");
+        Map<Object, SegmentedExposition.RenderedSegment> text = cache.forFormat(ExpositionFormat.PROMETHEUS_TEXT).segments("racks");
+        Map<Object, SegmentedExposition.RenderedSegment> openMetrics = cache.forFormat(ExpositionFormat.OPENMETRICS_TEXT).segments("racks");
         assertEquals(text.keySet(), openMetrics.keySet());
         // Gauges read alike in Prometheus text and OpenMetrics: one copy of their bytes for both.
         text.forEach((key, segment) -> assertSame(segment, openMetrics.get(key)));
@@ -173,10 +168,10 @@ class SegmentedExpositionTest {
     void renderingsKeptForAnotherDecorationAreNotReused() throws IOException {
         Map<String, List<Double>> racks = Map.of("rack-1", List.of(1.0, 2.0));
         RenderCache cache = new RenderCache();
-        ExpositionFormatWriter writer = WRITERS.getFirst();
-        String plain = segmented(racks, cache, FamilyDecorator.NONE, writer);
-        assertEquals(segmented(racks, new RenderCache(), OLD_NAMES, writer), segmented(racks, cache, OLD_NAMES, writer));
-        assertEquals(plain, segmented(racks, cache, FamilyDecorator.NONE, writer));
+        ExpositionFormat format = ExpositionFormat.PROMETHEUS_TEXT;
+        String plain = segmented(racks, cache, FamilyDecorator.NONE, format);
+        assertEquals(segmented(racks, new RenderCache(), OLD_NAMES, format), segmented(racks, cache, OLD_NAMES, format));
+        assertEquals(plain, segmented(racks, cache, FamilyDecorator.NONE, format));
     }
 
     /**
@@ -195,15 +190,15 @@ class SegmentedExpositionTest {
             Segments.Section located = into.section("located", families -> families.of(quoted));
             located.segment(odd, families -> families.get(quoted).add(1, odd, "hall \"A\""));
         };
-        for (ExpositionFormatWriter writer : WRITERS) {
+        for (ExpositionFormat format : ExpositionFormat.values()) {
             AllSegments all = new AllSegments(FamilyDecorator.NONE);
             describe.accept(all);
             ByteArrayOutputStream expected = new ByteArrayOutputStream();
-            writer.write(expected, all.snapshots());
+            format.writer().write(expected, all.snapshots());
             SegmentedExposition segmented = new SegmentedExposition(new RenderCache(), FamilyDecorator.NONE);
             describe.accept(segmented);
             ByteArrayOutputStream actual = new ByteArrayOutputStream();
-            segmented.write(actual, writer);
+            segmented.write(actual, format);
             String library = expected.toString(StandardCharsets.UTF_8);
             assertTrue(library.contains("site_room=\"hall \\\"A\\\"\""), library);
             assertEquals(byFamily(library), byFamily(actual.toString(StandardCharsets.UTF_8)));

@@ -1,9 +1,6 @@
-package io.hamiobserve.app.exposition;
+package io.hamiobserve.exposition;
 
-import io.hamiobserve.app.testing.Promtool;
-import io.prometheus.metrics.expositionformats.ExpositionFormatWriter;
-import io.prometheus.metrics.expositionformats.OpenMetricsTextFormatWriter;
-import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
+import io.hamiobserve.exposition.testing.Promtool;
 import io.prometheus.metrics.model.snapshots.MetricSnapshot;
 import io.prometheus.metrics.model.snapshots.MetricSnapshots;
 import org.junit.jupiter.api.Test;
@@ -34,8 +31,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * 10^7 and 2^53, and huge and tiny doubles. Where the library refuses a collection, so does this.
  */
 class TextWriterEqualityTest {
-    private static final List<ExpositionFormatWriter> WRITERS = List.of(PrometheusTextFormatWriter.create(),
-            OpenMetricsTextFormatWriter.create());
     private static final String[] SUFFIXES = {"", "", "", "_bytes", "_info", "_count", "_sum", "_bucket", "_total",
             "_created", "_seconds", "_ratio"};
     private static final String[] ODD_NAMES = {"a.b", "dotted.name_total", "ünicode", "9starts_with_digit", "",
@@ -67,28 +62,28 @@ class TextWriterEqualityTest {
         } catch (RuntimeException refused) {
             assertThrows(RuntimeException.class, () -> {
                 Exposition exposition = Exposition.of(actual);
-                for (ExpositionFormatWriter writer : WRITERS) {
-                    exposition.write(OutputStream.nullOutputStream(), writer);
+                for (ExpositionFormat format : ExpositionFormat.values()) {
+                    exposition.write(OutputStream.nullOutputStream(), format);
                 }
             }, "the library refused seed " + seed + " (" + refused + "), the project's writer did not");
             return false;
         }
         Exposition exposition = Exposition.of(actual);
-        for (ExpositionFormatWriter writer : WRITERS) {
+        for (ExpositionFormat format : ExpositionFormat.values()) {
             ByteArrayOutputStream library = new ByteArrayOutputStream();
             try {
-                writer.write(library, snapshots);
+                format.writer().write(library, snapshots);
             } catch (RuntimeException refused) {
                 // Same names in two collections: the library's writer refuses to merge some.
-                assertThrows(RuntimeException.class, () -> exposition.write(OutputStream.nullOutputStream(), writer),
+                assertThrows(RuntimeException.class, () -> exposition.write(OutputStream.nullOutputStream(), format),
                         "the library's writer refused seed " + seed + " (" + refused + "), the project's did not");
                 continue;
             }
             ByteArrayOutputStream ours = new ByteArrayOutputStream();
-            exposition.write(ours, writer);
+            exposition.write(ours, format);
             if (!java.util.Arrays.equals(library.toByteArray(), ours.toByteArray())) {
                 assertEquals(library.toString(StandardCharsets.UTF_8), ours.toString(StandardCharsets.UTF_8),
-                        "seed " + seed + ", " + writer.getClass().getSimpleName());
+                        "seed " + seed + ", " + format);
                 assertArrayEquals(library.toByteArray(), ours.toByteArray(), "seed " + seed + " bytes: "
                         + HexFormat.of().formatHex(ours.toByteArray()));
             }
@@ -113,7 +108,7 @@ class TextWriterEqualityTest {
             long seed = random.nextLong();
             assertTrue(compare(seed, true), "a lint-clean collection takes the project's writer, seed " + seed);
             ByteArrayOutputStream out = new ByteArrayOutputStream();
-            Exposition.of(collections(new Random(seed), true)).write(out, PrometheusTextFormatWriter.create());
+            Exposition.of(collections(new Random(seed), true)).write(out, ExpositionFormat.PROMETHEUS_TEXT);
             Promtool.assertClean(out.toString(StandardCharsets.UTF_8));
         }
     }
@@ -132,11 +127,11 @@ class TextWriterEqualityTest {
     void writesNothingButTheTrailerForNoSeries() throws IOException {
         Families empty = new Families();
         empty.of(MetricFamily.gauge("hami_observe_empty", "Nothing"));
-        for (ExpositionFormatWriter writer : WRITERS) {
+        for (ExpositionFormat format : ExpositionFormat.values()) {
             ByteArrayOutputStream library = new ByteArrayOutputStream();
-            writer.write(library, new MetricSnapshots());
+            format.writer().write(library, new MetricSnapshots());
             ByteArrayOutputStream ours = new ByteArrayOutputStream();
-            Exposition.of(List.of(empty)).write(ours, writer);
+            Exposition.of(List.of(empty)).write(ours, format);
             assertEquals(library.toString(StandardCharsets.UTF_8), ours.toString(StandardCharsets.UTF_8));
         }
     }
@@ -159,12 +154,12 @@ class TextWriterEqualityTest {
     /** {@code families} as the project's writer writes them and as the library's does, in both formats: equal. */
     private static void assertWrittenAsTheLibraryWrites(Families families, String context) throws IOException {
         MetricSnapshots snapshots = families.snapshots();
-        for (ExpositionFormatWriter writer : WRITERS) {
+        for (ExpositionFormat format : ExpositionFormat.values()) {
             ByteArrayOutputStream library = new ByteArrayOutputStream();
-            writer.write(library, snapshots);
+            format.writer().write(library, snapshots);
             ByteArrayOutputStream ours = new ByteArrayOutputStream();
-            Exposition.of(List.of(families)).write(ours, writer);
-            String where = context + ", " + writer.getClass().getSimpleName();
+            Exposition.of(List.of(families)).write(ours, format);
+            String where = context + ", " + format;
             assertEquals(library.toString(StandardCharsets.UTF_8), ours.toString(StandardCharsets.UTF_8), where);
             assertArrayEquals(library.toByteArray(), ours.toByteArray(), where);
         }

@@ -1,4 +1,4 @@
-package io.hamiobserve.app.exposition;
+package io.hamiobserve.exposition;
 
 import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
 import io.prometheus.metrics.model.snapshots.MetricSnapshots;

@@ -1,6 +1,6 @@
 package io.hamiobserve.app.metrics;
 
-import io.hamiobserve.app.exposition.Families;
+import io.hamiobserve.exposition.Families;
 
 import io.prometheus.metrics.model.snapshots.MetricSnapshot;
 import io.prometheus.metrics.model.snapshots.MetricSnapshots;

@@ -1,4 +1,4 @@
-package io.hamiobserve.app.http;
+package io.hamiobserve.edge.http;
 
 /**
  * A bind address as the flags spell it: {@code :9395}, {@code 0.0.0.0:9395}, {@code 127.0.0.1:0},

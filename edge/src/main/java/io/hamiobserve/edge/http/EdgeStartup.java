@@ -1,4 +1,4 @@
-package io.hamiobserve.app.http;
+package io.hamiobserve.edge.http;
 
 
 import java.io.IOException;

@@ -1,4 +1,4 @@
-package io.hamiobserve.app.http;
+package io.hamiobserve.edge.http;
 
 import io.helidon.common.buffers.BufferData;
 import io.helidon.common.buffers.DataReader;

@@ -1,6 +1,7 @@
-package io.hamiobserve.app.http;
+package io.hamiobserve.edge.http;
 
-import io.hamiobserve.app.startup.StartupTimeline;
+import io.hamiobserve.edge.startup.StartupTimeline;
+import io.hamiobserve.exposition.ExpositionFormat;
 import io.helidon.http.HeaderNames;
 import io.helidon.http.HeaderValues;
 import io.helidon.http.Method;

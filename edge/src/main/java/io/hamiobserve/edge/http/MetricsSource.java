@@ -1,6 +1,6 @@
-package io.hamiobserve.app.http;
+package io.hamiobserve.edge.http;
 
-import io.hamiobserve.app.exposition.Exposition;
+import io.hamiobserve.exposition.Exposition;
 
 /** What an endpoint exposes: the series of one role, collected at scrape time. */
 public interface MetricsSource {

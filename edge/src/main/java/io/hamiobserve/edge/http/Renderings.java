@@ -1,7 +1,8 @@
-package io.hamiobserve.app.http;
+package io.hamiobserve.edge.http;
 
-import io.hamiobserve.app.exposition.Exposition;
-import io.hamiobserve.app.startup.StartupTimeline;
+import io.hamiobserve.exposition.Exposition;
+import io.hamiobserve.edge.startup.StartupTimeline;
+import io.hamiobserve.exposition.ExpositionFormat;
 
 import java.io.IOException;
 import java.io.OutputStream;
@@ -178,10 +179,10 @@ final class Renderings {
             Body.Writer body = new Body.Writer(lastLengths.getOrDefault(variant, 0L), arrays);
             if (variant.gzip()) {
                 try (GZIPOutputStream zipped = new FastGzip(body)) {
-                    exposition.write(zipped, variant.format().writer());
+                    exposition.write(zipped, variant.format());
                 }
             } else {
-                exposition.write(body, variant.format().writer());
+                exposition.write(body, variant.format());
                 body.close();
             }
             Body written = body.body();

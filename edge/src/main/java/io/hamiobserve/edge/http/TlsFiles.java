@@ -1,4 +1,4 @@
-package io.hamiobserve.app.http;
+package io.hamiobserve.edge.http;
 
 import io.helidon.common.configurable.Resource;
 import io.helidon.common.pki.Keys;

@@ -1,4 +1,4 @@
-package io.hamiobserve.app.http;
+package io.hamiobserve.edge.http;
 
 import org.snakeyaml.engine.v2.api.LoadSettings;
 import tools.jackson.core.JacksonException;

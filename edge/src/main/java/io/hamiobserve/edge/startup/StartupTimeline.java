@@ -1,4 +1,4 @@
-package io.hamiobserve.app.startup;
+package io.hamiobserve.edge.startup;
 
 import java.io.PrintStream;
 import java.lang.management.ManagementFactory;

@@ -1,4 +1,4 @@
-package io.hamiobserve.app.http;
+package io.hamiobserve.edge.http;
 
 import at.favre.lib.crypto.bcrypt.BCrypt;
 import org.junit.jupiter.api.Test;

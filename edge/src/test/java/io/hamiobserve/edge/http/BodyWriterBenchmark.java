@@ -1,11 +1,11 @@
-package io.hamiobserve.app.http;
+package io.hamiobserve.edge.http;
 
 import java.util.Arrays;
 
 /**
  * What the endpoint's body writer allocates for a body as long as the last one of its kind (the
  * node endpoint's 1,148,205 bytes at 8 cards and 200 containers by default), written in the text
- * writer's 64 KiB flushes, into fresh arrays and into the last body's. Run: {@code bin/bench app io.hamiobserve.app.http.BodyWriterBenchmark [LENGTH [ROUNDS]]}.
+ * writer's 64 KiB flushes, into fresh arrays and into the last body's. Run: {@code bin/bench app io.hamiobserve.edge.http.BodyWriterBenchmark [LENGTH [ROUNDS]]}.
  */
 public final class BodyWriterBenchmark {
     private BodyWriterBenchmark() {

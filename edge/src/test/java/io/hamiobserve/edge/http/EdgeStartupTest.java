@@ -1,9 +1,9 @@
-package io.hamiobserve.app.http;
+package io.hamiobserve.edge.http;
 
-import io.hamiobserve.app.Servers;
-import io.hamiobserve.app.testing.SampleSource;
-import io.hamiobserve.app.http.EdgeStartup;
-import io.hamiobserve.app.http.EdgeConfig;
+import io.hamiobserve.edge.Servers;
+import io.hamiobserve.edge.testing.SampleSource;
+import io.hamiobserve.edge.http.EdgeStartup;
+import io.hamiobserve.edge.http.EdgeConfig;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

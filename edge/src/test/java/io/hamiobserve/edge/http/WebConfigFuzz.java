@@ -1,4 +1,4 @@
-package io.hamiobserve.app.http;
+package io.hamiobserve.edge.http;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -13,7 +13,7 @@ import java.util.TreeMap;
  * {@link IllegalArgumentException} with a one-line message; anything else escapes and fails.
  *
  * <p>The test suite runs it with a fixed seed ({@code WebConfigFuzzTest}); a long run:
- * {@code bin/bench app io.hamiobserve.app.http.WebConfigFuzz COUNT SEED} prints the rate.
+ * {@code bin/bench app io.hamiobserve.edge.http.WebConfigFuzz COUNT SEED} prints the rate.
  */
 public final class WebConfigFuzz {
     static final String[] VALID = {

@@ -1,4 +1,4 @@
-package io.hamiobserve.app.startup;
+package io.hamiobserve.edge.startup;
 
 import org.junit.jupiter.api.Test;
 

@@ -1,7 +1,8 @@
-package io.hamiobserve.app;
+package io.hamiobserve.edge.testing;
 
-import io.hamiobserve.app.http.MetricsSource;
-import io.hamiobserve.app.exposition.Exposition;
+import io.hamiobserve.edge.http.MetricsSource;
+import io.hamiobserve.exposition.Exposition;
+import io.hamiobserve.edge.Servers;
 import io.prometheus.metrics.model.snapshots.GaugeSnapshot;
 import io.prometheus.metrics.model.snapshots.MetricSnapshots;
 
@@ -15,37 +16,37 @@ import java.util.concurrent.atomic.AtomicReference;
  * A source for edge tests: counts its collections, can hold them until released, and serves
  * {@code edge_test_collection} = the number of the collection that produced the exposition.
  */
-class EdgeTestSource implements MetricsSource, AutoCloseable {
-    final AtomicInteger collections = new AtomicInteger();
-    final CountDownLatch entered = new CountDownLatch(1);
+public class EdgeTestSource implements MetricsSource, AutoCloseable {
+    public final AtomicInteger collections = new AtomicInteger();
+    public final CountDownLatch entered = new CountDownLatch(1);
     private final AtomicReference<Optional<Object>> stamp;
     private volatile CountDownLatch gate = new CountDownLatch(0);
-    volatile boolean closed;
-    volatile Runnable onClose = () -> { };
+    public volatile boolean closed;
+    public volatile Runnable onClose = () -> { };
 
-    EdgeTestSource(Optional<Object> stamp) {
+    public EdgeTestSource(Optional<Object> stamp) {
         this.stamp = new AtomicReference<>(stamp);
     }
 
-    static EdgeTestSource uncached() {
+    public static EdgeTestSource uncached() {
         return new EdgeTestSource(Optional.empty());
     }
 
-    static EdgeTestSource stamped(Object stamp) {
+    public static EdgeTestSource stamped(Object stamp) {
         return new EdgeTestSource(Optional.of(stamp));
     }
 
     /** Collections from now on wait until {@link #release()}. */
-    EdgeTestSource hold() {
+    public EdgeTestSource hold() {
         gate = new CountDownLatch(1);
         return this;
     }
 
-    void release() {
+    public void release() {
         gate.countDown();
     }
 
-    void restamp(Object value) {
+    public void restamp(Object value) {
         stamp.set(Optional.of(value));
     }
 
@@ -86,7 +87,7 @@ class EdgeTestSource implements MetricsSource, AutoCloseable {
     }
 
     /** Waits until {@code count} scrapes are in flight at the endpoint (at most 10 s), then checks it. */
-    static void awaitInFlight(Servers.Served served, int count) throws InterruptedException {
+    public static void awaitInFlight(Servers.Served served, int count) throws InterruptedException {
         long end = System.nanoTime() + java.time.Duration.ofSeconds(10).toNanos();
         while (served.endpoint().inFlight() < count && System.nanoTime() < end) {
             Thread.sleep(5);

@@ -1,9 +1,9 @@
-package io.hamiobserve.app.testing;
+package io.hamiobserve.edge.testing;
 
-import io.hamiobserve.app.exposition.Exposition;
-import io.hamiobserve.app.exposition.Families;
-import io.hamiobserve.app.exposition.MetricFamily;
-import io.hamiobserve.app.http.MetricsSource;
+import io.hamiobserve.exposition.Exposition;
+import io.hamiobserve.exposition.Families;
+import io.hamiobserve.exposition.MetricFamily;
+import io.hamiobserve.edge.http.MetricsSource;
 
 import java.util.Optional;
 

@@ -1,7 +1,7 @@
-package io.hamiobserve.app.testing;
+package io.hamiobserve.exposition.testing;
 
-import io.hamiobserve.app.exposition.Families;
-import io.hamiobserve.app.exposition.Segments;
+import io.hamiobserve.exposition.Families;
+import io.hamiobserve.exposition.Segments;
 
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;

@@ -1,4 +1,4 @@
-package io.hamiobserve.app.testing;
+package io.hamiobserve.exposition.testing;
 
 import java.io.IOException;
 import java.io.OutputStream;

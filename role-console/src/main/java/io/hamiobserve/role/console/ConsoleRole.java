@@ -2,7 +2,7 @@ package io.hamiobserve.role.console;
 
 import io.hamiobserve.app.Role;
 import io.hamiobserve.app.metrics.BuildInfo;
-import io.hamiobserve.app.exposition.Exposition;
+import io.hamiobserve.exposition.Exposition;
 import io.hamiobserve.app.metrics.SelfMetrics;
 import io.hamiobserve.app.metrics.SkipCounter;
 import io.hamiobserve.app.metrics.SourceHealth;

@@ -1,14 +1,14 @@
 package io.hamiobserve.role.scheduler;
 
-import io.hamiobserve.app.exposition.AllSegments;
-import io.hamiobserve.app.exposition.Exposition;
-import io.hamiobserve.app.exposition.Families;
-import io.hamiobserve.app.exposition.FamilyDecorator;
-import io.hamiobserve.app.exposition.MetricFamily;
-import io.hamiobserve.app.exposition.RenderCache;
-import io.hamiobserve.app.exposition.SegmentedExposition;
-import io.hamiobserve.app.exposition.Segments;
-import io.hamiobserve.app.exposition.Twins;
+import io.hamiobserve.exposition.AllSegments;
+import io.hamiobserve.exposition.Exposition;
+import io.hamiobserve.exposition.Families;
+import io.hamiobserve.exposition.FamilyDecorator;
+import io.hamiobserve.exposition.MetricFamily;
+import io.hamiobserve.exposition.RenderCache;
+import io.hamiobserve.exposition.SegmentedExposition;
+import io.hamiobserve.exposition.Segments;
+import io.hamiobserve.exposition.Twins;
 import io.hamiobserve.domain.AllocationView;
 import io.hamiobserve.domain.AllocationView.CardAllocation;
 import io.hamiobserve.domain.AllocationView.ContainerAllocation;
@@ -30,8 +30,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
-import static io.hamiobserve.app.exposition.MetricFamily.gauge;
-import static io.hamiobserve.app.exposition.MetricFamily.hamiGauge;
+import static io.hamiobserve.exposition.MetricFamily.gauge;
+import static io.hamiobserve.exposition.MetricFamily.hamiGauge;
 
 /**
  * The allocation endpoint's catalogue (HAMi scheduler, reference §2) and how an

@@ -2,9 +2,9 @@ package io.hamiobserve.role.scheduler;
 
 import io.hamiobserve.app.Role;
 import io.hamiobserve.app.metrics.BuildInfo;
-import io.hamiobserve.app.exposition.Exposition;
-import io.hamiobserve.app.exposition.FamilyDecorator;
-import io.hamiobserve.app.exposition.RenderCache;
+import io.hamiobserve.exposition.Exposition;
+import io.hamiobserve.exposition.FamilyDecorator;
+import io.hamiobserve.exposition.RenderCache;
 import io.hamiobserve.app.metrics.SelfMetrics;
 import io.hamiobserve.app.metrics.SkipCounter;
 import io.hamiobserve.app.metrics.SourceHealth;
