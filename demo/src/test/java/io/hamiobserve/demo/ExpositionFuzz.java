@@ -27,6 +27,8 @@ import io.hamiobserve.domain.PodRef;
 import io.hamiobserve.domain.ProcessOwner;
 import io.hamiobserve.domain.Quantities;
 import io.hamiobserve.domain.UsageView;
+import io.prometheus.metrics.model.snapshots.MetricSnapshot;
+import io.prometheus.metrics.model.snapshots.MetricSnapshots;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -196,7 +198,10 @@ public final class ExpositionFuzz {
         health.record("nvml", random.nextBoolean(), random.nextLong() & Long.MAX_VALUE, text(random));
         FamilyDecorator names = random.nextBoolean() ? UsageMetrics.LEGACY_NAMES : FamilyDecorator.NONE;
         Families families = names.decorated(UsageMetrics.collect(view, pods));
-        Exposition library = Exposition.of(SelfMetrics.append(families.snapshots(), Expositions.BUILD, skips, health));
+        List<MetricSnapshot> snapshots = new ArrayList<>();
+        families.snapshots().forEach(snapshots::add);
+        SelfMetrics.families(Expositions.BUILD, skips, health).snapshots().forEach(snapshots::add);
+        Exposition library = Exposition.of(new MetricSnapshots(snapshots));
         // The node endpoint writes its rows with the project's text writer: the library's bytes, every time.
         Exposition served = Exposition.of(List.of(families, SelfMetrics.families(Expositions.BUILD, skips, health)));
         String text = write(served, ExpositionFormat.PROMETHEUS_TEXT);

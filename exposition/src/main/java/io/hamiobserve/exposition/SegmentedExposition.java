@@ -45,7 +45,7 @@ public final class SegmentedExposition implements Segments, Exposition {
     private final RenderCache cache;
     private final FamilyDecorator decorator;
     private final List<CachedSection> sections = new ArrayList<>();
-    private MetricSnapshots tail = new MetricSnapshots();
+    private final List<Families> tail = new ArrayList<>();
 
     /**
      * @param cache     what the role keeps between scrapes
@@ -64,14 +64,17 @@ public final class SegmentedExposition implements Segments, Exposition {
     }
 
     /**
-     * Adds snapshots written as they are, among the sections' families: series collected once
-     * for this exposition (the exporter's own), never cached.
+     * Adds a collection complete as it is, among the sections' families: series collected once
+     * for this exposition (the exporter's own), never cached. It is sealed here: nothing may be
+     * added to it afterwards, and its families are in no section and no other appended collection.
      */
-    public void append(MetricSnapshots snapshots) {
-        List<MetricSnapshot> all = new ArrayList<>(tail.size() + snapshots.size());
-        tail.forEach(all::add);
-        snapshots.forEach(all::add);
-        tail = new MetricSnapshots(all);
+    public void append(Families families) {
+        List<MetricFamily.Points> sealed = new ArrayList<>();
+        for (MetricFamily.Points family : families.nonEmpty()) {
+            family.seal(sealed);
+            sealed.add(family);
+        }
+        tail.add(families);
     }
 
     /** A section and its segments; a segment's producer runs only when no equal key was rendered before. */
@@ -121,10 +124,14 @@ public final class SegmentedExposition implements Segments, Exposition {
     }
 
     private List<FamilyOutput> renderTail(ExpositionFormat format, RenderCache.ForFormat formatCache) {
-        RenderedSegment rendered = cut(format, written(format, tail), formatCache);
-        return rendered.names().stream()
-                .map(name -> new FamilyOutput(name, formatCache.header(name), List.of(rendered)))
-                .toList();
+        List<FamilyOutput> outputs = new ArrayList<>();
+        for (Families families : tail) {
+            RenderedSegment rendered = cut(format, written(format, families), formatCache);
+            for (String name : rendered.names()) {
+                outputs.add(new FamilyOutput(name, formatCache.header(name), List.of(rendered)));
+            }
+        }
+        return outputs;
     }
 
     private List<FamilyOutput> renderSection(CachedSection section, ExpositionFormat format,

@@ -60,7 +60,7 @@ class SegmentedExpositionTest {
         describe(racks, new CountingSegments(exposition, rendered));
         Families events = new Families();
         events.of(EVENTS).add(3, "restart");
-        exposition.append(events.snapshots());
+        exposition.append(events);
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         exposition.write(out, format);
         return out.toString(StandardCharsets.UTF_8);

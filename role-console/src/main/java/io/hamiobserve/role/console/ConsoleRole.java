@@ -17,6 +17,7 @@ import io.hamiobserve.ports.SourceUnavailableException;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -112,7 +113,7 @@ public final class ConsoleRole implements Role {
 
     @Override
     public Exposition collect() {
-        return Exposition.of(SelfMetrics.snapshots(build, skips, health));
+        return Exposition.of(List.of(SelfMetrics.families(build, skips, health)));
     }
 
     /** Readiness follows {@code ready}, with {@code reason} saying why not. */

@@ -175,7 +175,7 @@ public final class AllocationMetrics {
      * @param tail      series written after the view's (the exporter's own), as collected now
      */
     public static Exposition exposition(AllocationView view, FamilyDecorator decorator, RenderCache cache,
-                                        MetricSnapshots tail) {
+                                        Families tail) {
         return exposition(view, decorator, ContainerSeries.POD_EFFECTIVE, cache, tail);
     }
 
@@ -183,7 +183,7 @@ public final class AllocationMetrics {
      * The same, with HAMi's {@code hami_vgpu_*_allocated_*} series in the given form.
      */
     public static Exposition exposition(AllocationView view, FamilyDecorator decorator, ContainerSeries form,
-                                        RenderCache cache, MetricSnapshots tail) {
+                                        RenderCache cache, Families tail) {
         return exposition(view, Shard.ALL, decorator, form, cache, tail);
     }
 
@@ -192,7 +192,7 @@ public final class AllocationMetrics {
      * HAMi's {@code hami_vgpu_*_allocated_*} series in the given form.
      */
     public static Exposition exposition(AllocationView view, Shard shard, FamilyDecorator decorator,
-                                        ContainerSeries form, RenderCache cache, MetricSnapshots tail) {
+                                        ContainerSeries form, RenderCache cache, Families tail) {
         SegmentedExposition exposition = new SegmentedExposition(cache, decorator);
         describe(view, shard, form, exposition);
         exposition.append(tail);

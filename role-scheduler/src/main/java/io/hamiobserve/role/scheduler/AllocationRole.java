@@ -85,7 +85,7 @@ public final class AllocationRole implements Role {
         health.record(SOURCE, view.freshness().synced(), System.nanoTime() - started,
                 view.freshness().synced() ? null : notReadyReason());
         return AllocationMetrics.exposition(view, shard, legacyNames, containerSeries, renderCache,
-                SelfMetrics.snapshots(build, skips, health));
+                SelfMetrics.families(build, skips, health));
     }
 
     @Override

@@ -19,7 +19,7 @@ import io.hamiobserve.domain.PodRef;
 import io.hamiobserve.domain.QuotaLimit;
 import io.hamiobserve.domain.QuotaResource;
 import io.hamiobserve.domain.RegisteredCard;
-import io.prometheus.metrics.model.snapshots.MetricSnapshots;
+import io.hamiobserve.exposition.Families;
 import org.junit.jupiter.api.Test;
 
 import java.io.ByteArrayOutputStream;
@@ -42,7 +42,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * random ledgers and random event sequences.
  */
 class SegmentedAllocationExpositionTest {
-    private static final MetricSnapshots NO_TAIL = new MetricSnapshots();
+    private static final Families NO_TAIL = new Families();
 
     /** Segments rendered anew, over every exposition written with this test's caches. */
     private final AtomicLong rendered = new AtomicLong();

@@ -7,7 +7,7 @@ import io.hamiobserve.exposition.testing.Promtool;
 import io.hamiobserve.domain.AllocationView;
 import io.hamiobserve.domain.Ledger;
 import io.hamiobserve.domain.Shard;
-import io.prometheus.metrics.model.snapshots.MetricSnapshots;
+import io.hamiobserve.exposition.Families;
 import org.junit.jupiter.api.Test;
 
 import java.io.ByteArrayOutputStream;
@@ -41,7 +41,7 @@ class ShardedAllocationExpositionTest {
                                 ExpositionFormat format) throws IOException {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         AllocationMetrics.exposition(view, shard, legacy ? AllocationMetrics.LEGACY_NAMES : FamilyDecorator.NONE,
-                ContainerSeries.POD_EFFECTIVE, cache, new MetricSnapshots()).write(out, format);
+                ContainerSeries.POD_EFFECTIVE, cache, new Families()).write(out, format);
         return out.toString(StandardCharsets.UTF_8);
     }
 

@@ -331,7 +331,7 @@ public final class AllocationScrapeBenchmark {
             AllocationView view = ledger.view();
             health.record(AllocationRole.SOURCE, view.freshness().synced(), System.nanoTime() - started, null);
             return AllocationMetrics.exposition(view, shard, FamilyDecorator.NONE, ContainerSeries.POD_EFFECTIVE, cache,
-                    SelfMetrics.snapshots(build, skips, health));
+                    SelfMetrics.families(build, skips, health));
         }
 
         @Override
