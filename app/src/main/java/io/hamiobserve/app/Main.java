@@ -2,7 +2,8 @@ package io.hamiobserve.app;
 
 import io.hamiobserve.app.cli.Launch;
 import io.hamiobserve.app.cli.Launcher;
-import io.hamiobserve.app.startup.StartupTimeline;
+import io.hamiobserve.edge.startup.StartupTimeline;
+import io.hamiobserve.edge.Servers;
 
 /**
  * Entry point: {@code hami-observe [COMMAND] [FLAGS]}. The commands are those of the modules on

@@ -1,7 +1,8 @@
 package io.hamiobserve.app;
 
-import io.hamiobserve.app.exposition.Exposition;
-import io.hamiobserve.app.http.MetricsSource;
+import io.hamiobserve.exposition.Exposition;
+import io.hamiobserve.edge.http.MetricsSource;
+import io.hamiobserve.edge.Servers;
 
 import java.time.Duration;
 import java.util.Optional;

@@ -1,6 +1,6 @@
 package io.hamiobserve.app;
 
-import io.hamiobserve.app.http.MetricsSource;
+import io.hamiobserve.edge.http.MetricsSource;
 
 import java.util.Optional;
 

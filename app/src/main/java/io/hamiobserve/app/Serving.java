@@ -1,11 +1,12 @@
 package io.hamiobserve.app;
 
-import io.hamiobserve.app.http.EdgeStartup;
+import io.hamiobserve.edge.http.EdgeStartup;
 import io.hamiobserve.app.cli.Subcommand;
-import io.hamiobserve.app.http.EdgeConfig;
-import io.hamiobserve.app.http.ExpositionFormat;
-import io.hamiobserve.app.http.MetricsSource;
-import io.hamiobserve.app.startup.StartupTimeline;
+import io.hamiobserve.edge.http.EdgeConfig;
+import io.hamiobserve.exposition.ExpositionFormat;
+import io.hamiobserve.edge.http.MetricsSource;
+import io.hamiobserve.edge.startup.StartupTimeline;
+import io.hamiobserve.edge.Servers;
 
 import java.io.IOException;
 import java.io.PrintStream;
@@ -80,7 +81,7 @@ public final class Serving {
     /** Writes {@code source}'s series once, as Prometheus text. */
     public static void print(MetricsSource source, PrintStream out) {
         try {
-            source.collect().write(out, ExpositionFormat.PROMETHEUS_TEXT.writer());
+            source.collect().write(out, ExpositionFormat.PROMETHEUS_TEXT);
             out.flush();
         } catch (IOException failed) {
             throw new UncheckedIOException(failed);

@@ -1,6 +1,8 @@
 package io.hamiobserve.app;
 
-import io.hamiobserve.app.http.EdgeConfig;
+import io.hamiobserve.edge.http.EdgeConfig;
+import io.hamiobserve.edge.Servers;
+import io.hamiobserve.edge.testing.EdgeTestSource;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 

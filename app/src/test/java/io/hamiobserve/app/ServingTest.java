@@ -1,7 +1,8 @@
 package io.hamiobserve.app;
 
 import io.hamiobserve.app.cli.Subcommand;
-import io.hamiobserve.app.http.EdgeConfig;
+import io.hamiobserve.edge.http.EdgeConfig;
+import io.hamiobserve.edge.testing.EdgeTestSource;
 import org.junit.jupiter.api.Test;
 
 import java.io.ByteArrayOutputStream;

@@ -1,6 +1,7 @@
 package io.hamiobserve.app;
 
-import io.hamiobserve.app.exposition.Exposition;
+import io.hamiobserve.exposition.Exposition;
+import io.hamiobserve.edge.testing.EdgeTestSource;
 
 import java.util.Optional;
 

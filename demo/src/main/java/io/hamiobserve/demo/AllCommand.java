@@ -1,6 +1,6 @@
 package io.hamiobserve.demo;
 
-import io.hamiobserve.app.Servers;
+import io.hamiobserve.edge.Servers;
 import io.hamiobserve.app.Serving;
 import io.hamiobserve.role.node.NodeFlags;
 import io.hamiobserve.role.node.UsageRole;

@@ -5,7 +5,7 @@ import io.hamiobserve.role.scheduler.AllocationRole;
 import io.hamiobserve.role.scheduler.ContainerSeries;
 import io.hamiobserve.role.console.ConsoleFlags;
 import io.hamiobserve.role.console.PrometheusFlags;
-import io.hamiobserve.app.Servers;
+import io.hamiobserve.edge.Servers;
 import io.hamiobserve.app.Serving;
 import io.hamiobserve.role.node.UsageRole;
 import io.hamiobserve.app.cli.EdgeFlags;
@@ -13,8 +13,8 @@ import io.hamiobserve.app.cli.HamiObserve;
 import io.hamiobserve.app.cli.Launch;
 import io.hamiobserve.app.cli.LegacyMetricsFlag;
 import io.hamiobserve.app.cli.Subcommand;
-import io.hamiobserve.app.http.EdgeConfig;
-import io.hamiobserve.app.http.EdgeStartup;
+import io.hamiobserve.edge.http.EdgeConfig;
+import io.hamiobserve.edge.http.EdgeStartup;
 import io.hamiobserve.app.metrics.BuildInfo;
 import io.hamiobserve.domain.Shard;
 import picocli.CommandLine.Command;
@@ -151,7 +151,7 @@ public final class DemoCommand implements Subcommand {
         }
         List<Role> roles = new ArrayList<>(List.of(allocation.start(), nodeA.start(), nodeB.start()));
         roles.addAll(shards);
-        List<io.hamiobserve.app.http.MetricsSource> sources = new ArrayList<>(roles);
+        List<io.hamiobserve.edge.http.MetricsSource> sources = new ArrayList<>(roles);
         dcgmNodes.forEach(node -> sources.add(new DemoDcgm(workload, node, DemoDcgm.formOf(node))));
         List<Servers.Served> servers = Servers.serveAll(checked, sources);
         Path cacheRoot = cacheFiles.path();

@@ -4,8 +4,8 @@ import io.hamiobserve.adapters.prometheus.BackendConfig;
 import io.hamiobserve.adapters.prometheus.LocalPrometheus;
 import io.hamiobserve.adapters.prometheus.PrometheusFleetHistory;
 import io.hamiobserve.role.console.ConsoleServing;
-import io.hamiobserve.app.Servers;
-import io.hamiobserve.app.http.EdgeConfig;
+import io.hamiobserve.edge.Servers;
+import io.hamiobserve.edge.http.EdgeConfig;
 import io.hamiobserve.ports.FleetHistory;
 
 import java.io.IOException;

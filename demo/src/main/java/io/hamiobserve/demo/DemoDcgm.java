@@ -1,7 +1,7 @@
 package io.hamiobserve.demo;
 
-import io.hamiobserve.app.exposition.Exposition;
-import io.hamiobserve.app.http.MetricsSource;
+import io.hamiobserve.exposition.Exposition;
+import io.hamiobserve.edge.http.MetricsSource;
 import io.hamiobserve.domain.CardMode;
 import io.hamiobserve.domain.HostCardReading;
 import io.hamiobserve.domain.fleet.Absence;

@@ -7,9 +7,17 @@ import com.tngtech.archunit.lang.ArchRule;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
+import java.lang.module.ModuleDescriptor;
+import java.lang.module.ModuleFinder;
+import java.net.URISyntaxException;
+import java.nio.file.Path;
+import java.util.Set;
+import java.util.stream.Collectors;
+
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -22,6 +30,8 @@ class ArchitectureTest {
     private static final String PORTS = "io.hamiobserve.ports..";
     private static final String ADAPTERS = "io.hamiobserve.adapters..";
     private static final String APP = "io.hamiobserve.app..";
+    private static final String EDGE = "io.hamiobserve.edge..";
+    private static final String EXPOSITION = "io.hamiobserve.exposition..";
     private static final String ROLES = "io.hamiobserve.role..";
     private static final String SCHEDULER_ROLE = "io.hamiobserve.role.scheduler..";
     private static final String NODE_ROLE = "io.hamiobserve.role.node..";
@@ -53,7 +63,7 @@ class ArchitectureTest {
                 "io.hamiobserve.adapters.cachefile", "io.hamiobserve.adapters.cachefile.layout",
                 "io.hamiobserve.adapters.nvml", "io.hamiobserve.adapters.k8s", "io.hamiobserve.testkit",
                 "io.hamiobserve.adapters.prometheus", "io.hamiobserve.console", "io.hamiobserve.console.templates",
-                "io.hamiobserve.app", "io.hamiobserve.app.exposition", "io.hamiobserve.role.scheduler",
+                "io.hamiobserve.app", "io.hamiobserve.edge", "io.hamiobserve.exposition", "io.hamiobserve.role.scheduler",
                 "io.hamiobserve.role.node", "io.hamiobserve.role.console", "io.hamiobserve.demo"}) {
             if (!production.containPackage(module)) {
                 throw new AssertionError("no classes imported from " + module + ": the rules would check nothing there");
@@ -160,11 +170,52 @@ class ArchitectureTest {
                         "javax.annotation.processing..", "gg.jte.."));
     }
 
+    /**
+     * The exposition engine, the HTTP edge and app are three modules with arrows one way only:
+     * exposition requires the Prometheus model and the library's text writers, the edge requires
+     * exposition and Helidon, app the edge. Each module's descriptor says so (what the compiler and
+     * the module path enforce), and no class reaches back.
+     */
     @Test
     void theExpositionEngineStandsOnItsOwn() {
-        check(classes().that().resideInAPackage("io.hamiobserve.app.exposition..")
-                .should().onlyDependOnClassesThat().resideInAnyPackage("io.hamiobserve.app.exposition..", "java..",
+        assertEquals(Set.of("java.base", "io.prometheus.metrics.model", "io.prometheus.writer.text"),
+                requires(io.hamiobserve.exposition.Exposition.class));
+        check(classes().that().resideInAPackage(EXPOSITION)
+                .should().onlyDependOnClassesThat().resideInAnyPackage(EXPOSITION, "java..",
                         "io.prometheus.metrics.model..", "io.prometheus.metrics.expositionformats.."));
+    }
+
+    @Test
+    void theEdgeRequiresTheExpositionEngineAndHelidonAndNothingOfAppOrTheHexagon() {
+        Set<String> requires = requires(io.hamiobserve.edge.Servers.class);
+        assertTrue(requires.contains("io.hamiobserve.exposition") && requires.contains("io.helidon.webserver"),
+                "the edge stands on the engine and Helidon: " + requires);
+        for (String module : requires) {
+            assertTrue(!module.startsWith("io.hamiobserve.") || module.equals("io.hamiobserve.exposition"),
+                    "the edge requires " + module + " of this project, only the exposition engine is allowed");
+        }
+        check(noClasses().that().resideInAPackage(EDGE).should().dependOnClassesThat()
+                .resideInAnyPackage(APP, ROLES, DEMO, TESTKIT, CONSOLE, ADAPTERS, PORTS, DOMAIN, "picocli.."));
+    }
+
+    @Test
+    void appRequiresTheEdgeAndNoArrowGoesBack() {
+        assertTrue(requires(io.hamiobserve.app.Main.class).contains("io.hamiobserve.edge"));
+        check(noClasses().that().resideInAnyPackage(EXPOSITION, EDGE).should().dependOnClassesThat()
+                .resideInAPackage(APP));
+        check(noClasses().that().resideInAPackage(EXPOSITION).should().dependOnClassesThat()
+                .resideInAnyPackage(EDGE, "io.helidon..", "picocli.."));
+    }
+
+    /** The names a module's descriptor requires, read from where its classes were loaded. */
+    private static Set<String> requires(Class<?> member) {
+        try {
+            Path location = Path.of(member.getProtectionDomain().getCodeSource().getLocation().toURI());
+            ModuleDescriptor descriptor = ModuleFinder.of(location).findAll().iterator().next().descriptor();
+            return descriptor.requires().stream().map(ModuleDescriptor.Requires::name).collect(Collectors.toSet());
+        } catch (URISyntaxException impossible) {
+            throw new IllegalStateException(impossible);
+        }
     }
 
     @Test
@@ -189,13 +240,13 @@ class ArchitectureTest {
 
     @Test
     void onlyTheRolesAndTheDemoKnowTheAdapters() {
-        check(noClasses().that().resideInAnyPackage(DOMAIN, PORTS, CONSOLE, APP)
+        check(noClasses().that().resideInAnyPackage(DOMAIN, PORTS, CONSOLE, EXPOSITION, EDGE, APP)
                 .should().dependOnClassesThat().resideInAnyPackage(ADAPTERS));
     }
 
     @Test
     void theSharedCoreKnowsNoRoleAndNoDemo() {
-        check(noClasses().that().resideInAPackage(APP)
+        check(noClasses().that().resideInAnyPackage(EXPOSITION, EDGE, APP)
                 .should().dependOnClassesThat().resideInAnyPackage(ROLES, DEMO, TESTKIT));
     }
 

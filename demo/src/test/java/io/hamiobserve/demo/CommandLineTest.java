@@ -1,6 +1,6 @@
 package io.hamiobserve.demo;
 
-import io.hamiobserve.app.http.EdgeConfig;
+import io.hamiobserve.edge.http.EdgeConfig;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine.Model.CommandSpec;
 

@@ -1,10 +1,10 @@
 package io.hamiobserve.demo;
 
-import io.hamiobserve.app.Servers;
+import io.hamiobserve.edge.Servers;
 import io.hamiobserve.role.console.ConsoleRole;
 import at.favre.lib.crypto.bcrypt.BCrypt;
-import io.hamiobserve.app.http.EdgeConfig;
-import io.hamiobserve.app.http.WebConfig;
+import io.hamiobserve.edge.http.EdgeConfig;
+import io.hamiobserve.edge.http.WebConfig;
 import io.hamiobserve.app.metrics.BuildInfo;
 import io.hamiobserve.console.Console;
 import io.hamiobserve.console.ConsoleSettings;

@@ -2,8 +2,8 @@ package io.hamiobserve.demo;
 
 import io.hamiobserve.adapters.prometheus.LocalPrometheus;
 import io.hamiobserve.adapters.prometheus.PrometheusFleetHistory;
-import io.hamiobserve.app.Servers;
-import io.hamiobserve.app.http.EdgeConfig;
+import io.hamiobserve.edge.Servers;
+import io.hamiobserve.edge.http.EdgeConfig;
 import io.hamiobserve.app.metrics.BuildInfo;
 import io.hamiobserve.console.Console;
 import io.hamiobserve.console.ConsoleSettings;

@@ -1,6 +1,6 @@
 package io.hamiobserve.demo;
 
-import io.hamiobserve.app.http.ExpositionFormat;
+import io.hamiobserve.exposition.ExpositionFormat;
 import io.hamiobserve.app.testing.Expositions;
 import io.hamiobserve.domain.fleet.ClockEvents;
 import org.junit.jupiter.api.Test;

@@ -2,18 +2,18 @@ package io.hamiobserve.demo;
 
 import io.hamiobserve.app.testing.Expositions;
 import io.hamiobserve.role.scheduler.AllocationRole;
-import io.hamiobserve.app.testing.Promtool;
+import io.hamiobserve.exposition.testing.Promtool;
 import io.hamiobserve.adapters.k8s.fuzz.FuzzInputs;
 import io.hamiobserve.adapters.k8s.KubernetesSources;
-import io.hamiobserve.app.http.ExpositionFormat;
+import io.hamiobserve.exposition.ExpositionFormat;
 import io.hamiobserve.app.metrics.SelfMetrics;
 import io.hamiobserve.ports.SkipKey;
 import io.hamiobserve.app.metrics.SkipCounter;
 import io.hamiobserve.app.metrics.SourceHealth;
 import io.hamiobserve.role.node.UsageMetrics;
-import io.hamiobserve.app.exposition.Exposition;
-import io.hamiobserve.app.exposition.Families;
-import io.hamiobserve.app.exposition.FamilyDecorator;
+import io.hamiobserve.exposition.Exposition;
+import io.hamiobserve.exposition.Families;
+import io.hamiobserve.exposition.FamilyDecorator;
 import io.hamiobserve.domain.ContainerShares;
 import io.hamiobserve.domain.ContainerUsage;
 import io.hamiobserve.domain.DeviceShare;
@@ -27,6 +27,8 @@ import io.hamiobserve.domain.PodRef;
 import io.hamiobserve.domain.ProcessOwner;
 import io.hamiobserve.domain.Quantities;
 import io.hamiobserve.domain.UsageView;
+import io.prometheus.metrics.model.snapshots.MetricSnapshot;
+import io.prometheus.metrics.model.snapshots.MetricSnapshots;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -196,7 +198,10 @@ public final class ExpositionFuzz {
         health.record("nvml", random.nextBoolean(), random.nextLong() & Long.MAX_VALUE, text(random));
         FamilyDecorator names = random.nextBoolean() ? UsageMetrics.LEGACY_NAMES : FamilyDecorator.NONE;
         Families families = names.decorated(UsageMetrics.collect(view, pods));
-        Exposition library = Exposition.of(SelfMetrics.append(families.snapshots(), Expositions.BUILD, skips, health));
+        List<MetricSnapshot> snapshots = new ArrayList<>();
+        families.snapshots().forEach(snapshots::add);
+        SelfMetrics.families(Expositions.BUILD, skips, health).snapshots().forEach(snapshots::add);
+        Exposition library = Exposition.of(new MetricSnapshots(snapshots));
         // The node endpoint writes its rows with the project's text writer: the library's bytes, every time.
         Exposition served = Exposition.of(List.of(families, SelfMetrics.families(Expositions.BUILD, skips, health)));
         String text = write(served, ExpositionFormat.PROMETHEUS_TEXT);
@@ -210,7 +215,7 @@ public final class ExpositionFuzz {
     private static String write(Exposition exposition, ExpositionFormat format) {
         try {
             ByteArrayOutputStream out = new ByteArrayOutputStream();
-            exposition.write(out, format.writer());
+            exposition.write(out, format);
             return out.toString(StandardCharsets.UTF_8);
         } catch (IOException impossible) {
             throw new UncheckedIOException(impossible);

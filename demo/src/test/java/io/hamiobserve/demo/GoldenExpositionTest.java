@@ -1,9 +1,9 @@
 package io.hamiobserve.demo;
 
 import io.hamiobserve.app.testing.Expositions;
-import io.hamiobserve.app.testing.Promtool;
-import io.hamiobserve.app.http.ExpositionFormat;
-import io.hamiobserve.app.http.MetricsSource;
+import io.hamiobserve.exposition.testing.Promtool;
+import io.hamiobserve.exposition.ExpositionFormat;
+import io.hamiobserve.edge.http.MetricsSource;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;

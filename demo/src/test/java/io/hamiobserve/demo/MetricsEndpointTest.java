@@ -1,10 +1,10 @@
 package io.hamiobserve.demo;
 
 import io.hamiobserve.app.testing.Expositions;
-import io.hamiobserve.app.Servers;
+import io.hamiobserve.edge.Servers;
 import io.hamiobserve.role.scheduler.AllocationRole;
-import io.hamiobserve.app.testing.Promtool;
-import io.hamiobserve.app.http.MetricsSource;
+import io.hamiobserve.exposition.testing.Promtool;
+import io.hamiobserve.edge.http.MetricsSource;
 import io.hamiobserve.domain.Ledger;
 import io.hamiobserve.ports.SchedulerLedgerSource;
 import io.hamiobserve.ports.SkipReporter;

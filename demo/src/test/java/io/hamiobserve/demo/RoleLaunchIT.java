@@ -1,6 +1,6 @@
 package io.hamiobserve.demo;
 
-import io.hamiobserve.app.testing.Promtool;
+import io.hamiobserve.exposition.testing.Promtool;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

@@ -1,7 +1,7 @@
 package io.hamiobserve.app.cli;
 
-import io.hamiobserve.app.http.EdgeStartup;
-import io.hamiobserve.app.http.EdgeConfig;
+import io.hamiobserve.edge.http.EdgeStartup;
+import io.hamiobserve.edge.http.EdgeConfig;
 import picocli.CommandLine.Option;
 
 import java.nio.file.Path;

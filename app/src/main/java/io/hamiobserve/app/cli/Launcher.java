@@ -1,7 +1,7 @@
 package io.hamiobserve.app.cli;
 
-import io.hamiobserve.app.http.EdgeStartup;
-import io.hamiobserve.app.startup.StartupTimeline;
+import io.hamiobserve.edge.http.EdgeStartup;
+import io.hamiobserve.edge.startup.StartupTimeline;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;

@@ -1,7 +1,7 @@
 package io.hamiobserve.app.metrics;
 
-import io.hamiobserve.app.exposition.MetricFamily;
-import io.hamiobserve.app.exposition.Families;
+import io.hamiobserve.exposition.MetricFamily;
+import io.hamiobserve.exposition.Families;
 
 /**
  * What {@code hami_build_info} reports. HAMi's labels are kept; this Java build fills

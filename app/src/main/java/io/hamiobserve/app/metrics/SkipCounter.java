@@ -1,7 +1,7 @@
 package io.hamiobserve.app.metrics;
 
-import io.hamiobserve.app.exposition.MetricFamily;
-import io.hamiobserve.app.exposition.Families;
+import io.hamiobserve.exposition.MetricFamily;
+import io.hamiobserve.exposition.Families;
 
 import io.hamiobserve.ports.SkipKey;
 import io.hamiobserve.ports.SkipReporter;

@@ -1,7 +1,7 @@
 package io.hamiobserve.app.metrics;
 
-import io.hamiobserve.app.exposition.MetricFamily;
-import io.hamiobserve.app.exposition.Families;
+import io.hamiobserve.exposition.MetricFamily;
+import io.hamiobserve.exposition.Families;
 
 import java.util.Map;
 import java.util.concurrent.ConcurrentSkipListMap;

@@ -3,7 +3,7 @@ package io.hamiobserve.app.testing;
 import io.hamiobserve.app.cli.EdgeFlags;
 import io.hamiobserve.app.cli.Launch;
 import io.hamiobserve.app.cli.Launcher;
-import io.hamiobserve.app.http.EdgeConfig;
+import io.hamiobserve.edge.http.EdgeConfig;
 import picocli.CommandLine.Model.CommandSpec;
 
 import java.io.ByteArrayOutputStream;

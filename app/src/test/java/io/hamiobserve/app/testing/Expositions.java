@@ -1,7 +1,7 @@
 package io.hamiobserve.app.testing;
 
-import io.hamiobserve.app.http.ExpositionFormat;
-import io.hamiobserve.app.http.MetricsSource;
+import io.hamiobserve.exposition.ExpositionFormat;
+import io.hamiobserve.edge.http.MetricsSource;
 import io.hamiobserve.app.metrics.BuildInfo;
 
 import java.io.ByteArrayOutputStream;
@@ -22,7 +22,7 @@ public final class Expositions {
     public static String render(MetricsSource source, ExpositionFormat format) {
         try {
             ByteArrayOutputStream out = new ByteArrayOutputStream();
-            source.collect().write(out, format.writer());
+            source.collect().write(out, format);
             return out.toString(StandardCharsets.UTF_8);
         } catch (IOException impossible) {
             throw new UncheckedIOException(impossible);

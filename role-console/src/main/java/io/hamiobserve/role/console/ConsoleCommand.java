@@ -1,6 +1,6 @@
 package io.hamiobserve.role.console;
 
-import io.hamiobserve.app.Servers;
+import io.hamiobserve.edge.Servers;
 import io.hamiobserve.app.Serving;
 import io.hamiobserve.app.cli.Converters;
 import io.hamiobserve.app.cli.EdgeFlags;

@@ -2,7 +2,7 @@ package io.hamiobserve.role.console;
 
 import io.hamiobserve.app.Role;
 import io.hamiobserve.app.metrics.BuildInfo;
-import io.hamiobserve.app.exposition.Exposition;
+import io.hamiobserve.exposition.Exposition;
 import io.hamiobserve.app.metrics.SelfMetrics;
 import io.hamiobserve.app.metrics.SkipCounter;
 import io.hamiobserve.app.metrics.SourceHealth;
@@ -17,6 +17,7 @@ import io.hamiobserve.ports.SourceUnavailableException;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -112,7 +113,7 @@ public final class ConsoleRole implements Role {
 
     @Override
     public Exposition collect() {
-        return Exposition.of(SelfMetrics.snapshots(build, skips, health));
+        return Exposition.of(List.of(SelfMetrics.families(build, skips, health)));
     }
 
     /** Readiness follows {@code ready}, with {@code reason} saying why not. */

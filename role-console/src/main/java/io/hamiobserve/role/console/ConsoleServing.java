@@ -1,8 +1,8 @@
 package io.hamiobserve.role.console;
 
-import io.hamiobserve.app.Servers;
-import io.hamiobserve.app.http.EdgeStartup;
-import io.hamiobserve.app.http.EdgeConfig;
+import io.hamiobserve.edge.Servers;
+import io.hamiobserve.edge.http.EdgeStartup;
+import io.hamiobserve.edge.http.EdgeConfig;
 import io.hamiobserve.app.metrics.BuildInfo;
 import io.hamiobserve.console.Console;
 import io.hamiobserve.console.ConsoleSettings;

@@ -1,7 +1,7 @@
 package io.hamiobserve.role.console;
 
 import io.hamiobserve.adapters.prometheus.PrometheusFleetHistory;
-import io.hamiobserve.app.http.EdgeConfig;
+import io.hamiobserve.edge.http.EdgeConfig;
 import io.hamiobserve.app.testing.CommandLines;
 import io.hamiobserve.console.ConsoleSettings;
 import io.hamiobserve.testkit.FakePrometheus;

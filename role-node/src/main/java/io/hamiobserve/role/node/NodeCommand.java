@@ -1,6 +1,6 @@
 package io.hamiobserve.role.node;
 
-import io.hamiobserve.app.Servers;
+import io.hamiobserve.edge.Servers;
 import io.hamiobserve.app.Serving;
 import io.hamiobserve.app.cli.EdgeFlags;
 import io.hamiobserve.app.cli.HamiObserve;

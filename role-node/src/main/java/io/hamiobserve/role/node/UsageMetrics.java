@@ -1,9 +1,9 @@
 package io.hamiobserve.role.node;
 
-import io.hamiobserve.app.exposition.Families;
-import io.hamiobserve.app.exposition.FamilyDecorator;
-import io.hamiobserve.app.exposition.MetricFamily;
-import io.hamiobserve.app.exposition.Twins;
+import io.hamiobserve.exposition.Families;
+import io.hamiobserve.exposition.FamilyDecorator;
+import io.hamiobserve.exposition.MetricFamily;
+import io.hamiobserve.exposition.Twins;
 import io.hamiobserve.domain.DeviceUsage;
 import io.hamiobserve.domain.HostCardReading;
 import io.hamiobserve.domain.MigInstance;
@@ -19,8 +19,8 @@ import io.hamiobserve.domain.UsageView.UnmanagedMemory;
 
 import java.util.List;
 
-import static io.hamiobserve.app.exposition.MetricFamily.gauge;
-import static io.hamiobserve.app.exposition.MetricFamily.hamiGauge;
+import static io.hamiobserve.exposition.MetricFamily.gauge;
+import static io.hamiobserve.exposition.MetricFamily.hamiGauge;
 
 /**
  * The usage endpoint's catalogue (HAMi vGPU monitor, reference §3) and how a {@link UsageView}

@@ -2,8 +2,8 @@ package io.hamiobserve.role.node;
 
 import io.hamiobserve.app.Role;
 import io.hamiobserve.app.metrics.BuildInfo;
-import io.hamiobserve.app.exposition.Exposition;
-import io.hamiobserve.app.exposition.FamilyDecorator;
+import io.hamiobserve.exposition.Exposition;
+import io.hamiobserve.exposition.FamilyDecorator;
 import io.hamiobserve.app.metrics.SelfMetrics;
 import io.hamiobserve.app.metrics.SkipCounter;
 import io.hamiobserve.app.metrics.SourceHealth;

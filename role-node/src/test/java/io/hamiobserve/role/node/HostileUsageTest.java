@@ -1,11 +1,11 @@
 package io.hamiobserve.role.node;
 
 import io.hamiobserve.app.testing.Expositions;
-import io.hamiobserve.app.testing.Promtool;
+import io.hamiobserve.exposition.testing.Promtool;
 import io.hamiobserve.testkit.CacheFileImage;
 import io.hamiobserve.adapters.cachefile.CacheFiles;
 import io.hamiobserve.testkit.FixedPods;
-import io.hamiobserve.app.http.ExpositionFormat;
+import io.hamiobserve.exposition.ExpositionFormat;
 import io.hamiobserve.domain.ContainerShares;
 import io.hamiobserve.domain.DeviceShare;
 import io.hamiobserve.domain.HostCardReading;

@@ -1,7 +1,7 @@
 package io.hamiobserve.role.node;
 
 import io.hamiobserve.app.testing.Expositions;
-import io.hamiobserve.app.testing.Promtool;
+import io.hamiobserve.exposition.testing.Promtool;
 import com.sun.jna.NativeLibrary;
 import io.fabric8.kubernetes.api.model.ContainerBuilder;
 import io.fabric8.kubernetes.api.model.ContainerStatusBuilder;
@@ -17,7 +17,7 @@ import io.hamiobserve.adapters.cachefile.CacheFiles;
 import io.hamiobserve.adapters.k8s.KubernetesSources;
 import io.hamiobserve.adapters.nvml.Nvml;
 import io.hamiobserve.adapters.nvml.ProcCgroupOwners;
-import io.hamiobserve.app.http.ExpositionFormat;
+import io.hamiobserve.exposition.ExpositionFormat;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;

@@ -1,14 +1,14 @@
 package io.hamiobserve.role.scheduler;
 
-import io.hamiobserve.app.exposition.AllSegments;
-import io.hamiobserve.app.exposition.Exposition;
-import io.hamiobserve.app.exposition.Families;
-import io.hamiobserve.app.exposition.FamilyDecorator;
-import io.hamiobserve.app.exposition.MetricFamily;
-import io.hamiobserve.app.exposition.RenderCache;
-import io.hamiobserve.app.exposition.SegmentedExposition;
-import io.hamiobserve.app.exposition.Segments;
-import io.hamiobserve.app.exposition.Twins;
+import io.hamiobserve.exposition.AllSegments;
+import io.hamiobserve.exposition.Exposition;
+import io.hamiobserve.exposition.Families;
+import io.hamiobserve.exposition.FamilyDecorator;
+import io.hamiobserve.exposition.MetricFamily;
+import io.hamiobserve.exposition.RenderCache;
+import io.hamiobserve.exposition.SegmentedExposition;
+import io.hamiobserve.exposition.Segments;
+import io.hamiobserve.exposition.Twins;
 import io.hamiobserve.domain.AllocationView;
 import io.hamiobserve.domain.AllocationView.CardAllocation;
 import io.hamiobserve.domain.AllocationView.ContainerAllocation;
@@ -36,8 +36,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
-import static io.hamiobserve.app.exposition.MetricFamily.gauge;
-import static io.hamiobserve.app.exposition.MetricFamily.hamiGauge;
+import static io.hamiobserve.exposition.MetricFamily.gauge;
+import static io.hamiobserve.exposition.MetricFamily.hamiGauge;
 
 /**
  * The allocation endpoint's catalogue (HAMi scheduler, reference §2) and how an
@@ -201,7 +201,7 @@ public final class AllocationMetrics {
      * @param tail      series written after the view's (the exporter's own), as collected now
      */
     public static Exposition exposition(AllocationView view, FamilyDecorator decorator, RenderCache cache,
-                                        MetricSnapshots tail) {
+                                        Families tail) {
         return exposition(view, decorator, ContainerSeries.POD_EFFECTIVE, cache, tail);
     }
 
@@ -209,7 +209,7 @@ public final class AllocationMetrics {
      * The same, with HAMi's {@code hami_vgpu_*_allocated_*} series in the given form.
      */
     public static Exposition exposition(AllocationView view, FamilyDecorator decorator, ContainerSeries form,
-                                        RenderCache cache, MetricSnapshots tail) {
+                                        RenderCache cache, Families tail) {
         return exposition(view, Shard.ALL, decorator, form, cache, tail);
     }
 
@@ -218,7 +218,7 @@ public final class AllocationMetrics {
      * HAMi's {@code hami_vgpu_*_allocated_*} series in the given form.
      */
     public static Exposition exposition(AllocationView view, Shard shard, FamilyDecorator decorator,
-                                        ContainerSeries form, RenderCache cache, MetricSnapshots tail) {
+                                        ContainerSeries form, RenderCache cache, Families tail) {
         return exposition(view, shard, decorator, form, cache, tail, System.currentTimeMillis());
     }
 
@@ -227,7 +227,7 @@ public final class AllocationMetrics {
      * is written by the shard that owns the series of no node only.
      */
     public static Exposition exposition(AllocationView view, Shard shard, FamilyDecorator decorator,
-                                        ContainerSeries form, RenderCache cache, MetricSnapshots tail,
+                                        ContainerSeries form, RenderCache cache, Families tail,
                                         long nowEpochMillis) {
         SegmentedExposition exposition = new SegmentedExposition(cache, decorator);
         describe(view, shard, form, exposition);

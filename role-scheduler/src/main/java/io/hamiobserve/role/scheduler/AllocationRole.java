@@ -2,9 +2,9 @@ package io.hamiobserve.role.scheduler;
 
 import io.hamiobserve.app.Role;
 import io.hamiobserve.app.metrics.BuildInfo;
-import io.hamiobserve.app.exposition.Exposition;
-import io.hamiobserve.app.exposition.FamilyDecorator;
-import io.hamiobserve.app.exposition.RenderCache;
+import io.hamiobserve.exposition.Exposition;
+import io.hamiobserve.exposition.FamilyDecorator;
+import io.hamiobserve.exposition.RenderCache;
 import io.hamiobserve.app.metrics.SelfMetrics;
 import io.hamiobserve.app.metrics.SkipCounter;
 import io.hamiobserve.app.metrics.SourceHealth;
@@ -98,7 +98,7 @@ public final class AllocationRole implements Role {
         health.record(SOURCE, view.freshness().synced(), System.nanoTime() - started,
                 view.freshness().synced() ? null : notReadyReason());
         return AllocationMetrics.exposition(view, shard, legacyNames, containerSeries, renderCache,
-                SelfMetrics.snapshots(build, skips, health), clock.millis());
+                SelfMetrics.families(build, skips, health), clock.millis());
     }
 
     @Override

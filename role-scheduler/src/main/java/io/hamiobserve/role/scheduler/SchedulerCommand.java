@@ -1,6 +1,6 @@
 package io.hamiobserve.role.scheduler;
 
-import io.hamiobserve.app.Servers;
+import io.hamiobserve.edge.Servers;
 import io.hamiobserve.app.Serving;
 import io.hamiobserve.adapters.k8s.KubernetesSources;
 import io.hamiobserve.app.cli.Converters;

@@ -1,7 +1,7 @@
 package io.hamiobserve.role.scheduler;
 
-import io.hamiobserve.app.exposition.AllSegments;
-import io.hamiobserve.app.exposition.FamilyDecorator;
+import io.hamiobserve.exposition.AllSegments;
+import io.hamiobserve.exposition.FamilyDecorator;
 import io.hamiobserve.domain.CardMode;
 import io.hamiobserve.domain.ContainerShares;
 import io.hamiobserve.domain.CoreUnit;

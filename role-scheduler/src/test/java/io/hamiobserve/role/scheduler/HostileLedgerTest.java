@@ -1,12 +1,12 @@
 package io.hamiobserve.role.scheduler;
 
 import io.hamiobserve.app.testing.Expositions;
-import io.hamiobserve.app.Servers;
-import io.hamiobserve.app.testing.Promtool;
+import io.hamiobserve.edge.Servers;
+import io.hamiobserve.exposition.testing.Promtool;
 import io.hamiobserve.adapters.k8s.KubernetesSources;
 import io.hamiobserve.app.cli.Launch;
 import io.hamiobserve.app.cli.Launcher;
-import io.hamiobserve.app.http.ExpositionFormat;
+import io.hamiobserve.exposition.ExpositionFormat;
 import io.helidon.webserver.WebServer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;

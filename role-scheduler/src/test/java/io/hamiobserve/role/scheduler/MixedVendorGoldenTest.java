@@ -3,7 +3,7 @@ package io.hamiobserve.role.scheduler;
 import io.hamiobserve.app.cli.Launch;
 import io.hamiobserve.app.cli.Launcher;
 import io.hamiobserve.app.testing.Expositions;
-import io.hamiobserve.app.testing.Promtool;
+import io.hamiobserve.exposition.testing.Promtool;
 import org.junit.jupiter.api.Test;
 
 import java.io.ByteArrayOutputStream;

@@ -1,16 +1,16 @@
 package io.hamiobserve.role.scheduler;
 
-import io.hamiobserve.app.exposition.FamilyDecorator;
-import io.hamiobserve.app.exposition.RenderCache;
-import io.hamiobserve.app.http.ExpositionFormat;
-import io.hamiobserve.app.testing.Promtool;
+import io.hamiobserve.exposition.FamilyDecorator;
+import io.hamiobserve.exposition.RenderCache;
+import io.hamiobserve.exposition.ExpositionFormat;
+import io.hamiobserve.exposition.testing.Promtool;
 import io.hamiobserve.domain.AllocationView;
 import io.hamiobserve.domain.Ledger;
 import io.hamiobserve.domain.PendingPod;
 import io.hamiobserve.domain.PendingReason;
 import io.hamiobserve.domain.PodRef;
 import io.hamiobserve.domain.Shard;
-import io.prometheus.metrics.model.snapshots.MetricSnapshots;
+import io.hamiobserve.exposition.Families;
 import org.junit.jupiter.api.Test;
 
 import java.io.ByteArrayOutputStream;
@@ -29,7 +29,7 @@ class PendingDemandExpositionTest {
     private static String write(AllocationView view, Shard shard, ExpositionFormat format) throws IOException {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         AllocationMetrics.exposition(view, shard, FamilyDecorator.NONE, ContainerSeries.POD_EFFECTIVE,
-                new RenderCache(), new MetricSnapshots(), NOW).write(out, format.writer());
+                new RenderCache(), new Families(), NOW).write(out, format);
         return out.toString(StandardCharsets.UTF_8);
     }
 

@@ -1,6 +1,6 @@
 package io.hamiobserve.role.scheduler;
 
-import io.hamiobserve.app.http.EdgeConfig;
+import io.hamiobserve.edge.http.EdgeConfig;
 import io.hamiobserve.app.testing.CommandLines;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine.Model.CommandSpec;

@@ -1,12 +1,12 @@
 package io.hamiobserve.role.scheduler;
 
-import io.hamiobserve.app.testing.Promtool;
-import io.hamiobserve.app.exposition.AllSegments;
-import io.hamiobserve.app.exposition.SegmentedExposition;
-import io.hamiobserve.app.testing.CountingSegments;
-import io.hamiobserve.app.exposition.FamilyDecorator;
-import io.hamiobserve.app.http.ExpositionFormat;
-import io.hamiobserve.app.exposition.RenderCache;
+import io.hamiobserve.exposition.testing.Promtool;
+import io.hamiobserve.exposition.AllSegments;
+import io.hamiobserve.exposition.SegmentedExposition;
+import io.hamiobserve.exposition.testing.CountingSegments;
+import io.hamiobserve.exposition.FamilyDecorator;
+import io.hamiobserve.exposition.ExpositionFormat;
+import io.hamiobserve.exposition.RenderCache;
 import io.hamiobserve.domain.AllocationView;
 import io.hamiobserve.domain.CardMode;
 import io.hamiobserve.domain.ContainerShares;
@@ -19,7 +19,7 @@ import io.hamiobserve.domain.PodRef;
 import io.hamiobserve.domain.QuotaLimit;
 import io.hamiobserve.domain.QuotaResource;
 import io.hamiobserve.domain.RegisteredCard;
-import io.prometheus.metrics.model.snapshots.MetricSnapshots;
+import io.hamiobserve.exposition.Families;
 import org.junit.jupiter.api.Test;
 
 import java.io.ByteArrayOutputStream;
@@ -42,7 +42,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * random ledgers and random event sequences.
  */
 class SegmentedAllocationExpositionTest {
-    private static final MetricSnapshots NO_TAIL = new MetricSnapshots();
+    private static final Families NO_TAIL = new Families();
 
     /** Segments rendered anew, over every exposition written with this test's caches. */
     private final AtomicLong rendered = new AtomicLong();
@@ -53,7 +53,7 @@ class SegmentedAllocationExpositionTest {
         AllocationMetrics.describe(view, new CountingSegments(exposition, rendered));
         exposition.append(NO_TAIL);
         ByteArrayOutputStream out = new ByteArrayOutputStream();
-        exposition.write(out, format.writer());
+        exposition.write(out, format);
         return out.toString(StandardCharsets.UTF_8);
     }
 

@@ -1,13 +1,13 @@
 package io.hamiobserve.role.scheduler;
 
-import io.hamiobserve.app.exposition.FamilyDecorator;
-import io.hamiobserve.app.exposition.RenderCache;
-import io.hamiobserve.app.http.ExpositionFormat;
-import io.hamiobserve.app.testing.Promtool;
+import io.hamiobserve.exposition.FamilyDecorator;
+import io.hamiobserve.exposition.RenderCache;
+import io.hamiobserve.exposition.ExpositionFormat;
+import io.hamiobserve.exposition.testing.Promtool;
 import io.hamiobserve.domain.AllocationView;
 import io.hamiobserve.domain.Ledger;
 import io.hamiobserve.domain.Shard;
-import io.prometheus.metrics.model.snapshots.MetricSnapshots;
+import io.hamiobserve.exposition.Families;
 import org.junit.jupiter.api.Test;
 
 import java.io.ByteArrayOutputStream;
@@ -41,7 +41,7 @@ class ShardedAllocationExpositionTest {
                                 ExpositionFormat format) throws IOException {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         AllocationMetrics.exposition(view, shard, legacy ? AllocationMetrics.LEGACY_NAMES : FamilyDecorator.NONE,
-                ContainerSeries.POD_EFFECTIVE, cache, new MetricSnapshots()).write(out, format.writer());
+                ContainerSeries.POD_EFFECTIVE, cache, new Families()).write(out, format);
         return out.toString(StandardCharsets.UTF_8);
     }
 

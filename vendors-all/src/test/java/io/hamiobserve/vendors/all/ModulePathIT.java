@@ -103,6 +103,7 @@ class ModulePathIT {
         for (ResolvedModule resolved : layer.configuration().modules()) {
             String name = resolved.name();
             if (name.startsWith("io.hamiobserve.adapters") || name.equals("io.hamiobserve.app")
+                    || name.equals("io.hamiobserve.edge") || name.equals("io.hamiobserve.exposition")
                     || name.equals("io.hamiobserve.console") || name.startsWith("kubernetes.")) {
                 forbidden.add(name);
             }

@@ -5,7 +5,7 @@ import io.hamiobserve.adapters.cachefile.CacheFiles;
 import io.hamiobserve.role.node.UsageRole;
 import io.hamiobserve.testkit.FixedPods;
 import io.hamiobserve.testkit.ScratchDirectory;
-import io.hamiobserve.app.http.ExpositionFormat;
+import io.hamiobserve.exposition.ExpositionFormat;
 import io.hamiobserve.app.metrics.BuildInfo;
 import io.hamiobserve.domain.ContainerShares;
 import io.hamiobserve.domain.DeviceShare;
@@ -207,7 +207,7 @@ public final class NodeScrapeBenchmark {
 
     private static int scrape(UsageRole role) throws java.io.IOException {
         BODY.reset();
-        role.collect().write(BODY, ExpositionFormat.PROMETHEUS_TEXT.writer());
+        role.collect().write(BODY, ExpositionFormat.PROMETHEUS_TEXT);
         return BODY.size();
     }
 

@@ -1,9 +1,9 @@
 package io.hamiobserve.role.scheduler.bench;
 
-import io.hamiobserve.app.exposition.Exposition;
-import io.hamiobserve.app.exposition.FamilyDecorator;
-import io.hamiobserve.app.exposition.RenderCache;
-import io.hamiobserve.app.http.MetricsSource;
+import io.hamiobserve.exposition.Exposition;
+import io.hamiobserve.exposition.FamilyDecorator;
+import io.hamiobserve.exposition.RenderCache;
+import io.hamiobserve.edge.http.MetricsSource;
 import io.hamiobserve.app.metrics.SelfMetrics;
 import io.hamiobserve.app.metrics.SkipCounter;
 import io.hamiobserve.app.metrics.SourceHealth;
@@ -11,8 +11,8 @@ import io.hamiobserve.domain.AllocationView;
 import io.hamiobserve.role.scheduler.AllocationMetrics;
 import io.hamiobserve.role.scheduler.ContainerSeries;
 import io.hamiobserve.role.scheduler.AllocationRole;
-import io.hamiobserve.app.Servers;
-import io.hamiobserve.app.http.ExpositionFormat;
+import io.hamiobserve.edge.Servers;
+import io.hamiobserve.exposition.ExpositionFormat;
 import io.hamiobserve.app.metrics.BuildInfo;
 import io.hamiobserve.domain.CardMode;
 import io.hamiobserve.domain.ContainerShares;
@@ -122,7 +122,7 @@ public final class AllocationScrapeBenchmark {
 
             // gzip levels on the same body: the endpoint compresses at the fastest.
             ByteArrayOutputStream rendered = new ByteArrayOutputStream((int) bytes + (1 << 20));
-            role.collect().write(rendered, ExpositionFormat.PROMETHEUS_TEXT.writer());
+            role.collect().write(rendered, ExpositionFormat.PROMETHEUS_TEXT);
             byte[] body = rendered.toByteArray();
             rendered = null;
             long[] levelMedians = new long[2];
@@ -331,7 +331,7 @@ public final class AllocationScrapeBenchmark {
             AllocationView view = ledger.view();
             health.record(AllocationRole.SOURCE, view.freshness().synced(), System.nanoTime() - started, null);
             return AllocationMetrics.exposition(view, shard, FamilyDecorator.NONE, ContainerSeries.POD_EFFECTIVE, cache,
-                    SelfMetrics.snapshots(build, skips, health));
+                    SelfMetrics.families(build, skips, health));
         }
 
         @Override
@@ -351,10 +351,10 @@ public final class AllocationScrapeBenchmark {
         if (gzip) {
             // At the fastest level, as the endpoint compresses.
             try (GZIPOutputStream zipped = gzip(out, java.util.zip.Deflater.BEST_SPEED)) {
-                role.collect().write(zipped, format.writer());
+                role.collect().write(zipped, format);
             }
         } else {
-            role.collect().write(out, format.writer());
+            role.collect().write(out, format);
         }
         return out.count;
     }

@@ -1,6 +1,6 @@
 package io.hamiobserve.role.scheduler.bench;
 
-import io.hamiobserve.app.http.ExpositionFormat;
+import io.hamiobserve.exposition.ExpositionFormat;
 import io.hamiobserve.domain.Ledger;
 import io.hamiobserve.domain.Shard;
 import io.hamiobserve.ports.SkipReporter;

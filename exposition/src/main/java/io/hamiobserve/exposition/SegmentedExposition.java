@@ -1,0 +1,348 @@
+package io.hamiobserve.exposition;
+
+import io.prometheus.metrics.model.snapshots.MetricSnapshot;
+import io.prometheus.metrics.model.snapshots.MetricSnapshots;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+import java.util.stream.IntStream;
+
+/**
+ * An exposition assembled from segments ({@link Segments}), so that a scrape after a change renders
+ * only what changed.
+ *
+ * <p>Each segment is rendered on its own, as the prometheus-metrics writer writes a snapshot of its
+ * points in each of the section's families (by the project's {@link TextWriter}, which writes the
+ * same bytes straight from the rows, for the library's text writers), and its sample lines are
+ * kept in a {@link RenderCache}, per format, for as long as the next exposition still has a
+ * segment with an equal key. Writing emits the families in the order of their names, as the
+ * library does, each as its HELP/TYPE lines (as the writer wrote them) followed by every
+ * segment's sample lines for it, in segment order. This class only cuts the writer's output at
+ * line boundaries and joins the pieces.
+ *
+ * <p>The result differs from one writer call over all points in one respect: within a family,
+ * samples come segment by segment (in domain order) and sorted by label values only within a
+ * segment — the formats require no order. The sections must make sure that two segments never
+ * produce the same series: a segment is deduplicated by its own snapshot, segments are not checked
+ * against each other (the allocation view makes one segment per node, and every series carries
+ * the node).
+ */
+public final class SegmentedExposition implements Segments, Exposition {
+    /** Below this many segments to render, rendering in parallel costs more than it saves. */
+    private static final int PARALLEL_THRESHOLD = 512;
+
+    private final RenderCache cache;
+    private final FamilyDecorator decorator;
+    private final List<CachedSection> sections = new ArrayList<>();
+    private final List<Families> tail = new ArrayList<>();
+    /** Collections of kinds the catalogue's families do not write (a histogram), by the library's writer. */
+    private final List<MetricSnapshots> snapshotTail = new ArrayList<>();
+
+    /**
+     * @param cache     what the role keeps between scrapes
+     * @param decorator applied to every segment rendered
+     */
+    public SegmentedExposition(RenderCache cache, FamilyDecorator decorator) {
+        this.cache = cache;
+        this.decorator = decorator;
+    }
+
+    @Override
+    public Section section(String name, Consumer<Families> layout) {
+        CachedSection section = new CachedSection(name, layout);
+        sections.add(section);
+        return section;
+    }
+
+    /**
+     * Adds a collection complete as it is, among the sections' families: series collected once
+     * for this exposition (the exporter's own), never cached. It is sealed here: nothing may be
+     * added to it afterwards, and its families are in no section and no other appended collection.
+     */
+    public void append(Families families) {
+        List<MetricFamily.Points> sealed = new ArrayList<>();
+        for (MetricFamily.Points family : families.nonEmpty()) {
+            family.seal(sealed);
+            sealed.add(family);
+        }
+        tail.add(families);
+    }
+
+    /**
+     * Adds series the catalogue's families cannot state (the catalogue writes gauges and counters;
+     * a histogram is written here), complete as they are, never cached, by the library's writer.
+     * Their names are in no section and no other appended collection.
+     */
+    public void append(MetricSnapshots snapshots) {
+        snapshotTail.add(snapshots);
+    }
+
+    /** A section and its segments; a segment's producer runs only when no equal key was rendered before. */
+    private static final class CachedSection implements Section {
+        private final String name;
+        private final Consumer<Families> layout;
+        private final List<Segment> segments = new ArrayList<>();
+
+        private CachedSection(String name, Consumer<Families> layout) {
+            this.name = name;
+            this.layout = layout;
+        }
+
+        @Override
+        public void segment(Object key, Consumer<Families> producer) {
+            segments.add(new Segment(key, producer));
+        }
+    }
+
+    private record Segment(Object key, Consumer<Families> producer) {
+    }
+
+    @Override
+    public void write(OutputStream out, ExpositionFormat format) throws IOException {
+        RenderCache.ForFormat formatCache = cache.forFormat(format);
+        List<FamilyOutput> outputs = new ArrayList<>();
+        for (CachedSection section : sections) {
+            outputs.addAll(renderSection(section, format, formatCache));
+        }
+        outputs.addAll(renderTail(format, formatCache));
+        // As the library's MetricSnapshots does: families in the order of their names.
+        outputs.sort(Comparator.comparing(FamilyOutput::name));
+        for (FamilyOutput output : outputs) {
+            output.writeTo(out);
+        }
+        out.write(formatCache.trailer());
+    }
+
+    /** One family's lines in the exposition: its HELP/TYPE lines, then its samples piece by piece. */
+    private record FamilyOutput(String name, byte[] header, List<RenderedSegment> pieces) {
+        void writeTo(OutputStream out) throws IOException {
+            out.write(header);
+            for (RenderedSegment piece : pieces) {
+                piece.writeTo(out, name);
+            }
+        }
+    }
+
+    private List<FamilyOutput> renderTail(ExpositionFormat format, RenderCache.ForFormat formatCache) {
+        List<FamilyOutput> outputs = new ArrayList<>();
+        List<Written> writtenTail = new ArrayList<>();
+        tail.forEach(families -> writtenTail.add(written(format, families)));
+        snapshotTail.forEach(snapshots -> writtenTail.add(written(format, snapshots)));
+        for (Written written : writtenTail) {
+            RenderedSegment rendered = cut(format, written, formatCache);
+            for (String name : rendered.names()) {
+                outputs.add(new FamilyOutput(name, formatCache.header(name), List.of(rendered)));
+            }
+        }
+        return outputs;
+    }
+
+    private List<FamilyOutput> renderSection(CachedSection section, ExpositionFormat format,
+                                             RenderCache.ForFormat formatCache) {
+        Families layout = layout(section);
+        // Renderings kept for another layout (say, without legacy twins) are of no use here.
+        List<MetricFamily> families = layout.started();
+        Map<Object, RenderedSegment> previous = formatCache.segments(section.name, families);
+        List<Segment> segments = section.segments;
+        RenderedSegment[] rendered = new RenderedSegment[segments.size()];
+        List<Integer> missing = new ArrayList<>();
+        for (int i = 0; i < rendered.length; i++) {
+            Object key = segments.get(i).key();
+            rendered[i] = key == null ? null : previous.get(key);
+            if (rendered[i] == null) {
+                missing.add(i);
+            }
+        }
+        IntStream indexes = missing.stream().mapToInt(Integer::intValue);
+        if (missing.size() >= PARALLEL_THRESHOLD) {
+            indexes = indexes.parallel();
+        }
+        indexes.forEach(i -> rendered[i] = render(section, segments.get(i), format, formatCache));
+        for (int i : missing) {
+            Object key = segments.get(i).key();
+            if (key != null) {
+                rendered[i] = cache.sharedWithOtherFormats(formatCache, section.name, key, rendered[i]);
+            }
+        }
+
+        Map<Object, RenderedSegment> kept = new HashMap<>(Math.max(16, rendered.length * 4 / 3 + 1));
+        for (int i = 0; i < rendered.length; i++) {
+            Object key = segments.get(i).key();
+            if (key != null) {
+                kept.put(key, rendered[i]);
+            }
+        }
+        formatCache.keep(section.name, families, kept);
+
+        // Per family of the section, the segments that have samples for it, in segment order.
+        Map<String, List<RenderedSegment>> piecesByFamily = new LinkedHashMap<>();
+        for (RenderedSegment segment : rendered) {
+            for (String name : segment.names()) {
+                piecesByFamily.computeIfAbsent(name, family -> new ArrayList<>()).add(segment);
+            }
+        }
+        List<FamilyOutput> outputs = new ArrayList<>();
+        piecesByFamily.forEach((name, pieces) -> outputs.add(new FamilyOutput(name, formatCache.header(name),
+                pieces)));
+        return outputs;
+    }
+
+    /** The section's families, the decorator's beside them. */
+    private Families layout(CachedSection section) {
+        Families families = new Families();
+        section.layout.accept(families);
+        decorator.layout(families);
+        return families;
+    }
+
+    /** Renders one segment: runs its producer and the decorator, writes the families, cuts the output by family. */
+    private RenderedSegment render(CachedSection section, Segment segment, ExpositionFormat format,
+                                   RenderCache.ForFormat formatCache) {
+        Families families = layout(section);
+        segment.producer().accept(families);
+        decorator.decorate(families);
+        return cut(format, written(format, families), formatCache);
+    }
+
+    /** A writer's output and the families it wrote, in the order written. */
+    private record Written(byte[] output, List<String> names) {
+    }
+
+    /**
+     * A segment's families in {@code format}, as the library's writer of the format writes their
+     * snapshots: by the project's {@link TextWriter} straight from the rows (plain families), else
+     * by the library's writer itself. At 100,000 containers the
+     * library's writer, a character at a time through a synchronized {@code Writer}, was most of a
+     * rendering made before the JIT had compiled it (the first one after a start).
+     */
+    private static Written written(ExpositionFormat format, Families families) {
+        List<MetricFamily.Points> points = new ArrayList<>();
+        for (MetricFamily.Points family : families.nonEmpty()) {
+            family.seal(points);
+            points.add(family);
+        }
+        // As the library's MetricSnapshots does: families in the order of their names.
+        points.sort(Comparator.comparing(family -> family.family().name()));
+        ByteArrayOutputStream buffer = new ByteArrayOutputStream(1024);
+        try {
+            if (TextWriter.Plain.families(points)) {
+                TextWriter.write(buffer, points, format);
+                return new Written(buffer.toByteArray(), points.stream().map(family -> family.family().name()).toList());
+            }
+        } catch (IOException impossible) {
+            throw new UncheckedIOException(impossible);
+        }
+        return written(format, families.snapshots());
+    }
+
+    /** Snapshots as the library's writer of {@code format} writes them. */
+    private static Written written(ExpositionFormat format, MetricSnapshots snapshots) {
+        List<String> names = new ArrayList<>();
+        for (MetricSnapshot snapshot : snapshots) {
+            if (!snapshot.getDataPoints().isEmpty()) {
+                names.add(snapshot.getMetadata().getName());
+            }
+        }
+        ByteArrayOutputStream buffer = new ByteArrayOutputStream(1024);
+        try {
+            format.writer().write(buffer, snapshots);
+        } catch (IOException impossible) {
+            throw new UncheckedIOException(impossible);
+        }
+        return new Written(buffer.toByteArray(), names);
+    }
+
+    /**
+     * Keeps each family's sample lines of a writer's output apart. The writer emits each family
+     * that has points, in the order of {@code written.names}, as comment lines (HELP, TYPE)
+     * followed by sample lines, which never start with '#'; comment lines after the last samples
+     * are the format's trailer, written once per exposition instead.
+     */
+    private static RenderedSegment cut(ExpositionFormat format, Written written,
+                                       RenderCache.ForFormat formatCache) {
+        List<String> names = written.names();
+        byte[] output = written.output();
+        ByteArrayOutputStream samples = new ByteArrayOutputStream(output.length);
+        int[] offsets = new int[names.size() + 1];
+        int family = 0;
+        int position = 0;
+        while (position < output.length) {
+            int commentsFrom = position;
+            while (position < output.length && output[position] == '#') {
+                position = lineEnd(output, position);
+            }
+            int samplesFrom = position;
+            while (position < output.length && output[position] != '#') {
+                position = lineEnd(output, position);
+            }
+            if (samplesFrom == position) {
+                break;
+            }
+            if (family == names.size()) {
+                throw new IllegalStateException("the " + format.contentType()
+                        + " writer wrote more families than " + names);
+            }
+            String name = names.get(family);
+            String header = new String(output, commentsFrom, samplesFrom - commentsFrom, StandardCharsets.UTF_8);
+            if (!typesFamily(header, name)) {
+                throw new IllegalStateException("the " + format.contentType() + " writer wrote " + header
+                        + " where " + name + " was expected");
+            }
+            formatCache.rememberHeader(name, output, commentsFrom, samplesFrom);
+            samples.write(output, samplesFrom, position - samplesFrom);
+            offsets[++family] = samples.size();
+        }
+        if (family != names.size()) {
+            throw new IllegalStateException("the " + format.contentType() + " writer wrote " + family
+                    + " families of " + names);
+        }
+        return new RenderedSegment(samples.toByteArray(), offsets, List.copyOf(names));
+    }
+
+    /** Whether comment lines declare the type of {@code family} (counters may carry {@code _total}). */
+    private static boolean typesFamily(String comments, String family) {
+        for (String line : comments.split("\n")) {
+            String[] words = line.split(" ");
+            if (words.length >= 3 && words[0].equals("#") && words[1].equals("TYPE")) {
+                return words[2].equals(family) || words[2].equals(family + "_total");
+            }
+        }
+        return false;
+    }
+
+    private static int lineEnd(byte[] bytes, int from) {
+        for (int i = from; i < bytes.length; i++) {
+            if (bytes[i] == '\n') {
+                return i + 1;
+            }
+        }
+        return bytes.length;
+    }
+
+    /**
+     * A segment's sample lines for the families it has points in ({@code names}, in the writer's
+     * order), one after the other: family {@code f} is {@code [offsets[f], offsets[f+1])}.
+     */
+    record RenderedSegment(byte[] samples, int[] offsets, List<String> names) {
+        boolean sameAs(RenderedSegment other) {
+            return Arrays.equals(samples, other.samples) && Arrays.equals(offsets, other.offsets)
+                    && names.equals(other.names);
+        }
+
+        void writeTo(OutputStream out, String name) throws IOException {
+            int index = names.indexOf(name);
+            out.write(samples, offsets[index], offsets[index + 1] - offsets[index]);
+        }
+    }
+}
