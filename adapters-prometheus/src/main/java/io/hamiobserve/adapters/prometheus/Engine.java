@@ -77,7 +77,8 @@ record Engine(Kind kind, String name, Optional<String> version, Map<String, Stri
      * empty answer, and the queries go on as for Prometheus.
      */
     static Optional<Engine> detect(QueryBackend backend, HttpClient client, Duration timeout) {
-        Optional<Answer> buildinfo = get(backend, client, backend.base().resolve("api/v1/status/buildinfo"), timeout);
+        Optional<Answer> buildinfo = get(backend, client, withQuery(backend, backend.base().resolve("api/v1/status/buildinfo")),
+                timeout);
         if (buildinfo.isEmpty()) {
             return Optional.empty();
         }
@@ -162,7 +163,7 @@ record Engine(Kind kind, String name, Optional<String> version, Map<String, Stri
 
     /** The flags set on the command line ({@code /flags} lists them as {@code -name="value"}). */
     private static Optional<Map<String, String>> flags(QueryBackend backend, HttpClient client, Duration timeout) {
-        Optional<Answer> answer = get(backend, client, root(backend.base()).resolve("flags"), timeout);
+        Optional<Answer> answer = get(backend, client, withQuery(backend, root(backend.base()).resolve("flags")), timeout);
         if (answer.isEmpty() || answer.get().status() != 200) {
             return Optional.empty();
         }
@@ -180,6 +181,11 @@ record Engine(Kind kind, String name, Optional<String> version, Map<String, Stri
         return flags;
     }
 
+    /** The URL with the backend URL's own query string (a gateway's tenant), as every query carries it. */
+    private static URI withQuery(QueryBackend backend, URI url) {
+        return backend.urlQuery().isEmpty() ? url : URI.create(url + "?" + backend.urlQuery());
+    }
+
     private record Answer(int status, String body, boolean victoriaMetricsHeader) {
     }
 
@@ -189,10 +195,14 @@ record Engine(Kind kind, String name, Optional<String> version, Map<String, Stri
                     .header("Accept", "application/json");
             backend.decorate(request);
             HttpResponse<InputStream> response = client.send(request.build(), HttpResponse.BodyHandlers.ofInputStream());
+            // The request's timeout covers the headers only: a body that stalls is closed at the deadline.
+            java.util.concurrent.ScheduledFuture<?> alarm = PrometheusApi.closeAfter(response.body(), timeout);
             try (InputStream in = response.body()) {
                 byte[] bytes = in.readNBytes(MAX_ANSWER);
                 return Optional.of(new Answer(response.statusCode(), new String(bytes, StandardCharsets.UTF_8),
                         response.headers().firstValue("X-Server-Hostname").isPresent()));
+            } finally {
+                alarm.cancel(false);
             }
         } catch (IOException | IllegalArgumentException unanswered) {
             return Optional.empty();

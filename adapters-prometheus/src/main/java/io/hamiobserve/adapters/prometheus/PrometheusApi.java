@@ -145,6 +145,21 @@ final class PrometheusApi {
         return base;
     }
 
+    /**
+     * Closes {@code body} once {@code after} has passed, which ends a read blocked on a peer that
+     * sent its headers and went silent; the caller cancels the returned alarm when it has read.
+     * For the exchanges outside the queries (the engine's buildinfo and flags).
+     */
+    static java.util.concurrent.ScheduledFuture<?> closeAfter(InputStream body, Duration after) {
+        return DEADLINES.schedule(() -> {
+            try {
+                body.close();
+            } catch (IOException ignored) {
+                // Closing is all that was wanted.
+            }
+        }, after.toNanos(), java.util.concurrent.TimeUnit.NANOSECONDS);
+    }
+
     /** The queries in flight now (for tests: none is left behind once its deadline has passed). */
     int inFlight() {
         return MAX_IN_FLIGHT - slots.availablePermits();

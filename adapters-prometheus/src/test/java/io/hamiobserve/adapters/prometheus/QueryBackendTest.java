@@ -268,7 +268,11 @@ class QueryBackendTest {
         assertThrows(IllegalArgumentException.class, () -> BackendConfig.read(url, directory.resolve("own.yml")));
         Files.writeString(directory.resolve("header.yml"), "http_headers: {Authorization: {values: [x]}}\n");
         assertThrows(IllegalArgumentException.class, () -> BackendConfig.read(url, directory.resolve("header.yml")));
-        assertThrows(IllegalArgumentException.class, () -> BackendConfig.of(URI.create("http://backend:9090/?x=1")));
+        assertThrows(IllegalArgumentException.class, () -> BackendConfig.of(URI.create("http://backend:9090/#x")));
+        // A query string is the gateway's (?tenant=a): kept apart from the base, sent on every request.
+        BackendConfig tenant = BackendConfig.of(URI.create("http://backend:9090/prom?tenant=a"));
+        assertEquals(URI.create("http://backend:9090/prom/"), tenant.url());
+        assertEquals("tenant=a", tenant.urlQuery());
     }
 
     @Test
