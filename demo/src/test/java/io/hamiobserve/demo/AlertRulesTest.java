@@ -157,4 +157,52 @@ class AlertRulesTest {
         assertTrue(promtool.waitFor(60, TimeUnit.SECONDS));
         assertEquals(0, promtool.exitValue(), report);
     }
+
+    /**
+     * {@code promtool test rules}: memory outside HAMi-Core fires for a container no accounting
+     * covers and for one past its allocation, not for a whole card's pod whose use the driver's
+     * processes account for within its allocation.
+     */
+    @Test
+    void unmanagedMemoryFiresUnlessTheDriverAccountsForItWithinTheAllocation(@org.junit.jupiter.api.io.TempDir Path dir)
+            throws Exception {
+        Path test = Files.writeString(dir.resolve("unmanaged.test.yml"), """
+                rule_files: ["%s"]
+                evaluation_interval: 1m
+                tests:
+                  - interval: 1m
+                    input_series:
+                      - series: 'hami_observe_unmanaged_memory_bytes{node="n",device_uuid="GPU-1",namespace="ml",pod="whole",container="c"}'
+                        values: '8589934592x20'
+                      - series: 'hami_observe_container_usage_source{device_uuid="GPU-1",namespace="ml",pod="whole",container="c",vdevice_index="0",source="nvml_process"}'
+                        values: '1x20'
+                      - series: 'hami_observe_container_memory_idle_bytes{device_uuid="GPU-1",namespace="ml",pod="whole",container="c",vdevice_index="0"}'
+                        values: '1073741824x20'
+                      - series: 'hami_observe_unmanaged_memory_bytes{node="n",device_uuid="GPU-2",namespace="ml",pod="sim",container="c"}'
+                        values: '2147483648x20'
+                      - series: 'hami_observe_container_usage_source{device_uuid="GPU-2",namespace="ml",pod="sim",container="c",vdevice_index="0",source="nvml_process"}'
+                        values: '1x20'
+                      - series: 'hami_observe_container_memory_idle_bytes{device_uuid="GPU-2",namespace="ml",pod="sim",container="c",vdevice_index="0"}'
+                        values: '0x20'
+                      - series: 'hami_observe_unmanaged_memory_bytes{node="n",device_uuid="GPU-3",namespace="ml",pod="raw",container="c"}'
+                        values: '1073741824x20'
+                    alert_rule_test:
+                      - eval_time: 15m
+                        alertname: HamiUnmanagedGpuMemory
+                        exp_alerts:
+                          - exp_labels: {severity: warning, node: n, device_uuid: GPU-2, namespace: ml, pod: sim, container: c}
+                            exp_annotations:
+                              summary: "ml/sim (c) holds 2GiB on GPU-2 outside HAMi-Core"
+                              description: "The container is not held to its share (CUDA_DISABLE_CONTROL=true or no HAMi-Core). An empty pod label means a process of no known pod."
+                          - exp_labels: {severity: warning, node: n, device_uuid: GPU-3, namespace: ml, pod: raw, container: c}
+                            exp_annotations:
+                              summary: "ml/raw (c) holds 1GiB on GPU-3 outside HAMi-Core"
+                              description: "The container is not held to its share (CUDA_DISABLE_CONTROL=true or no HAMi-Core). An empty pod label means a process of no known pod."
+                """.formatted(RULES.toAbsolutePath()));
+        Process promtool = new ProcessBuilder("promtool", "test", "rules", test.toString()).redirectErrorStream(true)
+                .start();
+        String report = new String(promtool.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(promtool.waitFor(60, TimeUnit.SECONDS));
+        assertEquals(0, promtool.exitValue(), report);
+    }
 }
