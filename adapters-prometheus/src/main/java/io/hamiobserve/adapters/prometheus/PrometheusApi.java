@@ -176,6 +176,28 @@ final class PrometheusApi {
                 .thenApply(answer -> matrix(query, answer));
     }
 
+    /**
+     * Waits for every answer of a batch (each is bounded by its deadlines) and fails with the first
+     * failure in the batch's order that says why, rather than one that was not sent because the
+     * slots were taken: which query lost the race for a slot is chance, the cause is not.
+     */
+    static void awaitAll(List<? extends CompletableFuture<?>> answers) throws SourceUnavailableException {
+        CompletableFuture<?> notSent = null;
+        for (CompletableFuture<?> answer : answers) {
+            try {
+                answer.join();
+            } catch (CompletionException failed) {
+                if (!(failed.getCause() instanceof QueryFailed query && query.notSent)) {
+                    await(answer);
+                }
+                notSent = notSent == null ? answer : notSent;
+            }
+        }
+        if (notSent != null) {
+            await(notSent);
+        }
+    }
+
     /** Waits for a query's answer; its failure is the port's exception. */
     static <T> T await(CompletableFuture<T> answer) throws SourceUnavailableException {
         try {
@@ -208,7 +230,7 @@ final class PrometheusApi {
                 String last = lastFailure;
                 throw new QueryFailed(query, MAX_IN_FLIGHT + " queries were already in flight to Prometheus at "
                         + base + " for " + seconds(timeout) + " s; this one was not sent"
-                        + (last == null ? "" : " (the last to fail: " + last + ")"), null);
+                        + (last == null ? "" : " (the last to fail: " + last + ")"), null, true);
             }
         } catch (InterruptedException interrupted) {
             Thread.currentThread().interrupt();
@@ -467,9 +489,16 @@ final class PrometheusApi {
     /** A failed query, carried through the futures until {@link #await} turns it into the port's exception. */
     static final class QueryFailed extends RuntimeException {
         private static final long serialVersionUID = 1L;
+        /** Not sent for want of a slot: a consequence of other queries' trouble, not its cause. */
+        final boolean notSent;
 
         QueryFailed(PromQl.Query query, String message, Throwable cause) {
+            this(query, message, cause, false);
+        }
+
+        QueryFailed(PromQl.Query query, String message, Throwable cause, boolean notSent) {
             super(message + " [query " + query.name() + "]", cause);
+            this.notSent = notSent;
         }
     }
 

@@ -203,11 +203,9 @@ public final class PrometheusFleetHistory implements FleetHistory {
             return answer;
         }
 
-        /** Waits for every query; fails with the first failure. */
+        /** Waits for every query; fails with the first failure that says why ({@link PrometheusApi#awaitAll}). */
         void await() throws SourceUnavailableException {
-            for (CompletableFuture<?> answer : pending) {
-                PrometheusApi.await(answer);
-            }
+            PrometheusApi.awaitAll(pending);
         }
     }
 
