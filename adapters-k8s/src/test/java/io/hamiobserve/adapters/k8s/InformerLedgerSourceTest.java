@@ -2,13 +2,11 @@ package io.hamiobserve.adapters.k8s;
 
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.hamiobserve.domain.AllocationView;
 import io.hamiobserve.domain.Ledger;
 import io.hamiobserve.domain.QuotaResource;
 import io.hamiobserve.ports.SchedulerLedgerSource;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -27,33 +25,19 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The live source against fabric8's mock API server in CRUD mode. */
 class InformerLedgerSourceTest {
-    private int port;
-    private KubernetesMockServer server;
-    private KubernetesClient client;
-    /** The sources' client: it reads through the adapter's narrowed mapping, as in production; {@code client} writes whole objects. */
-    private KubernetesClient ledgerClient;
+    private final MockCluster cluster = new MockCluster();
+    private final KubernetesClient client = cluster.client;
+    private final KubernetesClient ledgerClient = cluster.ledgerClient;
     private final Ledger ledger = new Ledger();
     private final Fixtures.RecordingSkips skips = new Fixtures.RecordingSkips();
     private SchedulerLedgerSource source;
-
-    @BeforeEach
-    void startServer() {
-        port = Fixtures.freePort();
-        server = Fixtures.crudServer(port);
-        client = server.createClient(builder -> builder.editOrNewConfig()
-                .withRequestRetryBackoffInterval(100).withWatchReconnectInterval(100).endConfig());
-        ledgerClient = LedgerMapping.client(client.getConfiguration());
-    }
-
 
     @AfterEach
     void stop() {
         if (source != null) {
             source.close();
         }
-        ledgerClient.close();
-        client.close();
-        Fixtures.destroy(server);
+        cluster.close();
     }
 
     private void startSource() {
@@ -159,7 +143,7 @@ class InformerLedgerSourceTest {
         await("watching", live::healthy);
 
         // The API server goes away: the last ledger is still served, still marked synced, and ages.
-        server.destroy();
+        cluster.stopServer();
         await("watch loss noticed", Duration.ofSeconds(30), () -> !live.healthy());
         long staleMark = ledger.view().freshness().lastSyncEpochMillis();
         Thread.sleep(400);
@@ -169,7 +153,7 @@ class InformerLedgerSourceTest {
 
         // A new API server on the same address, whose state changed meanwhile: "old" is gone, a pod
         // was added and the node's card grew.
-        server = Fixtures.crudServer(port);
+        cluster.restartServer();
         client.nodes().resource(node("node-a", "[" + card("GPU-1", 0, 81920) + "]")).create();
         client.pods().inNamespace("ml").resource(pod("ml", "kept", "node-a", "GPU-1,NVIDIA,100,1:;", "c").build())
                 .create();

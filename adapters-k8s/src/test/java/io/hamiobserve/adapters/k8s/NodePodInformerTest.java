@@ -4,11 +4,9 @@ import io.fabric8.kubernetes.api.model.ContainerBuilder;
 import io.fabric8.kubernetes.api.model.ContainerStatusBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.hamiobserve.domain.NodePod;
 import io.hamiobserve.ports.NodePodDirectory;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -20,28 +18,18 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class NodePodInformerTest {
-    private KubernetesMockServer server;
-    private KubernetesClient client;
-    /** The sources' client: it reads through the adapter's narrowed mapping, as in production; {@code client} writes whole objects. */
-    private KubernetesClient ledgerClient;
+    private final MockCluster cluster = new MockCluster();
+    private final KubernetesClient client = cluster.client;
+    private final KubernetesClient ledgerClient = cluster.ledgerClient;
     private NodePodDirectory directory;
     private final Fixtures.RecordingSkips skips = new Fixtures.RecordingSkips();
-
-    @BeforeEach
-    void startServer() {
-        server = Fixtures.crudServer(Fixtures.freePort());
-        client = server.createClient();
-        ledgerClient = LedgerMapping.client(client.getConfiguration());
-    }
 
     @AfterEach
     void stop() {
         if (directory != null) {
             directory.close();
         }
-        ledgerClient.close();
-        client.close();
-        Fixtures.destroy(server);
+        cluster.close();
     }
 
     private static Pod running(String name, String node, String allocated) {

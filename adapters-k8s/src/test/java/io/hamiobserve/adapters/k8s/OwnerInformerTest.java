@@ -8,11 +8,9 @@ import io.fabric8.kubernetes.api.model.apps.ReplicaSetBuilder;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.api.model.batch.v1.JobBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.hamiobserve.domain.Ledger;
 import io.hamiobserve.ports.SchedulerLedgerSource;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -27,29 +25,19 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /** Each pod's top controller, followed live through the ReplicaSet and Job informers (fabric8's mock API server, CRUD mode). */
 class OwnerInformerTest {
-    private KubernetesMockServer server;
-    private KubernetesClient client;
-    private KubernetesClient ledgerClient;
+    private final MockCluster cluster = new MockCluster();
+    private final KubernetesClient client = cluster.client;
+    private final KubernetesClient ledgerClient = cluster.ledgerClient;
     private final Ledger ledger = new Ledger();
     private final Fixtures.RecordingSkips skips = new Fixtures.RecordingSkips();
     private SchedulerLedgerSource source;
-
-    @BeforeEach
-    void startServer() {
-        server = Fixtures.crudServer(Fixtures.freePort());
-        client = server.createClient(builder -> builder.editOrNewConfig()
-                .withRequestRetryBackoffInterval(100).withWatchReconnectInterval(100).endConfig());
-        ledgerClient = LedgerMapping.client(client.getConfiguration());
-    }
 
     @AfterEach
     void stop() {
         if (source != null) {
             source.close();
         }
-        ledgerClient.close();
-        client.close();
-        Fixtures.destroy(server);
+        cluster.close();
     }
 
     private static OwnerReference controller(String kind, String name, String uid) {

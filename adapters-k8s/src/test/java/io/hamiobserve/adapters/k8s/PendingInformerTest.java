@@ -6,13 +6,11 @@ import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.PodConditionBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.hamiobserve.domain.Ledger;
 import io.hamiobserve.domain.PendingPod;
 import io.hamiobserve.domain.PendingReason;
 import io.hamiobserve.ports.SchedulerLedgerSource;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -33,29 +31,19 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 class PendingInformerTest {
     static final String CREATED = "2026-12-01T10:00:00Z";
 
-    private KubernetesMockServer server;
-    private KubernetesClient client;
-    private KubernetesClient ledgerClient;
+    private final MockCluster cluster = new MockCluster();
+    private final KubernetesClient client = cluster.client;
+    private final KubernetesClient ledgerClient = cluster.ledgerClient;
     private final Ledger ledger = new Ledger();
     private final Fixtures.RecordingSkips skips = new Fixtures.RecordingSkips();
     private SchedulerLedgerSource source;
-
-    @BeforeEach
-    void startServer() {
-        server = Fixtures.crudServer(Fixtures.freePort());
-        client = server.createClient(builder -> builder.editOrNewConfig()
-                .withRequestRetryBackoffInterval(100).withWatchReconnectInterval(100).endConfig());
-        ledgerClient = LedgerMapping.client(client.getConfiguration());
-    }
 
     @AfterEach
     void stop() {
         if (source != null) {
             source.close();
         }
-        ledgerClient.close();
-        client.close();
-        Fixtures.destroy(server);
+        cluster.close();
     }
 
     /** An unscheduled pod whose one container limits {@code resource}; a PodScheduled condition when message is set. */
