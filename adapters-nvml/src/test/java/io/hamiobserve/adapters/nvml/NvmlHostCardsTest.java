@@ -5,10 +5,7 @@ import io.hamiobserve.domain.HostCardReading.CardProcess;
 import io.hamiobserve.ports.HostCardSource;
 import io.hamiobserve.ports.SkipReporter;
 import io.hamiobserve.ports.SourceUnavailableException;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -27,39 +24,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-class NvmlHostCardsTest {
-    private static final long GIB = 1L << 30;
-    private static final String A100 = FakeNvml.card("GPU-aaaaaaaa-0000-0000-0000-000000000000", "NVIDIA A100-SXM4-40GB",
-            40 * GIB, 3 * GIB, 35, 12, 41, 215_500, "00000000:07:00.0");
-    private static final String H100 = FakeNvml.card("GPU-bbbbbbbb-0000-0000-0000-000000000001", "NVIDIA H100 80GB HBM3",
-            80 * GIB, 70 * GIB, 97, 64, 66, 612_000, "00000000:3B:00.0");
+class NvmlHostCardsTest extends FakeDriverTestBase {
     private static final String T4 = FakeNvml.card("GPU-cccccccc-0000-0000-0000-000000000002", "Tesla T4",
             15 * GIB, 0, 0, 0, 30, 9_800, "00000000:86:00.0");
-
-    @TempDir
-    Path dir;
-    private FakeNvml fake;
-    private final List<String> skips = new CopyOnWriteArrayList<>();
-    private final SkipReporter reporter = (key, item) -> skips.add(key.source() + "/" + key.kind() + "/" + key.reason()
-            + "/" + item);
-    private final List<HostCardSource> opened = new ArrayList<>();
-
-    @BeforeEach
-    void compileFake() {
-        fake = FakeNvml.create(FakeNvml.CURRENT, dir);
-    }
-
-    @AfterEach
-    void closeSources() {
-        fake.script("");
-        opened.forEach(HostCardSource::close);
-    }
-
-    private NvmlHostCards open(FakeNvml nvml, Duration timeout, Duration retryAfter) {
-        NvmlHostCards source = Nvml.open(List.of(nvml.libraryPath()), timeout, retryAfter, 4);
-        opened.add(source);
-        return source;
-    }
 
     private NvmlHostCards open() {
         return open(fake, Duration.ofSeconds(5), Duration.ZERO);
@@ -251,8 +218,7 @@ class NvmlHostCardsTest {
 
     @Test
     void aMissingLibraryMakesTheSourceUnavailable() {
-        HostCardSource source = Nvml.open(dir.resolve("nowhere/libnvidia-ml.so.1").toString(), Duration.ofSeconds(5));
-        opened.add(source);
+        HostCardSource source = closedAfterTheTest(Nvml.open(dir.resolve("nowhere/libnvidia-ml.so.1").toString(), Duration.ofSeconds(5)));
 
         SourceUnavailableException failed = assertThrows(SourceUnavailableException.class, () -> source.read(reporter));
 
@@ -262,8 +228,7 @@ class NvmlHostCardsTest {
 
     @Test
     void aLibraryWithoutNvmlIsReportedAsFunctionNotFound() {
-        HostCardSource source = Nvml.open("libm.so.6", Duration.ofSeconds(5));
-        opened.add(source);
+        HostCardSource source = closedAfterTheTest(Nvml.open("libm.so.6", Duration.ofSeconds(5)));
 
         SourceUnavailableException failed = assertThrows(SourceUnavailableException.class, () -> source.read(reporter));
 
@@ -275,8 +240,7 @@ class NvmlHostCardsTest {
         boolean driverInstalled = Files.exists(Path.of("/usr/lib/x86_64-linux-gnu/libnvidia-ml.so.1"))
                 || Files.exists(Path.of("/usr/lib64/libnvidia-ml.so.1")) || Files.exists(Path.of("/usr/lib/libnvidia-ml.so.1"));
         org.junit.jupiter.api.Assumptions.assumeFalse(driverInstalled, "a real driver is installed here");
-        HostCardSource source = Nvml.open();
-        opened.add(source);
+        HostCardSource source = closedAfterTheTest(Nvml.open());
 
         SourceUnavailableException failed = assertThrows(SourceUnavailableException.class, () -> source.read(reporter));
 

@@ -2,20 +2,12 @@ package io.hamiobserve.adapters.nvml;
 
 import io.hamiobserve.domain.HostCardReading;
 import io.hamiobserve.domain.HostCardReading.CardProcess;
-import io.hamiobserve.ports.HostCardSource;
-import io.hamiobserve.ports.SkipReporter;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
-import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalDouble;
 import java.util.OptionalLong;
-import java.util.concurrent.CopyOnWriteArrayList;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
@@ -25,39 +17,14 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
  * passed back as {@code lastSeenTimeStamp}, and what each answer of the driver makes of a
  * process's figure (a sample, 0 by the driver's account, or unknown).
  */
-class NvmlProcessUtilizationTest {
-    private static final String A100 = FakeNvml.card("GPU-aaaaaaaa-0000-0000-0000-000000000000", "NVIDIA A100-SXM4-40GB",
-            40L << 30, 3L << 30, 35, 12, 41, 215_500, "00000000:07:00.0");
-    private static final String H100 = FakeNvml.card("GPU-bbbbbbbb-0000-0000-0000-000000000001", "NVIDIA H100 80GB HBM3",
-            80L << 30, 70L << 30, 97, 64, 66, 612_000, "00000000:3B:00.0");
-
-    @TempDir
-    Path dir;
-    private FakeNvml fake;
-    private final List<String> skips = new CopyOnWriteArrayList<>();
-    private final SkipReporter reporter = (key, item) -> skips.add(key.source() + "/" + key.kind() + "/" + key.reason()
-            + "/" + item);
-    private final List<HostCardSource> opened = new ArrayList<>();
-
-    @BeforeEach
-    void compileFake() {
-        fake = FakeNvml.create(FakeNvml.CURRENT, dir);
-    }
-
-    @AfterEach
-    void closeSources() {
-        fake.script("");
-        opened.forEach(HostCardSource::close);
-    }
-
+class NvmlProcessUtilizationTest extends FakeDriverTestBase {
     /**
      * A source whose start-up reading (begun when it opens) is over, taken while the script lists no
      * card: each reading covers the samples since the one before, so the first reading of a test
      * must not race with it.
      */
     private NvmlHostCards open(String script) throws Exception {
-        NvmlHostCards source = Nvml.open(List.of(fake.libraryPath()), Duration.ofSeconds(5), Duration.ZERO, 4);
-        opened.add(source);
+        NvmlHostCards source = open(fake, Duration.ofSeconds(5), Duration.ZERO);
         assertEquals(List.of(), source.read(reporter));
         fake.script(script);
         return source;
