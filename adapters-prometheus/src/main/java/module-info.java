@@ -8,8 +8,8 @@ module io.hamiobserve.adapters.prometheus {
     requires transitive io.hamiobserve.ports;
     requires java.net.http;
     requires tools.jackson.databind;
-    // The query backend's http_config file (Prometheus's own YAML format).
-    requires tools.jackson.dataformat.yaml;
+    // The query backend's http_config file (Prometheus's own YAML format), read bounded and strict.
+    requires io.hamiobserve.configfiles;
     requires java.logging;
 
     exports io.hamiobserve.adapters.prometheus;

@@ -18,10 +18,8 @@ module io.hamiobserve.edge {
     requires io.helidon.common.tls;
     requires io.helidon.common.task;
     requires bcrypt;
-    requires tools.jackson.core;
-    requires tools.jackson.databind;
-    requires tools.jackson.dataformat.yaml;
-    requires org.snakeyaml.engine;
+    // The web config file: read bounded and strict (JsonNode comes with it).
+    requires io.hamiobserve.configfiles;
     requires java.logging;
     // The start-up timeline's clocks (the JVM's start, its class count).
     requires java.management;

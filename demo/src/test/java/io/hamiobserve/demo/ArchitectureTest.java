@@ -63,7 +63,7 @@ class ArchitectureTest {
                 "io.hamiobserve.adapters.cachefile", "io.hamiobserve.adapters.cachefile.layout",
                 "io.hamiobserve.adapters.nvml", "io.hamiobserve.adapters.k8s", "io.hamiobserve.testkit",
                 "io.hamiobserve.adapters.prometheus", "io.hamiobserve.console", "io.hamiobserve.console.templates",
-                "io.hamiobserve.app", "io.hamiobserve.edge", "io.hamiobserve.exposition", "io.hamiobserve.role.scheduler",
+                "io.hamiobserve.app", "io.hamiobserve.edge", "io.hamiobserve.exposition", "io.hamiobserve.configfiles", "io.hamiobserve.role.scheduler",
                 "io.hamiobserve.role.node", "io.hamiobserve.role.console", "io.hamiobserve.demo"}) {
             if (!production.containPackage(module)) {
                 throw new AssertionError("no classes imported from " + module + ": the rules would check nothing there");
@@ -147,11 +147,12 @@ class ArchitectureTest {
 
     @Test
     void thePrometheusAdapterUsesOnlyPortsDomainJacksonAndTheJavaLibrary() {
-        // javax.net.ssl: the query backend's TLS settings (a CA, a client certificate, a server name).
+        // javax.net.ssl: the query backend's TLS settings (a CA, a client certificate, a server name);
+        // configfiles: its http_config file, read as every file an operator writes.
         check(classes().that().resideInAPackage("io.hamiobserve.adapters.prometheus..")
                 .should().onlyDependOnClassesThat()
                 .resideInAnyPackage("io.hamiobserve.adapters.prometheus..", PORTS, DOMAIN, "java..", "javax.net.ssl..",
-                        "tools.jackson.."));
+                        "tools.jackson..", "io.hamiobserve.configfiles.."));
     }
 
     @Test
@@ -191,11 +192,20 @@ class ArchitectureTest {
         assertTrue(requires.contains("io.hamiobserve.exposition") && requires.contains("io.helidon.webserver"),
                 "the edge stands on the engine and Helidon: " + requires);
         for (String module : requires) {
-            assertTrue(!module.startsWith("io.hamiobserve.") || module.equals("io.hamiobserve.exposition"),
-                    "the edge requires " + module + " of this project, only the exposition engine is allowed");
+            assertTrue(!module.startsWith("io.hamiobserve.") || module.equals("io.hamiobserve.exposition")
+                            || module.equals("io.hamiobserve.configfiles"),
+                    "the edge requires " + module + " of this project, only the exposition engine and the "
+                            + "config file reader are allowed");
         }
         check(noClasses().that().resideInAPackage(EDGE).should().dependOnClassesThat()
                 .resideInAnyPackage(APP, ROLES, DEMO, TESTKIT, CONSOLE, ADAPTERS, PORTS, DOMAIN, "picocli.."));
+    }
+
+    /** The reader of operators' files is a leaf: Jackson's YAML and java.base, nothing of the project. */
+    @Test
+    void theConfigFileReaderStandsOnItsOwn() {
+        assertEquals(Set.of("java.base", "tools.jackson.databind", "tools.jackson.core", "tools.jackson.dataformat.yaml",
+                "org.snakeyaml.engine"), requires(io.hamiobserve.configfiles.StrictYaml.class));
     }
 
     @Test

@@ -1,18 +1,13 @@
 package io.hamiobserve.adapters.prometheus;
 
-import tools.jackson.core.JacksonException;
-import tools.jackson.core.StreamReadConstraints;
-import tools.jackson.core.StreamReadFeature;
+import io.hamiobserve.configfiles.OperatorFile;
+import io.hamiobserve.configfiles.StrictYaml;
+
 import tools.jackson.databind.JsonNode;
-import tools.jackson.dataformat.yaml.YAMLFactory;
-import tools.jackson.dataformat.yaml.YAMLMapper;
-import tools.jackson.dataformat.yaml.YAMLParser;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.net.URI;
 import java.nio.file.Files;
-import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -22,7 +17,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
-import java.util.TreeSet;
 import java.util.regex.Pattern;
 
 /**
@@ -65,11 +59,6 @@ public final class BackendConfig {
     private static final Set<String> HEADER_KEYS = Set.of("values", "secrets", "files");
     private static final Pattern TOKEN = Pattern.compile("[!#$%&'*+.^_`|~0-9A-Za-z-]+");
 
-    private static final YAMLMapper YAML = YAMLMapper.builder(YAMLFactory.builder()
-                    .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(8).build())
-                    .build())
-            .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
-            .build();
 
     /** A value given inline or read from a file when asked (and again when the file changes). */
     sealed interface Secret permits Secret.Inline, Secret.FromFile {
@@ -236,41 +225,20 @@ public final class BackendConfig {
      * them, the TLS files when the client is built.
      */
     public static BackendConfig read(URI url, Path file) {
-        byte[] bytes;
-        if (!Files.isRegularFile(file)) {
-            throw new IllegalArgumentException("query backend config " + file + (Files.exists(file)
-                    ? " is not a regular file" : " does not exist"));
-        }
-        try (InputStream in = Files.newInputStream(file)) {
-            bytes = in.readNBytes(MAX_FILE_BYTES + 1);
-        } catch (IOException unreadable) {
-            throw new IllegalArgumentException("cannot read query backend config " + file + ": "
-                    + unreadable.getMessage());
-        }
-        if (bytes.length > MAX_FILE_BYTES) {
-            throw new IllegalArgumentException("query backend config " + file + " is larger than " + MAX_FILE_BYTES
-                    + " bytes");
-        }
+        byte[] bytes = OperatorFile.read(file, MAX_FILE_BYTES, "query backend config");
         return parse(url, bytes, file.toAbsolutePath().getParent(), file.toString());
     }
 
     /** Decodes a config's bytes; relative paths resolve against {@code base}; {@code name} prefixes messages. */
     static BackendConfig parse(URI url, byte[] bytes, Path base, String name) {
-        JsonNode root;
-        try {
-            refuseAliases(bytes, name);
-            root = YAML.readTree(bytes);
-        } catch (JacksonException notYaml) {
-            // Jackson's message may quote the text it met, a secret perhaps: only the line is said.
-            throw new IllegalArgumentException(name + ": not valid YAML" + (notYaml.getLocation() == null
-                    || notYaml.getLocation().getLineNr() < 1 ? "" : " at line " + notYaml.getLocation().getLineNr()));
-        }
-        if (root == null || root.isMissingNode() || root.isNull()) {
+        // Jackson's message may quote the text it met, a secret perhaps: only the line is said.
+        Optional<JsonNode> root = StrictYaml.root(bytes, name, StrictYaml.ParserMessage.WITHHELD);
+        if (root.isEmpty()) {
             return of(url);
         }
-        Map<String, JsonNode> keys = mapping(root, "the document", KEYS, name);
+        Map<String, JsonNode> keys = mapping(root.get(), "the document", KEYS, name);
         Optional<BasicAuth> basicAuth = Optional.empty();
-        if (present(keys.get("basic_auth"))) {
+        if (StrictYaml.present(keys.get("basic_auth"))) {
             Map<String, JsonNode> fields = mapping(keys.get("basic_auth"), "basic_auth", BASIC_AUTH_KEYS, name);
             String username = string(fields.get("username"), "basic_auth username", name).orElseThrow(() ->
                     new IllegalArgumentException(name + ": basic_auth needs username"));
@@ -279,7 +247,7 @@ public final class BackendConfig {
                     + ": basic_auth needs password or password_file"))));
         }
         Optional<Authorization> authorization = Optional.empty();
-        if (present(keys.get("authorization"))) {
+        if (StrictYaml.present(keys.get("authorization"))) {
             Map<String, JsonNode> fields = mapping(keys.get("authorization"), "authorization", AUTHORIZATION_KEYS,
                     name);
             String type = string(fields.get("type"), "authorization type", name).orElse("Bearer");
@@ -291,12 +259,12 @@ public final class BackendConfig {
                     "authorization", base, name).orElseThrow(() -> new IllegalArgumentException(name
                     + ": authorization needs credentials or credentials_file"))));
         }
-        if (present(keys.get("bearer_token_file"))) {
+        if (StrictYaml.present(keys.get("bearer_token_file"))) {
             if (authorization.isPresent()) {
                 throw new IllegalArgumentException(name + ": bearer_token_file and authorization are mutually "
                         + "exclusive");
             }
-            Path token = path(base, string(keys.get("bearer_token_file"), "bearer_token_file", name).orElseThrow(),
+            Path token = OperatorFile.resolve(base, string(keys.get("bearer_token_file"), "bearer_token_file", name).orElseThrow(),
                     "bearer_token_file", name);
             authorization = Optional.of(new Authorization("Bearer", new Secret.FromFile(token)));
         }
@@ -304,27 +272,27 @@ public final class BackendConfig {
             throw new IllegalArgumentException(name + ": basic_auth and authorization are mutually exclusive");
         }
         Optional<Tls> tls = Optional.empty();
-        if (present(keys.get("tls_config"))) {
+        if (StrictYaml.present(keys.get("tls_config"))) {
             Map<String, JsonNode> fields = mapping(keys.get("tls_config"), "tls_config", TLS_KEYS, name);
             Optional<Path> cert = string(fields.get("cert_file"), "tls_config cert_file", name)
-                    .map(file -> path(base, file, "tls_config cert_file", name));
+                    .map(file -> OperatorFile.resolve(base, file, "tls_config cert_file", name));
             Optional<Path> key = string(fields.get("key_file"), "tls_config key_file", name)
-                    .map(file -> path(base, file, "tls_config key_file", name));
+                    .map(file -> OperatorFile.resolve(base, file, "tls_config key_file", name));
             if (cert.isPresent() != key.isPresent()) {
                 throw new IllegalArgumentException(name + ": tls_config needs both cert_file and key_file, or neither");
             }
             tls = Optional.of(new Tls(string(fields.get("ca_file"), "tls_config ca_file", name)
-                    .map(file -> path(base, file, "tls_config ca_file", name)), cert, key,
+                    .map(file -> OperatorFile.resolve(base, file, "tls_config ca_file", name)), cert, key,
                     string(fields.get("server_name"), "tls_config server_name", name),
                     bool(fields.get("insecure_skip_verify"), "tls_config insecure_skip_verify", name, false)));
         }
         Map<String, Header> headers = new LinkedHashMap<>();
-        if (present(keys.get("http_headers"))) {
+        if (StrictYaml.present(keys.get("http_headers"))) {
             for (Map.Entry<String, JsonNode> header : mapping(keys.get("http_headers"), "http_headers", null, name)
                     .entrySet()) {
                 String header_ = header.getKey();
                 if (!TOKEN.matcher(header_).matches()) {
-                    throw new IllegalArgumentException(name + ": http_headers: " + oneLine(header_)
+                    throw new IllegalArgumentException(name + ": http_headers: " + OperatorFile.oneLine(header_)
                             + " is not a header name");
                 }
                 if (RESERVED_HEADERS.contains(header_.toLowerCase(Locale.ROOT))) {
@@ -337,7 +305,7 @@ public final class BackendConfig {
                 strings(fields.get("secrets"), "http_headers " + header_ + " secrets", name, true)
                         .forEach(value -> secrets.add(new Secret.Inline(value)));
                 strings(fields.get("files"), "http_headers " + header_ + " files", name, false)
-                        .forEach(file -> secrets.add(new Secret.FromFile(path(base, file, "http_headers " + header_
+                        .forEach(file -> secrets.add(new Secret.FromFile(OperatorFile.resolve(base, file, "http_headers " + header_
                                 + " files", name))));
                 if (values.isEmpty() && secrets.isEmpty()) {
                     throw new IllegalArgumentException(name + ": http_headers " + header_ + " has no values");
@@ -346,15 +314,15 @@ public final class BackendConfig {
             }
         }
         Map<String, List<String>> params = new LinkedHashMap<>();
-        if (present(keys.get("params"))) {
+        if (StrictYaml.present(keys.get("params"))) {
             for (Map.Entry<String, JsonNode> param : mapping(keys.get("params"), "params", null, name).entrySet()) {
                 if (PrometheusApi.OWN_PARAMETERS.contains(param.getKey())) {
                     throw new IllegalArgumentException(name + ": params: " + param.getKey()
                             + " is set by the console for each query");
                 }
-                List<String> values = strings(param.getValue(), "params " + oneLine(param.getKey()), name, false);
+                List<String> values = strings(param.getValue(), "params " + OperatorFile.oneLine(param.getKey()), name, false);
                 if (values.isEmpty()) {
-                    throw new IllegalArgumentException(name + ": params " + oneLine(param.getKey()) + " has no values");
+                    throw new IllegalArgumentException(name + ": params " + OperatorFile.oneLine(param.getKey()) + " has no values");
                 }
                 params.put(param.getKey(), values);
             }
@@ -427,10 +395,6 @@ public final class BackendConfig {
         return text.toString();
     }
 
-    private static boolean present(JsonNode node) {
-        return node != null && !node.isNull();
-    }
-
     private static Optional<Secret> secret(Map<String, JsonNode> fields, String inline, String file, String section,
                                            Path base, String name) {
         Optional<String> value = string(fields.get(inline), section + " " + inline, name);
@@ -440,50 +404,18 @@ public final class BackendConfig {
         }
         if (path.isPresent()) {
             // Read when a request needs it, as Prometheus does: a Secret mounted later is fine.
-            return Optional.of(new Secret.FromFile(path(base, path.get(), section + " " + file, name)));
+            return Optional.of(new Secret.FromFile(OperatorFile.resolve(base, path.get(), section + " " + file, name)));
         }
         return value.map(Secret.Inline::new);
     }
 
-    /** Jackson reads an alias as the anchor's name; a config needs none, so one is refused. */
-    private static void refuseAliases(byte[] bytes, String name) {
-        try (YAMLParser parser = (YAMLParser) YAML.createParser(bytes)) {
-            while (parser.nextToken() != null) {
-                if (parser.isCurrentAlias()) {
-                    throw new IllegalArgumentException(name + ": YAML aliases are not supported (at line "
-                            + parser.currentLocation().getLineNr() + ")");
-                }
-            }
-        }
-    }
-
-    private static Path path(Path base, String file, String key, String name) {
-        try {
-            return base == null ? Path.of(file) : base.resolve(file);
-        } catch (InvalidPathException invalid) {
-            throw new IllegalArgumentException(name + ": " + key + " is not a file path");
-        }
-    }
-
-    /** The fields of a mapping; {@code allowed} null admits any key. */
+    /** The fields of a mapping; the document's keys are "key X", a section's "SECTION key X". */
     private static Map<String, JsonNode> mapping(JsonNode node, String what, Set<String> allowed, String name) {
-        if (!node.isObject()) {
-            throw new IllegalArgumentException(name + ": " + what + " must be a mapping of keys to values");
-        }
-        Map<String, JsonNode> fields = new LinkedHashMap<>();
-        for (Map.Entry<String, JsonNode> field : node.properties()) {
-            if (allowed != null && !allowed.contains(field.getKey())) {
-                throw new IllegalArgumentException(name + ": unsupported " + (what.equals("the document") ? "key "
-                        : what + " key ") + oneLine(field.getKey()) + " (supported: "
-                        + String.join(", ", new TreeSet<>(allowed)) + ")");
-            }
-            fields.put(field.getKey(), field.getValue());
-        }
-        return fields;
+        return StrictYaml.mapping(node, what, what.equals("the document") ? "key" : what + " key", allowed, name);
     }
 
     private static Optional<String> string(JsonNode node, String what, String name) {
-        if (!present(node)) {
+        if (!StrictYaml.present(node)) {
             return Optional.empty();
         }
         if (!node.isString() || node.stringValue().isEmpty()) {
@@ -494,7 +426,7 @@ public final class BackendConfig {
 
     /** A list of strings (one string alone is a list of one); {@code secret} keeps values out of messages. */
     private static List<String> strings(JsonNode node, String what, String name, boolean secret) {
-        if (!present(node)) {
+        if (!StrictYaml.present(node)) {
             return List.of();
         }
         List<String> values = new ArrayList<>();
@@ -513,14 +445,14 @@ public final class BackendConfig {
         for (String value : values) {
             if (value.chars().anyMatch(c -> c < 0x20 || c == 0x7f)) {
                 throw new IllegalArgumentException(name + ": " + what + " holds a control character"
-                        + (secret ? "" : " in " + oneLine(value)));
+                        + (secret ? "" : " in " + OperatorFile.oneLine(value)));
             }
         }
         return values;
     }
 
     private static boolean bool(JsonNode node, String what, String name, boolean otherwise) {
-        if (!present(node)) {
+        if (!StrictYaml.present(node)) {
             return otherwise;
         }
         if (!node.isBoolean()) {
@@ -529,9 +461,4 @@ public final class BackendConfig {
         return node.booleanValue();
     }
 
-    /** A key or value quoted in a message: one line, control characters replaced, at most 80 characters. */
-    private static String oneLine(String text) {
-        String line = text.lines().findFirst().orElse("").replaceAll("\\p{Cntrl}", "?");
-        return line.length() > 80 ? line.substring(0, 80) + "..." : line;
-    }
 }

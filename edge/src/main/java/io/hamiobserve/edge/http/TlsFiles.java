@@ -1,5 +1,6 @@
 package io.hamiobserve.edge.http;
 
+import io.hamiobserve.configfiles.OperatorFile;
 import io.helidon.common.configurable.Resource;
 import io.helidon.common.pki.Keys;
 import io.helidon.common.tls.Tls;
@@ -38,8 +39,8 @@ public record TlsFiles(WebConfig.Tls settings, PrivateKey key, List<X509Certific
 
     /** Reads and checks the files; throws {@link IllegalArgumentException} with a one-line message. */
     public static TlsFiles read(WebConfig.Tls settings) {
-        byte[] certBytes = BoundedFile.read(settings.certFile(), MAX_PEM_BYTES, "cert_file");
-        byte[] keyBytes = BoundedFile.read(settings.keyFile(), MAX_PEM_BYTES, "key_file");
+        byte[] certBytes = OperatorFile.read(settings.certFile(), MAX_PEM_BYTES, "cert_file");
+        byte[] keyBytes = OperatorFile.read(settings.keyFile(), MAX_PEM_BYTES, "key_file");
         List<X509Certificate> chain = certificates(certBytes, "cert_file " + settings.certFile());
         PrivateKey key;
         try {
@@ -47,14 +48,14 @@ public record TlsFiles(WebConfig.Tls settings, PrivateKey key, List<X509Certific
                     .privateKey().orElseThrow(() -> new IllegalArgumentException("none found"));
         } catch (RuntimeException unusable) {
             throw new IllegalArgumentException("no usable PEM private key in key_file " + settings.keyFile() + ": "
-                    + WebConfig.oneLine(unusable.getMessage()));
+                    + OperatorFile.oneLine(unusable.getMessage()));
         }
         if (!belongTogether(key, chain.getFirst().getPublicKey())) {
             throw new IllegalArgumentException("the private key in key_file " + settings.keyFile()
                     + " does not belong to the certificate in cert_file " + settings.certFile());
         }
         List<X509Certificate> clientCas = settings.clientCaFile().map(ca -> certificates(
-                BoundedFile.read(ca, MAX_PEM_BYTES, "client_ca_file"), "client_ca_file " + ca)).orElse(List.of());
+                OperatorFile.read(ca, MAX_PEM_BYTES, "client_ca_file"), "client_ca_file " + ca)).orElse(List.of());
         return new TlsFiles(settings, key, chain, clientCas);
     }
 
@@ -64,7 +65,7 @@ public record TlsFiles(WebConfig.Tls settings, PrivateKey key, List<X509Certific
             certificates = Keys.builder().pem(keys -> keys.certificates(Resource.create(where, pem))).build().certs();
         } catch (RuntimeException unusable) {
             throw new IllegalArgumentException("no usable PEM certificate in " + where + ": "
-                    + WebConfig.oneLine(unusable.getMessage()));
+                    + OperatorFile.oneLine(unusable.getMessage()));
         }
         if (certificates.isEmpty()) {
             throw new IllegalArgumentException("no PEM certificate in " + where);
@@ -146,7 +147,7 @@ public record TlsFiles(WebConfig.Tls settings, PrivateKey key, List<X509Certific
             return builder.build();
         } catch (RuntimeException unusable) {
             throw new IllegalArgumentException("cannot use the TLS files " + settings.certFile() + ", "
-                    + settings.keyFile() + ": " + WebConfig.oneLine(unusable.getMessage()));
+                    + settings.keyFile() + ": " + OperatorFile.oneLine(unusable.getMessage()));
         }
     }
 }

@@ -1,13 +1,9 @@
 package io.hamiobserve.edge.http;
 
-import org.snakeyaml.engine.v2.api.LoadSettings;
-import tools.jackson.core.JacksonException;
-import tools.jackson.core.StreamReadConstraints;
-import tools.jackson.core.StreamReadFeature;
+import io.hamiobserve.configfiles.OperatorFile;
+import io.hamiobserve.configfiles.StrictYaml;
+
 import tools.jackson.databind.JsonNode;
-import tools.jackson.dataformat.yaml.YAMLFactory;
-import tools.jackson.dataformat.yaml.YAMLMapper;
-import tools.jackson.dataformat.yaml.YAMLParser;
 
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
@@ -79,23 +75,12 @@ public record WebConfig(Optional<Tls> tls, Map<String, String> users) {
     private static final Set<String> TLS_KEYS = Set.of("cert_file", "key_file", "client_ca_file", "client_auth_type");
     private static final Pattern BCRYPT = Pattern.compile("\\$2[aby]\\$\\d\\d\\$[./A-Za-z0-9]{53}");
     /**
-     * YAML through Jackson's YAML module (snakeyaml-engine underneath), with duplicate keys refused
-     * and nesting bounded far below Jackson's default of 500 (a config is two levels deep).
-     */
-    private static final YAMLMapper YAML = YAMLMapper.builder(YAMLFactory.builder()
-                    .loadSettings(LoadSettings.builder().setCodePointLimit(MAX_FILE_BYTES).build())
-                    .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(8).build())
-                    .build())
-            .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
-            .build();
-
-    /**
      * Reads a web configuration file; throws {@link IllegalArgumentException} with a one-line message
      * for the user. Only a regular file of at most {@link #MAX_FILE_BYTES} is read (a device such as
      * {@code /dev/zero}, a FIFO or a directory is refused before it is opened).
      */
     public static WebConfig read(Path file) {
-        return parse(BoundedFile.read(file, MAX_FILE_BYTES, "web config"), file.toAbsolutePath().getParent(),
+        return parse(OperatorFile.read(file, MAX_FILE_BYTES, "web config"), file.toAbsolutePath().getParent(),
                 file.toString());
     }
 
@@ -104,57 +89,37 @@ public record WebConfig(Optional<Tls> tls, Map<String, String> users) {
      * prefixes every message. Any input gives a config or an {@link IllegalArgumentException}.
      */
     static WebConfig parse(byte[] bytes, Path base, String name) {
-        JsonNode root;
-        try {
-            refuseAliases(bytes, name);
-            root = YAML.readTree(bytes);
-        } catch (JacksonException notYaml) {
-            throw new IllegalArgumentException(name + ": not valid YAML" + where(notYaml) + ": "
-                    + oneLine(notYaml.getOriginalMessage()));
-        }
-        if (root == null || root.isMissingNode() || root.isNull()) {
+        Optional<JsonNode> root = StrictYaml.root(bytes, name, StrictYaml.ParserMessage.QUOTED);
+        if (root.isEmpty()) {
             return new WebConfig(Optional.empty(), Map.of());
         }
-        Map<String, JsonNode> sections = mapping(root, "the document", SECTIONS, name);
+        Map<String, JsonNode> sections = StrictYaml.mapping(root.get(), "the document", "section", SECTIONS, name);
         Optional<Tls> tls = Optional.empty();
         JsonNode tlsSection = sections.get("tls_server_config");
         if (tlsSection != null && !tlsSection.isNull()) {
-            tls = Optional.of(tls(strings(mapping(tlsSection, "tls_server_config", TLS_KEYS, name),
+            tls = Optional.of(tls(strings(StrictYaml.mapping(tlsSection, "tls_server_config", "tls_server_config key",
+                    TLS_KEYS, name),
                     "tls_server_config", name), base, name));
         }
         Map<String, String> users = Map.of();
         JsonNode userSection = sections.get("basic_auth_users");
         if (userSection != null && !userSection.isNull()) {
-            users = strings(mapping(userSection, "basic_auth_users", null, name), "basic_auth_users", name);
+            users = strings(StrictYaml.mapping(userSection, "basic_auth_users", "user", null, name), "basic_auth_users",
+                    name);
             for (Map.Entry<String, String> user : users.entrySet()) {
                 if (!BCRYPT.matcher(user.getValue()).matches()) {
-                    throw new IllegalArgumentException(name + ": the password of user " + oneLine(user.getKey())
+                    throw new IllegalArgumentException(name + ": the password of user " + OperatorFile.oneLine(user.getKey())
                             + " is not a bcrypt hash (make one with: htpasswd -nBC 10 USER)");
                 }
                 int cost = Integer.parseInt(user.getValue().substring(4, 6));
                 if (cost < MIN_BCRYPT_COST || cost > MAX_BCRYPT_COST) {
                     throw new IllegalArgumentException(name + ": the bcrypt cost " + cost + " of user "
-                            + oneLine(user.getKey()) + " is outside " + MIN_BCRYPT_COST + "-" + MAX_BCRYPT_COST
+                            + OperatorFile.oneLine(user.getKey()) + " is outside " + MIN_BCRYPT_COST + "-" + MAX_BCRYPT_COST
                             + " (each step doubles a check's time; 16 is seconds a check)");
                 }
             }
         }
         return new WebConfig(tls, users);
-    }
-
-    /**
-     * Jackson reads an alias ({@code *name}) as the string {@code name}, not as the anchored value; a
-     * config needs none, so one is refused rather than read as something the author did not write.
-     */
-    private static void refuseAliases(byte[] bytes, String name) {
-        try (YAMLParser parser = (YAMLParser) YAML.createParser(bytes)) {
-            while (parser.nextToken() != null) {
-                if (parser.isCurrentAlias()) {
-                    throw new IllegalArgumentException(name + ": YAML aliases are not supported (at line "
-                            + parser.currentLocation().getLineNr() + ")");
-                }
-            }
-        }
     }
 
     private static Tls tls(Map<String, String> keys, Path base, String name) {
@@ -167,41 +132,16 @@ public record WebConfig(Optional<Tls> tls, Map<String, String> users) {
         try {
             clientAuth = ClientAuth.valueOf(keys.getOrDefault("client_auth_type", "NoClientCert"));
         } catch (IllegalArgumentException unknown) {
-            throw new IllegalArgumentException(name + ": unknown client_auth_type " + oneLine(keys.get("client_auth_type"))
+            throw new IllegalArgumentException(name + ": unknown client_auth_type " + OperatorFile.oneLine(keys.get("client_auth_type"))
                     + " (one of " + java.util.Arrays.toString(ClientAuth.values()) + ")");
         }
-        Optional<Path> clientCa = Optional.ofNullable(keys.get("client_ca_file")).map(ca -> path(base, ca, name));
+        Optional<Path> clientCa = Optional.ofNullable(keys.get("client_ca_file")).map(ca -> OperatorFile.resolve(base, ca, "client_ca_file", name));
         if (clientCa.isEmpty() && (clientAuth == ClientAuth.VerifyClientCertIfGiven
                 || clientAuth == ClientAuth.RequireAndVerifyClientCert)) {
             throw new IllegalArgumentException(name + ": client_auth_type " + clientAuth + " needs client_ca_file");
         }
-        return new Tls(path(base, cert, name), path(base, key, name), clientCa, clientAuth);
-    }
-
-    private static Path path(Path base, String file, String name) {
-        try {
-            return base.resolve(file);
-        } catch (java.nio.file.InvalidPathException invalid) {
-            throw new IllegalArgumentException(name + ": not a file path: " + oneLine(file));
-        }
-    }
-
-    /** The fields of a mapping node; {@code allowed} null admits any key. */
-    private static Map<String, JsonNode> mapping(JsonNode node, String what, Set<String> allowed, String name) {
-        if (!node.isObject()) {
-            throw new IllegalArgumentException(name + ": " + what + " must be a mapping of keys to values");
-        }
-        Map<String, JsonNode> fields = new LinkedHashMap<>();
-        for (Map.Entry<String, JsonNode> field : node.properties()) {
-            if (allowed != null && !allowed.contains(field.getKey())) {
-                // Refused rather than ignored: a security setting this exporter lacks must not go unenforced.
-                throw new IllegalArgumentException(name + ": unsupported " + (what.equals("the document")
-                        ? "section " : what + " key ") + oneLine(field.getKey()) + " (supported: "
-                        + String.join(", ", new TreeSet<>(allowed)) + ")");
-            }
-            fields.put(field.getKey(), field.getValue());
-        }
-        return fields;
+        return new Tls(OperatorFile.resolve(base, cert, "cert_file", name),
+                OperatorFile.resolve(base, key, "key_file", name), clientCa, clientAuth);
     }
 
     private static Map<String, String> strings(Map<String, JsonNode> fields, String what, String name) {
@@ -209,7 +149,7 @@ public record WebConfig(Optional<Tls> tls, Map<String, String> users) {
         for (Map.Entry<String, JsonNode> field : fields.entrySet()) {
             JsonNode value = field.getValue();
             if (!value.isString() || value.stringValue().isEmpty()) {
-                throw new IllegalArgumentException(name + ": " + what + " " + oneLine(field.getKey())
+                throw new IllegalArgumentException(name + ": " + what + " " + OperatorFile.oneLine(field.getKey())
                         + " must be a non-empty string");
             }
             values.put(field.getKey(), value.stringValue());
@@ -217,17 +157,4 @@ public record WebConfig(Optional<Tls> tls, Map<String, String> users) {
         return values;
     }
 
-    private static String where(JacksonException failure) {
-        return failure.getLocation() == null || failure.getLocation().getLineNr() < 1 ? ""
-                : " at line " + failure.getLocation().getLineNr();
-    }
-
-    /** A value quoted in a message: its first line, control characters replaced, at most 120 characters. */
-    static String oneLine(String text) {
-        if (text == null) {
-            return "(none)";
-        }
-        String line = text.lines().findFirst().orElse("").replaceAll("\\p{Cntrl}", "?");
-        return line.length() > 120 ? line.substring(0, 120) + "..." : line;
-    }
 }
