@@ -226,7 +226,7 @@ final class Columns {
                         : f.apply(bill.apply(ns));
         return new Table<>("namespaces", "Namespaces", List.of(
                 Table.<FleetState.NamespaceSummary>column("namespace", "Namespace", ns -> Value.text(ns.name()))
-                        .linked(ns -> links.to("/workloads", Map.of("workloads.q", ns.name()))),
+                        .linked(ns -> links.to(WorkloadsPage.PAGE, Map.of("workloads.q", ns.name()))),
                 column("workloads", "Workloads", (FleetState.NamespaceSummary ns) -> Value.of(ns.workloads(),
                         Kind.COUNT)),
                 Table.<FleetState.NamespaceSummary>column("memory_allocated", "Mem alloc",

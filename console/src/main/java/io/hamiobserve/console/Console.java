@@ -42,14 +42,10 @@ public final class Console {
     /** The most query parameters a page request may carry (the edge bounds their length). */
     private static final int MAX_PARAMETERS = 32;
 
-    private interface PageFunction {
-        Result build(Request request) throws SourceUnavailableException;
-    }
-
     private final ConsoleSettings settings;
     private final Clock clock;
     private final Links links;
-    private final ConsolePages pages;
+    private final PageContext pages;
     private final FleetCache fleet;
     private final Assets assets = new Assets();
     /** When the background refresh started ({@link System#nanoTime}); 0 while it has not. */
@@ -62,7 +58,7 @@ public final class Console {
         this.clock = clock;
         this.links = new Links(settings.routePrefix());
         this.fleet = new FleetCache(history, settings.fresh(), settings.readLimit());
-        this.pages = new ConsolePages(fleet, links, settings);
+        this.pages = new PageContext(fleet, links, settings);
     }
 
     /**
@@ -149,24 +145,15 @@ public final class Console {
     /** Adds the console's routes to a server's routing: every page and file answers GET and HEAD alike. */
     public void routing(HttpRouting.Builder routing) {
         String prefix = settings.routePrefix();
-        Map<String, PageFunction> routes = new LinkedHashMap<>();
-        routes.put("/", pages::overview);
-        routes.put("/nodes", pages::nodes);
-        routes.put("/node", pages::node);
-        routes.put("/cards", pages::cards);
-        routes.put("/card", pages::card);
-        routes.put("/workloads", pages::workloads);
-        routes.put("/workload", pages::workload);
-        routes.put("/namespaces", pages::namespaces);
-        routes.put("/rightsizing", pages::rightsizing);
-        routes.put("/capacity", pages::capacity);
-        routes.forEach((path, build) -> {
+        for (ConsolePage declared : ConsolePages.ALL) {
+            String path = declared.path();
+            ConsolePage.Handler build = declared.handler().apply(pages);
             io.helidon.webserver.http.Handler handler = (request, response) -> page(request, response, path, build);
             for (String route : path.equals("/") ? (prefix.isEmpty() ? java.util.List.of("/")
                     : java.util.List.of(prefix, prefix + "/")) : java.util.List.of(prefix + path)) {
                 routing.get(route, handler).head(route, handler);
             }
-        });
+        }
         routing.get(prefix + "/assets/{name}", this::asset).head(prefix + "/assets/{name}", this::asset);
     }
 
@@ -184,9 +171,9 @@ public final class Console {
             }
         }
         String window = parameters.getOrDefault("window", "");
-        if (!window.isEmpty() && !ConsolePages.WINDOWS.contains(window)) {
+        if (!window.isEmpty() && !PageKit.WINDOWS.contains(window)) {
             return java.util.Optional.of("The window \"" + printable(window) + "\" is not one the console offers: "
-                    + String.join(", ", ConsolePages.WINDOWS) + ".");
+                    + String.join(", ", PageKit.WINDOWS) + ".");
         }
         return java.util.Optional.empty();
     }
@@ -209,7 +196,7 @@ public final class Console {
         return plain.length() <= 60 ? plain : plain.substring(0, 60) + "…";
     }
 
-    private void page(ServerRequest request, ServerResponse response, String path, PageFunction build) {
+    private void page(ServerRequest request, ServerResponse response, String path, ConsolePage.Handler build) {
         Map<String, String> parameters = new LinkedHashMap<>();
         for (String name : request.query().names()) {
             if (parameters.size() >= MAX_PARAMETERS) {

@@ -35,16 +35,22 @@ final class Links {
         return url.toString();
     }
 
-    String to(String path) {
-        return prefix + path;
+    /** A page with parameters; null or empty values are left out. */
+    String to(ConsolePage page, Map<String, String> parameters) {
+        return to(page.path(), parameters);
+    }
+
+    /** A page without parameters. */
+    String to(ConsolePage page) {
+        return prefix + page.path();
     }
 
     String node(String name) {
-        return to("/node", Map.of("name", name));
+        return to(NodePage.PAGE, Map.of("name", name));
     }
 
     String card(String uuid) {
-        return to("/card", Map.of("uuid", uuid));
+        return to(CardPage.PAGE, Map.of("uuid", uuid));
     }
 
     String workload(String namespace, String pod, String container) {
@@ -52,7 +58,7 @@ final class Links {
         parameters.put("namespace", namespace);
         parameters.put("pod", pod);
         parameters.put("container", container);
-        return to("/workload", parameters);
+        return to(WorkloadPage.PAGE, parameters);
     }
 
     String asset(String name) {

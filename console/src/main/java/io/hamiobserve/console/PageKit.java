@@ -23,11 +23,8 @@ import java.util.Optional;
 
 /** What every page shares: its request, its frame, its list of queries, and its headline tiles. */
 final class PageKit {
-    /** The navigation, in order: path and label. */
-    static final List<String[]> NAV = List.of(new String[] {"/", "Overview"}, new String[] {"/nodes", "Nodes"},
-            new String[] {"/cards", "Cards"}, new String[] {"/workloads", "Workloads"},
-            new String[] {"/namespaces", "Namespaces"}, new String[] {"/rightsizing", "Right-sizing"},
-            new String[] {"/capacity", "Capacity"});
+    /** The windows a page's {@code window} parameter may name. */
+    static final List<String> WINDOWS = List.of("24h", "7d", "14d", "30d");
 
     private PageKit() {
     }
@@ -160,9 +157,8 @@ final class PageKit {
         }
 
         Result html(int status) {
-            List<Link> nav = NAV.stream().map(entry -> new Link(entry[1], links.to(entry[0]),
-                    entry[0].equals(path) || (!entry[0].equals("/") && path.startsWith(entry[0]))))
-                    .toList();
+            List<Link> nav = ConsolePages.NAVIGATION.stream().map(page -> new Link(page.navigation().orElseThrow(),
+                    links.to(page), page.covers(path))).toList();
             List<Section> shown = new ArrayList<>(sections);
             String refreshed = "";
             if (refreshEvery != null) {

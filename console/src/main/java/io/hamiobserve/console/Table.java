@@ -177,7 +177,7 @@ record Table<R>(String id, String title, List<Column<R>> columns, String default
         exportParameters.put("export", id + ".json");
         String json = links.to(path, exportParameters);
         return new TableView(id, title, caption, headers, viewRows, rows.size(), selected.size(), page, pages,
-                view.filter(), links.to(path), hidden, csv, json, pageLink(parameters, links, path, page - 1, pages, "previous"),
+                view.filter(), links.to(path, Map.of()), hidden, csv, json, pageLink(parameters, links, path, page - 1, pages, "previous"),
                 pageLink(parameters, links, path, page + 1, pages, "next"),
                 reasons.stream().toList(), empty);
     }

@@ -99,7 +99,7 @@ class ConsoleUnderAttackTest {
     @Test
     void onlyTheOfferedWindowsStartAReadOfAWindow() throws Exception {
         String base = start();
-        for (String window : ConsolePages.WINDOWS) {
+        for (String window : PageKit.WINDOWS) {
             assertEquals(200, get(base + "/workloads?window=" + window).statusCode(), window);
         }
         int calls = history.calls.get();

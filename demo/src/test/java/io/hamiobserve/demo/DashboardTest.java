@@ -1,5 +1,6 @@
 package io.hamiobserve.demo;
 
+import io.hamiobserve.testkit.SeriesNames;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
@@ -13,8 +14,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -28,17 +27,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class DashboardTest {
     private static final Path DASHBOARD = DeployManifestsTest.ROOT.resolve("dashboards/hami-observe.json");
-    /** A series name: this project's and HAMi's, and the dcgm-exporter fields the physical row reads. */
-    private static final Pattern METRIC = Pattern.compile(
-            "\\b(hami_[a-z0-9_]+|DCGM_FI_[A-Z0-9_]+)\\b(?!\\s*[=!]~?\\s*\")");
-    /** A counter that appears only once something has been skipped; bin/e2e-prometheus provokes it. */
-    static final Set<String> ONLY_LIVE = Set.of("hami_observe_skipped_inputs_total");
-    /**
-     * An older DCGM's name of a field the demo's dcgm-exporter serves under the newer one
-     * ({@code DCGM_FI_DEV_CLOCKS_EVENT_REASONS}): read only as the right side of {@code or}.
-     */
-    static final Set<String> OLDER_DCGM = Set.of("DCGM_FI_DEV_CLOCK_THROTTLE_REASONS");
-
     private static JsonNode dashboard;
 
     @BeforeAll
@@ -46,31 +34,15 @@ class DashboardTest {
         dashboard = new ObjectMapper().readTree(Files.readString(DASHBOARD));
     }
 
-    static Set<String> exportedSeriesNames() throws IOException {
-        Set<String> names = new HashSet<>(ONLY_LIVE);
-        names.addAll(OLDER_DCGM);
-        // The golden expositions: the demo's of both views, the node role's over the real adapters.
-        for (String module : new String[] {"demo", "role-node"}) {
-            try (var goldens = Files.list(DeployManifestsTest.ROOT.resolve(module + "/src/test/resources/golden"))) {
-                for (Path golden : goldens.filter(p -> p.toString().endsWith(".prom")).toList()) {
-                    for (String line : Files.readAllLines(golden)) {
-                        if (!line.isBlank() && !line.startsWith("#")) {
-                            names.add(line.split("[{ ]", 2)[0]);
-                        }
-                    }
-                }
-            }
-        }
+    /** The series the endpoints export and the rules record ({@link SeriesNames}). */
+    static Set<String> exportedSeriesNames() {
+        Set<String> names = new HashSet<>(SeriesNames.exported());
+        names.addAll(SeriesNames.recorded());
         return names;
     }
 
     static Set<String> metricNames(String expr) {
-        Set<String> names = new TreeSet<>();
-        Matcher matcher = METRIC.matcher(expr);
-        while (matcher.find()) {
-            names.add(matcher.group(1));
-        }
-        return names;
+        return SeriesNames.in(expr);
     }
 
     private static List<JsonNode> panels(JsonNode list) {

@@ -1,0 +1,65 @@
+package io.hamiobserve.console;
+
+import io.hamiobserve.console.PageKit.Builder;
+import io.hamiobserve.console.PageKit.Request;
+import io.hamiobserve.console.PageKit.Result;
+import io.hamiobserve.console.view.ShapeForm;
+import io.hamiobserve.console.view.Tiles;
+import io.hamiobserve.domain.fleet.Capacity;
+import io.hamiobserve.domain.fleet.FleetScope;
+import io.hamiobserve.domain.fleet.FleetState;
+import io.hamiobserve.domain.fleet.Measure;
+import io.hamiobserve.domain.fleet.PodShape;
+import io.hamiobserve.ports.SourceUnavailableException;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * How many pods of a shape fit now, per card model.
+ */
+final class CapacityPage extends FleetPage {
+    static final ConsolePage PAGE = ConsolePage.listed("/capacity", "Capacity", CapacityPage::new);
+
+    CapacityPage(PageContext context) {
+        super(context);
+    }
+
+    @Override
+    public Result build(Request request) throws SourceUnavailableException {
+        FleetState state = fleet.state(request.at(), FleetScope.CARDS_ONLY);
+        Builder page = page("Capacity", request, state);
+        Map<Measure, String> queries = page.queries(state.provenance());
+        String memory = request.get("memory").isBlank() ? "4096" : request.get("memory");
+        String cores = request.get("cores").isBlank() ? "10" : request.get("cores");
+        String cards = request.get("cards").isBlank() ? "1" : request.get("cards");
+        PodShape shape;
+        try {
+            shape = new PodShape(Long.parseLong(memory.trim()), Long.parseLong(cores.trim()),
+                    Integer.parseInt(cards.trim()));
+        } catch (IllegalArgumentException bad) {
+            String message = bad instanceof NumberFormatException ? "memory, cores and cards are whole numbers"
+                    : bad.getMessage();
+            page.add(new ShapeForm(links.to(PAGE), memory, cores, cards, message));
+            return page.html(400);
+        }
+        List<Capacity.ModelCapacity> models = Capacity.of(state.cards(), shape);
+        Optional<Result> export = export(request, Map.of("capacity", rows(Columns.capacity(), models)));
+        if (export.isPresent()) {
+            return export.get();
+        }
+        page.add(new ShapeForm(links.to(PAGE), memory, cores, cards, null));
+        long fits = models.stream().mapToLong(Capacity.ModelCapacity::fits).sum();
+        page.add(new Tiles(List.of(
+                new Tiles.Tile("Pods that fit now", Long.toString(fits), shape.memoryMib() + " MiB × " + shape.cores()
+                        + " % on " + shape.cards() + " card" + (shape.cards() == 1 ? "" : "s") + " each", fits > 0
+                        ? "good" : "bad", null, queries.get(Measure.CARD_MEMORY_ALLOCATED)))));
+        page.note("info", "Per card model, as HAMi's scheduler would place them one after another: each card takes "
+                + "as many as its free memory, free compute and free share slots allow; a pod of several cards "
+                + "needs distinct cards of one node. Unhealthy cards, MIG cards and cards lacking a figure are not "
+                + "counted.");
+        page.add(view(Columns.capacity(), models, request, queries, "", "No cards."));
+        return page.html();
+    }
+}

@@ -1,0 +1,127 @@
+package io.hamiobserve.console;
+
+import io.hamiobserve.console.Format.Kind;
+import io.hamiobserve.console.PageKit.Builder;
+import io.hamiobserve.console.PageKit.Request;
+import io.hamiobserve.console.PageKit.Result;
+import io.hamiobserve.console.view.Tiles;
+import io.hamiobserve.domain.fleet.Card;
+import io.hamiobserve.domain.fleet.Figure;
+import io.hamiobserve.domain.fleet.FleetScope;
+import io.hamiobserve.domain.fleet.FleetState;
+import io.hamiobserve.domain.fleet.FleetTotals;
+import io.hamiobserve.domain.fleet.Measure;
+import io.hamiobserve.domain.fleet.TimeRange;
+import io.hamiobserve.domain.fleet.TrendScope;
+import io.hamiobserve.domain.fleet.TrendSet;
+import io.hamiobserve.domain.fleet.WorkloadShare;
+import io.hamiobserve.ports.SourceUnavailableException;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The overview: the fleet's headline tiles, its trends, the exporters' health, and what needs
+ * attention now (idle shares, hardware, use beyond allocation).
+ */
+final class OverviewPage extends FleetPage {
+    static final ConsolePage PAGE = ConsolePage.listed("/", "Overview", OverviewPage::new);
+    private static final int TOP = 10;
+
+    OverviewPage(PageContext context) {
+        super(context);
+    }
+
+    @Override
+    public Result build(Request request) throws SourceUnavailableException {
+        TimeRange range = range(request, TimeRange.DAY);
+        fleet.ahead(() -> fleet.trends(new TrendScope.Cluster(), request.at(), range.length(), range.step()));
+        FleetState state = fleet.state(request.at(), FleetScope.EVERYTHING);
+        Builder page = page("Overview", request, state);
+        Map<Measure, String> queries = page.queries(state.provenance());
+        List<WorkloadShare> idle = FleetTotals.topIdle(state, Integer.MAX_VALUE);
+        List<Card> beyond = FleetTotals.usedBeyondAllocation(state);
+        List<Card> attention = PhysicalView.attention(state.cards());
+        List<String[]> health = Columns.healthRows(state.health());
+        Optional<Result> export = export(request, Map.of("nodes", rows(Columns.nodes(links), state.nodes()),
+                "idle", rows(Columns.idleShares(links), idle), "beyond", rows(Columns.beyondAllocation(links), beyond),
+                "health", rows(Columns.health(), health), "hardware", rows(PhysicalView.attentionTable(links),
+                        attention)));
+        if (export.isPresent()) {
+            return export.get();
+        }
+        FleetTotals totals = FleetTotals.of(state);
+        String idleCards = totals.memoryIdleCards().isKnown()
+                ? "≈ " + Format.number(totals.memoryIdleCards().orElseThrow(), 1) + " cards' worth allocated but unused"
+                : "";
+        page.add(new Tiles(List.of(
+                PageKit.tile("Cards", Figure.of(totals.cards()), Kind.COUNT, "on " + totals.nodes() + " nodes", "",
+                        queries.get(Measure.CARD_MEMORY_TOTAL)),
+                PageKit.tile("Workloads", Figure.of(totals.workloads()), Kind.COUNT, "containers holding GPU shares",
+                        "", queries.get(Measure.CONTAINER_MEMORY_ALLOCATED)),
+                PageKit.tile("Memory allocated", totals.memoryAllocatedFraction(), Kind.FRACTION,
+                        Format.figure(totals.memoryAllocated(), Kind.BYTES) + " of "
+                                + Format.figure(totals.memoryTotal(), Kind.BYTES), tone(totals.memoryAllocatedFraction()),
+                        queries.get(Measure.CARD_MEMORY_ALLOCATED)),
+                PageKit.tile("Memory used", totals.memoryUsedFraction(), Kind.FRACTION,
+                        Format.figure(totals.memoryUsed(), Kind.BYTES) + " in use"
+                                + (totals.cardsWithoutUsage() > 0 ? "; " + totals.cardsWithoutUsage()
+                                + " cards report no usage and are left out" : ""),
+                        tone(totals.memoryUsedFraction()), queries.get(Measure.CARD_MEMORY_USED)),
+                PageKit.tile("Compute allocated", totals.coresAllocatedFraction(), Kind.FRACTION,
+                        "mean of " + Format.count(totals.cards()) + " cards", tone(totals.coresAllocatedFraction()),
+                        queries.get(Measure.CARD_CORES_ALLOCATED_PERCENT)),
+                PageKit.tile("Compute used", totals.coresUsedFraction(), Kind.FRACTION, "average card utilisation",
+                        tone(totals.coresUsedFraction()), queries.get(Measure.CARD_UTILISATION)),
+                PageKit.tile("The gap", totals.memoryIdle(), Kind.BYTES, idleCards, "warn",
+                        queries.get(Measure.CONTAINER_MEMORY_USED)),
+                healthTile(state.health(), health.size(), queries.get(Measure.SOURCE_HEALTH)))));
+        page.add(new Tiles(PhysicalView.overviewTiles(state, queries)));
+        PhysicalView.noDcgm(state).ifPresent(page::add);
+        page.add(rangeChoices(request, range));
+        TrendSet trends = fleet.trends(new TrendScope.Cluster(), request.at(), range.length(), range.step());
+        charts(page, "cluster", trends, "");
+        if (!health.isEmpty()) {
+            page.add(view(Columns.health(), health, request, queries, "Sources failing, stale ledgers, skipped "
+                    + "inputs and endpoints Prometheus cannot scrape.", ""));
+        }
+        page.add(view(Columns.nodes(links), state.nodes(), request, queries, "", "No node registers a card."));
+        page.add(view(Columns.idleShares(links), idle.subList(0, Math.min(TOP, idle.size())), request, queries,
+                "Allocated but unused now: what right-sizing could give back (see Right-sizing for the "
+                        + "recommendations over time).", "No container leaves memory idle."));
+        if (state.dcgmScraped()) {
+            page.add(view(PhysicalView.attentionTable(links), attention, request, queries, "From DCGM's exporter: "
+                    + "clocks held by heat or power, the last Xid error, uncorrectable ECC errors, and HAMi's and "
+                    + "DCGM's memory used differing beyond the tolerance.", "No card is throttled or reports an error."));
+        }
+        page.add(view(Columns.beyondAllocation(links), beyond, request, queries,
+                "Use above everything the scheduler allocated on the card: a container runs outside HAMi-Core "
+                        + "(CUDA_DISABLE_CONTROL=true) or outside Kubernetes.",
+                "No card is used beyond its allocation."));
+        return page.html();
+    }
+
+    /**
+     * The exporters' health: "no data" while no exporter has reported its sources (Prometheus has
+     * not scraped one yet), never "healthy" on the strength of nothing.
+     */
+    private static Tiles.Tile healthTile(FleetState.Health health, int problems, String query) {
+        if (!health.reported()) {
+            return new Tiles.Tile("Exporter health", "no data", "no exporter has reported its sources yet", "",
+                    "Prometheus holds no hami_observe_scrape_source_success series: it has not scraped an "
+                            + "exporter yet, or scrapes none", query);
+        }
+        return new Tiles.Tile("Exporter health", health.healthy() ? "healthy"
+                : problems + " problem" + (problems == 1 ? "" : "s"), health.sourcesReporting()
+                + " sources reporting", health.healthy() ? "good" : "bad", null, query);
+    }
+
+    private static String tone(Figure fraction) {
+        if (!fraction.isKnown()) {
+            return "";
+        }
+        double value = fraction.orElseThrow();
+        return value >= 0.8 ? "bad" : value >= 0.5 ? "warn" : "good";
+    }
+}

@@ -1,0 +1,46 @@
+package io.hamiobserve.console;
+
+import io.hamiobserve.console.PageKit.Builder;
+import io.hamiobserve.console.PageKit.Request;
+import io.hamiobserve.console.PageKit.Result;
+import io.hamiobserve.domain.fleet.FleetScope;
+import io.hamiobserve.domain.fleet.FleetState;
+import io.hamiobserve.domain.fleet.Recommendation;
+import io.hamiobserve.domain.fleet.RightSizing;
+import io.hamiobserve.domain.fleet.Workload;
+import io.hamiobserve.domain.fleet.WorkloadRef;
+import io.hamiobserve.ports.SourceUnavailableException;
+
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Every container holding a GPU share, with its peak and recommendation over the window.
+ */
+final class WorkloadsPage extends FleetPage {
+    static final ConsolePage PAGE = ConsolePage.listed("/workloads", "Workloads", WorkloadsPage::new);
+
+    WorkloadsPage(PageContext context) {
+        super(context);
+    }
+
+    @Override
+    public Result build(Request request) throws SourceUnavailableException {
+        fleet.ahead(() -> fleet.usage(request.at(), window(request), RightSizing.MIN_HISTORY, FleetScope.EVERYTHING));
+        FleetState state = fleet.state(request.at(), FleetScope.EVERYTHING);
+        Builder page = page("Workloads", request, state);
+        page.queries(state.provenance());
+        Map<WorkloadRef, Recommendation> advice = recommendations(request, state.workloads(), page,
+                FleetScope.EVERYTHING);
+        Table<Workload> table = Columns.workloads(links, advice, windowLabel(request));
+        Optional<Result> export = export(request, Map.of("workloads", rows(table, state.workloads())));
+        if (export.isPresent()) {
+            return export.get();
+        }
+        page.add(windowChoices(request));
+        page.add(view(table, state.workloads(), request, page.anchors(), "Every container holding a GPU share (and "
+                + "any with usage the scheduler does not list). Peak and recommendation over the last "
+                + windowLabel(request) + ".", "No workloads hold GPU shares."));
+        return page.html();
+    }
+}
