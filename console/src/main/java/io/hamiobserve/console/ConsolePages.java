@@ -302,11 +302,12 @@ final class ConsolePages {
                 figureFact("Allocated", card.memoryAllocated(), Kind.BYTES, card.memoryAllocated()
                         .fractionOf(card.memoryTotal()).isKnown() ? " (" + Format.fraction(card.memoryAllocated()
                         .fractionOf(card.memoryTotal()).orElseThrow()) + ")" : ""),
-                figureFact("Used (driver)", card.memoryUsed(), Kind.BYTES, ""),
+                figureFact(UsageOriginView.cardUsedLabel(card), card.memoryUsed(), Kind.BYTES,
+                        UsageOriginView.cardMemoryNote(card)),
                 figureFact("Used outside HAMi-Core", card.memoryOutsideHamiCore(), Kind.BYTES,
                         " (driver reserve and unmanaged processes)"),
                 figureFact("Compute allocated", card.coresAllocated(), Kind.PERCENT, ""),
-                figureFact("Compute used", card.utilisation(), Kind.PERCENT, ""),
+                figureFact("Compute used", card.utilisation(), Kind.PERCENT, UsageOriginView.cardComputeNote(card)),
                 PhysicalView.sourcedFacts(card).get(0),
                 PhysicalView.sourcedFacts(card).get(1))));
         PhysicalView.disagreementNote(card).ifPresent(page::add);
@@ -406,12 +407,13 @@ final class ConsolePages {
     private void recommendationSection(Builder page, Recommendation advice, Duration window) {
         List<Facts.Fact> facts = new ArrayList<>();
         facts.add(fact("Severity", advice.severity().name().toLowerCase(Locale.ROOT), null));
-        facts.add(new Facts.Fact("nvidia.com/gpumem", Format.figure(advice.currentMemoryMib(), Kind.MIB) + " → "
+        facts.add(new Facts.Fact(advice.resources().memory(), Format.figure(advice.currentMemoryMib(), Kind.MIB) + " → "
                 + Format.figure(advice.memoryMib(), Kind.MIB), null, advice.memoryMib() instanceof Figure.Missing m
                 ? m.why().explanation() : "peak × " + RightSizing.MEMORY_MARGIN + ", at least peak + "
                 + RightSizing.CONTEXT_FLOOR_MIB + " MiB, rounded up to " + RightSizing.MEMORY_STEP_MIB + " MiB",
                 "recommended"));
-        facts.add(new Facts.Fact("nvidia.com/gpucores", Format.figure(advice.currentCores(), Kind.PERCENT) + " → "
+        facts.add(new Facts.Fact(advice.resources().cores().isEmpty() ? "compute (not requested in percent)"
+                : advice.resources().cores(), Format.figure(advice.currentCores(), Kind.PERCENT) + " → "
                 + Format.figure(advice.cores(), Kind.PERCENT), null, "95th percentile of utilisation, rounded up to "
                 + RightSizing.CORES_STEP, "recommended"));
         facts.add(fact("Rests on", advice.samples() + " samples over " + Format.duration(window)
