@@ -70,8 +70,11 @@ class ExporterUsageQueriesTest {
 
     @Test
     void oneQueryPerFigureWhateverTheNumberOfMappingsAndEachUnder16KiB() {
-        assertEquals(sent(ExporterUsageQueries.of(copies(1)), new ArrayList<>()),
+        List<Integer> today = new ArrayList<>();
+        assertEquals(sent(ExporterUsageQueries.of(copies(1)), today),
                 sent(ExporterUsageQueries.of(copies(5)), new ArrayList<>()));
+        System.out.printf("ExporterUsageQueriesTest: today's %d mappings, the largest query %d bytes%n",
+                loaded().size(), today.stream().mapToInt(Integer::intValue).max().orElseThrow());
         List<UsageExporterMapping> many = copies(5);
         ExporterUsageQueries queries = ExporterUsageQueries.of(many);
         assertEquals(20, queries.names().size());
