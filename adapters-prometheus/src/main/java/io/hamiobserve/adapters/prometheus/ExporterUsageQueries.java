@@ -13,6 +13,7 @@ import io.hamiobserve.ports.spi.UsageExporterMapping;
 import io.hamiobserve.ports.spi.UsageSeries;
 import io.hamiobserve.ports.spi.UsageSeries.Kind;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.EnumMap;
@@ -23,6 +24,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.ServiceLoader;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
 import java.util.logging.Logger;
 import java.util.regex.Pattern;
@@ -173,7 +175,7 @@ final class ExporterUsageQueries {
      * Only series whose figure is the container's own count (a figure that is the whole card's,
      * or a percent of a virtual share, recommends nothing).
      */
-    Optional<PromQl.Query> over(Window window, java.time.Duration range) {
+    Optional<PromQl.Query> over(Window window, Duration range) {
         String duration = PromQl.duration(range);
         return query(window.name().toLowerCase(java.util.Locale.ROOT), window.kind,
                 selector -> window.function + selector + "[" + duration + "])", "", true);
@@ -245,6 +247,12 @@ final class ExporterUsageQueries {
 
     // ---- A reading's queries, sent in its batch ----
 
+    /** Sends one query under its measure (the batch's {@code query}). */
+    @FunctionalInterface
+    interface Asker {
+        CompletableFuture<List<Sample>> ask(Measure measure, PromQl.Query query);
+    }
+
     /** What a reading adds from the exporters: cards and containers HAMi's series do not report. */
     record Reading(List<FleetReadings.Host> hosts, List<FleetReadings.Use> uses, List<FleetReadings.Origin> origins,
                    Map<String, CardResources> resources) {
@@ -252,18 +260,18 @@ final class ExporterUsageQueries {
 
     /** The exporters' queries of one reading, in flight. */
     final class Now {
-        private final Map<Kind, java.util.concurrent.CompletableFuture<List<Sample>>> answers = new EnumMap<>(Kind.class);
-        private final java.util.concurrent.CompletableFuture<List<Sample>> sources;
+        private final Map<Kind, CompletableFuture<List<Sample>>> answers = new EnumMap<>(Kind.class);
+        private final CompletableFuture<List<Sample>> sources;
 
-        private Now(java.util.function.BiFunction<Measure, PromQl.Query, java.util.concurrent.CompletableFuture<List<Sample>>> ask,
+        private Now(Asker ask,
                     String uuid, boolean containers, PromQl.Matchers where) {
             for (Kind kind : Kind.values()) {
                 if (containers || !kind.container()) {
-                    now(kind, uuid).ifPresent(query -> answers.put(kind, ask.apply(measure(kind), query)));
+                    now(kind, uuid).ifPresent(query -> answers.put(kind, ask.ask(measure(kind), query)));
                 }
             }
-            sources = containers ? ask.apply(Measure.CONTAINER_USAGE_SOURCE, USAGE_SOURCE.bind("where", where))
-                    : java.util.concurrent.CompletableFuture.completedFuture(List.of());
+            sources = containers ? ask.ask(Measure.CONTAINER_USAGE_SOURCE, USAGE_SOURCE.bind("where", where))
+                    : CompletableFuture.completedFuture(List.of());
         }
 
         private List<Sample> answer(Kind kind) {
@@ -292,23 +300,23 @@ final class ExporterUsageQueries {
     }
 
     /** Sends a reading's exporter queries through {@code ask} (the batch's); {@code uuid} narrows to one card. */
-    Now now(java.util.function.BiFunction<Measure, PromQl.Query, java.util.concurrent.CompletableFuture<List<Sample>>> ask,
+    Now now(Asker ask,
             String uuid, boolean containers, PromQl.Matchers where) {
         return new Now(ask, uuid, containers, where);
     }
 
     /** Sends the window queries of right-sizing through {@code ask}; each window's answer, once in. */
-    Map<Window, java.util.concurrent.CompletableFuture<List<Sample>>> over(
-            java.util.function.BiFunction<Measure, PromQl.Query, java.util.concurrent.CompletableFuture<List<Sample>>> ask,
-            java.time.Duration window, java.time.Duration settled, java.time.Duration recent) {
-        Map<Window, java.util.concurrent.CompletableFuture<List<Sample>>> answers = new EnumMap<>(Window.class);
+    Map<Window, CompletableFuture<List<Sample>>> over(
+            Asker ask,
+            Duration window, Duration settled, Duration recent) {
+        Map<Window, CompletableFuture<List<Sample>>> answers = new EnumMap<>(Window.class);
         for (Window each : Window.values()) {
-            java.time.Duration range = switch (each.range) {
+            Duration range = switch (each.range) {
                 case "settled" -> settled;
                 case "recent" -> recent;
                 default -> window;
             };
-            over(each, range).ifPresent(query -> answers.put(each, ask.apply(each.measure, query)));
+            over(each, range).ifPresent(query -> answers.put(each, ask.ask(each.measure, query)));
         }
         return answers;
     }
