@@ -13,4 +13,7 @@ module io.hamiobserve.adapters.prometheus {
     requires java.logging;
 
     exports io.hamiobserve.adapters.prometheus;
+
+    // The vendors' usage exporters, as each vendor module maps them; the adapter names no vendor.
+    uses io.hamiobserve.ports.spi.UsageExporterMapping;
 }

@@ -7,4 +7,5 @@ module io.hamiobserve.vendors.cambricon {
     requires io.hamiobserve.vendors.protocol;
 
     provides io.hamiobserve.ports.spi.DeviceProvider with io.hamiobserve.vendors.cambricon.CambriconProvider;
+    provides io.hamiobserve.ports.spi.UsageExporterMapping with io.hamiobserve.vendors.cambricon.MluExporterMapping;
 }

@@ -6,4 +6,5 @@ module io.hamiobserve.vendors.hygon {
     requires io.hamiobserve.vendors.protocol;
 
     provides io.hamiobserve.ports.spi.DeviceProvider with io.hamiobserve.vendors.hygon.HygonProvider;
+    provides io.hamiobserve.ports.spi.UsageExporterMapping with io.hamiobserve.vendors.hygon.DcuExporterMapping;
 }

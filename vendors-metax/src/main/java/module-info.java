@@ -7,4 +7,5 @@ module io.hamiobserve.vendors.metax {
     requires io.hamiobserve.vendors.protocol;
 
     provides io.hamiobserve.ports.spi.DeviceProvider with io.hamiobserve.vendors.metax.MetaxProvider;
+    provides io.hamiobserve.ports.spi.UsageExporterMapping with io.hamiobserve.vendors.metax.MetaxExporterMapping;
 }

@@ -76,11 +76,12 @@ final class CardPage extends FleetPage {
                 figureFact("Allocated", card.memoryAllocated(), Kind.BYTES, card.memoryAllocated()
                         .fractionOf(card.memoryTotal()).isKnown() ? " (" + Format.fraction(card.memoryAllocated()
                         .fractionOf(card.memoryTotal()).orElseThrow()) + ")" : ""),
-                figureFact("Used (driver)", card.memoryUsed(), Kind.BYTES, ""),
+                figureFact(UsageOriginView.cardUsedLabel(card), card.memoryUsed(), Kind.BYTES,
+                        UsageOriginView.cardMemoryNote(card)),
                 figureFact("Used outside HAMi-Core", card.memoryOutsideHamiCore(), Kind.BYTES,
                         " (driver reserve and unmanaged processes)"),
                 figureFact("Compute allocated", card.coresAllocated(), Kind.PERCENT, ""),
-                figureFact("Compute used", card.utilisation(), Kind.PERCENT, ""),
+                figureFact("Compute used", card.utilisation(), Kind.PERCENT, UsageOriginView.cardComputeNote(card)),
                 PhysicalView.sourcedFacts(card).get(0),
                 PhysicalView.sourcedFacts(card).get(1))));
         PhysicalView.disagreementNote(card).ifPresent(page::add);

@@ -175,6 +175,7 @@ final class Columns {
                         s -> Value.of(s.coresAllocated(), Kind.PERCENT)).from(Measure.CONTAINER_CORES_ALLOCATED),
                 Table.<WorkloadShare>column("utilisation", "Compute used",
                         s -> Value.of(s.utilisation(), Kind.PERCENT)).from(Measure.CONTAINER_UTILISATION),
+                UsageOriginView.column(),
                 Table.<WorkloadShare>column("unmanaged", "Outside HAMi-Core",
                         s -> Value.of(s.unmanagedMemory(), Kind.BYTES)).from(Measure.CONTAINER_UNMANAGED_MEMORY),
                 Table.<WorkloadShare>column("last_kernel", "Last kernel",
@@ -351,7 +352,7 @@ final class Columns {
                         .from(Measure.CARD_MEMORY_BEYOND_ALLOCATION),
                 Table.<Card>column("outside", "Outside HAMi-Core", card -> Value.text(card.shares().stream()
                         .filter(share -> share.unmanagedMemory() > 0)
-                        .map(share -> share.workload() + " " + Format.bytes(share.unmanagedMemory()))
+                        .map(UsageOriginView::outside)
                         .collect(Collectors.joining(", ")))).from(Measure.CONTAINER_UNMANAGED_MEMORY)),
                 "beyond", true);
     }

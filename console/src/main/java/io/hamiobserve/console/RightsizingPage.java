@@ -66,10 +66,12 @@ final class RightsizingPage extends FleetPage {
                         "< " + RightSizing.MIN_SAMPLES + " samples or < " + RightSizing.MIN_HISTORY.toHours() + " h",
                         "", null, page.anchors().get(Measure.CONTAINER_SAMPLES)))));
         page.add(windowChoices(request));
-        page.note("info", "Per workload over the last " + Format.duration(window) + ": nvidia.com/gpumem = peak × "
-                + RightSizing.MEMORY_MARGIN + ", never below peak + " + RightSizing.CONTEXT_FLOOR_MIB
+        page.note("info", "Per workload over the last " + Format.duration(window) + ": memory per card "
+                + "(nvidia.com/gpumem, or the card's vendor's resource) = peak × " + RightSizing.MEMORY_MARGIN
+                + ", never below peak + " + RightSizing.CONTEXT_FLOOR_MIB
                 + " MiB (room for a CUDA context), rounded up to " + RightSizing.MEMORY_STEP_MIB
-                + " MiB; nvidia.com/gpucores = 95th percentile of utilisation, rounded up to " + RightSizing.CORES_STEP
+                + " MiB; compute (nvidia.com/gpucores, or the vendor's where it is a percent of the card) = 95th "
+                + "percentile of utilisation, rounded up to " + RightSizing.CORES_STEP
                 + " (at least " + RightSizing.CORES_STEP + ", at most 100). Severity by absolute difference. Open a "
                 + "workload for its explanation graph and a resources block to copy.");
         page.add(view(table, recommendations, request, page.anchors(), "", "No workloads hold GPU shares."));

@@ -105,12 +105,13 @@ final class WorkloadPage extends FleetPage {
     private void recommendationSection(Builder page, Recommendation advice, Duration window) {
         List<Facts.Fact> facts = new ArrayList<>();
         facts.add(fact("Severity", advice.severity().name().toLowerCase(Locale.ROOT), null));
-        facts.add(new Facts.Fact("nvidia.com/gpumem", Format.figure(advice.currentMemoryMib(), Kind.MIB) + " → "
+        facts.add(new Facts.Fact(advice.resources().memory(), Format.figure(advice.currentMemoryMib(), Kind.MIB) + " → "
                 + Format.figure(advice.memoryMib(), Kind.MIB), null, advice.memoryMib() instanceof Figure.Missing m
                 ? m.why().explanation() : "peak × " + RightSizing.MEMORY_MARGIN + ", at least peak + "
                 + RightSizing.CONTEXT_FLOOR_MIB + " MiB, rounded up to " + RightSizing.MEMORY_STEP_MIB + " MiB",
                 "recommended"));
-        facts.add(new Facts.Fact("nvidia.com/gpucores", Format.figure(advice.currentCores(), Kind.PERCENT) + " → "
+        facts.add(new Facts.Fact(advice.resources().cores().isEmpty() ? "compute (not requested in percent)"
+                : advice.resources().cores(), Format.figure(advice.currentCores(), Kind.PERCENT) + " → "
                 + Format.figure(advice.cores(), Kind.PERCENT), null, "95th percentile of utilisation, rounded up to "
                 + RightSizing.CORES_STEP, "recommended"));
         facts.add(fact("Rests on", advice.samples() + " samples over " + Format.duration(window)

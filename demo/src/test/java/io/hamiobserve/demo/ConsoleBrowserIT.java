@@ -461,6 +461,76 @@ class ConsoleBrowserIT {
         assertFalse(bare.contains("0 °C"), bare);
     }
 
+    /**
+     * A vendor's card in a real browser: over a Prometheus holding an Ascend card registered with
+     * HAMi whose use only npu-exporter reports (scraped without honour_labels), and an Ascend card
+     * no exporter reports, the card page names the exporter beside its figures and says the
+     * container's figure is the whole card's, and the silent card shows no figure as 0.
+     */
+    @Test
+    void aVendorCardPageSaysWhereItsUseComesFromAndWhatItMeans() throws Exception {
+        LocalPrometheus vendor = vendorPrometheus();
+        closeables.addFirst(vendor);
+        List<String> output = Collections.synchronizedList(new ArrayList<>());
+        Pattern served = Pattern.compile("console on :(\\d+)/");
+        Process role = launch(output, "console", "--prometheus", vendor.url().toString(),
+                "--console-bind-address", "127.0.0.1:0");
+        Matcher port = served.matcher(awaitLine(role, output, served, Duration.ofSeconds(60)));
+        assertTrue(port.find());
+        String base = "http://127.0.0.1:" + port.group(1);
+        open(base + "/card?uuid=npu-vdie-1", "card-from-npu-exporter");
+        assertNoConsoleErrors(base + "/card?uuid=npu-vdie-1");
+        String page = browser.findElement(By.tagName("main")).getText();
+        assertTrue(Pattern.compile("Used \\(npu-exporter\\)\\s+20\\.0 GiB").matcher(page).find(), page);
+        assertTrue(page.contains("55 % (npu-exporter)"), page);
+        String shares = browser.findElement(By.id("shares")).getText();
+        assertTrue(shares.contains("npu-exporter — the whole card's figure, not the container's"), shares);
+        open(base + "/card?uuid=npu-vdie-2", "card-without-exporter");
+        String silent = browser.findElement(By.tagName("main")).getText();
+        assertTrue(Pattern.compile("Used \\(driver\\)\\s+no data").matcher(silent).find(), silent);
+        // Its container's use: no data, never 0 B (the "outside HAMi-Core" cell's 0 B is a count of nothing, as before).
+        assertTrue(silent.contains("train-2 main 16.0 GiB no data"), silent);
+        assertFalse(silent.contains("npu-exporter"), silent);
+    }
+
+    /** Four hours of two Ascend cards, one container on each, the first card's use from npu-exporter only. */
+    private static LocalPrometheus vendorPrometheus() throws Exception {
+        Path file = Files.createTempFile("hami-observe-vendor", ".om");
+        long end = Instant.now().getEpochSecond() - 30;
+        try (Writer out = Files.newBufferedWriter(file)) {
+            Map<String, Double> series = new java.util.LinkedHashMap<>();
+            for (int card = 1; card <= 2; card++) {
+                String uuid = "npu-vdie-" + card;
+                String registered = "{device_index=\"" + card + "\",device_type=\"Ascend910B3\",device_uuid=\"" + uuid
+                        + "\",node=\"npu-node\"}";
+                series.put("hami_gpu_memory_limit_bytes" + registered, 6.8719476736E10);
+                series.put("hami_gpu_memory_allocated_bytes" + registered, 1.7179869184E10);
+                series.put("hami_observe_vgpu_container_memory_allocated_bytes{container_index=\"0\",device_uuid=\""
+                        + uuid + "\",namespace=\"ai\",node=\"npu-node\",pod=\"train-" + card + "\"}", 1.7179869184E10);
+                series.put("hami_observe_container_info{container=\"main\",container_index=\"0\",init=\"false\","
+                        + "namespace=\"ai\",pod=\"train-" + card + "\"}", 1.0);
+            }
+            String chip = "id=\"1\",vdie_id=\"npu-vdie-1\"";
+            series.put("npu_chip_info_hbm_used_memory{" + chip + "}", 20480.0);
+            series.put("npu_chip_info_utilization{" + chip + "}", 55.0);
+            String use = "{container_name=\"main\",exported_namespace=\"ai\"," + chip
+                    + ",namespace=\"npu-system\",pod_name=\"train-1\"}";
+            series.put("container_npu_used_memory" + use, 20480.0);
+            series.put("container_npu_utilization" + use, 55.0);
+            for (long t = end - 4 * 3600; t <= end; t += 60) {
+                for (Map.Entry<String, Double> each : series.entrySet()) {
+                    out.write(each.getKey() + " " + each.getValue() + " " + t + "\n");
+                }
+            }
+            out.write("# EOF\n");
+        }
+        try {
+            return LocalPrometheus.start(List.of(), Duration.ofSeconds(60), List.of(file), Duration.ofSeconds(60));
+        } finally {
+            Files.deleteIfExists(file);
+        }
+    }
+
     /** A Prometheus holding four hours of one card and one pod whose labels carry HTML and script. */
     private static LocalPrometheus hostilePrometheus() throws Exception {
         Path file = Files.createTempFile("hami-observe-hostile", ".om");

@@ -29,14 +29,16 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * The number of queries each console page sends to Prometheus does not grow with the fleet: every
  * page is read over a real Prometheus holding a fleet of 4 cards and one of 64 (on 16 nodes), HAMi's
- * and DCGM's series alike, each page by a fresh console (nothing cached), and the queries counted
+ * and DCGM's series alike, and as many Ascend cards whose use comes from npu-exporter (read through
+ * the vendor module's mapping), each page by a fresh console (nothing cached), and the queries counted
  * by Prometheus itself ({@code prometheus_http_requests_total} of its query handlers). Prints the
  * counts.
  */
 class ConsoleQueryCountTest {
     private static final List<String> PAGES = List.of("/", "/nodes", "/node?name=node-0", "/cards",
             "/card?uuid=" + uuid(0), "/workloads", "/workload?namespace=team&pod=pod-0&container=main",
-            "/namespaces", "/rightsizing", "/capacity");
+            "/namespaces", "/rightsizing", "/capacity", "/card?uuid=" + npu(0),
+            "/workload?namespace=ai&pod=npu-pod-0&container=main");
     /** What no page may exceed, whatever the fleet. */
     private static final int BOUND = 60;
 
@@ -44,6 +46,11 @@ class ConsoleQueryCountTest {
 
     private static String uuid(int card) {
         return String.format("GPU-%08d-0000-4000-a000-000000000000", card);
+    }
+
+    /** Beside each NVIDIA card an Ascend card, its use from npu-exporter (the vendor module's mapping). */
+    private static String npu(int card) {
+        return String.format("npu-vdie-%08d", card);
     }
 
     @Test
@@ -78,8 +85,11 @@ class ConsoleQueryCountTest {
                     HttpResponse<String> response = client.send(HttpRequest.newBuilder(URI.create(
                             "http://127.0.0.1:" + server.port() + page)).build(), HttpResponse.BodyHandlers.ofString());
                     assertEquals(200, response.statusCode(), page + "\n" + response.body());
-                    if (page.startsWith("/card?")) {
+                    if (page.startsWith("/card?uuid=GPU")) {
                         assertTrue(response.body().contains("Physical counters (DCGM exporter"), "DCGM is read");
+                    }
+                    if (page.startsWith("/card?uuid=npu")) {
+                        assertTrue(response.body().contains("Used (npu-exporter)"), "npu-exporter is read");
                     }
                     counts.put(page, (int) (queries(prometheus.url()) - before));
                 } finally {
@@ -132,6 +142,20 @@ class ConsoleQueryCountTest {
                 series.put("DCGM_FI_DEV_FB_USED{" + dcgm + "}", 4096.0);
                 series.put("DCGM_FI_DEV_XID_ERRORS{" + dcgm + "}", 0.0);
                 series.put("DCGM_FI_DEV_CLOCKS_EVENT_REASONS{" + dcgm + "}", 0.0);
+                String npuCard = "node=\"npu-node-" + c / 4 + "\",device_uuid=\"" + npu(c) + "\"";
+                series.put("hami_gpu_memory_limit_bytes{" + npuCard + ",device_index=\"" + c % 4
+                        + "\",device_type=\"Ascend910B3\"}", 68_719_476_736.0);
+                series.put("hami_observe_vgpu_container_memory_allocated_bytes{namespace=\"ai\",pod=\"npu-pod-" + c
+                        + "\",container_index=\"0\"," + npuCard + "}", 17_179_869_184.0);
+                series.put("hami_observe_container_info{namespace=\"ai\",pod=\"npu-pod-" + c
+                        + "\",container_index=\"0\",container=\"main\",init=\"false\"}", 1.0);
+                String chip = "vdie_id=\"" + npu(c) + "\",id=\"" + c % 4 + "\"";
+                series.put("npu_chip_info_hbm_used_memory{" + chip + "}", 20_480.0);
+                series.put("npu_chip_info_utilization{" + chip + "}", 55.0);
+                String npuUse = chip + ",namespace=\"npu-system\",exported_namespace=\"ai\",pod_name=\"npu-pod-" + c
+                        + "\",container_name=\"main\"";
+                series.put("container_npu_used_memory{" + npuUse + "}", 20_480.0);
+                series.put("container_npu_utilization{" + npuUse + "}", 55.0);
                 for (Map.Entry<String, Double> each : series.entrySet()) {
                     for (long t = start; t <= end; t += 60) {
                         out.write(each.getKey() + " " + each.getValue() + " " + t + "\n");

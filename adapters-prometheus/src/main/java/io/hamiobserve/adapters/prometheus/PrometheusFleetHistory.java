@@ -24,6 +24,8 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Set;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -48,6 +50,8 @@ public final class PrometheusFleetHistory implements FleetHistory {
 
     private final PrometheusApi api;
     private final RuleCoverage coverage;
+    /** The vendors' usage exporters, as the vendor modules on the module path map them. */
+    private final ExporterUsageQueries exporters;
     /** Whether the engine was told, and when it was last asked (System.nanoTime). */
     private volatile boolean probed;
     private volatile long lastProbe;
@@ -66,6 +70,7 @@ public final class PrometheusFleetHistory implements FleetHistory {
         this.api = api;
         this.coverage = new RuleCoverage(api);
         this.clusterLabel = clusterLabel;
+        this.exporters = ExporterUsageQueries.loaded();
     }
 
     /**
@@ -296,6 +301,8 @@ public final class PrometheusFleetHistory implements FleetHistory {
         Map<Measure, CompletableFuture<List<Sample>>> dcgm = new EnumMap<>(Measure.class);
         DcgmQueries.ALL.forEach((measure, template) -> dcgm.put(measure, batch.query(measure,
                 template.bind("where", where.dcgm(), "hami", where.hostCards()))));
+        var exporter = exporters.now(batch::query, where.allocation().labels().getOrDefault("device_uuid", ""),
+                containers, where.use());
         batch.await();
 
         Map<String, Double> allocatedByCard = byKey(memoryAllocated.join(), "device_uuid");
@@ -401,8 +408,13 @@ public final class PrometheusFleetHistory implements FleetHistory {
         counted.join().forEach(sample -> perNode.put(sample.label("node"), count(sample.value())));
         Map<Measure, List<Sample>> physical = new EnumMap<>(Measure.class);
         dcgm.forEach((measure, answer) -> physical.put(measure, answer.join()));
+        ExporterUsageQueries.Reading exported = exporter.read(hosts, uses,
+                registered.stream().map(FleetReadings.Registered::model).toList());
+        hosts.addAll(exported.hosts());
+        uses.addAll(exported.uses());
         return new FleetReadings(at, registered, hosts, allocations, containerNames, uses, outside, quotas, statuses,
-                ages, skipped, targetsDown, perNode, batch.provenance, DcgmQueries.physical(physical));
+                ages, skipped, targetsDown, perNode, batch.provenance, DcgmQueries.physical(physical),
+                exported.origins(), exported.resources());
     }
 
     @Override
@@ -425,6 +437,7 @@ public final class PrometheusFleetHistory implements FleetHistory {
                 .bind("where", where, "window", window));
         var samples = batch.query(Measure.CONTAINER_SAMPLES, (recorded ? RECORDED_MEMORY_SAMPLES : MEMORY_SAMPLES)
                 .bind("where", where, "window", window));
+        var exported = exporters.over(batch::query, window, recentPart, RightSizing.IDLE_AFTER);
         batch.await();
 
         String[] shareKey = {"namespace", "pod", "container", "device_uuid"};
@@ -441,6 +454,11 @@ public final class PrometheusFleetHistory implements FleetHistory {
                     Math.max(0, count(samplesByShare.get(id)) - count(recentByShareCount.get(id))),
                     figure(recentByShare.get(id), Absence.NOT_REPORTED)));
         }
+        Set<List<String>> reported = new HashSet<>();
+        shares.forEach(share -> reported.add(List.of(share.namespace(), share.pod(), share.container(), share.uuid())));
+        Map<ExporterUsageQueries.Window, List<Sample>> windows = new EnumMap<>(ExporterUsageQueries.Window.class);
+        exported.forEach((window1, answer) -> windows.put(window1, answer.join()));
+        shares.addAll(ExporterUsageQueries.histories(windows, reported));
         return new UsageHistory(at, window, settledAfter, shares, batch.provenance);
     }
 

@@ -202,8 +202,10 @@ class PrometheusFleetHistoryTest {
         assertEquals(40 * GIB, ml.memoryQuota().orElseThrow());
         assertTrue(readings.provenance().get(Measure.CARD_MEMORY_TOTAL).expression()
                 .contains("hami_gpu_memory_limit_bytes"));
-        // A fixed set of queries, whatever the fleet's size: HAMi's, and one per DCGM field.
-        assertEquals(26 + DcgmQueries.ALL.size(), readings.provenance().size());
+        // A fixed set of queries, whatever the fleet's size: HAMi's, one per DCGM field, one per figure
+        // of the vendors' usage exporters (every vendor together), and where containers' use comes from.
+        assertEquals(26 + DcgmQueries.ALL.size() + io.hamiobserve.ports.spi.UsageSeries.Kind.values().length + 1,
+                readings.provenance().size());
     }
 
     @Test

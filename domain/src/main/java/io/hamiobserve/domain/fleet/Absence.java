@@ -26,6 +26,8 @@ public enum Absence {
     MIG_INSTANCE("MIG instance: not shared through HAMi-Core"),
     /** No ResourceQuota limits the resource in the namespace. */
     NO_QUOTA("no quota: no ResourceQuota limits this in the namespace"),
+    /** The exporter's figure means something else than the container's own use (its note says what). */
+    DIFFERENT_MEANING("the exporter's figure is not the container's own use (see its note): nothing is derived from it"),
     /** A ratio whose whole is zero or missing. */
     NO_WHOLE("nothing to compare with (the total is zero or missing)");
 

@@ -13,16 +13,30 @@ import java.util.Optional;
  * @param model empty when no node registers the card (seen only by its driver or in a pod's share)
  * @param temperature the node role's reading (NVML); {@link #temperatureShown()} prefers DCGM's
  * @param physical DCGM's counters for the card, when a DCGM exporter reports it
+ * @param origin   where {@code memoryUsed} and {@code utilisation} come from when not HAMi's usage
+ *                 endpoint (a vendor's exporter)
  */
 public record Card(String node, String uuid, int index, String model, String mode, Figure healthy,
                    Figure memoryTotal, Figure memoryAllocated, Figure memoryUsed, Figure coresTotal,
                    Figure coresAllocated, Figure utilisation, Figure slotsUsed, Figure slotsTotal,
                    Figure temperature, Figure power, Figure beyondAllocation, Figure coresAllocatedPercent,
-                   List<WorkloadShare> shares, Optional<Physical> physical) {
+                   List<WorkloadShare> shares, Optional<Physical> physical, Optional<UsageOrigin> origin) {
 
     public Card {
         shares = List.copyOf(shares);
         java.util.Objects.requireNonNull(physical);
+        java.util.Objects.requireNonNull(origin);
+    }
+
+    /** A card whose use, if any, comes from HAMi's usage endpoint. */
+    public Card(String node, String uuid, int index, String model, String mode, Figure healthy,
+                Figure memoryTotal, Figure memoryAllocated, Figure memoryUsed, Figure coresTotal,
+                Figure coresAllocated, Figure utilisation, Figure slotsUsed, Figure slotsTotal,
+                Figure temperature, Figure power, Figure beyondAllocation, Figure coresAllocatedPercent,
+                List<WorkloadShare> shares, Optional<Physical> physical) {
+        this(node, uuid, index, model, mode, healthy, memoryTotal, memoryAllocated, memoryUsed, coresTotal,
+                coresAllocated, utilisation, slotsUsed, slotsTotal, temperature, power, beyondAllocation,
+                coresAllocatedPercent, shares, physical, Optional.empty());
     }
 
     /** The GPU temperature shown: DCGM's where it reports the card, else the node role's. */
@@ -57,7 +71,8 @@ public record Card(String node, String uuid, int index, String model, String mod
      * driver's own reserve plus processes outside HAMi-Core. Missing without a driver reading.
      */
     public Figure memoryOutsideHamiCore() {
-        double accounted = shares.stream().map(WorkloadShare::memoryUsed).filter(Figure::isKnown)
+        double accounted = shares.stream().filter(share -> share.origin().map(UsageOrigin::memoryIsOwn).orElse(true))
+                .map(WorkloadShare::memoryUsed).filter(Figure::isKnown)
                 .mapToDouble(Figure::orElseThrow).sum();
         return memoryUsed.map(used -> Math.max(0, used - accounted));
     }

@@ -27,12 +27,27 @@ import java.util.Objects;
  * @param provenance  the query behind each measure
  * @param physical    each card's physical counters from DCGM's exporter, by UUID; empty when no
  *                    DCGM exporter is scraped
+ * @param origins     where a card's or container's use comes from when not from HAMi-Core's
+ *                    accounting or HAMi's usage endpoint (vendor exporters, the driver's processes)
+ * @param resources   the resources a container requests for a card, by card model, where they are
+ *                    not HAMi's default names ({@code nvidia.com/gpumem}, ...)
  */
 public record FleetReadings(Instant at, List<Registered> registered, List<Host> hosts, List<Allocation> allocations,
                             List<ContainerName> names, List<Use> uses, List<Unmanaged> unmanaged, List<Quota> quotas,
                             List<SourceStatus> sources, List<LedgerAge> ledgerAges, List<Skip> skips,
                             List<TargetDown> targetsDown, Map<String, Long> containersByNode,
-                            Map<Measure, Provenance> provenance, List<Physical> physical) {
+                            Map<Measure, Provenance> provenance, List<Physical> physical, List<Origin> origins,
+                            Map<String, CardResources> resources) {
+
+    /** Readings whose use is all HAMi's, on cards requested by HAMi's default names. */
+    public FleetReadings(Instant at, List<Registered> registered, List<Host> hosts, List<Allocation> allocations,
+                         List<ContainerName> names, List<Use> uses, List<Unmanaged> unmanaged, List<Quota> quotas,
+                         List<SourceStatus> sources, List<LedgerAge> ledgerAges, List<Skip> skips,
+                         List<TargetDown> targetsDown, Map<String, Long> containersByNode,
+                         Map<Measure, Provenance> provenance, List<Physical> physical) {
+        this(at, registered, hosts, allocations, names, uses, unmanaged, quotas, sources, ledgerAges, skips,
+                targetsDown, containersByNode, provenance, physical, List.of(), Map.of());
+    }
 
     /** Readings without DCGM's counters (no DCGM exporter scraped). */
     public FleetReadings(Instant at, List<Registered> registered, List<Host> hosts, List<Allocation> allocations,
@@ -60,6 +75,27 @@ public record FleetReadings(Instant at, List<Registered> registered, List<Host> 
         containersByNode = Map.copyOf(containersByNode);
         provenance = Map.copyOf(provenance);
         physical = List.copyOf(physical);
+        origins = List.copyOf(origins);
+        resources = Map.copyOf(resources);
+    }
+
+    /**
+     * Where one card's use (namespace, pod and container empty) or one container's use of a card
+     * comes from. A container's figure that names no card has an empty {@code uuid}.
+     */
+    public record Origin(String uuid, String namespace, String pod, String container, UsageOrigin origin) {
+        public Origin {
+            Objects.requireNonNull(uuid);
+            Objects.requireNonNull(namespace);
+            Objects.requireNonNull(pod);
+            Objects.requireNonNull(container);
+            Objects.requireNonNull(origin);
+        }
+
+        /** Whether this is a card's origin rather than a container's. */
+        public boolean card() {
+            return pod.isEmpty();
+        }
     }
 
     /**

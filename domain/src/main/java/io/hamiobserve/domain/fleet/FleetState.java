@@ -114,9 +114,39 @@ public record FleetState(Instant at, List<Card> cards, List<Workload> workloads,
         }
         readings.hosts().forEach(host -> reportingNodes.add(host.node()));
 
+        // A container's figure that names no card (some vendors' exporters) is the container's use of
+        // its only card; of a container holding several, it cannot be placed and is left out.
+        Map<List<String>, Set<String>> cardsOfContainer = new HashMap<>();
+        for (FleetReadings.Allocation allocation : readings.allocations()) {
+            String container = names.getOrDefault(
+                    List.of(allocation.namespace(), allocation.pod(), allocation.containerIndex()),
+                    WorkloadRef.unnamed(allocation.containerIndex()));
+            cardsOfContainer.computeIfAbsent(List.of(allocation.namespace(), allocation.pod(), container),
+                    key -> new java.util.TreeSet<>()).add(allocation.uuid());
+        }
+        Function<List<String>, Optional<String>> onlyCard = container -> {
+            Set<String> held = cardsOfContainer.getOrDefault(container, Set.of());
+            return held.size() == 1 ? Optional.of(held.iterator().next()) : Optional.empty();
+        };
         Map<ShareKey, FleetReadings.Use> uses = new LinkedHashMap<>();
         for (FleetReadings.Use use : readings.uses()) {
-            uses.putIfAbsent(new ShareKey(use.namespace(), use.pod(), use.container(), use.uuid()), use);
+            Optional<String> uuid = !use.uuid().isEmpty() ? Optional.of(use.uuid())
+                    : onlyCard.apply(List.of(use.namespace(), use.pod(), use.container()));
+            uuid.ifPresent(card -> uses.putIfAbsent(new ShareKey(use.namespace(), use.pod(), use.container(), card),
+                    use.uuid().isEmpty() ? new FleetReadings.Use(use.namespace(), use.pod(), use.container(),
+                            use.node(), card, use.memory(), use.utilisation(), use.lastKernelSeconds()) : use));
+        }
+        Map<ShareKey, UsageOrigin> containerOrigins = new HashMap<>();
+        Map<String, UsageOrigin> cardOrigins = new HashMap<>();
+        for (FleetReadings.Origin origin : readings.origins()) {
+            if (origin.card()) {
+                cardOrigins.putIfAbsent(origin.uuid(), origin.origin());
+                continue;
+            }
+            Optional<String> uuid = !origin.uuid().isEmpty() ? Optional.of(origin.uuid())
+                    : onlyCard.apply(List.of(origin.namespace(), origin.pod(), origin.container()));
+            uuid.ifPresent(card -> containerOrigins.putIfAbsent(
+                    new ShareKey(origin.namespace(), origin.pod(), origin.container(), card), origin.origin()));
         }
 
         List<WorkloadShare> shares = new ArrayList<>();
@@ -149,10 +179,12 @@ public record FleetState(Instant at, List<Card> cards, List<Workload> workloads,
                 utilisation = Figure.missing(why);
                 lastKernel = Figure.missing(why);
             }
+            String model = card == null ? "" : card.model();
             shares.add(new WorkloadShare(new WorkloadRef(allocation.namespace(), allocation.pod(), container),
-                    allocation.containerIndex(), allocation.node(), allocation.uuid(),
-                    card == null ? "" : card.model(), allocation.memory(), allocation.cores(), used, utilisation,
-                    lastKernel, outside));
+                    allocation.containerIndex(), allocation.node(), allocation.uuid(), model, allocation.memory(),
+                    allocation.cores(), used, utilisation, lastKernel, outside,
+                    use == null ? Optional.empty() : Optional.ofNullable(containerOrigins.get(key)),
+                    resources(readings, model)));
         }
         for (Map.Entry<ShareKey, FleetReadings.Use> entry : uses.entrySet()) {
             if (joined.contains(entry.getKey())) {
@@ -163,10 +195,12 @@ public record FleetState(Instant at, List<Card> cards, List<Workload> workloads,
             FleetReadings.Use use = entry.getValue();
             FleetReadings.Registered card = registered.get(use.uuid());
             String node = !use.node().isEmpty() ? use.node() : card != null ? card.node() : "";
+            String model = card == null ? "" : card.model();
             shares.add(new WorkloadShare(new WorkloadRef(use.namespace(), use.pod(), use.container()), -1, node,
-                    use.uuid(), card == null ? "" : card.model(), Figure.missing(Absence.NOT_REPORTED),
+                    use.uuid(), model, Figure.missing(Absence.NOT_REPORTED),
                     Figure.missing(Absence.NOT_REPORTED), use.memory(), use.utilisation(), use.lastKernelSeconds(),
-                    unmanaged.getOrDefault(entry.getKey(), 0.0)));
+                    unmanaged.getOrDefault(entry.getKey(), 0.0),
+                    Optional.ofNullable(containerOrigins.get(entry.getKey())), resources(readings, model)));
         }
         shares.sort(Comparator.comparing(WorkloadShare::workload).thenComparing(WorkloadShare::uuid));
 
@@ -180,14 +214,16 @@ public record FleetState(Instant at, List<Card> cards, List<Workload> workloads,
                     card.memoryTotal(), card.memoryAllocated(), card.coresTotal(), card.coresAllocated(),
                     card.coresAllocatedPercent(), card.slotsUsed(), card.slotsTotal(), host, failingDriverNodes,
                     reportingNodes,
-                    sharesByCard.getOrDefault(card.uuid(), List.of()), physical.get(card.uuid())));
+                    sharesByCard.getOrDefault(card.uuid(), List.of()), physical.get(card.uuid()),
+                    cardOrigins.get(card.uuid())));
         }
         for (FleetReadings.Host host : hosts.values()) {
             if (!registered.containsKey(host.uuid())) {
                 Figure unknown = Figure.missing(Absence.NOT_REPORTED);
                 cards.add(card(host.node(), host.uuid(), -1, "", "", unknown, unknown, unknown, unknown, unknown,
                         unknown, unknown, unknown, host, failingDriverNodes, reportingNodes,
-                        sharesByCard.getOrDefault(host.uuid(), List.of()), physical.get(host.uuid())));
+                        sharesByCard.getOrDefault(host.uuid(), List.of()), physical.get(host.uuid()),
+                        cardOrigins.get(host.uuid())));
             }
         }
         cards.sort(Comparator.comparing(Card::node).thenComparingInt(Card::index).thenComparing(Card::uuid));
@@ -206,17 +242,23 @@ public record FleetState(Instant at, List<Card> cards, List<Workload> workloads,
                              Figure memoryTotal, Figure memoryAllocated, Figure coresTotal, Figure coresAllocated,
                              Figure coresAllocatedPercent, Figure slotsUsed, Figure slotsTotal, FleetReadings.Host host,
                              Set<String> failingDriverNodes, Set<String> reportingNodes, List<WorkloadShare> shares,
-                             Physical physical) {
+                             Physical physical, UsageOrigin origin) {
         if (host != null) {
             return new Card(node, uuid, index, model, mode, healthy, memoryTotal, memoryAllocated, host.memoryUsed(),
                     coresTotal, coresAllocated, host.utilisation(), slotsUsed, slotsTotal, host.temperature(),
-                    host.power(), host.beyondAllocation(), coresAllocatedPercent, shares, Optional.ofNullable(physical));
+                    host.power(), host.beyondAllocation(), coresAllocatedPercent, shares, Optional.ofNullable(physical),
+                    Optional.ofNullable(origin));
         }
         Figure none = Figure.missing(failingDriverNodes.contains(node) ? Absence.SOURCE_FAILING
                 : reportingNodes.contains(node) ? Absence.NOT_REPORTED : Absence.NO_USAGE_EXPORTER);
         return new Card(node, uuid, index, model, mode, healthy, memoryTotal, memoryAllocated, none, coresTotal,
                 coresAllocated, none, slotsUsed, slotsTotal, none, none, none, coresAllocatedPercent, shares,
                 Optional.ofNullable(physical));
+    }
+
+    /** The resources requested for a card of {@code model}: the vendor's where the readings name them. */
+    private static CardResources resources(FleetReadings readings, String model) {
+        return readings.resources().getOrDefault(model, CardResources.HAMI_DEFAULT);
     }
 
     private static List<NodeSummary> nodes(List<Card> cards, List<Workload> workloads, Map<String, Long> counted,

@@ -39,6 +39,18 @@ public enum Measure {
     CONTAINER_SAMPLES,
     CONTAINER_SAMPLES_RECENT,
     CONTAINER_UTILISATION_RECENT_MAX,
+    /** Where containers' use comes from when not from HAMi-Core ({@code hami_observe_container_usage_source}). */
+    CONTAINER_USAGE_SOURCE,
+    /** Vendor exporters' figures, mapped by the vendors' modules onto the figures above. */
+    EXPORTER_CARD_MEMORY_USED,
+    EXPORTER_CARD_UTILISATION,
+    EXPORTER_CONTAINER_MEMORY_USED,
+    EXPORTER_CONTAINER_UTILISATION,
+    EXPORTER_MEMORY_PEAK,
+    EXPORTER_UTILISATION_P95,
+    EXPORTER_SAMPLES,
+    EXPORTER_SAMPLES_RECENT,
+    EXPORTER_UTILISATION_RECENT_MAX,
     QUOTA_USED,
     QUOTA_LIMIT,
     SOURCE_HEALTH,

@@ -18,14 +18,25 @@ import java.util.Optional;
  * @param cores             the recommended per-card compute; missing with the reason
  * @param notEnoughData     why there is no recommendation, when there is none
  * @param idle              no kernel activity for {@link RightSizing#IDLE_AFTER} on any card
+ * @param resources         the resource names the container requests its cards by (the vendor's)
  */
 public record Recommendation(WorkloadRef workload, String node, int cards, Figure currentMemoryMib,
                              Figure currentCores, Figure memoryPeak, Figure utilisationP95, long samples,
                              Figure memoryMib, Figure cores, Optional<String> notEnoughData, boolean idle,
-                             List<String> uuids) {
+                             List<String> uuids, CardResources resources) {
 
     public Recommendation {
         uuids = List.copyOf(uuids);
+        java.util.Objects.requireNonNull(resources);
+    }
+
+    /** A recommendation written in HAMi's default resource names. */
+    public Recommendation(WorkloadRef workload, String node, int cards, Figure currentMemoryMib,
+                          Figure currentCores, Figure memoryPeak, Figure utilisationP95, long samples,
+                          Figure memoryMib, Figure cores, Optional<String> notEnoughData, boolean idle,
+                          List<String> uuids) {
+        this(workload, node, cards, currentMemoryMib, currentCores, memoryPeak, utilisationP95, samples, memoryMib,
+                cores, notEnoughData, idle, uuids, CardResources.HAMI_DEFAULT);
     }
 
     public Severity memorySeverity() {
@@ -65,18 +76,25 @@ public record Recommendation(WorkloadRef workload, String node, int cards, Figur
         return change.isKnown() && change.orElseThrow() < 0 ? -change.orElseThrow() * cards : 0;
     }
 
-    /** The resources block to paste into the container's spec (HAMi reads them from limits). */
+    /**
+     * The resources block to paste into the container's spec (HAMi reads them from limits), in the
+     * vendor's resource names and memory unit (rounded up to whole units); compute only where the
+     * vendor requests it as a percent of the card.
+     */
     public Optional<String> snippet() {
-        if (!memoryMib.isKnown() && !cores.isKnown()) {
+        boolean withCores = cores.isKnown() && !resources.cores().isEmpty();
+        if (!memoryMib.isKnown() && !withCores) {
             return Optional.empty();
         }
         StringBuilder yaml = new StringBuilder("resources:\n  limits:\n");
-        yaml.append("    nvidia.com/gpu: ").append(cards).append('\n');
+        yaml.append("    ").append(resources.count()).append(": ").append(cards).append('\n');
         if (memoryMib.isKnown()) {
-            yaml.append("    nvidia.com/gpumem: ").append((long) memoryMib.orElseThrow()).append('\n');
+            long mib = (long) memoryMib.orElseThrow();
+            yaml.append("    ").append(resources.memory()).append(": ")
+                    .append((mib + resources.memoryMib() - 1) / resources.memoryMib()).append('\n');
         }
-        if (cores.isKnown()) {
-            yaml.append("    nvidia.com/gpucores: ").append((long) cores.orElseThrow()).append('\n');
+        if (withCores) {
+            yaml.append("    ").append(resources.cores()).append(": ").append((long) cores.orElseThrow()).append('\n');
         }
         return Optional.of(yaml.toString());
     }

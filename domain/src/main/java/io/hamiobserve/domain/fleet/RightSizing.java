@@ -81,7 +81,8 @@ public final class RightSizing {
                 List.of(share.namespace(), share.pod(), share.container(), share.uuid()), share));
         Function<WorkloadShare, Optional<UsageHistory.ShareHistory>> lookup = share -> Optional.ofNullable(index.get(
                 List.of(share.workload().namespace(), share.workload().pod(), share.workload().container(),
-                        share.uuid())));
+                        share.uuid()))).or(() -> Optional.ofNullable(index.get(List.of(share.workload().namespace(),
+                share.workload().pod(), share.workload().container(), ""))));
         return workloads.stream().map(workload -> recommend(workload, lookup)).toList();
     }
 
@@ -99,6 +100,14 @@ public final class RightSizing {
             uuids.add(share.uuid());
             currentMemory = currentMemory.max(share.memoryAllocated().map(bytes -> Math.round(bytes / MIB)));
             currentCores = currentCores.max(share.coresAllocated());
+            if (share.origin().isPresent() && !share.origin().get().memoryIsOwn()) {
+                // The exporter's memory figure is not the container's (the whole card's): no peak of it is.
+                insufficient = insufficient.or(() -> Optional.of("no usage samples of its own: "
+                        + share.origin().get().memoryMeaning()));
+                fewestSamples = 0;
+                idle = false;
+                continue;
+            }
             Optional<UsageHistory.ShareHistory> found = history.apply(share);
             if (found.isEmpty()) {
                 // No samples at all: say why there is no usage now, when the join knows (outside
@@ -116,7 +125,8 @@ public final class RightSizing {
             fewestSamples = Math.min(fewestSamples, each.samples());
             insufficient = insufficient.or(() -> insufficiency(each));
             peak = peak.max(each.memoryPeak());
-            p95 = p95.max(each.utilisationP95());
+            p95 = share.origin().isPresent() && !share.origin().get().utilisationIsOwn()
+                    ? Figure.missing(Absence.DIFFERENT_MEANING) : p95.max(each.utilisationP95());
             idle &= each.utilisationRecentMax().isKnown() && each.utilisationRecentMax().orElseThrow() == 0;
         }
         long samples = fewestSamples == Long.MAX_VALUE ? 0 : fewestSamples;
@@ -131,7 +141,8 @@ public final class RightSizing {
         }
         return new Recommendation(workload.ref(), workload.node(), workload.shares().size(), currentMemory,
                 currentCores, peak, p95, samples, memory, cores, insufficient,
-                !workload.shares().isEmpty() && samples > 0 && idle, uuids);
+                !workload.shares().isEmpty() && samples > 0 && idle, uuids,
+                workload.shares().isEmpty() ? CardResources.HAMI_DEFAULT : workload.shares().getFirst().resources());
     }
 
     /**

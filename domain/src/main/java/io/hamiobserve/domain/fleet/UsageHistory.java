@@ -38,7 +38,9 @@ public record UsageHistory(Instant at, Duration window, Duration settledAfter, L
                                Figure utilisationRecentMax) {
         public boolean matches(WorkloadShare share) {
             return share.workload().namespace().equals(namespace) && share.workload().pod().equals(pod)
-                    && share.workload().container().equals(container) && share.uuid().equals(uuid);
+                    && share.workload().container().equals(container)
+                    // A history that names no card (an exporter that names none) is the container's only card's.
+                    && (share.uuid().equals(uuid) || uuid.isEmpty());
         }
     }
 

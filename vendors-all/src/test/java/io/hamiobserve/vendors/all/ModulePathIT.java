@@ -38,6 +38,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class ModulePathIT {
     private static final String SPI = "io.hamiobserve.ports.spi.DeviceProvider";
+    /** How a vendor's own usage exporter maps onto the console's figures: provided by the vendors that have one. */
+    private static final String USAGE_SPI = "io.hamiobserve.ports.spi.UsageExporterMapping";
     private static final String PROTOCOL = "io.hamiobserve.vendors.protocol";
     private static final Path MODULES = Path.of("target", "modules");
 
@@ -76,6 +78,19 @@ class ModulePathIT {
     }
 
     @Test
+    void theUsageExporterMappingsAreFoundOnTheModulePathInTheirVendorsModules() throws ReflectiveOperationException {
+        Class<?> usage = layer.findLoader("io.hamiobserve.ports").loadClass(USAGE_SPI);
+        Map<String, String> mappings = new TreeMap<>();
+        for (Object mapping : ServiceLoader.load(layer, usage)) {
+            mappings.put((String) usage.getMethod("name").invoke(mapping), mapping.getClass().getModule().getName());
+        }
+        assertEquals(Map.of("ascend-npu-exporter", "io.hamiobserve.vendors.ascend",
+                "cambricon-mlu-exporter", "io.hamiobserve.vendors.cambricon",
+                "hygon-dcu-exporter", "io.hamiobserve.vendors.hygon",
+                "metax-exporter", "io.hamiobserve.vendors.metax"), mappings);
+    }
+
+    @Test
     void everyVendorModuleRequiresTheProtocolOnlyExportsNothingAndProvidesTheService() {
         // Every vendor jar on the path, bound or not: one without its provides line fails here.
         int vendors = 0;
@@ -88,8 +103,10 @@ class ModulePathIT {
             vendors++;
             assertEquals(Set.of("java.base", PROTOCOL), requires(descriptor), name);
             assertEquals(Set.of(), descriptor.exports(), name + " exports nothing: its provider is reached as a service");
-            assertEquals(List.of(SPI), descriptor.provides().stream().map(ModuleDescriptor.Provides::service).toList(),
-                    name);
+            List<String> services = descriptor.provides().stream().map(ModuleDescriptor.Provides::service).toList();
+            assertTrue(services.contains(SPI), name + " provides " + SPI);
+            assertTrue(Set.of(SPI, USAGE_SPI).containsAll(services), name + " provides only the vendors' services: "
+                    + services);
             assertEquals(Set.of(), descriptor.uses(), name);
         }
         assertTrue(vendors >= HamiVendors.NAMES.size(), vendors + " vendor modules");

@@ -1,0 +1,175 @@
+package io.hamiobserve.adapters.prometheus;
+
+import io.hamiobserve.ports.spi.UsageExporterMapping;
+import io.hamiobserve.ports.spi.UsageSeries;
+import io.hamiobserve.ports.spi.UsageSeries.Kind;
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.ServiceLoader;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The queries built from the vendors' usage exporter mappings: one per figure whatever the number
+ * of mappings, each under VictoriaMetrics' 16 KiB even with many more vendors than there are; a
+ * mapping whose names could bend a query is left out, never sent; and neither this adapter nor the
+ * console names a vendor.
+ */
+class ExporterUsageQueriesTest {
+    private static final int MAX_QUERY_BYTES = 16 * 1024;
+
+    private static List<UsageExporterMapping> loaded() {
+        List<UsageExporterMapping> mappings = new ArrayList<>();
+        ServiceLoader.load(UsageExporterMapping.class).forEach(mappings::add);
+        return mappings;
+    }
+
+    /** A mapping as a vendor module would declare it, under another name. */
+    private record Copy(String name, UsageExporterMapping of) implements UsageExporterMapping {
+        @Override
+        public String exporter() {
+            return of.exporter();
+        }
+
+        @Override
+        public List<UsageSeries> series() {
+            return of.series();
+        }
+    }
+
+    @Test
+    void theVendorModulesMappingsAreLoadedAndEachIsSound() {
+        List<UsageExporterMapping> mappings = loaded();
+        assertEquals(List.of("ascend-npu-exporter", "cambricon-mlu-exporter", "hygon-dcu-exporter", "metax-exporter"),
+                mappings.stream().map(UsageExporterMapping::name).sorted().toList());
+        mappings.forEach(mapping -> assertTrue(ExporterUsageQueries.problem(mapping).isEmpty(), mapping.name()));
+    }
+
+    private static List<UsageExporterMapping> copies(int copies) {
+        List<UsageExporterMapping> many = new ArrayList<>();
+        for (int copy = 0; copy < copies; copy++) {
+            for (UsageExporterMapping mapping : loaded()) {
+                many.add(new Copy(mapping.name() + "-" + copy, mapping));
+            }
+        }
+        return many;
+    }
+
+    @Test
+    void oneQueryPerFigureWhateverTheNumberOfMappingsAndEachUnder16KiB() {
+        List<Integer> today = new ArrayList<>();
+        assertEquals(sent(ExporterUsageQueries.of(copies(1)), today),
+                sent(ExporterUsageQueries.of(copies(5)), new ArrayList<>()));
+        System.out.printf("ExporterUsageQueriesTest: today's %d mappings, the largest query %d bytes%n",
+                loaded().size(), today.stream().mapToInt(Integer::intValue).max().orElseThrow());
+        List<UsageExporterMapping> many = copies(5);
+        ExporterUsageQueries queries = ExporterUsageQueries.of(many);
+        assertEquals(20, queries.names().size());
+        List<Integer> sizes = new ArrayList<>();
+        int sent = sent(queries, sizes);
+        // Every figure now; over a window, memory only: each mapped utilisation means something else
+        // than the container's percent of the card, and recommends nothing.
+        assertEquals(Kind.values().length + 3, sent);
+        int largest = sizes.stream().mapToInt(Integer::intValue).max().orElseThrow();
+        assertTrue(largest < MAX_QUERY_BYTES, "largest " + largest);
+        System.out.printf("ExporterUsageQueriesTest: %d mappings, %d queries, the largest %d bytes (limit %d)%n",
+                many.size(), sent, largest, MAX_QUERY_BYTES);
+    }
+
+    /** The queries sent for a page and for right-sizing, their sizes added to {@code sizes}. */
+    private static int sent(ExporterUsageQueries queries, List<Integer> sizes) {
+        String uuid = "a".repeat(127) + "z";
+        int sent = 0;
+        for (Kind kind : Kind.values()) {
+            for (PromQl.Query query : queries.now(kind, uuid).stream().toList()) {
+                sent++;
+                sizes.add(bytes(query));
+            }
+        }
+        for (ExporterUsageQueries.Window window : ExporterUsageQueries.Window.values()) {
+            for (PromQl.Query query : queries.over(window, Duration.ofDays(90)).stream().toList()) {
+                sent++;
+                sizes.add(bytes(query));
+            }
+        }
+        return sent;
+    }
+
+    private static int bytes(PromQl.Query query) {
+        return query.expression().getBytes(StandardCharsets.UTF_8).length;
+    }
+
+    @Test
+    void aMappingWhoseNamesCouldBendAQueryIsLeftOut() {
+        UsageExporterMapping hostile = new UsageExporterMapping() {
+            @Override
+            public String name() {
+                return "hostile";
+            }
+
+            @Override
+            public String exporter() {
+                return "<script>";
+            }
+
+            @Override
+            public List<UsageSeries> series() {
+                return List.of(UsageSeries.card(Kind.CARD_MEMORY_USED, "up} or vector(1) or up{", "id", 1, ""));
+            }
+        };
+        UsageExporterMapping badLabel = new Copy("bad-label", new UsageExporterMapping() {
+            @Override
+            public String name() {
+                return "x";
+            }
+
+            @Override
+            public String exporter() {
+                return "x";
+            }
+
+            @Override
+            public List<UsageSeries> series() {
+                return List.of(UsageSeries.card(Kind.CARD_UTILISATION, "x_util", "id\", \"", 1, ""));
+            }
+        });
+        UsageExporterMapping badName = new Copy("Bad Name\"", loaded().getFirst());
+        ExporterUsageQueries queries = ExporterUsageQueries.of(List.of(hostile, badLabel, badName));
+        assertTrue(queries.names().isEmpty());
+        assertTrue(queries.now(Kind.CARD_MEMORY_USED, "").isEmpty(), "no mapping: no query sent");
+    }
+
+    /** A vendor's name or an exporter's series prefix, as a word, in code or a template (comments aside). */
+    private static final Pattern VENDOR = Pattern.compile("\\b(ascend\\b|huawei|cambricon|hygon|metax|iluvatar|"
+            + "npu-exporter|mlu-exporter|dcu-exporter|hcu-exporter|vhcu|npu_|mlu_|dcu_|mx_)");
+    private static final Pattern COMMENT = Pattern.compile("(?s)/\\*.*?\\*/|(?m)^\\s*//.*$|<%--.*?--%>");
+
+    @Test
+    void neitherThisAdapterNorTheConsoleNamesAVendor() throws IOException {
+        int read = 0;
+        for (Path root : List.of(Path.of("src/main/java"), Path.of("../console/src/main"))) {
+            try (Stream<Path> files = Files.walk(root)) {
+                for (Path file : files.filter(Files::isRegularFile).toList()) {
+                    String code = COMMENT.matcher(Files.readString(file)).replaceAll("").toLowerCase(Locale.ROOT);
+                    Matcher vendor = VENDOR.matcher(code);
+                    assertFalse(vendor.find(), () -> file + " names " + vendor.group());
+                    read++;
+                }
+            }
+        }
+        assertTrue(read > 20, "the sources were found: " + read);
+    }
+}

@@ -1,0 +1,245 @@
+package io.hamiobserve.adapters.prometheus;
+
+import io.hamiobserve.domain.fleet.Absence;
+import io.hamiobserve.domain.fleet.Card;
+import io.hamiobserve.domain.fleet.Figure;
+import io.hamiobserve.domain.fleet.FleetReadings;
+import io.hamiobserve.domain.fleet.FleetScope;
+import io.hamiobserve.domain.fleet.FleetState;
+import io.hamiobserve.domain.fleet.Measure;
+import io.hamiobserve.domain.fleet.Recommendation;
+import io.hamiobserve.domain.fleet.RightSizing;
+import io.hamiobserve.domain.fleet.UsageHistory;
+import io.hamiobserve.domain.fleet.UsageOrigin;
+import io.hamiobserve.domain.fleet.Workload;
+import io.hamiobserve.domain.fleet.WorkloadRef;
+import io.hamiobserve.domain.fleet.WorkloadShare;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Every vendor's use joined to the fleet, against a real Prometheus holding four hours of series:
+ * the vendors' own exporters as their modules map them (npu-exporter with a scrape that did not
+ * honour labels, hcu-exporter naming no card, mlu-exporter naming containers by an info series),
+ * HAMi-named usage from a vendor's device plugin (no {@code node} label), a whole card without
+ * HAMi-Core measured per process by the driver, and a card no exporter reports.
+ */
+class PrometheusExporterUsageTest {
+    private static final double MIB = 1024 * 1024;
+    private static final double GIB = 1024 * MIB;
+    private static final String NPU = "npu-vdie-0001";
+    private static final String NPU_HAMI = "npu-vdie-0002";
+    private static final String DCU = "dcu-0001";
+    private static final String MLU = "MLU-0001";
+    private static final String WHOLE = "GPU-00000000-0000-4000-a000-000000000009";
+    private static final String SILENT = "npu-vdie-0003";
+
+    private static long end;
+    private static LocalPrometheus prometheus;
+    private static PrometheusFleetHistory history;
+
+    @BeforeAll
+    static void startPrometheusWithHistory() throws Exception {
+        end = (Instant.now().getEpochSecond() / 60) * 60 - 60;
+        long start = end - 4 * 3600;
+        Path file = Files.createTempFile("hami-observe-exporters", ".om");
+        try (History series = new History(file, start, end, 60)) {
+            // Registered cards and one container's share on each (ns, pod, card, model).
+            for (String[] card : new String[][] {{"ml", "train", NPU, "Ascend910B3", "npu-a"},
+                    {"ml", "infer", NPU_HAMI, "Ascend910B3", "npu-a"}, {"hy", "sim", DCU, "DCU-Z100", "dcu-a"},
+                    {"mlu", "serve", MLU, "MLU", "mlu-a"}, {"gpu", "whole", WHOLE, "NVIDIA-A100", "gpu-a"},
+                    {"ml", "quiet", SILENT, "Ascend910B3", "npu-b"}}) {
+                Map<String, String> registered = Map.of("node", card[4], "device_uuid", card[2], "device_index", "0",
+                        "device_type", card[3]);
+                series.series("hami_gpu_memory_limit_bytes", registered, t -> 64 * GIB)
+                        .series("hami_gpu_memory_allocated_bytes", registered, t -> 16 * GIB);
+                Map<String, String> share = Map.of("namespace", card[0], "pod", card[1], "container_index", "0",
+                        "node", card[4], "device_uuid", card[2]);
+                series.series("hami_observe_vgpu_container_memory_allocated_bytes", share, t -> 16 * GIB)
+                        .series("hami_observe_vgpu_container_core_allocated_ratio", share, t -> 50)
+                        .series("hami_observe_container_info", Map.of("namespace", card[0], "pod", card[1],
+                                "container_index", "0", "container", "c", "init", "false"), t -> 1);
+            }
+            // npu-exporter, scraped without honour_labels: the workload's namespace is exported_namespace.
+            series.series("npu_chip_info_hbm_used_memory", Map.of("vdie_id", NPU, "id", "0"), t -> 20480)
+                    .series("npu_chip_info_utilization", Map.of("vdie_id", NPU, "id", "0"), t -> 55);
+            Map<String, String> npuContainer = Map.of("vdie_id", NPU, "id", "0", "exported_namespace", "ml",
+                    "namespace", "npu-system", "pod_name", "train", "container_name", "c");
+            series.series("container_npu_used_memory", npuContainer, t -> 20480)
+                    .series("container_npu_utilization", npuContainer, t -> 55);
+            // HAMi-named usage from the Ascend device plugin (no node label).
+            series.series("hami_vgpu_memory_used_bytes", Map.of("namespace", "ml", "pod", "infer", "container", "c",
+                    "vdevice_index", "0", "device_uuid", NPU_HAMI), t -> 6 * GIB)
+                    .series("hami_container_device_utilization_ratio", Map.of("namespace", "ml", "pod", "infer",
+                            "container", "c", "vdevice_index", "0", "device_uuid", NPU_HAMI), t -> 30);
+            // dcu-exporter per card; hcu-exporter per container, naming no card.
+            series.series("dcu_usedmemory_bytes", Map.of("device_id", DCU), t -> 9 * GIB)
+                    .series("dcu_utilizationrate", Map.of("device_id", DCU), t -> 70);
+            Map<String, String> vhcu = Map.of("hcu_pod_namespace", "hy", "hcu_pod_name", "sim", "container", "c",
+                    "node", "dcu-a");
+            series.series("vhcu_usedmemory_bytes", vhcu, t -> t > end - 1800 ? 5 * GIB : 4 * GIB)
+                    .series("vhcu_utilizationrate", vhcu, t -> 80);
+            // mlu-exporter: utilisation per card and virtual function; containers by the info series.
+            series.series("mlu_utilization", Map.of("uuid", MLU, "vf", "0"), t -> 30)
+                    .series("mlu_physical_memory_used", Map.of("uuid", MLU), t -> 3 * GIB)
+                    .series("mlu_container", Map.of("uuid", MLU, "vf", "0", "namespace", "mlu", "pod", "serve",
+                            "container", "c"), t -> 1);
+            // A whole card without HAMi-Core: the node role's per-process figures under HAMi's names.
+            Map<String, String> whole = Map.of("namespace", "gpu", "pod", "whole", "container", "c",
+                    "vdevice_index", "0", "device_uuid", WHOLE, "node", "gpu-a");
+            series.series("hami_vgpu_memory_used_bytes", whole, t -> 10 * GIB)
+                    .series("hami_observe_container_usage_source", with(whole, "source", "nvml_process"), t -> 1)
+                    .series("hami_host_gpu_memory_used_bytes", Map.of("node", "gpu-a", "device_uuid", WHOLE),
+                            t -> 11 * GIB);
+        }
+        try {
+            prometheus = LocalPrometheus.start(List.of(), Duration.ofSeconds(60), List.of(file), Duration.ofSeconds(60));
+        } finally {
+            Files.deleteIfExists(file);
+        }
+        history = PrometheusFleetHistory.at(prometheus.url(), Duration.ofSeconds(20));
+    }
+
+    @AfterAll
+    static void stop() {
+        if (prometheus != null) {
+            prometheus.close();
+        }
+    }
+
+    private static Map<String, String> with(Map<String, String> labels, String key, String value) {
+        Map<String, String> copy = new HashMap<>(labels);
+        copy.put(key, value);
+        return copy;
+    }
+
+    private static FleetState state(FleetScope scope) throws Exception {
+        return FleetState.of(history.readings(Instant.ofEpochSecond(end), scope));
+    }
+
+    private static WorkloadShare share(FleetState state, String namespace, String pod) {
+        return state.workload(new WorkloadRef(namespace, pod, "c")).orElseThrow().shares().getFirst();
+    }
+
+    @Test
+    void aVendorExportersCardFiguresAreTheCardsUseInBytesAndPercentWithTheirSource() throws Exception {
+        FleetState state = state(FleetScope.EVERYTHING);
+        Card npu = state.card(NPU).orElseThrow();
+        assertEquals(20480 * MIB, npu.memoryUsed().orElseThrow(), "MB converted to bytes");
+        assertEquals(55, npu.utilisation().orElseThrow());
+        assertEquals("npu-exporter", npu.origin().orElseThrow().source());
+        Card dcu = state.card(DCU).orElseThrow();
+        assertEquals(9 * GIB, dcu.memoryUsed().orElseThrow());
+        assertEquals(70, dcu.utilisation().orElseThrow());
+        Card mlu = state.card(MLU).orElseThrow();
+        assertEquals(3 * GIB, mlu.memoryUsed().orElseThrow());
+        assertEquals(30, mlu.utilisation().orElseThrow());
+    }
+
+    @Test
+    void aContainerFigureThatIsTheWholeCardsSaysSoAndMakesNoGap() throws Exception {
+        WorkloadShare share = share(state(FleetScope.EVERYTHING), "ml", "train");
+        assertEquals(NPU, share.uuid());
+        assertEquals(20480 * MIB, share.memoryUsed().orElseThrow(), "joined by exported_namespace, not the exporter's");
+        assertEquals(55, share.utilisation().orElseThrow());
+        UsageOrigin origin = share.origin().orElseThrow();
+        assertTrue(origin.describe().contains("whole card"), origin.describe());
+        assertEquals(Figure.missing(Absence.DIFFERENT_MEANING), share.memoryIdle());
+    }
+
+    @Test
+    void aContainerFigureNamingNoCardJoinsTheContainersOnlyCardAndAVhcuPercentSaysWhatItIs() throws Exception {
+        WorkloadShare share = share(state(FleetScope.EVERYTHING), "hy", "sim");
+        assertEquals(DCU, share.uuid());
+        assertEquals(0, share.containerIndex(), "joined to the allocation, not a share of its own");
+        assertEquals(5 * GIB, share.memoryUsed().orElseThrow());
+        assertEquals(11 * GIB, share.memoryIdle().orElseThrow(), "the gap from the exporter's memory, the container's own");
+        assertEquals(80, share.utilisation().orElseThrow());
+        assertTrue(share.origin().orElseThrow().utilisationMeaning().contains("vHCU"));
+        assertTrue(share.origin().orElseThrow().memoryIsOwn());
+    }
+
+    @Test
+    void containersNamedByAnInfoSeriesTakeTheirVirtualFunctionsUtilisation() throws Exception {
+        WorkloadShare share = share(state(FleetScope.EVERYTHING), "mlu", "serve");
+        assertEquals(MLU, share.uuid());
+        assertEquals(30, share.utilisation().orElseThrow());
+        assertFalse(share.memoryUsed().isKnown(), "mlu-exporter gives no container memory in bytes");
+    }
+
+    @Test
+    void hamiNamedUsageFromAVendorsPluginJoinsAsNvidiasDoesWithoutANote() throws Exception {
+        WorkloadShare share = share(state(FleetScope.EVERYTHING), "ml", "infer");
+        assertEquals(6 * GIB, share.memoryUsed().orElseThrow());
+        assertEquals(10 * GIB, share.memoryIdle().orElseThrow());
+        assertTrue(share.origin().isEmpty());
+    }
+
+    @Test
+    void aWholeCardWithoutHamiCoreIsSaidToBeMeasuredPerProcessByTheDriver() throws Exception {
+        WorkloadShare share = share(state(FleetScope.EVERYTHING), "gpu", "whole");
+        assertEquals(10 * GIB, share.memoryUsed().orElseThrow());
+        assertEquals(UsageOrigin.DRIVER_PROCESSES, share.origin().orElseThrow());
+        assertTrue(UsageOrigin.DRIVER_PROCESSES.describe().contains("per process by the driver"));
+    }
+
+    @Test
+    void aCardNoExporterReportsHasNoUseAndNoZero() throws Exception {
+        FleetState state = state(FleetScope.EVERYTHING);
+        Card silent = state.card(SILENT).orElseThrow();
+        assertFalse(silent.memoryUsed().isKnown());
+        assertTrue(silent.origin().isEmpty());
+        assertFalse(share(state, "ml", "quiet").memoryUsed().isKnown());
+    }
+
+    @Test
+    void oneCardsPageReadsThatCardsExporterSeriesOnly() throws Exception {
+        FleetReadings readings = history.readings(Instant.ofEpochSecond(end), new FleetScope.OnCard(NPU));
+        assertTrue(readings.provenance().get(Measure.EXPORTER_CARD_MEMORY_USED).expression()
+                .contains("vdie_id=\"" + NPU + "\""));
+        assertTrue(readings.hosts().stream().noneMatch(host -> host.uuid().equals(DCU)));
+        assertEquals(20480 * MIB, FleetState.of(readings).card(NPU).orElseThrow().memoryUsed().orElseThrow());
+    }
+
+    @Test
+    void rightSizingWritesTheVendorsResourceNamesAndTakesNothingFromFiguresOfAnotherMeaning() throws Exception {
+        FleetState state = state(FleetScope.EVERYTHING);
+        UsageHistory usage = history.usage(Instant.ofEpochSecond(end), Duration.ofHours(4), RightSizing.MIN_HISTORY,
+                FleetScope.EVERYTHING);
+        Map<WorkloadRef, Recommendation> byWorkload = new HashMap<>();
+        for (Workload workload : state.workloads()) {
+            byWorkload.put(workload.ref(), RightSizing.recommend(workload, usage));
+        }
+        // hcu-exporter's memory is the container's: a recommendation in Hygon's names; its busy
+        // percent is the vHCU's, so no compute is recommended from it.
+        Recommendation dcu = byWorkload.get(new WorkloadRef("hy", "sim", "c"));
+        assertTrue(dcu.notEnoughData().isEmpty(), dcu.notEnoughData().toString());
+        assertEquals(5 * GIB, dcu.memoryPeak().orElseThrow());
+        assertEquals(Figure.missing(Absence.DIFFERENT_MEANING), dcu.cores());
+        String snippet = dcu.snippet().orElseThrow();
+        assertTrue(snippet.contains("hygon.com/dcunum: 1") && snippet.contains("hygon.com/dcumem: 5888"), snippet);
+        assertFalse(snippet.contains("nvidia.com") || snippet.contains("dcucores"), snippet);
+        // npu-exporter's container figures are the whole card's: no recommendation from them.
+        Recommendation npu = byWorkload.get(new WorkloadRef("ml", "train", "c"));
+        assertTrue(npu.notEnoughData().orElseThrow().contains("whole card"), npu.notEnoughData().toString());
+        // HAMi-named usage on an Ascend card: Ascend's names, memory only (its cores are AI cores).
+        Recommendation ascend = byWorkload.get(new WorkloadRef("ml", "infer", "c"));
+        String ascendSnippet = ascend.snippet().orElseThrow();
+        assertTrue(ascendSnippet.contains("huawei.com/Ascend910B3: 1")
+                && ascendSnippet.contains("huawei.com/Ascend910B3-memory: "), ascendSnippet);
+        assertFalse(ascendSnippet.contains("-core"), ascendSnippet);
+    }
+}

@@ -1,0 +1,48 @@
+package io.hamiobserve.vendors.cambricon;
+
+import io.hamiobserve.domain.fleet.CardResources;
+import io.hamiobserve.ports.spi.UsageExporterMapping;
+import io.hamiobserve.ports.spi.UsageSeries;
+import io.hamiobserve.ports.spi.UsageSeries.Kind;
+
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Cambricon's {@code mlu-exporter} (its {@code examples/metrics.yaml}, default prefix {@code mlu_}):
+ * per card ({@code uuid}) the physical memory used (bytes) and the utilisation (%, per virtual
+ * function {@code vf} where the card is split); containers are named by the info series
+ * {@code mlu_container} ({@code namespace}, {@code pod}, {@code container}, {@code uuid}, {@code vf}),
+ * joined to the utilisation on {@code uuid} and {@code vf} as Cambricon's own dashboards join them.
+ * A container's memory is given only as a percent of its virtual function, so none is mapped.
+ */
+public final class MluExporterMapping implements UsageExporterMapping {
+    static final String PER_VF = "the utilisation of the card's virtual function the container holds (sMLU), "
+            + "or of the whole card where it is not split";
+
+    @Override
+    public String name() {
+        return "cambricon-mlu-exporter";
+    }
+
+    @Override
+    public String exporter() {
+        return "mlu-exporter";
+    }
+
+    @Override
+    public List<UsageSeries> series() {
+        return List.of(
+                UsageSeries.card(Kind.CARD_MEMORY_USED, "mlu_physical_memory_used", "uuid", 1, ""),
+                UsageSeries.card(Kind.CARD_UTILISATION, "mlu_utilization", "uuid", 1, ""),
+                UsageSeries.container(Kind.CONTAINER_UTILISATION, "mlu_utilization", "uuid", "namespace", "pod",
+                        "container", 1, PER_VF).namedBy("mlu_container", List.of("uuid", "vf")));
+    }
+
+    /** HAMi's sMLU resources: memory in units of 256 MiB, compute in percent of a card. */
+    @Override
+    public Optional<CardResources> resources(String model) {
+        return model.equals("MLU") ? Optional.of(new CardResources("cambricon.com/vmlu", CambriconProvider.VMEMORY,
+                CambriconProvider.MEMORY_FACTOR, CambriconProvider.VCORE)) : Optional.empty();
+    }
+}
