@@ -1,5 +1,6 @@
 package io.hamiobserve.exposition;
 
+import io.hamiobserve.exposition.testing.GzipMemberReader;
 import io.hamiobserve.exposition.testing.Promtool;
 import org.junit.jupiter.api.Test;
 
@@ -12,10 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
-import java.util.zip.CRC32;
-import java.util.zip.DataFormatException;
 import java.util.zip.GZIPInputStream;
-import java.util.zip.Inflater;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -89,48 +87,8 @@ class GzipMembersTest {
         }
     }
 
-    /**
-     * Each member of a gzip stream, decompressed, as RFC 1952 lays one out: the fixed header (no
-     * optional fields), a raw deflate stream, CRC-32 and length of the member's bytes, both checked.
-     */
-    static List<byte[]> members(byte[] body) throws DataFormatException {
-        List<byte[]> members = new ArrayList<>();
-        int at = 0;
-        while (at < body.length) {
-            assertEquals(0x1f, body[at] & 0xff, "ID1 at " + at);
-            assertEquals(0x8b, body[at + 1] & 0xff, "ID2 at " + at);
-            assertEquals(8, body[at + 2], "deflate");
-            assertEquals(0, body[at + 3], "no optional fields");
-            Inflater inflater = new Inflater(true);
-            inflater.setInput(body, at + 10, body.length - at - 10);
-            ByteArrayOutputStream out = new ByteArrayOutputStream();
-            byte[] buffer = new byte[8192];
-            while (!inflater.finished()) {
-                int n = inflater.inflate(buffer);
-                if (n == 0 && inflater.needsInput()) {
-                    throw new AssertionError("a member ends before its deflate stream does, at " + at);
-                }
-                out.write(buffer, 0, n);
-            }
-            int trailer = body.length - inflater.getRemaining();
-            inflater.end();
-            byte[] member = out.toByteArray();
-            CRC32 crc = new CRC32();
-            crc.update(member);
-            assertEquals(crc.getValue(), littleEndian(body, trailer), "CRC-32 of the member at " + at);
-            assertEquals(member.length, littleEndian(body, trailer + 4), "length of the member at " + at);
-            members.add(member);
-            at = trailer + 8;
-        }
-        return members;
-    }
-
-    private static long littleEndian(byte[] bytes, int at) {
-        long value = 0;
-        for (int i = 3; i >= 0; i--) {
-            value = (value << 8) | (bytes[at + i] & 0xff);
-        }
-        return value;
+    private static List<byte[]> members(byte[] body) throws java.util.zip.DataFormatException {
+        return GzipMemberReader.members(body);
     }
 
     @Test
