@@ -3,10 +3,13 @@ package io.hamiobserve.exposition;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.util.Arrays;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.zip.CRC32;
+import java.util.zip.DataFormatException;
 import java.util.zip.Deflater;
+import java.util.zip.Inflater;
 
 /**
  * gzip members (RFC 1952 §2.2): a gzip stream may be a sequence of members, each a header, a
@@ -54,6 +57,37 @@ final class GzipMembers {
             deflater.reset();
             IDLE.offer(deflater);
         }
+    }
+
+    /** Writes the bytes a member holds (one made by {@link #member}: a fixed 10-byte header). */
+    static void inflate(byte[] member, OutputStream out) throws IOException {
+        Inflater inflater = new Inflater(true);
+        try {
+            inflater.setInput(member, HEADER.length, member.length - HEADER.length);
+            byte[] buffer = new byte[64 * 1024];
+            while (!inflater.finished()) {
+                int read = inflater.inflate(buffer);
+                if (read == 0 && (inflater.needsInput() || inflater.needsDictionary())) {
+                    throw new IllegalStateException("a kept gzip member ends before its deflate stream");
+                }
+                out.write(buffer, 0, read);
+            }
+        } catch (DataFormatException impossible) {
+            throw new IllegalStateException("a kept gzip member is not deflate data", impossible);
+        } finally {
+            inflater.end();
+        }
+    }
+
+    /** Whether {@code member} holds exactly {@code length} bytes of {@code bytes} from {@code from}. */
+    static boolean holds(byte[] member, byte[] bytes, int from, int length) {
+        ByteArrayOutputStream inflated = new ByteArrayOutputStream(length);
+        try {
+            inflate(member, inflated);
+        } catch (IOException impossible) {
+            throw new IllegalStateException(impossible);
+        }
+        return Arrays.equals(inflated.toByteArray(), 0, inflated.size(), bytes, from, from + length);
     }
 
     private static void littleEndian(ByteArrayOutputStream out, long value) {

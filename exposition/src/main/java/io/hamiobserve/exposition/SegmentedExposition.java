@@ -17,6 +17,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.function.Consumer;
 import java.util.stream.IntStream;
@@ -381,8 +382,7 @@ public final class SegmentedExposition implements Segments, Exposition {
             throw new IllegalStateException("the " + format.contentType() + " writer wrote " + family
                     + " families of " + names);
         }
-        return new RenderedSegment(samples.toByteArray(), offsets, List.copyOf(names),
-                new AtomicReferenceArray<>(names.size()));
+        return new RenderedSegment(samples.toByteArray(), offsets, List.copyOf(names));
     }
 
     /** Whether comment lines declare the type of {@code family} (counters may carry {@code _total}). */
@@ -407,41 +407,86 @@ public final class SegmentedExposition implements Segments, Exposition {
 
     /**
      * A segment's sample lines for the families it has points in ({@code names}, in the writer's
-     * order), one after the other: family {@code f} is {@code [offsets[f], offsets[f+1])}; and,
-     * once written compressed, each family's lines as a gzip member ({@code members}, filled by
-     * {@link #compress}; two scrapes compressing at once store equal members).
+     * order), one after the other: family {@code f} is {@code [offsets[f], offsets[f+1])} of the
+     * text; once written compressed, each family's lines as a gzip member instead, and the text
+     * dropped: at 100,000 containers the members are a twelfth of the text's heap. A segment
+     * without its text writes uncompressed by inflating its members (a scrape without gzip, rare:
+     * Prometheus and VictoriaMetrics ask for gzip). Two scrapes compressing at once store equal
+     * members; a writer reads the text once and inflates when it is gone.
      */
-    record RenderedSegment(byte[] samples, int[] offsets, List<String> names, AtomicReferenceArray<byte[]> members) {
+    static final class RenderedSegment {
+        private final AtomicReference<byte[]> samples;
+        private final int[] offsets;
+        private final List<String> names;
+        private final AtomicReferenceArray<byte[]> members;
+
+        RenderedSegment(byte[] samples, int[] offsets, List<String> names) {
+            this.samples = new AtomicReference<>(samples);
+            this.offsets = offsets;
+            this.names = names;
+            this.members = new AtomicReferenceArray<>(names.size());
+        }
+
+        List<String> names() {
+            return names;
+        }
+
+        /** Each family's member, null where not compressed yet. */
+        AtomicReferenceArray<byte[]> members() {
+            return members;
+        }
+
         boolean compressed() {
             return names.isEmpty() || members.get(names.size() - 1) != null;
         }
 
+        /** Compresses every family's lines that has no member yet, then lets the text go. */
         void compress() {
+            byte[] text = samples.get();
             for (int f = 0; f < names.size(); f++) {
                 if (members.get(f) == null) {
-                    members.set(f, GzipMembers.member(samples, offsets[f], offsets[f + 1] - offsets[f]));
+                    members.set(f, GzipMembers.member(text, offsets[f], offsets[f + 1] - offsets[f]));
                 }
             }
+            samples.set(null);
         }
 
         byte[] member(String name) {
-            int index = names.indexOf(name);
-            byte[] member = members.get(index);
-            if (member == null) {
-                member = GzipMembers.member(samples, offsets[index], offsets[index + 1] - offsets[index]);
-                members.set(index, member);
+            if (!compressed()) {
+                compress();
             }
-            return member;
+            return members.get(names.indexOf(name));
         }
 
+        /** The same lines: compared as text while both have it, else as members (deflate is a function of its input). */
         boolean sameAs(RenderedSegment other) {
-            return Arrays.equals(samples, other.samples) && Arrays.equals(offsets, other.offsets)
-                    && names.equals(other.names);
+            if (!Arrays.equals(offsets, other.offsets) || !names.equals(other.names)) {
+                return false;
+            }
+            byte[] mine = samples.get();
+            byte[] theirs = other.samples.get();
+            if (mine != null && theirs != null) {
+                return Arrays.equals(mine, theirs);
+            }
+            for (int f = 0; f < names.size(); f++) {
+                boolean same = mine == null && theirs == null ? Arrays.equals(members.get(f), other.members.get(f))
+                        : GzipMembers.holds(mine == null ? members.get(f) : other.members.get(f),
+                        mine == null ? theirs : mine, offsets[f], offsets[f + 1] - offsets[f]);
+                if (!same) {
+                    return false;
+                }
+            }
+            return true;
         }
 
         void writeTo(OutputStream out, String name) throws IOException {
             int index = names.indexOf(name);
-            out.write(samples, offsets[index], offsets[index + 1] - offsets[index]);
+            byte[] text = samples.get();
+            if (text != null) {
+                out.write(text, offsets[index], offsets[index + 1] - offsets[index]);
+            } else {
+                GzipMembers.inflate(members.get(index), out);
+            }
         }
     }
 }

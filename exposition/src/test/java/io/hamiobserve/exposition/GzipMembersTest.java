@@ -188,6 +188,36 @@ class GzipMembersTest {
         }
     }
 
+    /**
+     * Once compressed, a segment keeps its members only: a scrape without gzip inflates them, and
+     * the other format's equal segment is still found equal and kept once.
+     */
+    @Test
+    void segmentsKeptAsMembersOnlyStillWriteUncompressedAndAreSharedAcrossFormats() throws Exception {
+        Random random = new Random(17);
+        RenderCache cache = new RenderCache();
+        Map<String, List<Double>> racks = racks(random, 12);
+        for (int round = 0; round < 10; round++) {
+            if (round > 0) {
+                racks.put("rack-" + random.nextInt(12), List.of((double) round));
+            }
+            ExpositionFormat first = round % 2 == 0 ? ExpositionFormat.OPENMETRICS_TEXT : ExpositionFormat.PROMETHEUS_TEXT;
+            ExpositionFormat second = first == ExpositionFormat.OPENMETRICS_TEXT ? ExpositionFormat.PROMETHEUS_TEXT
+                    : ExpositionFormat.OPENMETRICS_TEXT;
+            byte[] zipped = gzip(exposition(racks, cache, FamilySelection.ALL), first);
+            assertArrayEquals(plain(exposition(racks, new RenderCache(), FamilySelection.ALL), first), gunzip(zipped));
+            // Uncompressed from members only, in the same format and in the other.
+            for (ExpositionFormat format : List.of(first, second)) {
+                assertArrayEquals(plain(exposition(racks, new RenderCache(), FamilySelection.ALL), format),
+                        plain(exposition(racks, cache, FamilySelection.ALL), format), "round " + round + ", " + format);
+            }
+            Map<Object, SegmentedExposition.RenderedSegment> a = cache.forFormat(first).segments("racks");
+            Map<Object, SegmentedExposition.RenderedSegment> b = cache.forFormat(second).segments("racks");
+            assertEquals(a.keySet(), b.keySet());
+            a.forEach((key, segment) -> assertSame(segment, b.get(key), "one copy for both formats"));
+        }
+    }
+
     private static boolean contains(byte[] haystack, byte[] needle) {
         outer:
         for (int i = 0; i + needle.length <= haystack.length; i++) {
