@@ -112,7 +112,7 @@ public final class AllocationScrapeBenchmark {
                         long[] after = new long[9];
                         for (int i = 0; i < after.length; i++) {
                             for (int c = 0; c < changed; c++) {
-                                int p = (sequence++ * 7919) % containers;
+                                int p = (int) (sequence++ * 7919L % containers); // long: the product passes 2^31
                                 ledger.putPod(pod(p, nodes, cardsPerNode, 2048 + (sequence & 1)));
                             }
                             long start = System.nanoTime();
@@ -216,7 +216,7 @@ public final class AllocationScrapeBenchmark {
             int size = 0;
             for (int i = 0; i < after.length; i++) {
                 for (int c = 0; c < changed; c++) {
-                    int p = (sequence++ * 7919) % containers;
+                    int p = (int) (sequence++ * 7919L % containers); // long: the product passes 2^31
                     ledger.putPod(pod(p, nodes, cardsPerNode, 2048 + (sequence & 1)));
                 }
                 long start = System.nanoTime();
