@@ -12,9 +12,13 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.function.Consumer;
 import java.util.stream.IntStream;
 
@@ -37,6 +41,14 @@ import java.util.stream.IntStream;
  * produce the same series: a segment is deduplicated by its own snapshot, segments are not checked
  * against each other (the allocation view makes one segment per node, and every series carries
  * the node).
+ *
+ * <p>Compressed ({@link #writeGzip}), each segment's sample lines of each family are one gzip
+ * member, compressed when the segment is first written compressed and kept with its lines: a
+ * scrape after a change compresses only the segments rendered anew (and the few bytes between
+ * them: HELP/TYPE lines, the series collected for this scrape), and copies the rest.
+ *
+ * <p>Families that the {@link FamilySelection} leaves out are not written (their points may still
+ * be added by a catalogue, which need not know the selection).
  */
 public final class SegmentedExposition implements Segments, Exposition {
     /** Below this many segments to render, rendering in parallel costs more than it saves. */
@@ -44,6 +56,7 @@ public final class SegmentedExposition implements Segments, Exposition {
 
     private final RenderCache cache;
     private final FamilyDecorator decorator;
+    private final FamilySelection selection;
     private final List<CachedSection> sections = new ArrayList<>();
     private final List<Families> tail = new ArrayList<>();
     /** Collections of kinds the catalogue's families do not write (a histogram), by the library's writer. */
@@ -54,8 +67,18 @@ public final class SegmentedExposition implements Segments, Exposition {
      * @param decorator applied to every segment rendered
      */
     public SegmentedExposition(RenderCache cache, FamilyDecorator decorator) {
+        this(cache, decorator, FamilySelection.ALL);
+    }
+
+    /**
+     * @param cache     what the role keeps between scrapes (for one selection: a role's is fixed)
+     * @param decorator applied to every segment rendered
+     * @param selection the families written
+     */
+    public SegmentedExposition(RenderCache cache, FamilyDecorator decorator, FamilySelection selection) {
         this.cache = cache;
         this.decorator = decorator;
+        this.selection = selection;
     }
 
     @Override
@@ -111,6 +134,47 @@ public final class SegmentedExposition implements Segments, Exposition {
     @Override
     public void write(OutputStream out, ExpositionFormat format) throws IOException {
         RenderCache.ForFormat formatCache = cache.forFormat(format);
+        for (FamilyOutput output : outputs(format, formatCache)) {
+            output.writeTo(out);
+        }
+        out.write(formatCache.trailer());
+    }
+
+    /**
+     * As {@link #write}, as gzip members: each segment's lines of each family are the member kept
+     * with the segment (compressed now where the segment has none yet, in parallel where many have
+     * none); the bytes between them are compressed together, one member per run.
+     */
+    @Override
+    public void writeGzip(OutputStream out, ExpositionFormat format) throws IOException {
+        RenderCache.ForFormat formatCache = cache.forFormat(format);
+        List<FamilyOutput> outputs = outputs(format, formatCache);
+        Set<RenderedSegment> uncompressed = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
+        for (FamilyOutput output : outputs) {
+            for (RenderedSegment piece : output.pieces()) {
+                if (!piece.compressed()) {
+                    uncompressed.add(piece);
+                }
+            }
+        }
+        var compressing = uncompressed.stream();
+        if (uncompressed.size() >= PARALLEL_THRESHOLD) {
+            compressing = compressing.parallel();
+        }
+        compressing.forEach(RenderedSegment::compress);
+        GzipMembers.Writer members = new GzipMembers.Writer(out);
+        for (FamilyOutput output : outputs) {
+            members.write(output.header());
+            for (RenderedSegment piece : output.pieces()) {
+                members.member(piece.member(output.name()));
+            }
+        }
+        members.write(formatCache.trailer());
+        members.finish();
+    }
+
+    /** Every family's output, sections and tail, rendering what is not kept. */
+    private List<FamilyOutput> outputs(ExpositionFormat format, RenderCache.ForFormat formatCache) {
         List<FamilyOutput> outputs = new ArrayList<>();
         for (CachedSection section : sections) {
             outputs.addAll(renderSection(section, format, formatCache));
@@ -118,10 +182,7 @@ public final class SegmentedExposition implements Segments, Exposition {
         outputs.addAll(renderTail(format, formatCache));
         // As the library's MetricSnapshots does: families in the order of their names.
         outputs.sort(Comparator.comparing(FamilyOutput::name));
-        for (FamilyOutput output : outputs) {
-            output.writeTo(out);
-        }
-        out.write(formatCache.trailer());
+        return outputs;
     }
 
     /** One family's lines in the exposition: its HELP/TYPE lines, then its samples piece by piece. */
@@ -138,7 +199,7 @@ public final class SegmentedExposition implements Segments, Exposition {
         List<FamilyOutput> outputs = new ArrayList<>();
         List<Written> writtenTail = new ArrayList<>();
         tail.forEach(families -> writtenTail.add(written(format, families)));
-        snapshotTail.forEach(snapshots -> writtenTail.add(written(format, snapshots)));
+        snapshotTail.forEach(snapshots -> writtenTail.add(written(format, selected(snapshots))));
         for (Written written : writtenTail) {
             RenderedSegment rendered = cut(format, written, formatCache);
             for (String name : rendered.names()) {
@@ -224,13 +285,16 @@ public final class SegmentedExposition implements Segments, Exposition {
      * snapshots: by the project's {@link TextWriter} straight from the rows (plain families), else
      * by the library's writer itself. At 100,000 containers the
      * library's writer, a character at a time through a synchronized {@code Writer}, was most of a
-     * rendering made before the JIT had compiled it (the first one after a start).
+     * rendering made before the JIT had compiled it (the first one after a start). Families the
+     * selection leaves out are not written.
      */
-    private static Written written(ExpositionFormat format, Families families) {
+    private Written written(ExpositionFormat format, Families families) {
         List<MetricFamily.Points> points = new ArrayList<>();
         for (MetricFamily.Points family : families.nonEmpty()) {
             family.seal(points);
-            points.add(family);
+            if (selection.writes(family.family().name())) {
+                points.add(family);
+            }
         }
         // As the library's MetricSnapshots does: families in the order of their names.
         points.sort(Comparator.comparing(family -> family.family().name()));
@@ -243,7 +307,18 @@ public final class SegmentedExposition implements Segments, Exposition {
         } catch (IOException impossible) {
             throw new UncheckedIOException(impossible);
         }
-        return written(format, families.snapshots());
+        return written(format, selected(families.snapshots()));
+    }
+
+    /** The snapshots of the families the selection writes. */
+    private MetricSnapshots selected(MetricSnapshots snapshots) {
+        List<MetricSnapshot> kept = new ArrayList<>(snapshots.size());
+        for (MetricSnapshot snapshot : snapshots) {
+            if (selection.writes(snapshot.getMetadata().getName())) {
+                kept.add(snapshot);
+            }
+        }
+        return kept.size() == snapshots.size() ? snapshots : new MetricSnapshots(kept);
     }
 
     /** Snapshots as the library's writer of {@code format} writes them. */
@@ -332,17 +407,86 @@ public final class SegmentedExposition implements Segments, Exposition {
 
     /**
      * A segment's sample lines for the families it has points in ({@code names}, in the writer's
-     * order), one after the other: family {@code f} is {@code [offsets[f], offsets[f+1])}.
+     * order), one after the other: family {@code f} is {@code [offsets[f], offsets[f+1])} of the
+     * text; once written compressed, each family's lines as a gzip member instead, and the text
+     * dropped: at 100,000 containers the members are a twelfth of the text's heap. A segment
+     * without its text writes uncompressed by inflating its members (a scrape without gzip, rare:
+     * Prometheus and VictoriaMetrics ask for gzip). Two scrapes compressing at once store equal
+     * members; a writer reads the text once and inflates when it is gone.
      */
-    record RenderedSegment(byte[] samples, int[] offsets, List<String> names) {
+    static final class RenderedSegment {
+        private final AtomicReference<byte[]> samples;
+        private final int[] offsets;
+        private final List<String> names;
+        private final AtomicReferenceArray<byte[]> members;
+
+        RenderedSegment(byte[] samples, int[] offsets, List<String> names) {
+            this.samples = new AtomicReference<>(samples);
+            this.offsets = offsets;
+            this.names = names;
+            this.members = new AtomicReferenceArray<>(names.size());
+        }
+
+        List<String> names() {
+            return names;
+        }
+
+        /** Each family's member, null where not compressed yet. */
+        AtomicReferenceArray<byte[]> members() {
+            return members;
+        }
+
+        boolean compressed() {
+            return names.isEmpty() || members.get(names.size() - 1) != null;
+        }
+
+        /** Compresses every family's lines that has no member yet, then lets the text go. */
+        void compress() {
+            byte[] text = samples.get();
+            for (int f = 0; f < names.size(); f++) {
+                if (members.get(f) == null) {
+                    members.set(f, GzipMembers.member(text, offsets[f], offsets[f + 1] - offsets[f]));
+                }
+            }
+            samples.set(null);
+        }
+
+        byte[] member(String name) {
+            if (!compressed()) {
+                compress();
+            }
+            return members.get(names.indexOf(name));
+        }
+
+        /** The same lines: compared as text while both have it, else as members (deflate is a function of its input). */
         boolean sameAs(RenderedSegment other) {
-            return Arrays.equals(samples, other.samples) && Arrays.equals(offsets, other.offsets)
-                    && names.equals(other.names);
+            if (!Arrays.equals(offsets, other.offsets) || !names.equals(other.names)) {
+                return false;
+            }
+            byte[] mine = samples.get();
+            byte[] theirs = other.samples.get();
+            if (mine != null && theirs != null) {
+                return Arrays.equals(mine, theirs);
+            }
+            for (int f = 0; f < names.size(); f++) {
+                boolean same = mine == null && theirs == null ? Arrays.equals(members.get(f), other.members.get(f))
+                        : GzipMembers.holds(mine == null ? members.get(f) : other.members.get(f),
+                        mine == null ? theirs : mine, offsets[f], offsets[f + 1] - offsets[f]);
+                if (!same) {
+                    return false;
+                }
+            }
+            return true;
         }
 
         void writeTo(OutputStream out, String name) throws IOException {
             int index = names.indexOf(name);
-            out.write(samples, offsets[index], offsets[index + 1] - offsets[index]);
+            byte[] text = samples.get();
+            if (text != null) {
+                out.write(text, offsets[index], offsets[index + 1] - offsets[index]);
+            } else {
+                GzipMembers.inflate(members.get(index), out);
+            }
         }
     }
 }

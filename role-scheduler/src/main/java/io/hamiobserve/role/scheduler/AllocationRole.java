@@ -4,6 +4,7 @@ import io.hamiobserve.app.Role;
 import io.hamiobserve.app.metrics.BuildInfo;
 import io.hamiobserve.exposition.Exposition;
 import io.hamiobserve.exposition.FamilyDecorator;
+import io.hamiobserve.exposition.FamilySelection;
 import io.hamiobserve.exposition.RenderCache;
 import io.hamiobserve.app.metrics.SelfMetrics;
 import io.hamiobserve.app.metrics.SkipCounter;
@@ -44,6 +45,7 @@ public final class AllocationRole implements Role {
     private final RenderCache renderCache = new RenderCache();
     private final Shard shard;
     private final Clock clock;
+    private final FamilySelection selection;
 
     public AllocationRole(SchedulerLedgerSource source, boolean legacyMetrics, BuildInfo build) {
         this(source, legacyMetrics, ContainerSeries.POD_EFFECTIVE, build, Shard.ALL);
@@ -63,6 +65,15 @@ public final class AllocationRole implements Role {
      */
     public AllocationRole(SchedulerLedgerSource source, boolean legacyMetrics, ContainerSeries containerSeries,
                           BuildInfo build, Shard shard, Clock clock) {
+        this(source, legacyMetrics, containerSeries, build, shard, clock, AllocationMetrics.DEFAULT_SELECTION);
+    }
+
+    /**
+     * @param selection the families the endpoint writes ({@link AllocationMetrics#DEFAULT_SELECTION} unless told)
+     */
+    public AllocationRole(SchedulerLedgerSource source, boolean legacyMetrics, ContainerSeries containerSeries,
+                          BuildInfo build, Shard shard, Clock clock, FamilySelection selection) {
+        this.selection = Objects.requireNonNull(selection);
         this.clock = Objects.requireNonNull(clock);
         this.source = Objects.requireNonNull(source);
         this.shard = Objects.requireNonNull(shard);
@@ -97,7 +108,7 @@ public final class AllocationRole implements Role {
         AllocationView view = ledger.view();
         health.record(SOURCE, view.freshness().synced(), System.nanoTime() - started,
                 view.freshness().synced() ? null : notReadyReason());
-        return AllocationMetrics.exposition(view, shard, legacyNames, containerSeries, renderCache,
+        return AllocationMetrics.exposition(view, shard, legacyNames, containerSeries, selection, renderCache,
                 SelfMetrics.families(build, skips, health), clock.millis());
     }
 

@@ -8,6 +8,7 @@ import io.hamiobserve.app.cli.EdgeFlags;
 import io.hamiobserve.app.cli.HamiObserve;
 import io.hamiobserve.app.cli.Launch;
 import io.hamiobserve.app.cli.LegacyMetricsFlag;
+import io.hamiobserve.app.cli.MetricSelectionFlags;
 import io.hamiobserve.app.cli.Subcommand;
 import io.hamiobserve.app.metrics.BuildInfo;
 import io.hamiobserve.domain.Shard;
@@ -18,6 +19,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
 
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -69,6 +71,9 @@ public final class SchedulerCommand implements Subcommand {
     private LegacyMetricsFlag legacy;
 
     @Mixin
+    private MetricSelectionFlags metricSelection;
+
+    @Mixin
     private EdgeFlags edge;
 
     @Override
@@ -85,13 +90,15 @@ public final class SchedulerCommand implements Subcommand {
     public Integer call() {
         Launch launch = hamiObserve.launch();
         Shard shard = sharding.shard(launch.env()); // refused before anything starts
+        var selection = metricSelection.selection(AllocationMetrics.OPT_IN);
         if (!once) {
             Servers.prepare();
         }
         SchedulerLedgerSource source = snapshot == null ? KubernetesSources.cluster()
                 : KubernetesSources.snapshot(snapshot);
         AllocationRole role = new AllocationRole(source, legacy.on(), perContainerVgpuSeries
-                ? ContainerSeries.PER_CONTAINER : ContainerSeries.POD_EFFECTIVE, BuildInfo.current(), shard);
+                ? ContainerSeries.PER_CONTAINER : ContainerSeries.POD_EFFECTIVE, BuildInfo.current(), shard,
+                Clock.systemUTC(), selection);
         if (!once) {
             return Serving.serve(List.of(bind()), List.of(role), edge.edge(), launch.out(), launch.err());
         }

@@ -7,6 +7,8 @@ import io.hamiobserve.adapters.k8s.KubernetesSources;
 import io.hamiobserve.app.cli.Launch;
 import io.hamiobserve.app.cli.Launcher;
 import io.hamiobserve.exposition.ExpositionFormat;
+import io.hamiobserve.exposition.FamilySelection;
+import io.hamiobserve.domain.Shard;
 import io.helidon.webserver.WebServer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -22,6 +24,7 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -200,7 +203,7 @@ class HostileLedgerTest {
         root.addHandler(capture);
         AllocationRole role;
         try {
-            role = new AllocationRole(KubernetesSources.snapshot(hostileDump()), false, Expositions.BUILD).start();
+            role = ownersOptedIn(hostileDump());
         } finally {
             root.removeHandler(capture);
         }
@@ -222,7 +225,7 @@ class HostileLedgerTest {
 
     @Test
     void overHttpTheAllocationEndpointAnswers200WithAValidExposition() throws Exception {
-        AllocationRole role = new AllocationRole(KubernetesSources.snapshot(hostileDump()), false, Expositions.BUILD).start();
+        AllocationRole role = ownersOptedIn(hostileDump());
         WebServer server = Servers.serve("127.0.0.1:0", role);
         servers.add(server);
         HttpResponse<String> response = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
@@ -238,13 +241,20 @@ class HostileLedgerTest {
         role.close();
     }
 
+    /** The role over a dump, its pods' owners opted in (hami_observe_pod_owner is off by default). */
+    private static AllocationRole ownersOptedIn(Path dump) {
+        return new AllocationRole(KubernetesSources.snapshot(dump), false, ContainerSeries.POD_EFFECTIVE,
+                Expositions.BUILD, Shard.ALL, Clock.systemUTC(), FamilySelection.of(AllocationMetrics.OPT_IN,
+                List.of(AllocationMetrics.POD_OWNER.name()), List.of(), List.of())).start();
+    }
+
     @Test
     void schedulerOnceExitsZeroWithAValidExposition() throws Exception {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         int exit = Launcher.run(new Launch(new PrintStream(out, true, StandardCharsets.UTF_8),
                 new PrintStream(err, true, StandardCharsets.UTF_8), Map.of()), "scheduler", "--snapshot",
-                hostileDump().toString(), "--once");
+                hostileDump().toString(), "--once", "--metric-opt-in-list", "hami_observe_pod_.*");
         assertEquals(0, exit, err.toString(StandardCharsets.UTF_8));
         String exposition = out.toString(StandardCharsets.UTF_8);
         assertCountedAsPromised(exposition);

@@ -117,4 +117,38 @@ class SchedulerCommandTest {
                 "--total-shards", "3"), "the pod's ordinal 3 is not a shard of --total-shards 3");
         assertRefused(run("scheduler", "--total-shards", "two"), "two");
     }
+
+    @Test
+    void podOwnersAreOptInAndFamiliesAreChosenByAllowOrDenyListAsKubeStateMetricsDoes() {
+        String snapshot = SNAPSHOT.toString();
+        var defaults = run("scheduler", "--once", "--snapshot", snapshot);
+        assertEquals(0, defaults.exit(), defaults.err());
+        assertFalse(defaults.out().contains("hami_observe_pod_owner"), defaults.out());
+        assertTrue(defaults.out().contains("hami_observe_container_info{"), defaults.out());
+
+        var owners = run("scheduler", "--once", "--snapshot", snapshot, "--metric-opt-in-list", "hami_observe_pod_owner");
+        assertTrue(owners.out().contains("# TYPE hami_observe_pod_owner gauge"), owners.out());
+        assertTrue(owners.out().contains("hami_observe_pod_owner{"), owners.out());
+
+        var denied = run("scheduler", "--once", "--snapshot", snapshot, "--metric-denylist",
+                "hami_observe_vgpu_container_.*,hami_gpu_shared_count");
+        assertEquals(0, denied.exit(), denied.err());
+        assertFalse(denied.out().contains("hami_observe_vgpu_container_"), denied.out());
+        assertFalse(denied.out().contains("hami_gpu_shared_count"), denied.out());
+        assertTrue(denied.out().contains("hami_vgpu_memory_allocated_bytes{"), denied.out());
+
+        var allowed = run("scheduler", "--once", "--snapshot", snapshot, "--metric-allowlist", "hami_gpu_.*",
+                "--metric-allowlist", "hami_observe_ledger_synced");
+        assertEquals(0, allowed.exit(), allowed.err());
+        assertEquals(java.util.Set.of("hami_gpu_core_allocated_ratio", "hami_gpu_core_limit_ratio",
+                        "hami_gpu_memory_allocated_bytes", "hami_gpu_memory_limit_bytes", "hami_gpu_shared_count",
+                        "hami_observe_ledger_synced"),
+                allowed.out().lines().filter(line -> line.startsWith("# TYPE ")).map(line -> line.split(" ")[2])
+                        .collect(java.util.stream.Collectors.toSet()));
+
+        assertRefused(run("scheduler", "--snapshot", snapshot, "--metric-allowlist", "a", "--metric-denylist", "b"),
+                "an allowlist and a denylist exclude each other");
+        assertRefused(run("scheduler", "--snapshot", snapshot, "--metric-denylist", "hami_("),
+                "the denylist has an expression that is not a regular expression: hami_(");
+    }
 }

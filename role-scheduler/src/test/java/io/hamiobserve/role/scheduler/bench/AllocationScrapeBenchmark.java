@@ -2,6 +2,7 @@ package io.hamiobserve.role.scheduler.bench;
 
 import io.hamiobserve.exposition.Exposition;
 import io.hamiobserve.exposition.FamilyDecorator;
+import io.hamiobserve.exposition.FamilySelection;
 import io.hamiobserve.exposition.RenderCache;
 import io.hamiobserve.edge.http.MetricsSource;
 import io.hamiobserve.app.metrics.SelfMetrics;
@@ -54,6 +55,10 @@ import java.util.zip.GZIPOutputStream;
  * render cache hold.
  *
  * <p>Run: {@code bin/bench role-scheduler io.hamiobserve.role.scheduler.bench.AllocationScrapeBenchmark [nodes] [containers]}
+ * {@code [deployed|all-families]}: the families the endpoint writes by default
+ * ({@link AllocationMetrics#DEFAULT_SELECTION}), or with every opt-in family too. With
+ * {@code PEER_HAMI_GO} naming a built {@code ../shared/peers/peer-hami-go}, the peer runs first on
+ * the same ledger shape (nodes × 8 cards, one container per pod) and the ratios are printed.
  */
 public final class AllocationScrapeBenchmark {
     private AllocationScrapeBenchmark() {
@@ -65,7 +70,10 @@ public final class AllocationScrapeBenchmark {
         // "deployed": only what a deployed scheduler does (Prometheus's request over HTTP), to run
         // with the images' JVM options: BENCH_JAVA_OPTS="-XX:+UseSerialGC -Xmx358m".
         boolean deployed = args.length > 2 && args[2].equals("deployed");
+        FamilySelection selection = args.length > 2 && args[2].equals("all-families") ? FamilySelection.ALL
+                : AllocationMetrics.DEFAULT_SELECTION;
         int cardsPerNode = 8;
+        Peer peer = Peer.run(nodes, cardsPerNode, containers);
         System.out.printf("ledger: %,d nodes x %d cards = %,d cards, %,d containers%n", nodes, cardsPerNode,
                 nodes * cardsPerNode, containers);
 
@@ -81,7 +89,7 @@ public final class AllocationScrapeBenchmark {
                 (heapAfter - heapBefore) / 1048576.0, (double) (heapAfter - heapBefore) / containers);
 
         Ledger ledger = holder[0];
-        Rendering role = new Rendering(ledger);
+        Rendering role = new Rendering(ledger, Shard.ALL, selection);
         if (!deployed) {
             // Cold render: nothing rendered before (start-up, or every pod changed).
             ColdRenders colds = coldRenders(role, 5);
@@ -89,6 +97,10 @@ public final class AllocationScrapeBenchmark {
             long bytes = colds.bytes();
             System.out.printf("cold render (nothing rendered before): median %.0f ms, min %.0f ms over %d runs; "
                     + "%,d bytes%n", median(cold) / 1e6, min(cold) / 1e6, cold.length, bytes);
+            if (peer != null) {
+                System.out.printf("bytes against HAMi's collector pattern (peer-hami-go, %,d bytes): %.2fx   "
+                        + "target <= 1.5x%n", peer.bytes(), (double) bytes / peer.bytes());
+            }
 
             // Full render after a change: the whole exposition again, as the scrape after pod events
             // does it; only the changed pods and the nodes they touch are rendered anew.
@@ -100,7 +112,7 @@ public final class AllocationScrapeBenchmark {
                         long[] after = new long[9];
                         for (int i = 0; i < after.length; i++) {
                             for (int c = 0; c < changed; c++) {
-                                int p = (sequence++ * 7919) % containers;
+                                int p = (int) (sequence++ * 7919L % containers); // long: the product passes 2^31
                                 ledger.putPod(pod(p, nodes, cardsPerNode, 2048 + (sequence & 1)));
                             }
                             long start = System.nanoTime();
@@ -189,13 +201,22 @@ public final class AllocationScrapeBenchmark {
         client.send(prometheus, HttpResponse.BodyHandlers.discarding());
         System.out.printf("Prometheus scrape over HTTP (OpenMetrics, gzip) with nothing kept (the first after "
                 + "start): %.0f ms%n", (System.nanoTime() - firstStart) / 1e6);
+        // The first scrape after ready when readiness waits for the first rendering: what is kept
+        // then is the segments, rendered and compressed; the scrape joins them.
+        role.forget();
+        render(role, ExpositionFormat.OPENMETRICS_TEXT, true);
+        ledger.putPod(pod(1, nodes, cardsPerNode, 4095));
+        long readyStart = System.nanoTime();
+        client.send(prometheus, HttpResponse.BodyHandlers.discarding());
+        System.out.printf("Prometheus scrape over HTTP (OpenMetrics, gzip), the first after a rendering done before "
+                + "ready: %.0f ms   target <= 1000 ms%n", (System.nanoTime() - readyStart) / 1e6);
         int sequence = 1_000_000;
         for (int changed : new int[] {1, 100, 1_000}) {
             long[] after = new long[9];
             int size = 0;
             for (int i = 0; i < after.length; i++) {
                 for (int c = 0; c < changed; c++) {
-                    int p = (sequence++ * 7919) % containers;
+                    int p = (int) (sequence++ * 7919L % containers); // long: the product passes 2^31
                     ledger.putPod(pod(p, nodes, cardsPerNode, 2048 + (sequence & 1)));
                 }
                 long start = System.nanoTime();
@@ -207,8 +228,12 @@ public final class AllocationScrapeBenchmark {
                 size = response.body().length;
             }
             System.out.printf("Prometheus scrape over HTTP (OpenMetrics, gzip) after %,d pod event(s) (%,d bytes): "
-                    + "median %.0f ms, max %.0f ms over %d   target <= 1000 ms%n", changed, size, median(after) / 1e6,
-                    Arrays.stream(after).max().orElseThrow() / 1e6, after.length);
+                    + "median %.0f ms, max %.0f ms over %d   target <= %d ms%n", changed, size, median(after) / 1e6,
+                    Arrays.stream(after).max().orElseThrow() / 1e6, after.length, changed == 1 ? 50 : 300);
+            if (peer != null) {
+                System.out.printf("   against peer-hami-go's scrape (%.0f ms, text, in process): %.2fx%n",
+                        peer.medianSeconds() * 1000, median(after) / 1e9 / peer.medianSeconds());
+            }
         }
         // The identity body (68 MB) is for humans with curl; measured only outside "deployed" runs,
         // where the in-process client's own copy of it would count against the server's heap.
@@ -244,7 +269,33 @@ public final class AllocationScrapeBenchmark {
         System.out.printf("one pod event (Ledger.putPod of a changed pod): %.2f us averaged over %,d   "
                 + "target <= 50 us%n", eventNanos / 1e3 / events, events);
         System.out.printf("heap after GC, ledger and render cache of the formats scraped: %.1f MiB of a maximum %.0f "
-                + "MiB%n", (usedHeapAfterGc() - heapBefore) / 1048576.0, Runtime.getRuntime().maxMemory() / 1048576.0);
+                + "MiB   target <= 256 MiB%n", (usedHeapAfterGc() - heapBefore) / 1048576.0,
+                Runtime.getRuntime().maxMemory() / 1048576.0);
+    }
+
+    /** HAMi's collector pattern over the same ledger shape, run before this benchmark: its median and bytes. */
+    record Peer(double medianSeconds, long bytes) {
+        static Peer run(int nodes, int cardsPerNode, int containers) throws Exception {
+            String binary = System.getenv("PEER_HAMI_GO");
+            if (binary == null || binary.isEmpty()) {
+                return null;
+            }
+            Process process = new ProcessBuilder(binary, Integer.toString(nodes), Integer.toString(cardsPerNode),
+                    Integer.toString(containers), "5").redirectErrorStream(true).start();
+            String output = new String(process.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+            if (process.waitFor() != 0) {
+                throw new IllegalStateException("peer-hami-go failed: " + output);
+            }
+            java.util.regex.Matcher median = java.util.regex.Pattern.compile("median ([0-9.]+) s .* ([0-9]+) bytes")
+                    .matcher(output);
+            if (!median.find()) {
+                throw new IllegalStateException("peer-hami-go printed no median: " + output);
+            }
+            Peer peer = new Peer(Double.parseDouble(median.group(1)), Long.parseLong(median.group(2)));
+            System.out.printf("peer-hami-go %d %d %d 5 (HAMi's collector pattern, text, in process): median %.0f ms, "
+                    + "%,d bytes%n", nodes, cardsPerNode, containers, peer.medianSeconds() * 1000, peer.bytes());
+            return peer;
+        }
     }
 
     /**
@@ -304,6 +355,7 @@ public final class AllocationScrapeBenchmark {
         private final BuildInfo build = BuildInfo.current();
         private final SkipCounter skips = new SkipCounter();
         private final SourceHealth health = new SourceHealth();
+        private final FamilySelection selection;
         private volatile RenderCache cache = new RenderCache();
 
         Rendering(Ledger ledger) {
@@ -312,8 +364,14 @@ public final class AllocationScrapeBenchmark {
 
         /** {@code shard}'s part of the view, as a sharded role renders it. */
         Rendering(Ledger ledger, Shard shard) {
+            this(ledger, shard, AllocationMetrics.DEFAULT_SELECTION);
+        }
+
+        /** The families {@code selection} keeps of {@code shard}'s part of the view. */
+        Rendering(Ledger ledger, Shard shard, FamilySelection selection) {
             this.ledger = ledger;
             this.shard = shard;
+            this.selection = selection;
         }
 
         void forget() {
@@ -330,8 +388,8 @@ public final class AllocationScrapeBenchmark {
             long started = System.nanoTime();
             AllocationView view = ledger.view();
             health.record(AllocationRole.SOURCE, view.freshness().synced(), System.nanoTime() - started, null);
-            return AllocationMetrics.exposition(view, shard, FamilyDecorator.NONE, ContainerSeries.POD_EFFECTIVE, cache,
-                    SelfMetrics.families(build, skips, health));
+            return AllocationMetrics.exposition(view, shard, FamilyDecorator.NONE, ContainerSeries.POD_EFFECTIVE,
+                    selection, cache, SelfMetrics.families(build, skips, health), System.currentTimeMillis());
         }
 
         @Override
@@ -349,10 +407,8 @@ public final class AllocationScrapeBenchmark {
     static long render(MetricsSource role, ExpositionFormat format, boolean gzip) throws Exception {
         CountingStream out = new CountingStream();
         if (gzip) {
-            // At the fastest level, as the endpoint compresses.
-            try (GZIPOutputStream zipped = gzip(out, java.util.zip.Deflater.BEST_SPEED)) {
-                role.collect().write(zipped, format);
-            }
+            // As the endpoint compresses: members, each segment's kept compressed.
+            role.collect().writeGzip(out, format);
         } else {
             role.collect().write(out, format);
         }
