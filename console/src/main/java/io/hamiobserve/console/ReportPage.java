@@ -20,6 +20,8 @@ final class ReportPage {
         Map<String, String> all = Map.of(table.id() + ".size", Integer.toString(Table.MAX_PAGE_SIZE));
         JtereportGenerated.render(new OwaspHtmlTemplateOutput(output), null, title,
                 table.view(rows, all, new Links(""), "", Map.of(), "", "No workloads."));
-        return output.toString();
+        // Escaped for HTML, and printable where a terminal shows it: a label value's control
+        // characters (ESC, BEL, bidirectional overrides) become "?" as in the text table.
+        return output.toString().replaceAll("[\\p{Cc}\u202A-\u202E\u2066-\u2069&&[^\n]]", "?");
     }
 }

@@ -84,16 +84,24 @@ public final class RightsizeReport {
                     .filter(r -> workloads.stream().anyMatch(w -> w.workload().namespace().equals(
                             r.workload().namespace()) && w.pods().contains(r.workload().pod())))
                     .toList();
-            print(Columns.recommendations(new Links("")), pods, options.format(), title, out);
+            print(Columns.recommendations(new Links("")), pods, options.format(), title + " per pod", out);
             if (options.format() == Format.TABLE) {
-                savings(state, pods, out);
+                RightSizing.Savings savings = RightSizing.Savings.of(pods, FleetTotals.of(state).meanCardMemory());
+                savings(savings.memoryBytes(), savings.cores(), savings.memoryCards(), out);
             }
         } else if (options.format() == Format.PATCH) {
             out.print("# " + Table.printable(title) + "\n# per workload: a strategic-merge patch of its containers' "
                     + "nvidia.com/gpumem and nvidia.com/gpucores limits, and the kubectl line that applies it\n\n");
             WorkloadPatch.of(workloads).forEach(patch -> out.print(patch.script()));
         } else {
-            print(WorkloadColumns.recommendations(new Links("")), workloads, options.format(), title, out);
+            print(WorkloadColumns.recommendations(new Links("")), workloads, options.format(), title
+                    + " per workload", out);
+            if (options.format() == Format.TABLE) {
+                double memory = workloads.stream().mapToDouble(WorkloadRecommendation::memoryFreedBytes).sum();
+                savings(memory, workloads.stream().mapToDouble(WorkloadRecommendation::coresFreed).sum(),
+                        io.hamiobserve.domain.fleet.Figure.of(memory).fractionOf(FleetTotals.of(state).meanCardMemory()),
+                        out);
+            }
         }
         out.flush();
     }
@@ -114,12 +122,12 @@ public final class RightsizeReport {
         }
     }
 
-    private static void savings(FleetState state, List<Recommendation> recommendations, PrintStream out) {
-        RightSizing.Savings savings = RightSizing.Savings.of(recommendations, FleetTotals.of(state).meanCardMemory());
+    private static void savings(double memoryBytes, double cores, io.hamiobserve.domain.fleet.Figure memoryCards,
+                                PrintStream out) {
         out.printf("%nApplying every recommendation frees %s of GPU memory%s and %s cards' worth of "
-                        + "compute.%n", io.hamiobserve.console.Format.bytes(savings.memoryBytes()),
-                savings.memoryCards().isKnown() ? " (≈ " + io.hamiobserve.console.Format.number(
-                        savings.memoryCards().orElseThrow(), 1) + " cards)" : "",
-                io.hamiobserve.console.Format.number(savings.cores() / 100, 1));
+                        + "compute.%n", io.hamiobserve.console.Format.bytes(memoryBytes),
+                memoryCards.isKnown() ? " (≈ " + io.hamiobserve.console.Format.number(
+                        memoryCards.orElseThrow(), 1) + " cards)" : "",
+                io.hamiobserve.console.Format.number(cores / 100, 1));
     }
 }

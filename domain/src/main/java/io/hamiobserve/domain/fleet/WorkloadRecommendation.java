@@ -71,6 +71,19 @@ public record WorkloadRecommendation(WorkloadGroup workload, List<String> pods, 
         return memory.max(compute);
     }
 
+    /** Memory the recommendation gives back over every card of the pods running now, bytes (0 when it asks more). */
+    public double memoryFreedBytes() {
+        Figure change = memoryChangeMib();
+        return change.isKnown() && change.orElseThrow() < 0
+                ? -change.orElseThrow() * cards * podsNow.size() * 1024 * 1024 : 0;
+    }
+
+    /** Compute the recommendation gives back over every card of the pods running now, percent of a card. */
+    public double coresFreed() {
+        Figure change = coresChange();
+        return change.isKnown() && change.orElseThrow() < 0 ? -change.orElseThrow() * cards * podsNow.size() : 0;
+    }
+
     /** Whether there is anything to set: a target for memory or compute. */
     public boolean hasTarget() {
         return memoryMib.isKnown() || cores.isKnown();
