@@ -18,6 +18,13 @@ final class WorkloadColumns {
     private WorkloadColumns() {
     }
 
+    /** What the table is, for its caption. */
+    static final String CAPTION = "Per workload: one row per controller (Deployment, StatefulSet, CronJob, ...) and "
+            + "container, over every pod it had in the window (replicas, rollouts, finished Jobs). Every figure is per "
+            + "card. Lower and upper bounds as Kubernetes' VPA gives them, widened by (1 + 1/days of history); a "
+            + "peak at 98 % of the limit raises the target; pods that differ are said. Open the workload for its "
+            + "pods; rightsize --format patch prints the patches.";
+
     static Table<WorkloadRecommendation> recommendations(Links links) {
         return new Table<>("byworkload", "Recommendations per workload", List.of(
                 column("severity", "Severity", (WorkloadRecommendation r) -> new Value.Graded(r.severity())),
