@@ -381,17 +381,21 @@ final class ConsolePages {
                 fact("Node", workload.node(), links.node(workload.node())),
                 fact("Cards", workload.cards().size() + " (" + String.join(", ", workload.cards()) + ")",
                         workload.cards().size() == 1 ? links.card(workload.cards().getFirst()) : null),
-                figureFact("Memory allocated", workload.memoryAllocated(), Kind.BYTES, ""),
-                figureFact("Used now", workload.memoryUsed(), Kind.BYTES, ""),
-                figureFact("Peak over " + Format.duration(window), recommendation.map(Recommendation::memoryPeak)
+                figureFact("Memory allocated, all cards", workload.memoryAllocated(), Kind.BYTES, ""),
+                figureFact("Used now, all cards", workload.memoryUsed(), Kind.BYTES, ""),
+                figureFact("Peak per card over " + Format.duration(window), recommendation.map(Recommendation::memoryPeak)
                         .orElse(Figure.missing(io.hamiobserve.domain.fleet.Absence.NOT_ENOUGH_HISTORY)),
                         Kind.BYTES, ""),
-                figureFact("Idle", workload.memoryIdle(), Kind.BYTES, ""),
-                figureFact("Compute allocated", workload.coresAllocated(), Kind.PERCENT, ""),
-                figureFact("Compute used", workload.utilisation(), Kind.PERCENT, ""),
+                figureFact("Idle, all cards", workload.memoryIdle(), Kind.BYTES, ""),
+                figureFact("Compute allocated, all cards", workload.coresAllocated(), Kind.PERCENT, ""),
+                figureFact("Compute used, all cards", workload.utilisation(), Kind.PERCENT, ""),
                 figureFact("Last kernel", workload.lastKernelSeconds(), Kind.SECONDS, " ago"),
                 figureFact("Memory outside HAMi-Core", Figure.of(workload.unmanagedMemory()), Kind.BYTES, "")))));
         recommendation.ifPresent(advice -> recommendationSection(page, advice, window));
+        // The controller's figures rest on every pod it had: the whole fleet's history, as the
+        // right-sizing page reads it (one cached read, whatever the fleet's size).
+        WorkloadSection.of(ref, found, fleet.usage(request.at(), window, RightSizing.MIN_HISTORY,
+                FleetScope.EVERYTHING)).ifPresent(advice -> WorkloadSection.add(page, links, ref, advice, window));
         page.add(windowChoices(request));
         TimeRange range = range(request, TimeRange.WEEK);
         page.add(rangeChoices(request, range));

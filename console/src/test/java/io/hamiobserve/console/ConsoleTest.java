@@ -102,6 +102,26 @@ class ConsoleTest {
     }
 
     @Test
+    void aDeploymentsPodShowsTheWorkloadsRecommendationOverItsPodsAndThePatchToCopy() throws Exception {
+        FixedHistory owned = new FixedHistory();
+        owned.owned = true;
+        String base = start(ConsoleSettings.defaults(), owned);
+        String page = get(base + "/workload?namespace=ml-team&pod=llm-inference&container=server").body();
+        assertTrue(page.contains("Deployment ml-team/llm"), page);
+        assertTrue(page.contains("2 (1 now)"), "both pods of the rollout: " + page);
+        assertTrue(page.contains("Pod llm-old"), page);
+        assertTrue(page.contains("data-copy=\"patch\""), page);
+        assertTrue(page.contains("kubectl patch deployment &#39;llm&#39; -n &#39;ml-team&#39; --type strategic")
+                || page.contains("kubectl patch deployment 'llm' -n 'ml-team' --type strategic"), page);
+        assertTrue(page.contains("nvidia.com/gpumem: &#39;2560&#39;") || page.contains("nvidia.com/gpumem: '2560'"),
+                page);
+        assertTrue(page.contains("Days of history"), page);
+        String rightsizing = get(base + "/rightsizing").body();
+        assertTrue(rightsizing.contains("id=\"byworkload\""), rightsizing);
+        assertTrue(rightsizing.contains(">Deployment<"), rightsizing);
+    }
+
+    @Test
     void theBriefsPodGetsTwoAndAHalfGibAndACopyableSnippet() throws Exception {
         String base = start(ConsoleSettings.defaults());
         String page = get(base + "/workload?namespace=ml-team&pod=llm-inference&container=server").body();

@@ -234,8 +234,9 @@ final class FleetQueries {
     static final Template WORKLOAD_MEMORY_ALLOCATED = new Template("workload_trend_memory_allocated",
             "max by (device_uuid) (hami_observe_vgpu_container_memory_allocated_bytes{namespace=${namespace}, pod=${pod},"
                     + " container_index=${index}})");
-    // A workload's use at each step is the most it used since the previous step (memory) or its
-    // average (compute): a short peak between two steps is not lost from the explanation graph.
+    // A workload's use at each step is the most it used since the previous step, memory and compute
+    // alike: a short peak between two steps is not lost from the explanation graph, and the plotted
+    // compute line reaches the p95 line drawn across it wherever the samples did.
     static final Template WORKLOAD_MEMORY_USED = new Template("workload_trend_memory_used",
             "max by (device_uuid) (max_over_time(hami_vgpu_memory_used_bytes{namespace=${namespace}, pod=${pod},"
                     + " container=${container}}[${step}]))");
@@ -243,6 +244,6 @@ final class FleetQueries {
             "max by (device_uuid) (hami_observe_vgpu_container_core_allocated_ratio{namespace=${namespace}, pod=${pod},"
                     + " container_index=${index}})");
     static final Template WORKLOAD_UTILISATION = new Template("workload_trend_utilisation",
-            "max by (device_uuid) (avg_over_time(hami_container_device_utilization_ratio{namespace=${namespace},"
+            "max by (device_uuid) (max_over_time(hami_container_device_utilization_ratio{namespace=${namespace},"
                     + " pod=${pod}, container=${container}}[${step}]))");
 }
