@@ -335,12 +335,19 @@ final class ConsolePages {
         Map<WorkloadRef, Recommendation> advice = recommendations(request, state.workloads(), page,
                 FleetScope.EVERYTHING);
         Table<Workload> table = Columns.workloads(links, advice, windowLabel(request));
-        Optional<Result> export = export(request, Map.of("workloads", rows(table, state.workloads())));
+        // The same cached read as the recommendations above: one row per controller and container.
+        List<WorkloadRecommendation> byWorkload = RightSizing.byWorkload(state.workloads(), fleet.usage(request.at(),
+                window(request), RightSizing.MIN_HISTORY, FleetScope.EVERYTHING));
+        Table<WorkloadRecommendation> workloadTable = WorkloadColumns.recommendations(links);
+        Optional<Result> export = export(request, Map.of("workloads", rows(table, state.workloads()),
+                "byworkload", rows(workloadTable, byWorkload)));
         if (export.isPresent()) {
             return export.get();
         }
         page.add(windowChoices(request));
-        page.add(view(table, state.workloads(), request, page.anchors(), "Every container holding a GPU share (and "
+        page.add(view(workloadTable, byWorkload, request, page.anchors(), WorkloadColumns.CAPTION,
+                "No workloads hold GPU shares."));
+        page.add(view(table, state.workloads(), request, page.anchors(), "Per pod: every container holding a GPU share (and "
                 + "any with usage the scheduler does not list). Peak and recommendation over the last "
                 + windowLabel(request) + ".", "No workloads hold GPU shares."));
         return page.html();

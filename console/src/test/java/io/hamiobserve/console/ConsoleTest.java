@@ -156,11 +156,17 @@ class ConsoleTest {
                 .startsWith("text/html"));
     }
 
+    private static String podsTable(String html) {
+        return html.substring(html.indexOf("<section class=\"table\" id=\"workloads\">"));
+    }
+
     @Test
     void sortingFilteringAndPagingLiveInTheUrl() throws Exception {
         String base = start(ConsoleSettings.defaults());
-        String ascending = get(base + "/workloads?workloads.sort=memory_allocated&workloads.dir=asc").body();
-        String descending = get(base + "/workloads?workloads.sort=memory_allocated&workloads.dir=desc").body();
+        // The pods' table (the workloads' table above it names the same bare pods).
+        String ascending = podsTable(get(base + "/workloads?workloads.sort=memory_allocated&workloads.dir=asc").body());
+        String descending = podsTable(get(base + "/workloads?workloads.sort=memory_allocated&workloads.dir=desc")
+                .body());
         assertTrue(ascending.indexOf(">notebook</a>") < ascending.indexOf(">llm-inference</a>"), "4 GiB before 8 GiB");
         String hostile = ">pod\"&gt;&lt;svg onload=alert(2)&gt;</a>";
         assertTrue(descending.indexOf(hostile) < descending.indexOf(">llm-inference</a>"), "20 GiB before 8 GiB");
