@@ -355,8 +355,9 @@ final class ConsolePages {
 
     Result workload(Request request) throws SourceUnavailableException {
         WorkloadRef ref = new WorkloadRef(request.get("namespace"), request.get("pod"), request.get("container"));
-        fleet.ahead(() -> fleet.usage(request.at(), window(request), RightSizing.MIN_HISTORY,
-                new FleetScope.OfWorkload(ref)));
+        // The whole fleet's history, as the right-sizing page reads it (one cached read): the pod's
+        // workload rests on every pod its controller had, which no pod-scoped read names.
+        fleet.ahead(() -> fleet.usage(request.at(), window(request), RightSizing.MIN_HISTORY, FleetScope.EVERYTHING));
         FleetState state = fleet.state(request.at(), new FleetScope.OfWorkload(ref));
         Builder page = page("Workload " + ref.pod(), request, state).crumb("Overview", links.to("/"));
         Map<Measure, String> queries = page.queries(state.provenance());
@@ -377,8 +378,7 @@ final class ConsolePages {
                     + "its history, if Prometheus still has it, is below.");
         }
         Duration window = window(request);
-        UsageHistory usage = fleet.usage(request.at(), window, RightSizing.MIN_HISTORY,
-                new FleetScope.OfWorkload(ref));
+        UsageHistory usage = fleet.usage(request.at(), window, RightSizing.MIN_HISTORY, FleetScope.EVERYTHING);
         page.queries(usage.provenance());
         Optional<Recommendation> recommendation = found.map(w -> RightSizing.recommend(w, usage));
         found.ifPresent(workload -> page.add(new Facts(ref.toString(), List.of(
@@ -399,10 +399,8 @@ final class ConsolePages {
                 figureFact("Last kernel", workload.lastKernelSeconds(), Kind.SECONDS, " ago"),
                 figureFact("Memory outside HAMi-Core", Figure.of(workload.unmanagedMemory()), Kind.BYTES, "")))));
         recommendation.ifPresent(advice -> recommendationSection(page, advice, window));
-        // The controller's figures rest on every pod it had: the whole fleet's history, as the
-        // right-sizing page reads it (one cached read, whatever the fleet's size).
-        WorkloadSection.of(ref, found, fleet.usage(request.at(), window, RightSizing.MIN_HISTORY,
-                FleetScope.EVERYTHING)).ifPresent(advice -> WorkloadSection.add(page, links, ref, advice, window));
+        WorkloadSection.of(ref, found, usage).ifPresent(advice -> WorkloadSection.add(page, links, ref, advice,
+                window));
         page.add(windowChoices(request));
         TimeRange range = range(request, TimeRange.WEEK);
         page.add(rangeChoices(request, range));
