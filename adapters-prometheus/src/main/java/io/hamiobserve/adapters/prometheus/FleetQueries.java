@@ -109,11 +109,13 @@ final class FleetQueries {
             "max by (namespace, pod, container, device_uuid) "
                     + "(max_over_time(hami_container_device_utilization_ratio{${where}}[${recent}]))");
 
-    // Each container's medians (the VPA's lower-bound percentile): of the raw samples, or of the
-    // hourly peaks where they are recorded (the VPA's memory histogram holds peaks too).
+    // Each container's medians (the VPA's lower-bound percentile). Memory's is of its hourly peaks
+    // (the VPA's memory histogram holds peaks too), recorded or computed from the raw series at
+    // each hour, so both read the same figure; compute's is of the samples.
     static final Template MEMORY_MEDIAN = new Template("container_memory_median",
-            "max by (namespace, pod, container, device_uuid) "
-                    + "(quantile_over_time(0.5, hami_vgpu_memory_used_bytes{${where}}[${window}]))");
+            "max by (namespace, pod, container, device_uuid) (quantile_over_time(0.5, (max by (namespace, pod, "
+                    + "container, device_uuid) (max_over_time(hami_vgpu_memory_used_bytes{${where}}[1h])))"
+                    + "[${window}:1h]))");
     static final Template RECORDED_MEMORY_MEDIAN = new Template("container_memory_median",
             "max by (namespace, pod, container, device_uuid) (quantile_over_time(0.5, "
                     + RecordingRules.CONTAINER_MEMORY_PEAK_HOURLY + "{${where}}[${window}]))");
