@@ -11,6 +11,7 @@ module io.hamiobserve.console {
     requires gg.jte.runtime;
     requires tools.jackson.databind;
     requires org.apache.commons.csv;
+    requires org.snakeyaml.engine;
     requires java.logging;
     // jte marks its generated classes @Generated (source retention only).
     requires static java.compiler;

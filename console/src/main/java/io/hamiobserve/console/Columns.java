@@ -113,25 +113,26 @@ final class Columns {
                 Table.<Workload>column("node", "Node", w -> Value.text(w.node())).linked(w -> links.node(w.node())),
                 Table.<Workload>column("cards", "Cards", w -> Value.of(w.cards().size(), Kind.COUNT))
                         .linked(w -> w.cards().size() == 1 ? links.card(w.cards().getFirst()) : null),
-                Table.<Workload>column("memory_allocated", "Mem alloc",
+                Table.<Workload>column("memory_allocated", "Mem alloc, all cards",
                         w -> bar(w.memoryAllocated(), w.memoryAllocated(), w.memoryUsed(), w.memoryAllocated()))
                         .from(Measure.CONTAINER_MEMORY_ALLOCATED),
-                Table.<Workload>column("memory_used", "Used now", w -> Value.of(w.memoryUsed(), Kind.BYTES))
-                        .from(Measure.CONTAINER_MEMORY_USED),
-                Table.<Workload>column("memory_peak", "Peak " + window,
+                Table.<Workload>column("memory_used", "Used now, all cards", w -> Value.of(w.memoryUsed(), Kind.BYTES))
+                        .from(Measure.CONTAINER_MEMORY_USED).explained("the sum over the container's cards; the peak and "
+                                + "the recommendation are per card"),
+                Table.<Workload>column("memory_peak", "Peak per card " + window,
                         w -> Value.of(advice.apply(w) == null ? Figure.missing(
                                 io.hamiobserve.domain.fleet.Absence.NOT_ENOUGH_HISTORY)
                                 : advice.apply(w).memoryPeak(), Kind.BYTES)).from(Measure.CONTAINER_MEMORY_PEAK),
-                Table.<Workload>column("memory_idle", "Idle", w -> Value.of(w.memoryIdle(), Kind.BYTES))
+                Table.<Workload>column("memory_idle", "Idle, all cards", w -> Value.of(w.memoryIdle(), Kind.BYTES))
                         .explained("allocated minus used now"),
-                Table.<Workload>column("cores_allocated", "Compute alloc",
+                Table.<Workload>column("cores_allocated", "Compute alloc, all cards",
                         w -> Value.of(w.coresAllocated(), Kind.PERCENT)).from(Measure.CONTAINER_CORES_ALLOCATED),
-                Table.<Workload>column("utilisation", "Compute used", w -> Value.of(w.utilisation(), Kind.PERCENT))
+                Table.<Workload>column("utilisation", "Compute used, all cards", w -> Value.of(w.utilisation(), Kind.PERCENT))
                         .from(Measure.CONTAINER_UTILISATION),
                 Table.<Workload>column("last_kernel", "Last kernel",
                         w -> Value.of(w.lastKernelSeconds(), Kind.SECONDS)).from(Measure.CONTAINER_LAST_KERNEL)
                         .explained("time since the container's last GPU kernel"),
-                Table.<Workload>column("recommended_memory", "Recommended mem",
+                Table.<Workload>column("recommended_memory", "Recommended mem per card",
                         w -> Value.of(advice.apply(w) == null ? Figure.missing(
                                 io.hamiobserve.domain.fleet.Absence.NOT_ENOUGH_HISTORY)
                                 : advice.apply(w).memoryMib(), Kind.MIB)).from(Measure.CONTAINER_MEMORY_PEAK),

@@ -14,6 +14,7 @@ import io.hamiobserve.domain.fleet.Recommendation;
 import io.hamiobserve.domain.fleet.RightSizing;
 import io.hamiobserve.domain.fleet.Severity;
 import io.hamiobserve.domain.fleet.UsageHistory;
+import io.hamiobserve.domain.fleet.WorkloadRecommendation;
 import io.hamiobserve.ports.SourceUnavailableException;
 
 import java.time.Duration;
@@ -43,7 +44,10 @@ final class RightsizingPage extends FleetPage {
         page.describes(usage.at()).queries(usage.provenance());
         List<Recommendation> recommendations = RightSizing.recommendAll(state.workloads(), usage);
         Table<Recommendation> table = Columns.recommendations(links);
-        Optional<Result> export = export(request, Map.of("rightsizing", rows(table, recommendations)));
+        List<WorkloadRecommendation> byWorkload = RightSizing.byWorkload(state.workloads(), usage);
+        Table<WorkloadRecommendation> workloadTable = WorkloadColumns.recommendations(links);
+        Optional<Result> export = export(request, Map.of("rightsizing", rows(table, recommendations),
+                "byworkload", rows(workloadTable, byWorkload)));
         if (export.isPresent()) {
             return export.get();
         }
@@ -74,7 +78,10 @@ final class RightsizingPage extends FleetPage {
                 + "percentile of utilisation, rounded up to " + RightSizing.CORES_STEP
                 + " (at least " + RightSizing.CORES_STEP + ", at most 100). Severity by absolute difference. Open a "
                 + "workload for its explanation graph and a resources block to copy.");
-        page.add(view(table, recommendations, request, page.anchors(), "", "No workloads hold GPU shares."));
+        page.add(view(workloadTable, byWorkload, request, page.anchors(), WorkloadColumns.CAPTION,
+                "No workloads hold GPU shares."));
+        page.add(view(table, recommendations, request, page.anchors(), "Per pod and container, as the pods run now "
+                + "(bare pods, debugging): the same rules on one pod's history.", "No workloads hold GPU shares."));
         return page.html();
     }
 }

@@ -46,8 +46,9 @@ final class WorkloadPage extends FleetPage {
     @Override
     public Result build(Request request) throws SourceUnavailableException {
         WorkloadRef ref = new WorkloadRef(request.get("namespace"), request.get("pod"), request.get("container"));
-        fleet.ahead(() -> fleet.usage(request.at(), window(request), RightSizing.MIN_HISTORY,
-                new FleetScope.OfWorkload(ref)));
+        // The whole fleet's history, as the right-sizing page reads it (one cached read): the pod's
+        // workload rests on every pod its controller had, which no pod-scoped read names.
+        fleet.ahead(() -> fleet.usage(request.at(), window(request), RightSizing.MIN_HISTORY, FleetScope.EVERYTHING));
         FleetState state = fleet.state(request.at(), new FleetScope.OfWorkload(ref));
         Builder page = page("Workload " + ref.pod(), request, state).crumb("Overview", links.to(OverviewPage.PAGE));
         Map<Measure, String> queries = page.queries(state.provenance());
@@ -68,8 +69,7 @@ final class WorkloadPage extends FleetPage {
                     + "its history, if Prometheus still has it, is below.");
         }
         Duration window = window(request);
-        UsageHistory usage = fleet.usage(request.at(), window, RightSizing.MIN_HISTORY,
-                new FleetScope.OfWorkload(ref));
+        UsageHistory usage = fleet.usage(request.at(), window, RightSizing.MIN_HISTORY, FleetScope.EVERYTHING);
         page.queries(usage.provenance());
         Optional<Recommendation> recommendation = found.map(w -> RightSizing.recommend(w, usage));
         found.ifPresent(workload -> page.add(new Facts(ref.toString(), List.of(
@@ -79,17 +79,19 @@ final class WorkloadPage extends FleetPage {
                 fact("Node", workload.node(), links.node(workload.node())),
                 fact("Cards", workload.cards().size() + " (" + String.join(", ", workload.cards()) + ")",
                         workload.cards().size() == 1 ? links.card(workload.cards().getFirst()) : null),
-                figureFact("Memory allocated", workload.memoryAllocated(), Kind.BYTES, ""),
-                figureFact("Used now", workload.memoryUsed(), Kind.BYTES, ""),
-                figureFact("Peak over " + Format.duration(window), recommendation.map(Recommendation::memoryPeak)
+                figureFact("Memory allocated, all cards", workload.memoryAllocated(), Kind.BYTES, ""),
+                figureFact("Used now, all cards", workload.memoryUsed(), Kind.BYTES, ""),
+                figureFact("Peak per card over " + Format.duration(window), recommendation.map(Recommendation::memoryPeak)
                         .orElse(Figure.missing(io.hamiobserve.domain.fleet.Absence.NOT_ENOUGH_HISTORY)),
                         Kind.BYTES, ""),
-                figureFact("Idle", workload.memoryIdle(), Kind.BYTES, ""),
-                figureFact("Compute allocated", workload.coresAllocated(), Kind.PERCENT, ""),
-                figureFact("Compute used", workload.utilisation(), Kind.PERCENT, ""),
+                figureFact("Idle, all cards", workload.memoryIdle(), Kind.BYTES, ""),
+                figureFact("Compute allocated, all cards", workload.coresAllocated(), Kind.PERCENT, ""),
+                figureFact("Compute used, all cards", workload.utilisation(), Kind.PERCENT, ""),
                 figureFact("Last kernel", workload.lastKernelSeconds(), Kind.SECONDS, " ago"),
                 figureFact("Memory outside HAMi-Core", Figure.of(workload.unmanagedMemory()), Kind.BYTES, "")))));
         recommendation.ifPresent(advice -> recommendationSection(page, advice, window));
+        WorkloadSection.of(ref, found, usage).ifPresent(advice -> WorkloadSection.add(page, links, ref, advice,
+                window));
         page.add(windowChoices(request));
         TimeRange range = range(request, TimeRange.WEEK);
         page.add(rangeChoices(request, range));

@@ -9,8 +9,10 @@ import io.hamiobserve.domain.fleet.Recommendation;
 import io.hamiobserve.domain.fleet.RightSizing;
 import io.hamiobserve.domain.fleet.Workload;
 import io.hamiobserve.domain.fleet.WorkloadRef;
+import io.hamiobserve.domain.fleet.WorkloadRecommendation;
 import io.hamiobserve.ports.SourceUnavailableException;
 
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
@@ -33,12 +35,19 @@ final class WorkloadsPage extends FleetPage {
         Map<WorkloadRef, Recommendation> advice = recommendations(request, state.workloads(), page,
                 FleetScope.EVERYTHING);
         Table<Workload> table = Columns.workloads(links, advice, windowLabel(request));
-        Optional<Result> export = export(request, Map.of("workloads", rows(table, state.workloads())));
+        // The same cached read as the recommendations above: one row per controller and container.
+        List<WorkloadRecommendation> byWorkload = RightSizing.byWorkload(state.workloads(), fleet.usage(request.at(),
+                window(request), RightSizing.MIN_HISTORY, FleetScope.EVERYTHING));
+        Table<WorkloadRecommendation> workloadTable = WorkloadColumns.recommendations(links);
+        Optional<Result> export = export(request, Map.of("workloads", rows(table, state.workloads()),
+                "byworkload", rows(workloadTable, byWorkload)));
         if (export.isPresent()) {
             return export.get();
         }
         page.add(windowChoices(request));
-        page.add(view(table, state.workloads(), request, page.anchors(), "Every container holding a GPU share (and "
+        page.add(view(workloadTable, byWorkload, request, page.anchors(), WorkloadColumns.CAPTION,
+                "No workloads hold GPU shares."));
+        page.add(view(table, state.workloads(), request, page.anchors(), "Per pod: every container holding a GPU share (and "
                 + "any with usage the scheduler does not list). Peak and recommendation over the last "
                 + windowLabel(request) + ".", "No workloads hold GPU shares."));
         return page.html();

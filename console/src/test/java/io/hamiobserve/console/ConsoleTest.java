@@ -102,6 +102,26 @@ class ConsoleTest {
     }
 
     @Test
+    void aDeploymentsPodShowsTheWorkloadsRecommendationOverItsPodsAndThePatchToCopy() throws Exception {
+        FixedHistory owned = new FixedHistory();
+        owned.owned = true;
+        String base = start(ConsoleSettings.defaults(), owned);
+        String page = get(base + "/workload?namespace=ml-team&pod=llm-inference&container=server").body();
+        assertTrue(page.contains("Deployment ml-team/llm"), page);
+        assertTrue(page.contains("2 (1 now)"), "both pods of the rollout: " + page);
+        assertTrue(page.contains("Pod llm-old"), page);
+        assertTrue(page.contains("data-copy=\"patch\""), page);
+        assertTrue(page.contains("kubectl patch deployment &#39;llm&#39; -n &#39;ml-team&#39; --type strategic")
+                || page.contains("kubectl patch deployment 'llm' -n 'ml-team' --type strategic"), page);
+        assertTrue(page.contains("nvidia.com/gpumem: &#39;2560&#39;") || page.contains("nvidia.com/gpumem: '2560'"),
+                page);
+        assertTrue(page.contains("Days of history"), page);
+        String rightsizing = get(base + "/rightsizing").body();
+        assertTrue(rightsizing.contains("id=\"byworkload\""), rightsizing);
+        assertTrue(rightsizing.contains(">Deployment<"), rightsizing);
+    }
+
+    @Test
     void theBriefsPodGetsTwoAndAHalfGibAndACopyableSnippet() throws Exception {
         String base = start(ConsoleSettings.defaults());
         String page = get(base + "/workload?namespace=ml-team&pod=llm-inference&container=server").body();
@@ -136,11 +156,17 @@ class ConsoleTest {
                 .startsWith("text/html"));
     }
 
+    private static String podsTable(String html) {
+        return html.substring(html.indexOf("<section class=\"table\" id=\"workloads\">"));
+    }
+
     @Test
     void sortingFilteringAndPagingLiveInTheUrl() throws Exception {
         String base = start(ConsoleSettings.defaults());
-        String ascending = get(base + "/workloads?workloads.sort=memory_allocated&workloads.dir=asc").body();
-        String descending = get(base + "/workloads?workloads.sort=memory_allocated&workloads.dir=desc").body();
+        // The pods' table (the workloads' table above it names the same bare pods).
+        String ascending = podsTable(get(base + "/workloads?workloads.sort=memory_allocated&workloads.dir=asc").body());
+        String descending = podsTable(get(base + "/workloads?workloads.sort=memory_allocated&workloads.dir=desc")
+                .body());
         assertTrue(ascending.indexOf(">notebook</a>") < ascending.indexOf(">llm-inference</a>"), "4 GiB before 8 GiB");
         String hostile = ">pod\"&gt;&lt;svg onload=alert(2)&gt;</a>";
         assertTrue(descending.indexOf(hostile) < descending.indexOf(">llm-inference</a>"), "20 GiB before 8 GiB");

@@ -42,6 +42,8 @@ final class FixedHistory implements FleetHistory {
     /** When set, no exporter has reported its sources (a Prometheus that has scraped none yet). */
     volatile boolean noSourcesReported;
     /** Changes the readings before they are answered (a test's own fleet: missing figures, a card gone). */
+    /** Whether the history names owners: the brief's pod then belongs to a Deployment with a rolled-out pod. */
+    volatile boolean owned;
     volatile java.util.function.UnaryOperator<FleetReadings> alter = java.util.function.UnaryOperator.identity();
     /** When set, every read waits for it to open (a slow Prometheus). */
     volatile java.util.concurrent.CountDownLatch gate;
@@ -116,6 +118,18 @@ final class FixedHistory implements FleetHistory {
     public UsageHistory usage(Instant at, Duration window, Duration settledAfter, FleetScope scope)
             throws SourceUnavailableException {
         check();
+        if (owned) {
+            // The brief's pod as the second pod of a Deployment rolled out mid-window.
+            io.hamiobserve.domain.fleet.WorkloadGroup llm = new io.hamiobserve.domain.fleet.WorkloadGroup("",
+                    "ml-team", "Deployment", "llm", "server");
+            return new UsageHistory(at, window, settledAfter, List.of(
+                    new UsageHistory.ShareHistory("ml-team", "llm-old", "server", "GPU-A1", Figure.of(2100 * MIB),
+                            Figure.of(25), 2000, 2000, Figure.of(0), llm, Figure.of(1900 * MIB), Figure.of(12), 168),
+                    new UsageHistory.ShareHistory("ml-team", "llm-inference", "server", "GPU-A0",
+                            Figure.of(2226 * MIB), Figure.of(27.4), 2000, 1800, Figure.of(25), llm,
+                            Figure.of(2000 * MIB), Figure.of(14), 168)),
+                    java.util.Map.of(llm, 336L), provenance());
+        }
         return new UsageHistory(at, window, settledAfter, List.of(
                 new UsageHistory.ShareHistory("ml-team", "llm-inference", "server", "GPU-A0", Figure.of(2226 * MIB),
                         Figure.of(27.4), 2000, 1800, Figure.of(25)),

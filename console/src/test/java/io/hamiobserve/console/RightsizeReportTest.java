@@ -8,6 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class RightsizeReportTest {
@@ -21,7 +22,9 @@ class RightsizeReportTest {
     @Test
     void theTableSaysWhatEachWorkloadShouldAskAndWhatItAllFrees() throws Exception {
         String table = report(RightsizeReport.Format.TABLE);
-        assertTrue(table.startsWith("Right-sizing over 14d from a fixed test fleet <i> (3 workloads):"), table);
+        assertTrue(table.startsWith("Right-sizing over 14d from a fixed test fleet <i> per workload (3 rows):"), table);
+        // No owner series in this history: each pod is its own workload.
+        assertTrue(table.contains(" Pod "), table);
         assertTrue(table.contains("critical"), table);
         assertTrue(table.contains("2.50 GiB (2,560 MiB)"), table);
         assertTrue(table.contains("Applying every recommendation frees 5.5 GiB of GPU memory"), table);
@@ -33,9 +36,47 @@ class RightsizeReportTest {
         assertTrue(json.contains("\"memory_recommended\" : 2560"), json);
         assertTrue(json.contains("\"severity\" : \"critical\""), json);
         String csv = report(RightsizeReport.Format.CSV);
+        assertTrue(csv.lines().findFirst().orElseThrow().startsWith("severity,cluster,namespace,owner_kind,owner_name,"
+                + "container,pods,pods_now,cards,memory_now,memory_lower,memory_recommended"), csv);
+        assertTrue(csv.contains("critical,,ml-team,Pod,llm-inference,server,1,1,1,8192,"), csv);
+        String yaml = report(RightsizeReport.Format.YAML);
+        assertTrue(yaml.contains("memory_recommended: 2560"), yaml);
+        assertTrue(yaml.contains("owner_kind: Pod"), yaml);
+    }
+
+    @Test
+    void patchesSayWhyABarePodGetsNone() throws Exception {
+        String patches = report(RightsizeReport.Format.PATCH);
+        assertTrue(patches.contains("# Pod ml-team/llm-inference\n# no patch: a bare pod: a pod's resources cannot be "
+                + "changed in place"), patches);
+        assertTrue(!patches.contains("kubectl patch"), patches);
+    }
+
+    @Test
+    void htmlIsThePagesTableWithEveryValueEscaped() throws Exception {
+        String html = report(RightsizeReport.Format.HTML);
+        assertTrue(html.startsWith("<!DOCTYPE html>"), html);
+        assertTrue(html.contains("<h1>Right-sizing over 14d from a fixed test fleet &lt;i&gt; per workload</h1>"), html);
+        assertTrue(html.contains("llm-inference"), html);
+        assertTrue(!html.contains("<script"), html);
+    }
+
+    @Test
+    void thePodViewAndTheFiltersStayAvailable() throws Exception {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        RightsizeReport.write(new FixedHistory(), Instant.parse("2026-11-30T12:00:00Z"), Duration.ofDays(14),
+                new RightsizeReport.Options(RightsizeReport.Format.CSV, java.util.Optional.of("ml-team"),
+                        java.util.Optional.of("pod"), true), new PrintStream(bytes, true, StandardCharsets.UTF_8));
+        String csv = bytes.toString(StandardCharsets.UTF_8);
         assertTrue(csv.lines().findFirst().orElseThrow().startsWith("severity,namespace,pod,container,node,cards,"
                 + "memory_now,memory_recommended"), csv);
         assertTrue(csv.contains("critical,ml-team,llm-inference,server,node-a,1,8192,2560,-5632"), csv);
+        assertTrue(csv.lines().skip(1).allMatch(line -> line.contains(",ml-team,")), csv);
+        bytes.reset();
+        RightsizeReport.write(new FixedHistory(), Instant.parse("2026-11-30T12:00:00Z"), Duration.ofDays(14),
+                new RightsizeReport.Options(RightsizeReport.Format.CSV, java.util.Optional.empty(),
+                        java.util.Optional.of("Deployment"), false), new PrintStream(bytes, true, StandardCharsets.UTF_8));
+        assertEquals(1, bytes.toString(StandardCharsets.UTF_8).lines().count(), "no Deployment: the header alone");
     }
 
     @Test

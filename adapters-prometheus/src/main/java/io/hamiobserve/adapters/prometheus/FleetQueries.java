@@ -109,6 +109,48 @@ final class FleetQueries {
             "max by (namespace, pod, container, device_uuid) "
                     + "(max_over_time(hami_container_device_utilization_ratio{${where}}[${recent}]))");
 
+    // Each container's medians (the VPA's lower-bound percentile). Memory's is of its hourly peaks
+    // (the VPA's memory histogram holds peaks too), recorded or computed from the raw series at
+    // each hour, so both read the same figure; compute's is of the samples.
+    static final Template MEMORY_MEDIAN = new Template("container_memory_median",
+            "max by (namespace, pod, container, device_uuid) (quantile_over_time(0.5, (max by (namespace, pod, "
+                    + "container, device_uuid) (max_over_time(hami_vgpu_memory_used_bytes{${where}}[1h])))"
+                    + "[${window}:1h]))");
+    static final Template RECORDED_MEMORY_MEDIAN = new Template("container_memory_median",
+            "max by (namespace, pod, container, device_uuid) (quantile_over_time(0.5, "
+                    + RecordingRules.CONTAINER_MEMORY_PEAK_HOURLY + "{${where}}[${window}]))");
+    static final Template UTILISATION_MEDIAN = new Template("container_utilisation_median",
+            "max by (namespace, pod, container, device_uuid) "
+                    + "(quantile_over_time(0.5, hami_container_device_utilization_ratio{${where}}[${window}]))");
+
+    // Every pod's top controller in the window (the scheduler role's hami_observe_pod_owner), looked
+    // up once an hour: a pod that ran only on day 2 still names its Deployment. The owner of a pod
+    // does not change, so an hourly look is enough, at a twelfth of the samples of the whole range.
+    private static final String OWNER_AT_EACH_HOUR = "max by (namespace, pod, owner_kind, owner_name) "
+            + "(last_over_time(hami_observe_pod_owner{${owners}}[" + RecordingRules.LOOKBACK + "]))";
+    static final Template POD_OWNERS = new Template("pod_owners",
+            "max_over_time((" + OWNER_AT_EACH_HOUR + ")[${window}:1h])");
+
+    // The hours of the window with samples: of each container (bare pods, pods no owner names),
+    // and of each workload across all its pods, joined to the owner at each hour (rollouts and
+    // CronJob runs add up; concurrent replicas count once). From the hourly records when they
+    // cover the window, else from the raw series.
+    static Template containerHours(boolean recorded) {
+        return new Template("container_hours", recorded
+                ? "max by (namespace, pod, container, device_uuid) (count_over_time("
+                + RecordingRules.CONTAINER_MEMORY_PEAK_HOURLY + "{${where}}[${window}]))"
+                : "count_over_time((max by (namespace, pod, container, device_uuid) "
+                + "(last_over_time(hami_vgpu_memory_used_bytes{${where}}[1h])))[${window}:1h])");
+    }
+
+    static Template workloadHours(boolean recorded) {
+        String series = recorded ? RecordingRules.CONTAINER_MEMORY_PEAK_HOURLY : "hami_vgpu_memory_used_bytes";
+        return new Template("workload_hours", "count_over_time((max by (namespace, owner_kind, owner_name, container) "
+                + "(max by (namespace, pod, container) (last_over_time(" + series + "{${where}}[1h]))"
+                + " * on (namespace, pod) group_left (owner_kind, owner_name) " + OWNER_AT_EACH_HOUR
+                + "))[${window}:1h])");
+    }
+
     // Each namespace's accrual over a window (chargeback): the namespace's sum at each step times
     // the step, from the recorded namespace sums when they cover the window, else computed from
     // every container at every step (the rules' expressions, de-duplicated over the exporter's
@@ -194,8 +236,9 @@ final class FleetQueries {
     static final Template WORKLOAD_MEMORY_ALLOCATED = new Template("workload_trend_memory_allocated",
             "max by (device_uuid) (hami_observe_vgpu_container_memory_allocated_bytes{namespace=${namespace}, pod=${pod},"
                     + " container_index=${index}})");
-    // A workload's use at each step is the most it used since the previous step (memory) or its
-    // average (compute): a short peak between two steps is not lost from the explanation graph.
+    // A workload's use at each step is the most it used since the previous step, memory and compute
+    // alike: a short peak between two steps is not lost from the explanation graph, and the plotted
+    // compute line reaches the p95 line drawn across it wherever the samples did.
     static final Template WORKLOAD_MEMORY_USED = new Template("workload_trend_memory_used",
             "max by (device_uuid) (max_over_time(hami_vgpu_memory_used_bytes{namespace=${namespace}, pod=${pod},"
                     + " container=${container}}[${step}]))");
@@ -203,6 +246,6 @@ final class FleetQueries {
             "max by (device_uuid) (hami_observe_vgpu_container_core_allocated_ratio{namespace=${namespace}, pod=${pod},"
                     + " container_index=${index}})");
     static final Template WORKLOAD_UTILISATION = new Template("workload_trend_utilisation",
-            "max by (device_uuid) (avg_over_time(hami_container_device_utilization_ratio{namespace=${namespace},"
+            "max by (device_uuid) (max_over_time(hami_container_device_utilization_ratio{namespace=${namespace},"
                     + " pod=${pod}, container=${container}}[${step}]))");
 }

@@ -15,6 +15,7 @@ import io.hamiobserve.domain.fleet.Trend;
 import io.hamiobserve.domain.fleet.TrendScope;
 import io.hamiobserve.domain.fleet.TrendSet;
 import io.hamiobserve.domain.fleet.UsageHistory;
+import io.hamiobserve.domain.fleet.WorkloadGroup;
 import io.hamiobserve.ports.FleetHistory;
 import io.hamiobserve.ports.SourceUnavailableException;
 
@@ -225,6 +226,14 @@ public final class PrometheusFleetHistory implements FleetHistory {
             return uuid == null ? PromQl.Matchers.NONE : PromQl.Matchers.of("UUID", uuid);
         }
 
+        /**
+         * Which pods' owners are read: the owner series names a pod and its node, not a card or a
+         * container, so a card's scope reads every pod's (one query whatever the fleet's size).
+         */
+        PromQl.Matchers owners() {
+            return allocation.labels().containsKey("device_uuid") ? PromQl.Matchers.NONE : names;
+        }
+
         /** The same cards in the node role's series ({@code device_uuid}). */
         PromQl.Matchers hostCards() {
             String uuid = allocation.labels().get("device_uuid");
@@ -421,7 +430,9 @@ public final class PrometheusFleetHistory implements FleetHistory {
     public UsageHistory usage(Instant at, Duration window, Duration settledAfter, FleetScope scope)
             throws SourceUnavailableException {
         probeOnce();
-        PromQl.Matchers where = Where.of(scope).use();
+        Where scoped = Where.of(scope);
+        PromQl.Matchers where = scoped.use();
+        PromQl.Matchers owners = scoped.owners();
         Batch batch = new Batch(at);
         // What reads only raw series goes first: Prometheus works on it while the coverage of the
         // recorded series is looked up.
@@ -438,6 +449,15 @@ public final class PrometheusFleetHistory implements FleetHistory {
         var samples = batch.query(Measure.CONTAINER_SAMPLES, (recorded ? RECORDED_MEMORY_SAMPLES : MEMORY_SAMPLES)
                 .bind("where", where, "window", window));
         var exported = exporters.over(batch::query, window, recentPart, RightSizing.IDLE_AFTER);
+        var memoryMedian = batch.query(Measure.CONTAINER_MEMORY_MEDIAN, (recorded ? RECORDED_MEMORY_MEDIAN
+                : MEMORY_MEDIAN).bind("where", where, "window", window));
+        var utilisationMedian = batch.query(Measure.CONTAINER_UTILISATION_MEDIAN,
+                UTILISATION_MEDIAN.bind("where", where, "window", window));
+        var podOwners = batch.query(Measure.CONTAINER_OWNER, POD_OWNERS.bind("owners", owners, "window", window));
+        var shareHours = batch.query(Measure.CONTAINER_HOURS, containerHours(recorded)
+                .bind("where", where, "window", window));
+        var groupHours = batch.query(Measure.WORKLOAD_HOURS, workloadHours(recorded)
+                .bind(Map.of("where", where, "owners", owners, "window", window)));
         batch.await();
 
         String[] shareKey = {"namespace", "pod", "container", "device_uuid"};
@@ -445,21 +465,42 @@ public final class PrometheusFleetHistory implements FleetHistory {
         Map<String, Double> samplesByShare = byKey(samples.join(), shareKey);
         Map<String, Double> recentByShareCount = byKey(recentSamples.join(), shareKey);
         Map<String, Double> recentByShare = byKey(recent.join(), shareKey);
+        Map<String, Double> memoryMedianByShare = byKey(memoryMedian.join(), shareKey);
+        Map<String, Double> utilisationMedianByShare = byKey(utilisationMedian.join(), shareKey);
+        Map<String, Double> hoursByShare = byKey(shareHours.join(), shareKey);
+        Map<String, Sample> ownerByPod = new HashMap<>();
+        podOwners.join().forEach(owner -> ownerByPod.putIfAbsent(key(owner, "namespace", "pod"), owner));
         List<UsageHistory.ShareHistory> shares = new ArrayList<>();
         for (Sample peak : peaks.join()) {
             String id = key(peak, shareKey);
+            Sample owner = ownerByPod.get(key(peak, "namespace", "pod"));
+            // A pod no owner series names (an exporter before the series, a pod gone before it) is its own workload.
+            WorkloadGroup workload = owner == null || owner.label("owner_kind").isEmpty()
+                    ? WorkloadGroup.barePod("", peak.label("namespace"), peak.label("pod"), peak.label("container"))
+                    : new WorkloadGroup("", peak.label("namespace"), owner.label("owner_kind"),
+                    owner.label("owner_name"), peak.label("container"));
+            Double hours = hoursByShare.get(id);
             shares.add(new UsageHistory.ShareHistory(peak.label("namespace"), peak.label("pod"),
                     peak.label("container"), peak.label("device_uuid"), figure(peak.value()),
                     figure(p95ByShare.get(id), Absence.NOT_SUPPORTED), count(samplesByShare.get(id)),
                     Math.max(0, count(samplesByShare.get(id)) - count(recentByShareCount.get(id))),
-                    figure(recentByShare.get(id), Absence.NOT_REPORTED)));
+                    figure(recentByShare.get(id), Absence.NOT_REPORTED), workload,
+                    figure(memoryMedianByShare.get(id)), figure(utilisationMedianByShare.get(id),
+                    Absence.NOT_SUPPORTED), hours == null || hours.isNaN() ? -1 : count(hours)));
         }
         Set<List<String>> reported = new HashSet<>();
         shares.forEach(share -> reported.add(List.of(share.namespace(), share.pod(), share.container(), share.uuid())));
         Map<ExporterUsageQueries.Window, List<Sample>> windows = new EnumMap<>(ExporterUsageQueries.Window.class);
         exported.forEach((window1, answer) -> windows.put(window1, answer.join()));
         shares.addAll(ExporterUsageQueries.histories(windows, reported));
-        return new UsageHistory(at, window, settledAfter, shares, batch.provenance);
+        Map<WorkloadGroup, Long> workloadHours = new HashMap<>();
+        for (Sample hours : groupHours.join()) {
+            if (!Double.isNaN(hours.value()) && !hours.label("owner_kind").isEmpty()) {
+                workloadHours.putIfAbsent(new WorkloadGroup("", hours.label("namespace"), hours.label("owner_kind"),
+                        hours.label("owner_name"), hours.label("container")), count(hours.value()));
+            }
+        }
+        return new UsageHistory(at, window, settledAfter, shares, workloadHours, batch.provenance);
     }
 
     @Override

@@ -32,11 +32,17 @@ final class History implements AutoCloseable {
     }
 
     History series(String name, Map<String, String> labels, long from, LongToDoubleFunction value) throws IOException {
+        return series(name, labels, from, end, value);
+    }
+
+    /** One series with a value at every step from {@code from} to {@code until}, both included. */
+    History series(String name, Map<String, String> labels, long from, long until, LongToDoubleFunction value)
+            throws IOException {
         StringBuilder prefix = new StringBuilder(name).append('{');
         new TreeMap<>(labels).forEach((key, text) -> prefix.append(key).append("=\"").append(escape(text)).append("\","));
         prefix.setLength(prefix.length() - 1);
         prefix.append("} ");
-        for (long t = from; t <= end; t += step) {
+        for (long t = from; t <= Math.min(until, end); t += step) {
             out.write(prefix + Double.toString(value.applyAsDouble(t)) + " " + t + "\n");
         }
         return this;

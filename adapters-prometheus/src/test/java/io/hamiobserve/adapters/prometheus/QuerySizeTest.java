@@ -36,6 +36,7 @@ class QuerySizeTest {
         return switch (placeholder) {
             // The widest scope: one workload (namespace, pod and container).
             case "where" -> PromQl.Matchers.of("namespace", name(63), "pod", name(253), "container", name(63));
+            case "owners" -> PromQl.Matchers.of("namespace", name(63), "pod", name(253));
             case "node", "pod" -> name(253);
             case "namespace", "container" -> name(63);
             // NVIDIA's "GPU-" UUIDs are 40 characters; other vendors' identifiers are longer, none near 128.
@@ -58,6 +59,10 @@ class QuerySizeTest {
         for (RecordingRules.NamespaceSum sum : RecordingRules.NAMESPACE_SUMS) {
             templates.add(FleetQueries.accrual("accrual_recorded", sum, true));
             templates.add(FleetQueries.accrual("accrual_raw", sum, false));
+        }
+        for (boolean recorded : new boolean[] {true, false}) {
+            templates.add(FleetQueries.containerHours(recorded));
+            templates.add(FleetQueries.workloadHours(recorded));
         }
         return templates;
     }

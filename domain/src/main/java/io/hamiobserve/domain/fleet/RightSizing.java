@@ -33,6 +33,24 @@ public final class RightSizing {
     /** No kernel activity this long marks a workload idle (a commercial console uses 3 h too). */
     public static final Duration IDLE_AFTER = Duration.ofHours(3);
 
+    /**
+     * The VPA recommender's confidence multipliers (kubernetes/autoscaler,
+     * vertical-pod-autoscaler/pkg/recommender/logic/recommender.go): the upper bound is multiplied
+     * by (1 + {@value #UPPER_CONFIDENCE_MULTIPLIER}/days)^{@value #UPPER_CONFIDENCE_EXPONENT}, the lower
+     * bound by (1 + {@value #LOWER_CONFIDENCE_MULTIPLIER}/days)^{@value #LOWER_CONFIDENCE_EXPONENT}.
+     */
+    public static final double UPPER_CONFIDENCE_MULTIPLIER = 1.0;
+    public static final double UPPER_CONFIDENCE_EXPONENT = 1.0;
+    public static final double LOWER_CONFIDENCE_MULTIPLIER = 0.001;
+    public static final double LOWER_CONFIDENCE_EXPONENT = -2.0;
+    /** A peak at this fraction of the {@code gpumem} limit or above is a limit hit (HAMi-Core refuses past it). */
+    public static final double LIMIT_HIT_FRACTION = 0.98;
+    /** The VPA's bump after an out-of-memory event (recommender flags oom-bump-up-ratio, oom-min-bump-up-bytes). */
+    public static final double LIMIT_BUMP_RATIO = 1.2;
+    public static final long LIMIT_BUMP_MIN_MIB = 100;
+    /** Replicas differ when the coolest pod's peak is below this fraction of the hottest's. */
+    public static final double REPLICAS_DIFFER_BELOW = 0.5;
+
     private static final double MIB = 1024 * 1024;
 
     private RightSizing() {
@@ -143,6 +161,178 @@ public final class RightSizing {
                 currentCores, peak, p95, samples, memory, cores, insufficient,
                 !workload.shares().isEmpty() && samples > 0 && idle, uuids,
                 workload.shares().isEmpty() ? CardResources.HAMI_DEFAULT : workload.shares().getFirst().resources());
+    }
+
+    /**
+     * The VPA's confidence factor for {@code days} of history: (1 + multiplier/days)^exponent.
+     * Longer history, a factor nearer 1; no history, no bound (infinite or zero).
+     */
+    public static double confidence(double days, double multiplier, double exponent) {
+        return Math.pow(1 + multiplier / days, exponent);
+    }
+
+    /** Rounds memory up to the step, in MiB. */
+    private static long memoryStep(double mib) {
+        return Math.max(1, (long) Math.ceil(mib / MEMORY_STEP_MIB - 1e-9)) * MEMORY_STEP_MIB;
+    }
+
+    /**
+     * Recommendations per workload (a controller's container across every pod it had in the
+     * window), in the workloads' order. {@code now} gives the requests of the pods running now; a
+     * pod the history names no owner of is its own workload.
+     */
+    public static List<WorkloadRecommendation> byWorkload(List<Workload> now, UsageHistory history) {
+        Map<List<String>, WorkloadGroup> ownerOf = new HashMap<>();
+        Map<WorkloadGroup, List<UsageHistory.ShareHistory>> shares = new java.util.TreeMap<>();
+        for (UsageHistory.ShareHistory share : history.shares()) {
+            ownerOf.putIfAbsent(List.of(share.namespace(), share.pod(), share.container()), share.workload());
+            shares.computeIfAbsent(share.workload(), group -> new ArrayList<>()).add(share);
+        }
+        Map<WorkloadGroup, List<Workload>> running = new java.util.TreeMap<>();
+        for (Workload workload : now) {
+            WorkloadRef ref = workload.ref();
+            WorkloadGroup group = ownerOf.getOrDefault(List.of(ref.namespace(), ref.pod(), ref.container()),
+                    WorkloadGroup.barePod("", ref.namespace(), ref.pod(), ref.container()));
+            running.computeIfAbsent(group, key -> new ArrayList<>()).add(workload);
+            shares.computeIfAbsent(group, key -> new ArrayList<>());
+        }
+        List<WorkloadRecommendation> out = new ArrayList<>();
+        shares.forEach((group, each) -> out.add(recommend(group, running.getOrDefault(group, List.of()), each,
+                history.workloadHours().get(group))));
+        return out;
+    }
+
+    private static WorkloadRecommendation recommend(WorkloadGroup group, List<Workload> running,
+                                                    List<UsageHistory.ShareHistory> shares, Long groupHours) {
+        Figure currentMemory = Figure.missing(Absence.NOT_REPORTED);
+        Figure currentCores = Figure.missing(Absence.NOT_REPORTED);
+        int cards = 0;
+        java.util.TreeSet<String> podsNow = new java.util.TreeSet<>();
+        for (Workload workload : running) {
+            podsNow.add(workload.ref().pod());
+            cards = Math.max(cards, workload.shares().size());
+            for (WorkloadShare share : workload.shares()) {
+                currentMemory = currentMemory.max(share.memoryAllocated().map(bytes -> Math.round(bytes / MIB)));
+                currentCores = currentCores.max(share.coresAllocated());
+            }
+        }
+        // Each pod over its cards: the most on any card (one request applies to every card).
+        Map<String, List<UsageHistory.ShareHistory>> byPod = new java.util.TreeMap<>();
+        shares.forEach(share -> byPod.computeIfAbsent(share.pod(), pod -> new ArrayList<>()).add(share));
+        List<WorkloadRecommendation.PodFigures> perPod = new ArrayList<>();
+        Figure peak = Figure.missing(Absence.NOT_ENOUGH_HISTORY);
+        Figure median = Figure.missing(Absence.NOT_ENOUGH_HISTORY);
+        Figure p95 = Figure.missing(Absence.NOT_ENOUGH_HISTORY);
+        Figure p50 = Figure.missing(Absence.NOT_ENOUGH_HISTORY);
+        long samples = 0;
+        long podHours = -1;
+        boolean settled = false;
+        for (Map.Entry<String, List<UsageHistory.ShareHistory>> pod : byPod.entrySet()) {
+            Figure podPeak = Figure.missing(Absence.NOT_ENOUGH_HISTORY);
+            Figure podP95 = Figure.missing(Absence.NOT_ENOUGH_HISTORY);
+            long podSamples = 0;
+            long hours = -1;
+            for (UsageHistory.ShareHistory share : pod.getValue()) {
+                podPeak = podPeak.max(share.memoryPeak());
+                podP95 = podP95.max(share.utilisationP95());
+                median = median.max(share.memoryMedian());
+                p50 = p50.max(share.utilisationMedian());
+                podSamples = Math.max(podSamples, share.samples());
+                hours = Math.max(hours, share.hours());
+                settled |= share.settledSamples() > 0;
+            }
+            cards = Math.max(cards, (int) pod.getValue().stream().map(UsageHistory.ShareHistory::uuid).distinct().count());
+            perPod.add(new WorkloadRecommendation.PodFigures(pod.getKey(), podPeak, podP95, podSamples, hours));
+            peak = peak.max(podPeak);
+            p95 = p95.max(podP95);
+            samples += podSamples;
+            podHours = Math.max(podHours, hours);
+        }
+        // The hours any of its pods has samples in (from the engine, across pods), else its longest-lived pod's.
+        long hours = groupHours != null ? groupHours : podHours;
+        Figure days = hours >= 0 ? Figure.of(hours / 24.0) : Figure.missing(Absence.NOT_REPORTED);
+        Optional<String> insufficient;
+        if (shares.isEmpty() || !peak.isKnown() || samples == 0) {
+            insufficient = Optional.of("no usage samples in the window");
+        } else if (samples < MIN_SAMPLES) {
+            insufficient = Optional.of(samples + " samples, fewer than " + MIN_SAMPLES);
+        } else if (hours >= 0 ? hours < MIN_HISTORY.toHours() : !settled) {
+            insufficient = Optional.of("less than " + MIN_HISTORY.toHours() + " h of history");
+        } else {
+            insufficient = Optional.empty();
+        }
+        Figure memory = Figure.missing(Absence.NOT_ENOUGH_HISTORY);
+        Figure memoryLower = memory;
+        Figure memoryUpper = memory;
+        Figure cores = memory;
+        Figure coresLower = memory;
+        Figure coresUpper = memory;
+        Optional<String> bump = Optional.empty();
+        if (insufficient.isEmpty()) {
+            double peakBytes = peak.orElseThrow();
+            long target = memoryMib(peakBytes);
+            if (currentMemory.isKnown() && currentMemory.orElseThrow() > 0
+                    && peakBytes >= LIMIT_HIT_FRACTION * currentMemory.orElseThrow() * MIB) {
+                // HAMi-Core refused what went past the limit: the peak is the limit, not the need.
+                double limit = currentMemory.orElseThrow();
+                long raised = memoryStep(Math.max(limit * LIMIT_BUMP_RATIO, limit + LIMIT_BUMP_MIN_MIB));
+                target = Math.max(target, raised);
+                bump = Optional.of(String.format(java.util.Locale.ROOT,
+                        "peak %.0f MiB reached %.0f %% of the %.0f MiB limit: HAMi-Core refuses allocations past "
+                                + "it, so the need is unknown; raised to %d MiB (×%.1f, at least +%d MiB)",
+                        peakBytes / MIB, 100 * peakBytes / (limit * MIB), limit, target, LIMIT_BUMP_RATIO,
+                        LIMIT_BUMP_MIN_MIB));
+            }
+            memory = Figure.of(target);
+            cores = p95.isKnown() ? Figure.of(cores(p95.orElseThrow())) : p95;
+            if (days.isKnown() && days.orElseThrow() > 0) {
+                double d = days.orElseThrow();
+                double upper = confidence(d, UPPER_CONFIDENCE_MULTIPLIER, UPPER_CONFIDENCE_EXPONENT);
+                double lower = confidence(d, LOWER_CONFIDENCE_MULTIPLIER, LOWER_CONFIDENCE_EXPONENT);
+                long top = target;
+                memoryUpper = Figure.of(Math.max(top, memoryMib(peakBytes * upper)));
+                memoryLower = median.isKnown()
+                        ? Figure.of(Math.min(top, memoryStep(median.orElseThrow() / MIB * MEMORY_MARGIN * lower)))
+                        : Figure.missing(Absence.NOT_REPORTED);
+                if (cores.isKnown()) {
+                    long coresTarget = (long) cores.orElseThrow();
+                    coresUpper = Figure.of(Math.max(coresTarget, cores(p95.orElseThrow() * upper)));
+                    coresLower = p50.isKnown() ? Figure.of(Math.min(coresTarget, cores(p50.orElseThrow() * lower)))
+                            : Figure.missing(Absence.NOT_REPORTED);
+                }
+            } else {
+                memoryLower = memoryUpper = coresLower = coresUpper = Figure.missing(Absence.NOT_REPORTED);
+            }
+        }
+        return new WorkloadRecommendation(group, new ArrayList<>(byPod.keySet().stream()
+                .collect(java.util.stream.Collectors.toCollection(() -> new java.util.TreeSet<>(podsNow)))),
+                List.copyOf(podsNow), Math.max(cards, 1), currentMemory, currentCores, peak, median, p95, p50, days,
+                samples, memory, memoryLower, memoryUpper, cores, coresLower, coresUpper, insufficient, bump,
+                replicasDiffer(perPod), perPod);
+    }
+
+    /**
+     * Whether one pod ran hot while another stayed cool: said, not averaged away (the target
+     * follows the hottest, since every replica gets the same request).
+     */
+    private static Optional<String> replicasDiffer(List<WorkloadRecommendation.PodFigures> pods) {
+        List<WorkloadRecommendation.PodFigures> known = pods.stream().filter(pod -> pod.memoryPeak().isKnown())
+                .toList();
+        if (known.size() < 2) {
+            return Optional.empty();
+        }
+        WorkloadRecommendation.PodFigures hot = known.stream()
+                .max(java.util.Comparator.comparingDouble(pod -> pod.memoryPeak().orElseThrow())).orElseThrow();
+        WorkloadRecommendation.PodFigures cool = known.stream()
+                .min(java.util.Comparator.comparingDouble(pod -> pod.memoryPeak().orElseThrow())).orElseThrow();
+        double high = hot.memoryPeak().orElseThrow();
+        double low = cool.memoryPeak().orElseThrow();
+        if (high <= 0 || low >= REPLICAS_DIFFER_BELOW * high) {
+            return Optional.empty();
+        }
+        return Optional.of(String.format(java.util.Locale.ROOT,
+                "pods differ: peak per card from %.0f MiB (%s) to %.0f MiB (%s); the target follows the highest, "
+                        + "as every pod gets the same request", low / MIB, cool.pod(), high / MIB, hot.pod()));
     }
 
     /**

@@ -17,11 +17,18 @@ import java.util.Objects;
  * @param provenance the query behind each measure
  */
 public record UsageHistory(Instant at, Duration window, Duration settledAfter, List<ShareHistory> shares,
-                           Map<Measure, Provenance> provenance) {
+                           Map<WorkloadGroup, Long> workloadHours, Map<Measure, Provenance> provenance) {
     public UsageHistory {
         Objects.requireNonNull(at);
         shares = List.copyOf(shares);
+        workloadHours = Map.copyOf(workloadHours);
         provenance = Map.copyOf(provenance);
+    }
+
+    /** A history that does not know the hours each workload has samples in (each pod's hours stand in). */
+    public UsageHistory(Instant at, Duration window, Duration settledAfter, List<ShareHistory> shares,
+                        Map<Measure, Provenance> provenance) {
+        this(at, window, settledAfter, shares, Map.of(), provenance);
     }
 
     /**
@@ -32,10 +39,23 @@ public record UsageHistory(Instant at, Duration window, Duration settledAfter, L
      * @param samples              memory samples in the window
      * @param settledSamples       memory samples older than {@link #settledAfter()}: history exists that long
      * @param utilisationRecentMax highest utilisation in the last {@link RightSizing#IDLE_AFTER}: 0 means idle
+     * @param workload             the workload (controller and container) the pod belonged to in the window
+     * @param memoryMedian         the median memory use (of the hourly peaks where they are recorded), bytes
+     * @param utilisationMedian    the median of the utilisation samples, percent of a card
+     * @param hours                the hours of the window with at least one memory sample; -1 when not known
      */
     public record ShareHistory(String namespace, String pod, String container, String uuid, Figure memoryPeak,
                                Figure utilisationP95, long samples, long settledSamples,
-                               Figure utilisationRecentMax) {
+                               Figure utilisationRecentMax, WorkloadGroup workload, Figure memoryMedian,
+                               Figure utilisationMedian, long hours) {
+        /** A pod's history with no owner known (the pod is its own workload), no medians and no hours. */
+        public ShareHistory(String namespace, String pod, String container, String uuid, Figure memoryPeak,
+                            Figure utilisationP95, long samples, long settledSamples, Figure utilisationRecentMax) {
+            this(namespace, pod, container, uuid, memoryPeak, utilisationP95, samples, settledSamples,
+                    utilisationRecentMax, WorkloadGroup.barePod("", namespace, pod, container),
+                    Figure.missing(Absence.NOT_REPORTED), Figure.missing(Absence.NOT_REPORTED), -1);
+        }
+
         public boolean matches(WorkloadShare share) {
             return share.workload().namespace().equals(namespace) && share.workload().pod().equals(pod)
                     && share.workload().container().equals(container)

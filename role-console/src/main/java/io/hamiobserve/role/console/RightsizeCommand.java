@@ -18,7 +18,8 @@ import java.time.Instant;
 
 /** {@code hami-observe rightsize}: the console's right-sizing recommendations, printed. */
 @Command(name = "rightsize", sortOptions = false,
-        description = "Right-sizing recommendations for nvidia.com/gpumem and nvidia.com/gpucores, from a Prometheus.")
+        description = "Right-sizing recommendations for nvidia.com/gpumem and nvidia.com/gpucores per workload "
+                + "(a controller's container across every pod it had), from a Prometheus.")
 public final class RightsizeCommand implements Subcommand {
     @ParentCommand
     private HamiObserve hamiObserve;
@@ -31,8 +32,21 @@ public final class RightsizeCommand implements Subcommand {
     private Duration window;
 
     @Option(names = "--format", paramLabel = "FORMAT", defaultValue = "table",
-            description = "table, json or csv (default: ${DEFAULT-VALUE})")
+            description = "table, json, csv, yaml, html, or patch: per workload a strategic-merge patch of its "
+                    + "containers' nvidia.com/gpumem and nvidia.com/gpucores and the kubectl line that applies it "
+                    + "(default: ${DEFAULT-VALUE})")
     private RightsizeReport.Format format;
+
+    @Option(names = "--namespace", paramLabel = "NAMESPACE", description = "only the workloads of this namespace")
+    private String namespace;
+
+    @Option(names = "--owner-kind", paramLabel = "KIND",
+            description = "only workloads of this controller kind: Deployment, StatefulSet, CronJob, DaemonSet, Job, "
+                    + "Pod (bare pods), ...")
+    private String ownerKind;
+
+    @Option(names = "--by-pod", description = "one row per pod and container instead of per workload (debugging)")
+    private boolean byPod;
 
     @Override
     public int rank() {
@@ -44,7 +58,9 @@ public final class RightsizeCommand implements Subcommand {
         Launch launch = hamiObserve.launch();
         FleetHistory history = prometheus.required();
         try {
-            RightsizeReport.write(history, Instant.now(), window, format, launch.out());
+            RightsizeReport.write(history, Instant.now(), window, new RightsizeReport.Options(format,
+                    java.util.Optional.ofNullable(namespace), java.util.Optional.ofNullable(ownerKind), byPod),
+                    launch.out());
             return 0;
         } catch (SourceUnavailableException unavailable) {
             // One line, whatever the source said: a script reads it, a person sees why.

@@ -75,7 +75,15 @@ class ConsoleCommandTest {
         assertEquals(RightsizeReport.Format.TABLE, value(defaults, "--format"));
         assertRefused(run("rightsize", "--window", "2w"), "14d, 24h or 90m");
         assertRefused(run("rightsize", "--window", "91d"), "between 1m and 90d");
-        assertRefused(run("rightsize", "--format", "yaml"), "--format");
+        assertRefused(run("rightsize", "--format", "xml"), "--format");
+        CommandSpec patches = parsed("rightsize", "--format", "patch", "--namespace", "ml", "--owner-kind",
+                "Deployment", "--by-pod");
+        assertEquals(RightsizeReport.Format.PATCH, value(patches, "--format"));
+        assertEquals("ml", value(patches, "--namespace"));
+        assertEquals("Deployment", value(patches, "--owner-kind"));
+        assertEquals(true, value(patches, "--by-pod"));
+        assertEquals(RightsizeReport.Format.YAML, value(parsed("rightsize", "--format", "yaml"), "--format"));
+        assertEquals(RightsizeReport.Format.HTML, value(parsed("rightsize", "--format", "html"), "--format"));
         assertRefused(run("rightsize"), "rightsize needs --prometheus URL");
         assertRefused(run("rightsize", "--web.max-requests", "4"), "--web.max-requests does not apply to rightsize; it is a flag of console");
     }

@@ -1,0 +1,56 @@
+package io.hamiobserve.domain.fleet;
+
+import java.util.Comparator;
+import java.util.Objects;
+
+/**
+ * A workload as an operator changes it: one container of one controller (a Deployment, a
+ * StatefulSet, a CronJob, ...), across every pod the controller had. The pod-level
+ * {@link WorkloadRef} names one of those pods; a pod with no controller is its own workload
+ * ({@code ownerKind="Pod"}, {@code ownerName=<pod>}).
+ *
+ * @param cluster   the cluster label's value, empty when the series carry none
+ * @param ownerKind the top controller's kind as the scheduler role's {@code hami_observe_pod_owner} names it
+ */
+public record WorkloadGroup(String cluster, String namespace, String ownerKind, String ownerName, String container)
+        implements Comparable<WorkloadGroup> {
+    /** The kind of a pod that is its own workload. */
+    public static final String BARE_POD = "Pod";
+
+    private static final Comparator<WorkloadGroup> ORDER = Comparator.comparing(WorkloadGroup::cluster)
+            .thenComparing(WorkloadGroup::namespace).thenComparing(WorkloadGroup::ownerKind)
+            .thenComparing(WorkloadGroup::ownerName).thenComparing(WorkloadGroup::container);
+
+    public WorkloadGroup {
+        Objects.requireNonNull(cluster);
+        Objects.requireNonNull(namespace);
+        Objects.requireNonNull(ownerKind);
+        Objects.requireNonNull(ownerName);
+        Objects.requireNonNull(container);
+    }
+
+    /** The workload a pod with no known controller is: the pod itself. */
+    public static WorkloadGroup barePod(String cluster, String namespace, String pod, String container) {
+        return new WorkloadGroup(cluster, namespace, BARE_POD, pod, container);
+    }
+
+    public boolean isBarePod() {
+        return BARE_POD.equals(ownerKind);
+    }
+
+    /** The controller alone, without the container: what one patch changes. */
+    public WorkloadGroup controller() {
+        return new WorkloadGroup(cluster, namespace, ownerKind, ownerName, "");
+    }
+
+    @Override
+    public int compareTo(WorkloadGroup other) {
+        return ORDER.compare(this, other);
+    }
+
+    @Override
+    public String toString() {
+        return (cluster.isEmpty() ? "" : cluster + ":") + namespace + "/" + ownerKind + "/" + ownerName
+                + (container.isEmpty() ? "" : "/" + container);
+    }
+}
