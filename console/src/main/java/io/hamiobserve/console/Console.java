@@ -147,8 +147,7 @@ public final class Console {
         String prefix = settings.routePrefix();
         for (ConsolePage declared : ConsolePages.ALL) {
             String path = declared.path();
-            ConsolePage.Handler build = declared.handler().apply(pages);
-            io.helidon.webserver.http.Handler handler = (request, response) -> page(request, response, path, build);
+            io.helidon.webserver.http.Handler handler = (request, response) -> page(request, response, declared);
             for (String route : path.equals("/") ? (prefix.isEmpty() ? java.util.List.of("/")
                     : java.util.List.of(prefix, prefix + "/")) : java.util.List.of(prefix + path)) {
                 routing.get(route, handler).head(route, handler);
@@ -196,7 +195,8 @@ public final class Console {
         return plain.length() <= 60 ? plain : plain.substring(0, 60) + "…";
     }
 
-    private void page(ServerRequest request, ServerResponse response, String path, ConsolePage.Handler build) {
+    private void page(ServerRequest request, ServerResponse response, ConsolePage declared) {
+        String path = declared.path();
         Map<String, String> parameters = new LinkedHashMap<>();
         for (String name : request.query().names()) {
             if (parameters.size() >= MAX_PARAMETERS) {
@@ -208,9 +208,23 @@ public final class Console {
         secure(response);
         Result result;
         java.util.Optional<String> refusal = refused(parameters);
-        try (AutoCloseable tracked = fleet.track()) {
+        // A page of one cluster is built over that cluster's reads, with links that carry it.
+        PageContext context = pages;
+        String cluster = parameters.getOrDefault(Links.CLUSTER, "");
+        if (refusal.isEmpty() && !cluster.isEmpty()) {
+            java.util.Optional<PageContext> narrowed = pages.inCluster(cluster);
+            if (narrowed.isPresent()) {
+                context = narrowed.get();
+            } else {
+                java.util.List<String> known = pages.clusters();
+                refusal = java.util.Optional.of("The cluster \"" + printable(cluster) + "\" is not one the source "
+                        + "holds" + (known.isEmpty() ? " (its series carry no cluster label)"
+                        : ": " + String.join(", ", known)) + "; nothing was asked of Prometheus.");
+            }
+        }
+        try (AutoCloseable tracked = context.fleet().track()) {
             result = refusal.isPresent() ? error(path, at, 400, refusal.get())
-                    : build.build(new Request(path, parameters, at));
+                    : declared.handler().apply(context).build(new Request(path, parameters, at));
         } catch (Exception unavailable) {
             result = failed(path, at, unavailable);
         }

@@ -56,7 +56,22 @@ abstract class FleetPage implements ConsolePage.Handler {
         Builder page = new Builder(title, request.path(), links, settings, fleet.history().description(), state.at())
                 .failures(fleet::failureOfThisRequest)
                 .noData(state.cards().isEmpty() && state.workloads().isEmpty() && !state.health().reported());
+        if (context.clusters().size() > 1 || context.cluster().isPresent()) {
+            page.add(clusterChoices(request));
+        }
         return context.refreshing() ? page.refreshed(settings.refresh(), request.at()) : page;
+    }
+
+    /** The cluster selector: all of them, or one; each keeps the rest of the page's state. */
+    private Choices clusterChoices(Request request) {
+        List<Link> options = new ArrayList<>();
+        options.add(new Link("All", links.to(request.path(), with(request.parameters(), Links.CLUSTER, "")),
+                context.cluster().isEmpty()));
+        for (String cluster : context.clusters()) {
+            options.add(new Link(cluster, links.to(request.path(), with(request.parameters(), Links.CLUSTER, cluster)),
+                    context.cluster().filter(cluster::equals).isPresent()));
+        }
+        return new Choices("Cluster", options);
     }
 
     Map<WorkloadRef, Recommendation> recommendations(Request request, List<Workload> workloads, Builder page,

@@ -27,6 +27,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 
@@ -60,12 +61,53 @@ public final class PrometheusFleetHistory implements FleetHistory {
     private final String clusterLabel;
     private volatile List<String> clusters = List.of();
     private volatile long clustersAsked;
+    /** The engine's whole history: itself, or the one a narrowed history shares its engine and clusters with. */
+    private final PrometheusFleetHistory whole;
+    /** The cluster every read is narrowed to; empty for the whole engine. */
+    private final Optional<String> cluster;
 
     private PrometheusFleetHistory(PrometheusApi api, String clusterLabel) {
         FleetQueries.clusters(clusterLabel);
         this.api = api;
         this.coverage = new RuleCoverage(api);
         this.clusterLabel = clusterLabel;
+        this.whole = this;
+        this.cluster = Optional.empty();
+    }
+
+    private PrometheusFleetHistory(PrometheusFleetHistory whole, String cluster) {
+        this.api = whole.api;
+        this.coverage = whole.coverage;
+        this.clusterLabel = whole.clusterLabel;
+        this.whole = whole;
+        this.cluster = Optional.of(cluster);
+    }
+
+    /**
+     * The same engine's history of one cluster: every series every query reads carries the
+     * matcher {@code <cluster label>="<cluster>"} ({@link PromQl#narrowed}), the value quoted like
+     * every label value, so any text selects at most that cluster's series and never bends a query.
+     *
+     * @throws IllegalArgumentException for an empty name
+     */
+    @Override
+    public PrometheusFleetHistory inCluster(String name) {
+        if (name.isEmpty()) {
+            throw new IllegalArgumentException("a cluster has a name");
+        }
+        return new PrometheusFleetHistory(whole, name);
+    }
+
+    /** The clusters found by the cluster label (sorted), asked with the fleet now at most every 5 minutes. */
+    @Override
+    public List<String> clusters() {
+        return whole.clusters;
+    }
+
+    /** {@code query}, narrowed to this history's cluster when it has one. */
+    private PromQl.Query scoped(PromQl.Query query) {
+        return cluster.map(name -> new PromQl.Query(query.name(),
+                PromQl.narrowed(query.expression(), clusterLabel, name))).orElse(query);
     }
 
     /**
@@ -74,6 +116,10 @@ public final class PrometheusFleetHistory implements FleetHistory {
      * figures are summed across them (a node name two clusters share is one node here).
      */
     private void askClusters(Instant at) {
+        if (whole != this) {
+            whole.askClusters(at);
+            return;
+        }
         long now = System.nanoTime();
         if (clustersAsked != 0 && now - clustersAsked < CLUSTERS_KEPT.toNanos()) {
             return;
@@ -109,6 +155,10 @@ public final class PrometheusFleetHistory implements FleetHistory {
      * in the log and in {@link #description()}, its adaptations applied to the queries after.
      */
     private void probeOnce() {
+        if (whole != this) {
+            whole.probeOnce();
+            return;
+        }
         if (probed) {
             return;
         }
@@ -176,6 +226,10 @@ public final class PrometheusFleetHistory implements FleetHistory {
      */
     @Override
     public String description() {
+        if (whole != this) {
+            return (whole.probed ? engine().summary(api.base()) : "Prometheus at " + api.base()) + " · cluster "
+                    + cluster.orElseThrow() + " (label " + clusterLabel + ")";
+        }
         String note = clusterNote();
         return (probed ? engine().summary(api.base()) : "Prometheus at " + api.base())
                 + (note.isEmpty() ? "" : " · " + note);
@@ -196,7 +250,8 @@ public final class PrometheusFleetHistory implements FleetHistory {
             return CompletableFuture.completedFuture(List.of());
         }
 
-        CompletableFuture<List<Sample>> query(Measure measure, PromQl.Query query) {
+        CompletableFuture<List<Sample>> query(Measure measure, PromQl.Query template) {
+            PromQl.Query query = scoped(template);
             provenance.put(measure, new Provenance(query.name(), query.expression()));
             CompletableFuture<List<Sample>> answer = api.instant(query, at);
             pending.add(answer);
@@ -525,6 +580,7 @@ public final class PrometheusFleetHistory implements FleetHistory {
             }
         }
         Map<Measure, CompletableFuture<List<PrometheusApi.Series>>> answers = new LinkedHashMap<>();
+        queries.replaceAll((measure, query) -> scoped(query));
         queries.forEach((measure, query) -> answers.put(measure, api.range(query, Instant.ofEpochSecond(first),
                 Instant.ofEpochSecond(last), Duration.ofSeconds(stepSeconds))));
         List<Trend> trends = new ArrayList<>();
