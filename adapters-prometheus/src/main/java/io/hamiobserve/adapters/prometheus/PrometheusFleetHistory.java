@@ -104,6 +104,17 @@ public final class PrometheusFleetHistory implements FleetHistory {
         return whole.clusters;
     }
 
+    /**
+     * Whether the console's recorded series cover the window. Never for one cluster: the rules sum
+     * by namespace or container only, so where the cluster label comes from a relabeling in the
+     * same Prometheus the recorded series do not carry it; one cluster's figures are computed from
+     * its raw series instead (slower over long windows, and right whichever way the label arrives).
+     */
+    private boolean recordedCovers(RecordingRules.Group group, Instant at, Duration window)
+            throws SourceUnavailableException {
+        return cluster.isEmpty() && coverage.covers(group, at, window);
+    }
+
     /** {@code query}, narrowed to this history's cluster when it has one. */
     private PromQl.Query scoped(PromQl.Query query) {
         return cluster.map(name -> new PromQl.Query(query.name(),
@@ -475,7 +486,7 @@ public final class PrometheusFleetHistory implements FleetHistory {
                 MEMORY_SAMPLES_RECENT.bind("where", where, "settled", recentPart));
         var recent = batch.query(Measure.CONTAINER_UTILISATION_RECENT_MAX,
                 UTILISATION_RECENT_MAX.bind("where", where, "recent", RightSizing.IDLE_AFTER));
-        boolean recorded = coverage.covers(RecordingRules.Group.HOURLY, at, window);
+        boolean recorded = recordedCovers(RecordingRules.Group.HOURLY, at, window);
         var peaks = batch.query(Measure.CONTAINER_MEMORY_PEAK, (recorded ? RECORDED_MEMORY_PEAK : MEMORY_PEAK)
                 .bind("where", where, "window", window));
         var samples = batch.query(Measure.CONTAINER_SAMPLES, (recorded ? RECORDED_MEMORY_SAMPLES : MEMORY_SAMPLES)
@@ -504,7 +515,7 @@ public final class PrometheusFleetHistory implements FleetHistory {
         probeOnce();
         Duration step = Chargeback.step(window);
         Map<String, Object> values = Map.of("window", window, "step", step, "stepSeconds", step.toSeconds());
-        boolean recorded = coverage.covers(RecordingRules.Group.NAMESPACES, at, window);
+        boolean recorded = recordedCovers(RecordingRules.Group.NAMESPACES, at, window);
         Batch batch = new Batch(at);
         var memoryAllocated = batch.query(Measure.NAMESPACE_MEMORY_ALLOCATED_SECONDS, accrual(
                 "namespace_memory_allocated_seconds", RecordingRules.MEMORY_ALLOCATED, recorded).bind(values));
