@@ -48,6 +48,11 @@ abstract class FleetPage implements ConsolePage.Handler {
         this.settings = context.settings();
     }
 
+    /** What this page is built over: the whole source, or one cluster of it. */
+    PageContext context() {
+        return context;
+    }
+
     /**
      * A page over {@code state}, whose figures describe its instant (earlier than the request when
      * served from the cache); it says when the source holds none of the exporters' series.

@@ -109,6 +109,16 @@ class ConsoleClustersTest {
         assertEquals(List.of("All", "east", "west"), texts(options.group(1)));
         assertTrue(options.group(1).contains("href=\"/gpu/cards?cluster=west\">west</a>"), options.group(1));
 
+        // The overview of all: each cluster's own totals, each linking to its overview.
+        String overview = get(base + "/").body();
+        assertTrue(overview.contains("<a href=\"/gpu/?cluster=east\">east</a>"), overview);
+        assertTrue(overview.contains("<a href=\"/gpu/?cluster=west\">west</a>"), overview);
+        String totals = get(base + "/?export=clusters.csv").body();
+        assertEquals(3, totals.strip().split("\n").length, totals);
+        assertTrue(totals.lines().anyMatch(line -> line.startsWith("east,2,1,")), totals);
+        assertTrue(totals.lines().anyMatch(line -> line.startsWith("west,0,0,")), totals);
+        assertFalse(get(base + "/?cluster=east").body().contains("<a href=\"/gpu/?cluster=west\">west</a></td>"));
+
         String westCards = get(base + "/cards?cluster=west").body();
         assertFalse(westCards.contains("GPU-A0"), westCards);
         assertTrue(westCards.contains("No cards."), westCards);

@@ -34,6 +34,10 @@ public final class RightsizeCommand implements Subcommand {
             description = "table, json or csv (default: ${DEFAULT-VALUE})")
     private RightsizeReport.Format format;
 
+    @Option(names = "--cluster", paramLabel = "NAME",
+            description = "one cluster's workloads only, by the --cluster-label label (default: all of them)")
+    private String cluster;
+
     @Override
     public int rank() {
         return 70;
@@ -42,7 +46,12 @@ public final class RightsizeCommand implements Subcommand {
     @Override
     public Integer call() {
         Launch launch = hamiObserve.launch();
-        FleetHistory history = prometheus.required();
+        FleetHistory whole = prometheus.required();
+        if (cluster != null && cluster.isBlank()) {
+            launch.err().println("hami-observe: rightsize: --cluster needs a name");
+            return 2;
+        }
+        FleetHistory history = cluster == null ? whole : whole.inCluster(cluster);
         try {
             RightsizeReport.write(history, Instant.now(), window, format, launch.out());
             return 0;
