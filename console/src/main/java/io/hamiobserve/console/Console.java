@@ -223,10 +223,10 @@ public final class Console {
             }
         }
         try (AutoCloseable tracked = context.fleet().track()) {
-            result = refusal.isPresent() ? error(path, at, 400, refusal.get())
+            result = refusal.isPresent() ? error(context.links(), path, at, 400, refusal.get())
                     : declared.handler().apply(context).build(new Request(path, parameters, at));
         } catch (Exception unavailable) {
-            result = failed(path, at, unavailable);
+            result = failed(context.links(), path, at, unavailable);
         }
         boolean head = request.prologue().method() == io.helidon.http.Method.HEAD;
         switch (result) {
@@ -253,23 +253,24 @@ public final class Console {
         }
     }
 
-    private Result failed(String path, Instant at, Exception failure) {
+    private Result failed(Links links, String path, Instant at, Exception failure) {
         Result result;
         try {
             throw failure;
         } catch (SourceUnavailableException unavailable) {
-            result = error(path, at, 503, "The figures cannot be read now: " + unavailable.getMessage()
+            result = error(links, path, at, 503, "The figures cannot be read now: " + unavailable.getMessage()
                     + ". The console retries on every request; check that Prometheus is up and reachable from here, "
                     + "and that it scrapes the hami-observe endpoints.");
         } catch (Exception bug) {
             LOG.log(Level.SEVERE, "rendering " + path + " failed", bug);
-            result = error(path, at, 500, "This page failed to render (" + bug.getClass().getSimpleName()
+            result = error(links, path, at, 500, "This page failed to render (" + bug.getClass().getSimpleName()
                     + "); the console's log has the details.");
         }
         return result;
     }
 
-    private Result error(String path, Instant at, int status, String message) {
+    /** An error page; its links keep the cluster of the page asked for. */
+    private Result error(Links links, String path, Instant at, int status, String message) {
         return new PageKit.Builder(status == 503 ? "Figures unavailable" : "Error", path, links, settings,
                 "", at).note("error", message).html(status);
     }

@@ -130,6 +130,12 @@ class ConsoleClustersTest {
         assertTrue(get(base + "/cards?cluster=east").body().contains("export=cards.csv&amp;cluster=east")
                 || get(base + "/cards?cluster=east").body().contains("cluster=east&amp;export=cards.csv"));
         assertFalse(get(base + "/cards?cluster=west&export=cards.csv").body().contains("GPU-A0"));
+
+        // A cluster whose reads fail: the 503 page's navigation stays in the cluster.
+        west.failure = "west's Prometheus is down";
+        HttpResponse<String> failed = get(base + "/workloads?cluster=west");
+        assertEquals(503, failed.statusCode(), failed.body());
+        assertTrue(failed.body().contains("href=\"/gpu/nodes?cluster=west\""), failed.body());
     }
 
     @Test
