@@ -41,7 +41,7 @@ final class CapacityPage extends FleetPage {
         } catch (IllegalArgumentException bad) {
             String message = bad instanceof NumberFormatException ? "memory, cores and cards are whole numbers"
                     : bad.getMessage();
-            page.add(new ShapeForm(links.to(PAGE), memory, cores, cards, message));
+            page.add(new ShapeForm(links.to(PAGE), memory, cores, cards, message, links.cluster().orElse(null)));
             return page.html(400);
         }
         List<Capacity.ModelCapacity> models = Capacity.of(state.cards(), shape);
@@ -49,7 +49,7 @@ final class CapacityPage extends FleetPage {
         if (export.isPresent()) {
             return export.get();
         }
-        page.add(new ShapeForm(links.to(PAGE), memory, cores, cards, null));
+        page.add(new ShapeForm(links.to(PAGE), memory, cores, cards, null, links.cluster().orElse(null)));
         long fits = models.stream().mapToLong(Capacity.ModelCapacity::fits).sum();
         page.add(new Tiles(List.of(
                 new Tiles.Tile("Pods that fit now", Long.toString(fits), shape.memoryMib() + " MiB × " + shape.cores()

@@ -8,6 +8,7 @@ import io.hamiobserve.domain.fleet.Chargeback;
 import io.hamiobserve.domain.fleet.Figure;
 import io.hamiobserve.domain.fleet.FleetReadings;
 import io.hamiobserve.domain.fleet.FleetState;
+import io.hamiobserve.domain.fleet.FleetTotals;
 import io.hamiobserve.domain.fleet.Measure;
 import io.hamiobserve.domain.fleet.Recommendation;
 import io.hamiobserve.domain.fleet.Workload;
@@ -24,6 +25,33 @@ import static io.hamiobserve.console.Table.column;
 /** The tables of the console, each defined once and used on every page that lists the same things. */
 final class Columns {
     private Columns() {
+    }
+
+    /** One cluster's totals, a row of the overview when the source holds several. */
+    record ClusterTotals(String name, FleetTotals totals) {
+    }
+
+    static Table<ClusterTotals> clusters(Links links) {
+        return new Table<>("clusters", "Clusters", List.of(
+                Table.<ClusterTotals>column("cluster", "Cluster", row -> Value.text(row.name()))
+                        .linked(row -> links.to(OverviewPage.PAGE.path(), Map.of(Links.CLUSTER, row.name()))),
+                column("cards", "Cards", row -> Value.of(row.totals().cards(), Kind.COUNT)),
+                column("nodes", "Nodes", row -> Value.of(row.totals().nodes(), Kind.COUNT)),
+                Table.<ClusterTotals>column("memory_total", "Memory",
+                        row -> Value.of(row.totals().memoryTotal(), Kind.BYTES)).from(Measure.CARD_MEMORY_TOTAL),
+                Table.<ClusterTotals>column("memory_allocated_fraction", "Alloc %",
+                        row -> Value.of(row.totals().memoryAllocatedFraction(), Kind.FRACTION))
+                        .from(Measure.CARD_MEMORY_ALLOCATED),
+                Table.<ClusterTotals>column("memory_used_fraction", "Used %",
+                        row -> Value.of(row.totals().memoryUsedFraction(), Kind.FRACTION))
+                        .from(Measure.CARD_MEMORY_USED),
+                Table.<ClusterTotals>column("cores_allocated", "Compute alloc %",
+                        row -> Value.of(row.totals().coresAllocatedFraction(), Kind.FRACTION))
+                        .from(Measure.CARD_CORES_ALLOCATED_PERCENT),
+                Table.<ClusterTotals>column("utilisation", "Compute used %",
+                        row -> Value.of(row.totals().coresUsedFraction(), Kind.FRACTION))
+                        .from(Measure.CARD_UTILISATION)),
+                "cluster", false);
     }
 
     static Table<FleetState.NodeSummary> nodes(Links links) {

@@ -147,8 +147,7 @@ public final class Console {
         String prefix = settings.routePrefix();
         for (ConsolePage declared : ConsolePages.ALL) {
             String path = declared.path();
-            ConsolePage.Handler build = declared.handler().apply(pages);
-            io.helidon.webserver.http.Handler handler = (request, response) -> page(request, response, path, build);
+            io.helidon.webserver.http.Handler handler = (request, response) -> page(request, response, declared);
             for (String route : path.equals("/") ? (prefix.isEmpty() ? java.util.List.of("/")
                     : java.util.List.of(prefix, prefix + "/")) : java.util.List.of(prefix + path)) {
                 routing.get(route, handler).head(route, handler);
@@ -196,7 +195,8 @@ public final class Console {
         return plain.length() <= 60 ? plain : plain.substring(0, 60) + "…";
     }
 
-    private void page(ServerRequest request, ServerResponse response, String path, ConsolePage.Handler build) {
+    private void page(ServerRequest request, ServerResponse response, ConsolePage declared) {
+        String path = declared.path();
         Map<String, String> parameters = new LinkedHashMap<>();
         for (String name : request.query().names()) {
             if (parameters.size() >= MAX_PARAMETERS) {
@@ -208,11 +208,25 @@ public final class Console {
         secure(response);
         Result result;
         java.util.Optional<String> refusal = refused(parameters);
-        try (AutoCloseable tracked = fleet.track()) {
-            result = refusal.isPresent() ? error(path, at, 400, refusal.get())
-                    : build.build(new Request(path, parameters, at));
+        // A page of one cluster is built over that cluster's reads, with links that carry it.
+        PageContext context = pages;
+        String cluster = parameters.getOrDefault(Links.CLUSTER, "");
+        if (refusal.isEmpty() && !cluster.isEmpty()) {
+            java.util.Optional<PageContext> narrowed = pages.inCluster(cluster);
+            if (narrowed.isPresent()) {
+                context = narrowed.get();
+            } else {
+                java.util.List<String> known = pages.clusters();
+                refusal = java.util.Optional.of("The cluster \"" + printable(cluster) + "\" is not one the source "
+                        + "holds" + (known.isEmpty() ? " (its series carry no cluster label)"
+                        : ": " + String.join(", ", known)) + "; nothing was asked of Prometheus.");
+            }
+        }
+        try (AutoCloseable tracked = context.fleet().track()) {
+            result = refusal.isPresent() ? error(context.links(), path, at, 400, refusal.get())
+                    : declared.handler().apply(context).build(new Request(path, parameters, at));
         } catch (Exception unavailable) {
-            result = failed(path, at, unavailable);
+            result = failed(context.links(), path, at, unavailable);
         }
         boolean head = request.prologue().method() == io.helidon.http.Method.HEAD;
         switch (result) {
@@ -239,23 +253,24 @@ public final class Console {
         }
     }
 
-    private Result failed(String path, Instant at, Exception failure) {
+    private Result failed(Links links, String path, Instant at, Exception failure) {
         Result result;
         try {
             throw failure;
         } catch (SourceUnavailableException unavailable) {
-            result = error(path, at, 503, "The figures cannot be read now: " + unavailable.getMessage()
+            result = error(links, path, at, 503, "The figures cannot be read now: " + unavailable.getMessage()
                     + ". The console retries on every request; check that Prometheus is up and reachable from here, "
                     + "and that it scrapes the hami-observe endpoints.");
         } catch (Exception bug) {
             LOG.log(Level.SEVERE, "rendering " + path + " failed", bug);
-            result = error(path, at, 500, "This page failed to render (" + bug.getClass().getSimpleName()
+            result = error(links, path, at, 500, "This page failed to render (" + bug.getClass().getSimpleName()
                     + "); the console's log has the details.");
         }
         return result;
     }
 
-    private Result error(String path, Instant at, int status, String message) {
+    /** An error page; its links keep the cluster of the page asked for. */
+    private Result error(Links links, String path, Instant at, int status, String message) {
         return new PageKit.Builder(status == 503 ? "Figures unavailable" : "Error", path, links, settings,
                 "", at).note("error", message).html(status);
     }

@@ -48,6 +48,11 @@ abstract class FleetPage implements ConsolePage.Handler {
         this.settings = context.settings();
     }
 
+    /** What this page is built over: the whole source, or one cluster of it. */
+    PageContext context() {
+        return context;
+    }
+
     /**
      * A page over {@code state}, whose figures describe its instant (earlier than the request when
      * served from the cache); it says when the source holds none of the exporters' series.
@@ -56,7 +61,22 @@ abstract class FleetPage implements ConsolePage.Handler {
         Builder page = new Builder(title, request.path(), links, settings, fleet.history().description(), state.at())
                 .failures(fleet::failureOfThisRequest)
                 .noData(state.cards().isEmpty() && state.workloads().isEmpty() && !state.health().reported());
+        if (context.clusters().size() > 1 || context.cluster().isPresent()) {
+            page.add(clusterChoices(request));
+        }
         return context.refreshing() ? page.refreshed(settings.refresh(), request.at()) : page;
+    }
+
+    /** The cluster selector: all of them, or one; each keeps the rest of the page's state. */
+    private Choices clusterChoices(Request request) {
+        List<Link> options = new ArrayList<>();
+        options.add(new Link("All", links.to(request.path(), with(request.parameters(), Links.CLUSTER, "")),
+                context.cluster().isEmpty()));
+        for (String cluster : context.clusters()) {
+            options.add(new Link(cluster, links.to(request.path(), with(request.parameters(), Links.CLUSTER, cluster)),
+                    context.cluster().filter(cluster::equals).isPresent()));
+        }
+        return new Choices("Cluster", options);
     }
 
     Map<WorkloadRef, Recommendation> recommendations(Request request, List<Workload> workloads, Builder page,

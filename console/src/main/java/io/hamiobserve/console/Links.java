@@ -4,25 +4,53 @@ import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * Every URL the console writes: under its route prefix, parameters encoded, so a page's state
  * (filters, sort, range) is in its address and can be bookmarked or shared.
  */
 final class Links {
+    /** The parameter that selects a cluster: every link of a page of one cluster carries it. */
+    static final String CLUSTER = "cluster";
+
     private final String prefix;
+    private final Optional<String> cluster;
 
     /** @param prefix the route prefix, "" or like "/gpu" (no trailing slash) */
     Links(String prefix) {
+        this(prefix, Optional.empty());
+    }
+
+    private Links(String prefix, Optional<String> cluster) {
         this.prefix = prefix;
+        this.cluster = cluster;
+    }
+
+    /** The links of the pages of one cluster: each carries {@code cluster=name} unless it names its own. */
+    Links inCluster(String name) {
+        return new Links(prefix, Optional.of(name));
+    }
+
+    /** The cluster these links carry, if any. */
+    Optional<String> cluster() {
+        return cluster;
     }
 
     String prefix() {
         return prefix;
     }
 
-    /** A console path ("/cards") with parameters; null or empty values are left out. */
+    /**
+     * A console path ("/cards") with parameters; null or empty values are left out. The selected
+     * cluster is added unless the parameters name one (empty: all clusters).
+     */
     String to(String path, Map<String, String> parameters) {
+        if (cluster.isPresent() && !parameters.containsKey(CLUSTER)) {
+            Map<String, String> carried = new LinkedHashMap<>(parameters);
+            carried.put(CLUSTER, cluster.get());
+            parameters = carried;
+        }
         StringBuilder url = new StringBuilder(prefix).append(path);
         char separator = '?';
         for (Map.Entry<String, String> parameter : parameters.entrySet()) {
@@ -42,7 +70,7 @@ final class Links {
 
     /** A page without parameters. */
     String to(ConsolePage page) {
-        return prefix + page.path();
+        return to(page.path(), Map.of());
     }
 
     String node(String name) {

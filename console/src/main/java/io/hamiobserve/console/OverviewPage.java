@@ -28,6 +28,8 @@ import java.util.Optional;
 final class OverviewPage extends FleetPage {
     static final ConsolePage PAGE = ConsolePage.listed("/", "Overview", OverviewPage::new);
     private static final int TOP = 10;
+    /** The most clusters whose totals the overview reads (each a cards-only read of its own). */
+    static final int MAX_CLUSTER_ROWS = 16;
 
     OverviewPage(PageContext context) {
         super(context);
@@ -44,7 +46,9 @@ final class OverviewPage extends FleetPage {
         List<Card> beyond = FleetTotals.usedBeyondAllocation(state);
         List<Card> attention = PhysicalView.attention(state.cards());
         List<String[]> health = Columns.healthRows(state.health());
-        Optional<Result> export = export(request, Map.of("nodes", rows(Columns.nodes(links), state.nodes()),
+        List<Columns.ClusterTotals> clusters = clusterTotals(request);
+        Optional<Result> export = export(request, Map.of("clusters", rows(Columns.clusters(links), clusters),
+                "nodes", rows(Columns.nodes(links), state.nodes()),
                 "idle", rows(Columns.idleShares(links), idle), "beyond", rows(Columns.beyondAllocation(links), beyond),
                 "health", rows(Columns.health(), health), "hardware", rows(PhysicalView.attentionTable(links),
                         attention)));
@@ -78,6 +82,12 @@ final class OverviewPage extends FleetPage {
                         queries.get(Measure.CONTAINER_MEMORY_USED)),
                 healthTile(state.health(), health.size(), queries.get(Measure.SOURCE_HEALTH)))));
         page.add(new Tiles(PhysicalView.overviewTiles(state, queries)));
+        if (!clusters.isEmpty()) {
+            page.add(view(Columns.clusters(links), clusters, request, queries, "The figures above are summed across "
+                    + "the clusters; each cluster's own, from its cards" + (context().clusters().size() > clusters.size()
+                    ? " (the first " + clusters.size() + " of " + context().clusters().size() + "; choose one above "
+                    + "for the others)" : "") + ". Open one for its pages.", "No cluster."));
+        }
         PhysicalView.noDcgm(state).ifPresent(page::add);
         page.add(rangeChoices(request, range));
         TrendSet trends = fleet.trends(new TrendScope.Cluster(), request.at(), range.length(), range.step());
@@ -100,6 +110,25 @@ final class OverviewPage extends FleetPage {
                         + "(CUDA_DISABLE_CONTROL=true) or outside Kubernetes.",
                 "No card is used beyond its allocation."));
         return page.html();
+    }
+
+    /**
+     * Each cluster's totals from its cards, when the page shows all of several clusters: read
+     * through each cluster's own answers, all at once; none for one cluster or a page of one.
+     */
+    private List<Columns.ClusterTotals> clusterTotals(Request request) throws SourceUnavailableException {
+        if (context().cluster().isPresent() || context().clusters().size() < 2) {
+            return List.of();
+        }
+        List<PageContext> each = context().clusters().stream().limit(MAX_CLUSTER_ROWS)
+                .map(name -> context().inCluster(name)).flatMap(Optional::stream).toList();
+        each.forEach(one -> one.fleet().ahead(() -> one.fleet().state(request.at(), FleetScope.CARDS_ONLY)));
+        List<Columns.ClusterTotals> rows = new java.util.ArrayList<>();
+        for (PageContext one : each) {
+            rows.add(new Columns.ClusterTotals(one.cluster().orElseThrow(),
+                    FleetTotals.of(one.fleet().state(request.at(), FleetScope.CARDS_ONLY))));
+        }
+        return rows;
     }
 
     /**

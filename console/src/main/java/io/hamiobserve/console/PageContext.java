@@ -9,21 +9,61 @@ import io.hamiobserve.ports.SourceUnavailableException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * What every page is built over: the fleet's kept answers, the link builder, the settings, and
  * whether the fleet-wide answers are read again in the background (pages then say how often).
  */
 final class PageContext {
+    /** The most clusters whose narrowed answers are kept at once (each keeps its own cache). */
+    static final int MAX_CLUSTERS = 64;
+
     private final FleetCache fleet;
     private final Links links;
     private final ConsoleSettings settings;
+    private final Optional<String> cluster;
+    /** The contexts of single clusters, made when a page of one is first asked for. */
+    private final Map<String, PageContext> byCluster = new ConcurrentHashMap<>();
     private volatile boolean refreshing;
 
     PageContext(FleetCache fleet, Links links, ConsoleSettings settings) {
+        this(fleet, links, settings, Optional.empty());
+    }
+
+    private PageContext(FleetCache fleet, Links links, ConsoleSettings settings, Optional<String> cluster) {
         this.fleet = fleet;
         this.links = links;
         this.settings = settings;
+        this.cluster = cluster;
+    }
+
+    /** The clusters the source tells apart (sorted); empty for one cluster without the label. */
+    List<String> clusters() {
+        return fleet.history().clusters();
+    }
+
+    /** The cluster this context's pages are narrowed to; empty for all of them. */
+    Optional<String> cluster() {
+        return cluster;
+    }
+
+    /**
+     * The pages of one cluster: its own reads, narrowed by the source, and links that carry it;
+     * empty when the source holds no such cluster.
+     */
+    Optional<PageContext> inCluster(String name) {
+        if (!clusters().contains(name)) {
+            return Optional.empty();
+        }
+        if (byCluster.size() >= MAX_CLUSTERS && !byCluster.containsKey(name)) {
+            byCluster.clear();
+        }
+        return Optional.of(byCluster.computeIfAbsent(name, selected -> new PageContext(
+                new FleetCache(fleet.history().inCluster(selected), settings.fresh(), settings.readLimit()),
+                links.inCluster(selected), settings, Optional.of(selected))));
     }
 
     FleetCache fleet() {

@@ -171,4 +171,21 @@ final class FixedHistory implements FleetHistory {
     public String description() {
         return "a fixed test fleet <i>";
     }
+
+    /** The clusters this fleet tells apart and each one's own fleet (the same map in each of them). */
+    volatile Map<String, FixedHistory> clustered = Map.of();
+
+    @Override
+    public List<String> clusters() {
+        return List.copyOf(new java.util.TreeSet<>(clustered.keySet()));
+    }
+
+    @Override
+    public FleetHistory inCluster(String cluster) {
+        FixedHistory one = clustered.get(cluster);
+        if (one == null) {
+            throw new IllegalArgumentException("no cluster " + cluster);
+        }
+        return one;
+    }
 }

@@ -14,6 +14,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.regex.Pattern;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -79,7 +80,7 @@ class DashboardTest {
     }
 
     @Test
-    void variablesAreHamisNodeAndNamespace() {
+    void variablesAreClusterAndHamisNodeAndNamespace() {
         JsonNode variables = dashboard.get("templating").get("list");
         List<String> definitions = new ArrayList<>();
         for (JsonNode variable : variables) {
@@ -88,8 +89,21 @@ class DashboardTest {
                 assertEquals(".*", variable.get("allValue").asString(), "All selects every value in =~ filters");
             }
         }
-        assertEquals(List.of("node=label_values(hami_gpu_memory_limit_bytes, node)",
+        assertEquals(List.of("cluster=label_values(hami_gpu_memory_limit_bytes, cluster)",
+                "node=label_values(hami_gpu_memory_limit_bytes, node)",
                 "namespace=label_values(hami_vgpu_memory_used_bytes, namespace)"), definitions);
+        // Every series every panel reads is narrowed to the selected clusters; All (.*) also matches
+        // series without the label, so one cluster without it sees what it saw before.
+        for (String expr : expressions()) {
+            String outsideStrings = expr.replaceAll("\"(?:[^\"\\\\]|\\\\.)*\"", "\"\"");
+            int selectors = 0;
+            for (String name : metricNames(expr)) {
+                selectors += outsideStrings.split("(?<![A-Za-z0-9_:])" + Pattern.quote(name) + "(?![A-Za-z0-9_:])", -1)
+                        .length - 1;
+            }
+            int narrowed = expr.split(Pattern.quote("cluster=~\"$cluster\""), -1).length - 1;
+            assertEquals(selectors, narrowed, "every selector carries the cluster variable: " + expr);
+        }
         // Every per-node and per-namespace series is filtered by the variables.
         for (String expr : expressions()) {
             for (String name : metricNames(expr)) {

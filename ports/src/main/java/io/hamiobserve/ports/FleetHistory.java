@@ -9,6 +9,7 @@ import io.hamiobserve.domain.fleet.UsageHistory;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 
 /**
  * What the fleet's metrics say now and over a window: every card, share and container at an
@@ -41,4 +42,22 @@ public interface FleetHistory {
 
     /** Where the figures come from, in words for the page footer ("Prometheus at http://..."). */
     String description();
+
+    /**
+     * The clusters the source's series are told apart by (the values of its cluster label, as
+     * Prometheus's external labels or a relabeling put them; sorted); empty when they carry none,
+     * as for one cluster.
+     */
+    default List<String> clusters() {
+        return List.of();
+    }
+
+    /**
+     * The history of one of {@link #clusters()}: every read narrowed to that cluster's series.
+     *
+     * @throws UnsupportedOperationException when the source tells no clusters apart
+     */
+    default FleetHistory inCluster(String cluster) {
+        throw new UnsupportedOperationException("this source tells no clusters apart");
+    }
 }

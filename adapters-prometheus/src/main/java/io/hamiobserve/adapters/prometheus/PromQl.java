@@ -101,6 +101,90 @@ final class PromQl {
         }
     }
 
+    /**
+     * {@code expression} with {@code matcher} on every series it reads: each selector of a
+     * hami-observe, HAMi or recorded series ({@code …hami_…}) or of a DCGM field ({@code DCGM_…})
+     * gains it inside its braces, or braces holding it. The query templates name no other series
+     * (QueryTemplateSeriesTest), so no read escapes the matcher. Quoted strings, label lists and
+     * durations are left as they are; the value is quoted like every other label value.
+     *
+     * @param label a label name from the code or a flag (checked)
+     */
+    static String narrowed(String expression, String label, String value) {
+        String matcher = new Matchers(Map.of(label, value)).render();
+        StringBuilder out = new StringBuilder(expression.length() + 32);
+        int braces = 0;
+        int brackets = 0;
+        int i = 0;
+        while (i < expression.length()) {
+            char c = expression.charAt(i);
+            if (c == '"' || c == '\'' || c == '`') {
+                int end = stringEnd(expression, i);
+                out.append(expression, i, end);
+                i = end;
+                continue;
+            }
+            if (isNameStart(c) && braces == 0 && brackets == 0) {
+                int end = i;
+                while (end < expression.length() && isNamePart(expression.charAt(end))) {
+                    end++;
+                }
+                String name = expression.substring(i, end);
+                out.append(name);
+                i = end;
+                if (name.contains("hami_") || name.startsWith("DCGM_")) {
+                    int next = i;
+                    while (next < expression.length() && Character.isWhitespace(expression.charAt(next))) {
+                        next++;
+                    }
+                    if (next < expression.length() && expression.charAt(next) == '{') {
+                        int inside = next + 1;
+                        while (inside < expression.length() && Character.isWhitespace(expression.charAt(inside))) {
+                            inside++;
+                        }
+                        boolean empty = inside < expression.length() && expression.charAt(inside) == '}';
+                        out.append(expression, i, next + 1).append(matcher).append(empty ? "" : ", ");
+                        i = next + 1;
+                        braces++;
+                    } else {
+                        out.append('{').append(matcher).append('}');
+                    }
+                }
+                continue;
+            }
+            if (c == '{') {
+                braces++;
+            } else if (c == '}') {
+                braces--;
+            } else if (c == '[') {
+                brackets++;
+            } else if (c == ']') {
+                brackets--;
+            }
+            out.append(c);
+            i++;
+        }
+        return out.toString();
+    }
+
+    private static boolean isNameStart(char c) {
+        return c == '_' || c == ':' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+    }
+
+    private static boolean isNamePart(char c) {
+        return isNameStart(c) || (c >= '0' && c <= '9');
+    }
+
+    /** Where the string literal opening at {@code start} ends (after its closing quote, escapes skipped). */
+    private static int stringEnd(String expression, int start) {
+        char quote = expression.charAt(start);
+        int i = start + 1;
+        while (i < expression.length() && expression.charAt(i) != quote) {
+            i += quote != '`' && expression.charAt(i) == '\\' ? 2 : 1;
+        }
+        return Math.min(expression.length(), i + 1);
+    }
+
     private static String literal(Object value) {
         return switch (value) {
             case String text -> quote(text);

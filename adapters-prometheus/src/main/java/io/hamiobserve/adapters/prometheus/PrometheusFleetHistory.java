@@ -30,6 +30,7 @@ import java.util.Set;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 
@@ -65,6 +66,10 @@ public final class PrometheusFleetHistory implements FleetHistory {
     private final String clusterLabel;
     private volatile List<String> clusters = List.of();
     private volatile long clustersAsked;
+    /** The engine's whole history: itself, or the one a narrowed history shares its engine and clusters with. */
+    private final PrometheusFleetHistory whole;
+    /** The cluster every read is narrowed to; empty for the whole engine. */
+    private final Optional<String> cluster;
 
     private PrometheusFleetHistory(PrometheusApi api, String clusterLabel) {
         FleetQueries.clusters(clusterLabel);
@@ -72,6 +77,55 @@ public final class PrometheusFleetHistory implements FleetHistory {
         this.coverage = new RuleCoverage(api);
         this.clusterLabel = clusterLabel;
         this.exporters = ExporterUsageQueries.loaded();
+        this.whole = this;
+        this.cluster = Optional.empty();
+    }
+
+    private PrometheusFleetHistory(PrometheusFleetHistory whole, String cluster) {
+        this.api = whole.api;
+        this.coverage = whole.coverage;
+        this.clusterLabel = whole.clusterLabel;
+        this.exporters = whole.exporters;
+        this.whole = whole;
+        this.cluster = Optional.of(cluster);
+    }
+
+    /**
+     * The same engine's history of one cluster: every series every query reads carries the
+     * matcher {@code <cluster label>="<cluster>"} ({@link PromQl#narrowed}), the value quoted like
+     * every label value, so any text selects at most that cluster's series and never bends a query.
+     *
+     * @throws IllegalArgumentException for an empty name
+     */
+    @Override
+    public PrometheusFleetHistory inCluster(String name) {
+        if (name.isEmpty()) {
+            throw new IllegalArgumentException("a cluster has a name");
+        }
+        return new PrometheusFleetHistory(whole, name);
+    }
+
+    /** The clusters found by the cluster label (sorted), asked with the fleet now at most every 5 minutes. */
+    @Override
+    public List<String> clusters() {
+        return whole.clusters;
+    }
+
+    /**
+     * Whether the console's recorded series cover the window. Never for one cluster: the rules sum
+     * by namespace or container only, so where the cluster label comes from a relabeling in the
+     * same Prometheus the recorded series do not carry it; one cluster's figures are computed from
+     * its raw series instead (slower over long windows, and right whichever way the label arrives).
+     */
+    private boolean recordedCovers(RecordingRules.Group group, Instant at, Duration window)
+            throws SourceUnavailableException {
+        return cluster.isEmpty() && coverage.covers(group, at, window);
+    }
+
+    /** {@code query}, narrowed to this history's cluster when it has one. */
+    private PromQl.Query scoped(PromQl.Query query) {
+        return cluster.map(name -> new PromQl.Query(query.name(),
+                PromQl.narrowed(query.expression(), clusterLabel, name))).orElse(query);
     }
 
     /**
@@ -80,6 +134,10 @@ public final class PrometheusFleetHistory implements FleetHistory {
      * figures are summed across them (a node name two clusters share is one node here).
      */
     private void askClusters(Instant at) {
+        if (whole != this) {
+            whole.askClusters(at);
+            return;
+        }
         long now = System.nanoTime();
         if (clustersAsked != 0 && now - clustersAsked < CLUSTERS_KEPT.toNanos()) {
             return;
@@ -115,6 +173,10 @@ public final class PrometheusFleetHistory implements FleetHistory {
      * in the log and in {@link #description()}, its adaptations applied to the queries after.
      */
     private void probeOnce() {
+        if (whole != this) {
+            whole.probeOnce();
+            return;
+        }
         if (probed) {
             return;
         }
@@ -182,6 +244,10 @@ public final class PrometheusFleetHistory implements FleetHistory {
      */
     @Override
     public String description() {
+        if (whole != this) {
+            return (whole.probed ? engine().summary(api.base()) : "Prometheus at " + api.base()) + " · cluster "
+                    + cluster.orElseThrow() + " (label " + clusterLabel + ")";
+        }
         String note = clusterNote();
         return (probed ? engine().summary(api.base()) : "Prometheus at " + api.base())
                 + (note.isEmpty() ? "" : " · " + note);
@@ -202,7 +268,8 @@ public final class PrometheusFleetHistory implements FleetHistory {
             return CompletableFuture.completedFuture(List.of());
         }
 
-        CompletableFuture<List<Sample>> query(Measure measure, PromQl.Query query) {
+        CompletableFuture<List<Sample>> query(Measure measure, PromQl.Query template) {
+            PromQl.Query query = scoped(template);
             provenance.put(measure, new Provenance(query.name(), query.expression()));
             CompletableFuture<List<Sample>> answer = api.instant(query, at);
             pending.add(answer);
@@ -443,7 +510,7 @@ public final class PrometheusFleetHistory implements FleetHistory {
                 MEMORY_SAMPLES_RECENT.bind("where", where, "settled", recentPart));
         var recent = batch.query(Measure.CONTAINER_UTILISATION_RECENT_MAX,
                 UTILISATION_RECENT_MAX.bind("where", where, "recent", RightSizing.IDLE_AFTER));
-        boolean recorded = coverage.covers(RecordingRules.Group.HOURLY, at, window);
+        boolean recorded = recordedCovers(RecordingRules.Group.HOURLY, at, window);
         var peaks = batch.query(Measure.CONTAINER_MEMORY_PEAK, (recorded ? RECORDED_MEMORY_PEAK : MEMORY_PEAK)
                 .bind("where", where, "window", window));
         var samples = batch.query(Measure.CONTAINER_SAMPLES, (recorded ? RECORDED_MEMORY_SAMPLES : MEMORY_SAMPLES)
@@ -508,7 +575,7 @@ public final class PrometheusFleetHistory implements FleetHistory {
         probeOnce();
         Duration step = Chargeback.step(window);
         Map<String, Object> values = Map.of("window", window, "step", step, "stepSeconds", step.toSeconds());
-        boolean recorded = coverage.covers(RecordingRules.Group.NAMESPACES, at, window);
+        boolean recorded = recordedCovers(RecordingRules.Group.NAMESPACES, at, window);
         Batch batch = new Batch(at);
         var memoryAllocated = batch.query(Measure.NAMESPACE_MEMORY_ALLOCATED_SECONDS, accrual(
                 "namespace_memory_allocated_seconds", RecordingRules.MEMORY_ALLOCATED, recorded).bind(values));
@@ -584,6 +651,7 @@ public final class PrometheusFleetHistory implements FleetHistory {
             }
         }
         Map<Measure, CompletableFuture<List<PrometheusApi.Series>>> answers = new LinkedHashMap<>();
+        queries.replaceAll((measure, query) -> scoped(query));
         queries.forEach((measure, query) -> answers.put(measure, api.range(query, Instant.ofEpochSecond(first),
                 Instant.ofEpochSecond(last), Duration.ofSeconds(stepSeconds))));
         List<Trend> trends = new ArrayList<>();

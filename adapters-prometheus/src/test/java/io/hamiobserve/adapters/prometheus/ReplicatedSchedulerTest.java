@@ -53,7 +53,7 @@ class ReplicatedSchedulerTest {
 
     @Test
     void twoReplicasOfTheAllocationViewAreCountedOnce() throws Exception {
-        List<ServerSocket> replicas = List.of(serve(), serve());
+        List<ServerSocket> replicas = List.of(serve(EXPOSITION), serve(EXPOSITION));
         Map<String, Map<String, String>> targets = new LinkedHashMap<>();
         replicas.forEach(server -> targets.put("127.0.0.1:" + server.getLocalPort(), Map.of()));
         try (LocalPrometheus prometheus = LocalPrometheus.start(
@@ -95,8 +95,8 @@ class ReplicatedSchedulerTest {
         }
     }
 
-    /** An endpoint answering every request with the exposition (HTTP/1.0, one request per connection). */
-    private static ServerSocket serve() throws IOException {
+    /** An endpoint answering every request with {@code exposition} (HTTP/1.0, one request per connection). */
+    static ServerSocket serve(String exposition) throws IOException {
         ServerSocket server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
         Thread.ofVirtual().start(() -> {
             while (!server.isClosed()) {
@@ -107,7 +107,7 @@ class ReplicatedSchedulerTest {
                     do {
                         line = request.readLine();
                     } while (line != null && !line.isEmpty());
-                    byte[] body = EXPOSITION.getBytes(StandardCharsets.UTF_8);
+                    byte[] body = exposition.getBytes(StandardCharsets.UTF_8);
                     OutputStream out = connection.getOutputStream();
                     out.write(("HTTP/1.0 200 OK\r\nContent-Type: text/plain; version=0.0.4\r\nContent-Length: "
                             + body.length + "\r\n\r\n").getBytes(StandardCharsets.ISO_8859_1));
@@ -122,7 +122,7 @@ class ReplicatedSchedulerTest {
     }
 
     /** The single value of {@code query} once it equals {@code expected}, or the last one seen after {@code patience}. */
-    private static double value(PrometheusApi api, String query, double expected, Duration patience) throws Exception {
+    static double value(PrometheusApi api, String query, double expected, Duration patience) throws Exception {
         long deadline = System.nanoTime() + patience.toNanos();
         Optional<Double> last = Optional.empty();
         do {

@@ -88,6 +88,17 @@ public final class ConsoleRole implements Role {
             public String description() {
                 return history.description();
             }
+
+            @Override
+            public java.util.List<String> clusters() {
+                return history.clusters();
+            }
+
+            /** One cluster's reads are the source's reads too: observed the same way. */
+            @Override
+            public FleetHistory inCluster(String cluster) {
+                return observe(history.inCluster(cluster));
+            }
         };
     }
 

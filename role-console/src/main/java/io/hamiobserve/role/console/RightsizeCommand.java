@@ -48,6 +48,10 @@ public final class RightsizeCommand implements Subcommand {
     @Option(names = "--by-pod", description = "one row per pod and container instead of per workload (debugging)")
     private boolean byPod;
 
+    @Option(names = "--cluster", paramLabel = "NAME",
+            description = "one cluster's workloads only, by the --cluster-label label (default: all of them)")
+    private String cluster;
+
     @Override
     public int rank() {
         return 70;
@@ -56,7 +60,12 @@ public final class RightsizeCommand implements Subcommand {
     @Override
     public Integer call() {
         Launch launch = hamiObserve.launch();
-        FleetHistory history = prometheus.required();
+        FleetHistory whole = prometheus.required();
+        if (cluster != null && cluster.isBlank()) {
+            launch.err().println("hami-observe: rightsize: --cluster needs a name");
+            return 2;
+        }
+        FleetHistory history = cluster == null ? whole : whole.inCluster(cluster);
         try {
             RightsizeReport.write(history, Instant.now(), window, new RightsizeReport.Options(format,
                     java.util.Optional.ofNullable(namespace), java.util.Optional.ofNullable(ownerKind), byPod),

@@ -1,0 +1,138 @@
+package io.hamiobserve.adapters.prometheus;
+
+import io.hamiobserve.domain.fleet.FleetReadings;
+import io.hamiobserve.domain.fleet.FleetScope;
+import io.hamiobserve.domain.fleet.TrendScope;
+import io.hamiobserve.domain.fleet.TrendSet;
+import io.hamiobserve.domain.fleet.Measure;
+import org.junit.jupiter.api.Test;
+
+import java.net.ServerSocket;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Two clusters behind one engine, told apart by a {@code cluster} label that the scrape's target
+ * labels put on every series (as a relabeling or Prometheus's external labels do): the whole
+ * history sums them and names both; a history narrowed to one reads only that one's series, in
+ * every query; a hostile name selects nothing and breaks no query.
+ */
+class ClustersTest {
+    private static final String EAST = """
+            # TYPE hami_gpu_memory_limit_bytes gauge
+            hami_gpu_memory_limit_bytes{node="node-a",device_uuid="GPU-A0",device_index="0",device_type="NVIDIA A100"} 4.294967296e+10
+            # TYPE hami_vgpu_memory_allocated_bytes gauge
+            hami_vgpu_memory_allocated_bytes{namespace="ml-team",pod="llm",container_index="0",node="node-a",device_uuid="GPU-A0"} 8.589934592e+09
+            # TYPE hami_observe_vgpu_container_memory_allocated_bytes gauge
+            hami_observe_vgpu_container_memory_allocated_bytes{namespace="ml-team",pod="llm",container_index="0",container="server",node="node-a",device_uuid="GPU-A0"} 8.589934592e+09
+            """;
+    private static final String WEST = """
+            # TYPE hami_gpu_memory_limit_bytes gauge
+            hami_gpu_memory_limit_bytes{node="node-b",device_uuid="GPU-B0",device_index="0",device_type="NVIDIA L4"} 2.4e+10
+            hami_gpu_memory_limit_bytes{node="node-b",device_uuid="GPU-B1",device_index="1",device_type="NVIDIA L4"} 2.4e+10
+            # TYPE hami_vgpu_memory_allocated_bytes gauge
+            hami_vgpu_memory_allocated_bytes{namespace="batch",pod="trainer",container_index="0",node="node-b",device_uuid="GPU-B0"} 4.294967296e+09
+            # TYPE hami_observe_vgpu_container_memory_allocated_bytes gauge
+            hami_observe_vgpu_container_memory_allocated_bytes{namespace="batch",pod="trainer",container_index="0",container="main",node="node-b",device_uuid="GPU-B0"} 4.294967296e+09
+            """;
+
+    @Test
+    void aHistoryNarrowedToOneClusterReadsOnlyItsSeries() throws Exception {
+        ServerSocket eastEndpoint = ReplicatedSchedulerTest.serve(EAST);
+        ServerSocket westEndpoint = ReplicatedSchedulerTest.serve(WEST);
+        Map<String, Map<String, String>> targets = new LinkedHashMap<>();
+        targets.put("127.0.0.1:" + eastEndpoint.getLocalPort(), Map.of("cluster", "east"));
+        targets.put("127.0.0.1:" + westEndpoint.getLocalPort(), Map.of("cluster", "west"));
+        try (eastEndpoint; westEndpoint; LocalPrometheus prometheus = LocalPrometheus.start(
+                List.of(new LocalPrometheus.Job("hami-observe-scheduler", targets)), Duration.ofSeconds(1), List.of(),
+                Duration.ofSeconds(60))) {
+            // Both clusters scraped before the history first asks (it asks for the clusters every 5 minutes).
+            assertEquals(2, ReplicatedSchedulerTest.value(new PrometheusApi(prometheus.url(), Duration.ofSeconds(20)),
+                    "count(count by (cluster) (hami_gpu_memory_limit_bytes))", 2, Duration.ofSeconds(30)));
+            PrometheusFleetHistory history = PrometheusFleetHistory.at(prometheus.url(), Duration.ofSeconds(20));
+            FleetReadings all = history.readings(Instant.now(), FleetScope.EVERYTHING);
+            long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+            while (history.clusters().size() < 2 && System.nanoTime() < deadline) {
+                Thread.sleep(50);
+            }
+            assertEquals(Set.of("GPU-A0", "GPU-B0", "GPU-B1"), uuids(all));
+            assertEquals(List.of("east", "west"), history.clusters());
+            assertTrue(history.description().contains("2 clusters by label cluster (east, west)"),
+                    history.description());
+
+            PrometheusFleetHistory westOnly = history.inCluster("west");
+            FleetReadings west = westOnly.readings(Instant.now(), FleetScope.EVERYTHING);
+            assertEquals(Set.of("GPU-B0", "GPU-B1"), uuids(west));
+            assertEquals(List.of("batch"), west.allocations().stream().map(FleetReadings.Allocation::namespace)
+                    .distinct().toList());
+            // Every query behind the figures names the cluster on every series it reads.
+            west.provenance().forEach((measure, query) -> assertEquals(seriesIn(query.expression()),
+                    count(query.expression(), "cluster=\"west\""), measure + ": " + query.expression()));
+            assertEquals(List.of("east", "west"), westOnly.clusters(), "the narrowed history still names them all");
+            assertTrue(westOnly.description().contains("cluster west"), westOnly.description());
+            TrendSet trends = westOnly.trends(new TrendScope.Cluster(), Instant.now(), Duration.ofMinutes(2),
+                    Duration.ofSeconds(15));
+            double total = trends.of(Measure.TREND_MEMORY_TOTAL).getFirst().provenance().expression()
+                    .contains("cluster=\"west\"") ? 1 : 0;
+            assertEquals(1, total, "the trends are narrowed too");
+            assertEquals(Set.of("GPU-A0"), uuids(history.inCluster("east").readings(Instant.now(),
+                    FleetScope.EVERYTHING)));
+
+            // A name that would end the string and add a selector is a string: nothing matches, nothing fails.
+            FleetReadings hostile = history.inCluster("west\"} or vector(1) # \\").readings(Instant.now(),
+                    FleetScope.EVERYTHING);
+            assertEquals(Set.of(), uuids(hostile));
+        }
+    }
+
+    @Test
+    void narrowingPutsTheMatcherOnEverySeriesOfEveryTemplate() throws ReflectiveOperationException {
+        QueryTemplateSeriesTest.templates().forEach((name, text) -> {
+            String narrowed = PromQl.narrowed(text, "cluster", "e\"ast");
+            assertEquals(seriesIn(text), count(narrowed, "cluster=\"e\\\"ast\""), name + ": " + narrowed);
+            // Nothing else changes: taking the matcher out gives the template back.
+            assertEquals(text, narrowed.replace("{cluster=\"e\\\"ast\"}", "").replace("cluster=\"e\\\"ast\", ", "")
+                    .replace("cluster=\"e\\\"ast\"", ""), name);
+        });
+        assertEquals("label_replace(max by (UUID) (DCGM_FI_DEV_GPU_UTIL{cluster=\"x\", UUID=\"a\"}), \"field\", "
+                        + "\"DCGM_FI_DEV_GPU_UTIL\", \"\", \"\") or max(hami_x{cluster=\"x\"}[5m:1m]) + "
+                        + "sum(namespace:hami_y:sum{cluster=\"x\"}) offset 1h",
+                PromQl.narrowed("label_replace(max by (UUID) (DCGM_FI_DEV_GPU_UTIL{UUID=\"a\"}), \"field\", "
+                        + "\"DCGM_FI_DEV_GPU_UTIL\", \"\", \"\") or max(hami_x[5m:1m]) + sum(namespace:hami_y:sum) "
+                        + "offset 1h", "cluster", "x"));
+    }
+
+    /** How many series selectors an expression has: names of hami or DCGM series outside strings. */
+    private static int seriesIn(String expression) {
+        String outsideStrings = expression.replaceAll("\"(?:[^\"\\\\]|\\\\.)*\"", "\"\"");
+        Matcher names = Pattern.compile("(?<![A-Za-z0-9_:])[A-Za-z_:]*(?:hami_|DCGM_)[A-Za-z0-9_:]*")
+                .matcher(outsideStrings);
+        int count = 0;
+        while (names.find()) {
+            count++;
+        }
+        return count;
+    }
+
+    private static int count(String text, String part) {
+        return text.split(Pattern.quote(part), -1).length - 1;
+    }
+
+    private static Set<String> uuids(FleetReadings readings) {
+        Set<String> uuids = new TreeSet<>();
+        readings.registered().forEach(card -> uuids.add(card.uuid()));
+        assertFalse(uuids.contains(""));
+        return uuids;
+    }
+}

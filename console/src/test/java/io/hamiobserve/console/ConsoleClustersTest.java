@@ -1,0 +1,186 @@
+package io.hamiobserve.console;
+
+import io.hamiobserve.domain.fleet.FleetReadings;
+import io.helidon.webserver.WebServer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Two clusters behind one source: a selector on every page, the selected cluster's reads only,
+ * and every link, export and form of a page of one cluster carrying it; an unknown or hostile
+ * cluster is a 400 that says which clusters there are. Without clusters, no selector (the other
+ * console tests and the browser test check those pages unchanged).
+ */
+class ConsoleClustersTest {
+    private static final Instant NOW = Instant.parse("2026-11-30T12:00:00Z");
+    private static final Pattern SELECTOR = Pattern.compile(
+            "<nav class=\"choices\" aria-label=\"Cluster\">(.*?)</nav>", Pattern.DOTALL);
+    private static final Pattern HREF = Pattern.compile("href=\"([^\"]*)\"");
+
+    private final HttpClient client = HttpClient.newHttpClient();
+    private WebServer server;
+    private final FixedHistory whole = new FixedHistory();
+    private final FixedHistory east = new FixedHistory();
+    private final FixedHistory west = new FixedHistory();
+
+    private String start() {
+        // East holds the fixed fleet; west holds nothing but an exporter's health.
+        west.alter = r -> new FleetReadings(r.at(), List.of(), List.of(), List.of(), List.of(), List.of(), List.of(),
+                List.of(), r.sources(), List.of(), List.of(), List.of(), r.containersByNode(), r.provenance());
+        Map<String, FixedHistory> clusters = Map.of("east", east, "west", west);
+        whole.clustered = clusters;
+        east.clustered = clusters;
+        west.clustered = clusters;
+        Console console = Console.create(whole, ConsoleSettings.defaults().withRoutePrefix("/gpu"),
+                Clock.fixed(NOW, ZoneOffset.UTC));
+        server = WebServer.builder().port(0).host("127.0.0.1").shutdownHook(false).routing(console::routing).build()
+                .start();
+        return "http://127.0.0.1:" + server.port() + "/gpu";
+    }
+
+    @AfterEach
+    void stop() {
+        if (server != null) {
+            server.stop();
+        }
+    }
+
+    private HttpResponse<String> get(String url) throws Exception {
+        return client.send(HttpRequest.newBuilder(URI.create(url)).build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    @Test
+    void everyPageOfOneClusterReadsItAloneAndEveryLinkCarriesIt() throws Exception {
+        String base = start();
+        for (ConsolePage page : ConsolePages.ALL) {
+            String path = page.path() + switch (page.path()) {
+                case "/node" -> "?name=node-a&";
+                case "/card" -> "?uuid=GPU-A0&";
+                case "/workload" -> "?namespace=ml-team&pod=llm-inference&container=server&";
+                default -> "?";
+            };
+            String html = get(base + path + "cluster=east").body();
+            Matcher selector = SELECTOR.matcher(html);
+            assertTrue(selector.find(), path + html);
+            assertEquals(List.of("All", "east", "west"), texts(selector.group(1)), path);
+            // Every other link stays in the cluster: pages, crumbs, navigation, sort, page, window, exports.
+            List<String> links = links(html.replace(selector.group(), ""));
+            assertFalse(links.isEmpty(), path);
+            for (String href : links) {
+                if (!href.startsWith("/gpu/assets/") && !href.startsWith("#")) {
+                    assertTrue(href.contains("cluster=east"), path + ": a link that leaves the cluster: " + href);
+                }
+            }
+            // The filter forms of its tables keep it too.
+            if (html.contains("<form class=\"filter\"") || html.contains("<form class=\"shape\"")) {
+                assertTrue(html.contains("type=\"hidden\" name=\"cluster\" value=\"east\""), path + html);
+            }
+        }
+        assertTrue(east.calls.get() > 0, "east's reads");
+        assertEquals(0, west.calls.get(), "west is not read for east's pages");
+    }
+
+    @Test
+    void theSelectorNarrowsThePagesAndTheirExports() throws Exception {
+        String base = start();
+        String all = get(base + "/cards").body();
+        assertTrue(all.contains("GPU-A0"), all);
+        Matcher options = SELECTOR.matcher(all);
+        assertTrue(options.find(), all);
+        assertEquals(List.of("All", "east", "west"), texts(options.group(1)));
+        assertTrue(options.group(1).contains("href=\"/gpu/cards?cluster=west\">west</a>"), options.group(1));
+
+        // The overview of all: each cluster's own totals, each linking to its overview.
+        String overview = get(base + "/").body();
+        assertTrue(overview.contains("<a href=\"/gpu/?cluster=east\">east</a>"), overview);
+        assertTrue(overview.contains("<a href=\"/gpu/?cluster=west\">west</a>"), overview);
+        String totals = get(base + "/?export=clusters.csv").body();
+        assertEquals(3, totals.strip().split("\n").length, totals);
+        assertTrue(totals.lines().anyMatch(line -> line.startsWith("east,2,1,")), totals);
+        assertTrue(totals.lines().anyMatch(line -> line.startsWith("west,0,0,")), totals);
+        assertFalse(get(base + "/?cluster=east").body().contains("<a href=\"/gpu/?cluster=west\">west</a></td>"));
+
+        String westCards = get(base + "/cards?cluster=west").body();
+        assertFalse(westCards.contains("GPU-A0"), westCards);
+        assertTrue(westCards.contains("No cards."), westCards);
+        assertTrue(west.calls.get() > 0);
+
+        HttpResponse<String> csv = get(base + "/cards?cluster=east&export=cards.csv");
+        assertEquals(200, csv.statusCode());
+        assertTrue(csv.body().contains("GPU-A0"), csv.body());
+        assertTrue(get(base + "/cards?cluster=east").body().contains("export=cards.csv&amp;cluster=east")
+                || get(base + "/cards?cluster=east").body().contains("cluster=east&amp;export=cards.csv"));
+        assertFalse(get(base + "/cards?cluster=west&export=cards.csv").body().contains("GPU-A0"));
+
+        // A cluster whose reads fail: the 503 page's navigation stays in the cluster.
+        west.failure = "west's Prometheus is down";
+        HttpResponse<String> failed = get(base + "/workloads?cluster=west");
+        assertEquals(503, failed.statusCode(), failed.body());
+        assertTrue(failed.body().contains("href=\"/gpu/nodes?cluster=west\""), failed.body());
+    }
+
+    @Test
+    void anUnknownOrHostileClusterIsRefusedWithTheClustersThereAre() throws Exception {
+        String base = start();
+        for (String cluster : List.of("north", "east\"} or vector(1)", "<script>alert(1)</script>")) {
+            HttpResponse<String> response = get(base + "/workloads?cluster="
+                    + URLEncoder.encode(cluster, StandardCharsets.UTF_8));
+            assertEquals(400, response.statusCode(), cluster);
+            assertTrue(response.body().contains("is not one the source holds: east, west"), response.body());
+            assertFalse(response.body().contains("<script>alert(1)"), response.body());
+        }
+        assertEquals(0, east.calls.get() + west.calls.get(), "nothing was read for a refused cluster");
+    }
+
+    @Test
+    void withoutClustersThereIsNoSelectorAndAClusterIsRefused() throws Exception {
+        Console console = Console.create(new FixedHistory(), ConsoleSettings.defaults(), Clock.fixed(NOW,
+                ZoneOffset.UTC));
+        server = WebServer.builder().port(0).host("127.0.0.1").shutdownHook(false).routing(console::routing).build()
+                .start();
+        String base = "http://127.0.0.1:" + server.port();
+        String page = get(base + "/").body();
+        assertFalse(page.contains("aria-label=\"Cluster\""), page);
+        assertFalse(page.contains("cluster="), page);
+        HttpResponse<String> refused = get(base + "/?cluster=east");
+        assertEquals(400, refused.statusCode());
+        assertTrue(refused.body().contains("its series carry no cluster label"), refused.body());
+    }
+
+    private static List<String> links(String html) {
+        List<String> links = new ArrayList<>();
+        Matcher href = HREF.matcher(html);
+        while (href.find()) {
+            links.add(href.group(1).replace("&amp;", "&"));
+        }
+        return links;
+    }
+
+    private static List<String> texts(String nav) {
+        List<String> texts = new ArrayList<>();
+        Matcher text = Pattern.compile(">([^<]+)</a>").matcher(nav);
+        while (text.find()) {
+            texts.add(text.group(1));
+        }
+        return texts;
+    }
+}
