@@ -50,6 +50,11 @@ public final class DemoHistory {
     private final Instant start;
     /** The cluster's states over the history (which pods lived, in which phase), each held once. */
     private final Map<List<DemoCluster.Pod>, DemoCluster> eras = new java.util.concurrent.ConcurrentHashMap<>();
+    /**
+     * The same by the pods that run: use depends on them alone (a finished Job's pod has none), so
+     * the days between the CronJob's runs share their phases of use.
+     */
+    private final Map<List<DemoCluster.Pod>, DemoCluster> running = new java.util.concurrent.ConcurrentHashMap<>();
     private final Map<State, AllocationView> ledgerStates = new java.util.concurrent.ConcurrentHashMap<>();
     private final Map<State, List<UsageView>> usageByPhase = new java.util.concurrent.ConcurrentHashMap<>();
 
@@ -111,7 +116,10 @@ public final class DemoHistory {
      */
     List<UsageView> usage(Instant at) {
         long second = at.getEpochSecond();
-        return usageByPhase.computeIfAbsent(new State(clusterAt(at),
+        DemoCluster era = clusterAt(at);
+        DemoCluster runs = running.computeIfAbsent(era.pods().stream()
+                .filter(pod -> pod.phase() == io.hamiobserve.domain.PodPhase.RUNNING).toList(), pods -> era);
+        return usageByPhase.computeIfAbsent(new State(runs,
                 Math.floorMod(second, DemoWorkload.REPEATS_AFTER_SECONDS)), phase -> usageAt(Instant.ofEpochSecond(second)));
     }
 
