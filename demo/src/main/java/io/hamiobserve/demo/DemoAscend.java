@@ -160,7 +160,7 @@ final class DemoAscend implements MetricsSource {
             } else {
                 Optional<Use> first = chip.uses().stream().findFirst();
                 Labels labels = Labels.of("id", index, "model_name", "Ascend" + PRODUCT, "vdie_id", uuid,
-                        "pcie_bus_info", String.format("0000:%02X:00.0", 0xC1 + 0x40 * chip.card().registration().index()),
+                        "pcie_bus_info", String.format("0000:%02X:00.0", 0xC1 + 0x10 * chip.card().registration().index()),
                         "namespace", first.map(use -> use.pod().ref().namespace()).orElse(""),
                         "pod_name", first.map(use -> use.pod().ref().name()).orElse(""),
                         "container_name", first.map(use -> use.container().name()).orElse(""));
