@@ -116,11 +116,15 @@ public final class DemoHistory {
      */
     List<UsageView> usage(Instant at) {
         long second = at.getEpochSecond();
+        return usageByPhase.computeIfAbsent(phaseOf(at), phase -> usageAt(Instant.ofEpochSecond(second)));
+    }
+
+    /** The state of use at {@code at}: the pods that run then, and the phase of the simulation's cycle. */
+    private State phaseOf(Instant at) {
         DemoCluster era = clusterAt(at);
         DemoCluster runs = running.computeIfAbsent(era.pods().stream()
                 .filter(pod -> pod.phase() == io.hamiobserve.domain.PodPhase.RUNNING).toList(), pods -> era);
-        return usageByPhase.computeIfAbsent(new State(runs,
-                Math.floorMod(second, DemoWorkload.REPEATS_AFTER_SECONDS)), phase -> usageAt(Instant.ofEpochSecond(second)));
+        return new State(runs, Math.floorMod(at.getEpochSecond(), DemoWorkload.REPEATS_AFTER_SECONDS));
     }
 
     private List<UsageView> usageAt(Instant at) {
@@ -238,6 +242,7 @@ public final class DemoHistory {
                            Map<String, Map<DemoAscend.Exporter, String>> ascendInstances) throws IOException {
         Map<AllocationView, List<HistoryFile.Family>> ledgers = new java.util.HashMap<>();
         Map<List<UsageView>, List<HistoryFile.Family>> phases = new java.util.IdentityHashMap<>();
+        Map<State, List<HistoryFile.Family>> ascend = new java.util.HashMap<>();
         List<DemoDcgm.History> dcgm = DemoDcgm.nodes(cluster).stream().map(node -> new DemoDcgm.History(cluster, node,
                 Labels.of("job", DemoPrometheus.DCGM_JOB, "instance",
                         dcgmInstances.getOrDefault(node, "dcgm-exporter-" + node)))).toList();
@@ -256,10 +261,15 @@ public final class DemoHistory {
                             views -> usageFamilies(views, at, nodeInstances, HISTORY_FAMILIES::contains)));
                 }
                 dcgm.forEach(exporter -> families.addAll(exporter.at(at)));
-                DemoWorkload then = workload(at);
-                for (String node : DemoAscend.nodes(cluster)) {
-                    families.addAll(DemoAscend.history(then, node, ascendInstances.getOrDefault(node, Map.of())));
-                }
+                // The Ascend exporters' figures repeat with the simulation's phase too: collected once each.
+                families.addAll(ascend.computeIfAbsent(phaseOf(at), state -> {
+                    DemoWorkload then = workload(at);
+                    List<HistoryFile.Family> exporters = new ArrayList<>();
+                    for (String node : DemoAscend.nodes(cluster)) {
+                        exporters.addAll(DemoAscend.history(then, node, ascendInstances.getOrDefault(node, Map.of())));
+                    }
+                    return exporters;
+                }));
                 out.write(families, at);
             }
             return out.samples();
