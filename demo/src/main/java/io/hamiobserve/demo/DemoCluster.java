@@ -9,6 +9,10 @@ import io.hamiobserve.domain.VendorCard;
 import io.hamiobserve.domain.ContainerShares;
 import io.hamiobserve.domain.DeviceShare;
 import io.hamiobserve.domain.MigInstance;
+import io.hamiobserve.domain.OwnerObject;
+import io.hamiobserve.domain.OwnerRef;
+import io.hamiobserve.domain.PodController;
+import io.hamiobserve.domain.PodOwner;
 import io.hamiobserve.domain.PendingPod;
 import io.hamiobserve.domain.PendingReason;
 import io.hamiobserve.domain.PodPhase;
@@ -18,24 +22,37 @@ import io.hamiobserve.domain.QuotaLimit;
 import io.hamiobserve.domain.QuotaResource;
 import io.hamiobserve.domain.RegisteredCard;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
 import java.util.stream.Collectors;
 
 /**
  * The embedded cluster of the demo: two NVIDIA GPU nodes with cards of three models, a node of
- * Ascend NPUs (allocation view only), a dozen pods and two quotas, chosen so that every interesting case is on screen at once:
+ * Ascend NPUs (usage from the Ascend plugin's HAMi-named endpoint and npu-exporter, {@link DemoAscend}),
+ * about twenty pods and two quotas, chosen so that every interesting case is on screen at once. The
+ * pods run as real clusters run them: Deployments (pods of a ReplicaSet {@code <deploy>-<hash>},
+ * with the {@code pod-template-hash}), StatefulSets, a DaemonSet, Jobs, a CronJob's Jobs, an
+ * operator's resource (PyTorchJob) and one bare pod ({@link Controller}).
  * <ul>
- *   <li>the brief's pod that asks for 8192 MiB and uses about 2100 MiB ({@code ml-team/llm-inference});</li>
+ *   <li>the brief's workload that asks for 8192 MiB and uses about 2100 MiB: Deployment
+ *       {@code ml-team/llm-inference}, two replicas, which rolled out a new ReplicaSet
+ *       {@link #ROLLOUT_AGO} (new pod names, the same use);</li>
  *   <li>a card shared by three containers (node-a card 0);</li>
  *   <li>a pod with an init container and two app containers on one card ({@code vision/train-resnet});</li>
  *   <li>a container with two cards; a container without a GPU;</li>
  *   <li>a container started with {@code CUDA_DISABLE_CONTROL=true} ({@code research/cuda-sim}): no
  *       HAMi-Core accounting, and it uses more than its share, so host use exceeds the allocation;</li>
- *   <li>a finished pod (not counted), a pod on a card no node registers, a MIG instance.</li>
+ *   <li>a finished pod (not counted: the CronJob's last Job), a pod on a card no node registers, a MIG instance;</li>
+ *   <li>stuck things: a ghost allocation (a pod whose container never started holds its share), a
+ *       zombie process (on a card, covered by no share), pods pending for memory.</li>
  * </ul>
- * Everything here is fixed; {@link DemoWorkload} makes the use move over time.
+ * One definition serves the present and the past: each pod has a {@link Life} relative to the
+ * present, and {@link #at} gives the cluster at any instant of its history (the live simulation is
+ * {@code at(0)}). {@link DemoWorkload} makes the use move over time.
  */
 public final class DemoCluster {
     public static final String NODE_A = "gpu-node-a";
@@ -82,8 +99,14 @@ public final class DemoCluster {
                             boolean managed, boolean running) {
     }
 
-    /** A simulated pod. */
-    public record Pod(PodRef ref, String node, PodPhase phase, List<Container> containers, List<MigInstance> mig) {
+    /**
+     * A simulated pod.
+     *
+     * @param controller what controls it, as its owner references and the API server's ReplicaSets and Jobs say
+     * @param life       when it lived, relative to the present
+     */
+    public record Pod(PodRef ref, String node, PodPhase phase, List<Container> containers, List<MigInstance> mig,
+                      Controller controller, Life life) {
         public PodPlacement placement() {
             List<ContainerShares> shares = new ArrayList<>();
             boolean initFinished = containers.stream().filter(Container::init).noneMatch(Container::running);
@@ -91,12 +114,135 @@ public final class DemoCluster {
                 Container container = containers.get(i);
                 shares.add(new ContainerShares(i, container.name(), container.init(), container.shares()));
             }
-            return new PodPlacement(ref, node, phase, initFinished, shares, mig);
+            return new PodPlacement(ref, node, phase, initFinished, shares, mig, controller.podController());
+        }
+
+        /** The same pod in another phase. */
+        Pod in(PodPhase other) {
+            return other == phase ? this : new Pod(ref, node, other, containers, mig, controller, life);
         }
     }
 
+    /**
+     * When a pod lived, as durations before the present (the demo's start): it exists from
+     * {@code bornAgo} until {@code goneAgo}, and is Succeeded from {@code finishedAgo} on.
+     * {@link #NEVER} is "not before the present".
+     */
+    public record Life(Duration bornAgo, Duration finishedAgo, Duration goneAgo) {
+        static final Duration NEVER = Duration.ofSeconds(-1);
+        static final Duration BEFORE_HISTORY = Duration.ofDays(10_000);
+        static final Life ALWAYS = new Life(BEFORE_HISTORY, NEVER, NEVER);
+
+        static Life since(Duration ago) {
+            return new Life(ago, NEVER, NEVER);
+        }
+
+        static Life until(Duration ago) {
+            return new Life(BEFORE_HISTORY, NEVER, ago);
+        }
+
+        /** The pod's phase {@code ago} before the present, or empty when it did not exist then. */
+        Optional<PodPhase> phase(PodPhase declared, Duration ago) {
+            if (ago.compareTo(bornAgo) > 0 || ago.compareTo(goneAgo) <= 0) {
+                return Optional.empty();
+            }
+            return Optional.of(ago.compareTo(finishedAgo) <= 0 ? PodPhase.SUCCEEDED : declared);
+        }
+    }
+
+    /**
+     * A pod's controller as the cluster records it: the pod's {@code controller: true} owner
+     * reference and {@code pod-template-hash} label, the intermediate owner the API server holds
+     * (a ReplicaSet, a Job, with its own controller reference), and the top controller an operator
+     * knows, which the scheduler role must name ({@code hami_observe_pod_owner}).
+     *
+     * @param podPrefix    the pods' names start with it ({@code <prefix>-<suffix>}); a bare pod's name
+     */
+    public record Controller(String namespace, String podPrefix, Optional<OwnerRef> ref, String templateHash,
+                             Optional<OwnerObject> intermediate, PodOwner workload) {
+        static Controller deployment(String namespace, String name, String templateHash) {
+            String replicaSet = name + "-" + templateHash;
+            OwnerRef rs = ref(namespace, "ReplicaSet", replicaSet);
+            return new Controller(namespace, replicaSet, Optional.of(rs), templateHash,
+                    Optional.of(new OwnerObject("ReplicaSet", namespace, replicaSet, rs.uid(),
+                            Optional.of(ref(namespace, "Deployment", name)))), new PodOwner("Deployment", name));
+        }
+
+        static Controller statefulSet(String namespace, String name) {
+            return operator(namespace, "StatefulSet", name);
+        }
+
+        static Controller daemonSet(String namespace, String name) {
+            return operator(namespace, "DaemonSet", name);
+        }
+
+        /** A kind whose objects are not cached (StatefulSet, DaemonSet, an operator's resource): the pod's reference names it. */
+        static Controller operator(String namespace, String kind, String name) {
+            return new Controller(namespace, name, Optional.of(ref(namespace, kind, name)), "", Optional.empty(),
+                    new PodOwner(kind, name));
+        }
+
+        /** A Job nothing controls. */
+        static Controller job(String namespace, String name) {
+            OwnerRef job = ref(namespace, "Job", name);
+            return new Controller(namespace, name, Optional.of(job), "",
+                    Optional.of(new OwnerObject("Job", namespace, name, job.uid(), Optional.empty())),
+                    new PodOwner("Job", name));
+        }
+
+        /** A CronJob, whose {@link #job} makes each of its Jobs. */
+        static Controller cronJob(String namespace, String name) {
+            return new Controller(namespace, name, Optional.of(ref(namespace, "CronJob", name)), "", Optional.empty(),
+                    new PodOwner("CronJob", name));
+        }
+
+        /** The CronJob's Job number {@code n}: {@code <cronjob>-<n>}, controlled by it. */
+        Controller job(long n) {
+            String name = podPrefix + "-" + n;
+            OwnerRef job = ref(namespace, "Job", name);
+            return new Controller(namespace, name, Optional.of(job), "",
+                    Optional.of(new OwnerObject("Job", namespace, name, job.uid(), ref)), workload);
+        }
+
+        /** A pod nothing controls: its own workload. */
+        static Named bare(String namespace, String name) {
+            return new Named(new Controller(namespace, name, Optional.empty(), "", Optional.empty(),
+                    new PodOwner(PodOwner.POD, name)), name);
+        }
+
+        /** One of its pods, {@code <prefix>-<suffix>}. */
+        Named pod(String suffix) {
+            return new Named(this, podPrefix + "-" + suffix);
+        }
+
+        /** What the pod itself says (its owner reference and template hash). */
+        public PodController podController() {
+            return new PodController(ref, templateHash);
+        }
+
+        private static OwnerRef ref(String namespace, String kind, String name) {
+            return new OwnerRef(kind, name, UUID.nameUUIDFromBytes((namespace + "/" + kind + "/" + name)
+                    .getBytes(java.nio.charset.StandardCharsets.UTF_8)).toString());
+        }
+    }
+
+    /** A pod's name under its controller. */
+    record Named(Controller controller, String name) {
+    }
+
+    /**
+     * A process on a card that no HAMi share covers: the driver lists it, but no cache file and no
+     * pod's cgroup names it (a zombie of the stuck list).
+     */
+    public record Stray(String node, String uuid, long pid, long useMib, long smUtilPercent) {
+    }
+
     private final List<Card> cards = new ArrayList<>();
+    /** The pods that exist now (at the instant this cluster stands for). */
     private final List<Pod> pods = new ArrayList<>();
+    /** Every pod over the history, with its life. */
+    private final List<Pod> history = new ArrayList<>();
+    private final List<Stray> strays = new ArrayList<>();
     private final List<QuotaLimit> quotas = new ArrayList<>();
     private final List<Waiting> waiting = new ArrayList<>();
 
@@ -124,7 +270,23 @@ public final class DemoCluster {
     private DemoCluster() {
     }
 
-    /** The demo's cluster. */
+    /** How long before the present the brief's Deployment rolled out its new ReplicaSet. */
+    public static final Duration ROLLOUT_AGO = Duration.ofHours(3 * 24 + 5);
+    /** How long before the present the CronJob's last Job started; the others started a day apart before. */
+    public static final Duration LAST_REPORT_AGO = Duration.ofHours(6);
+    /** How long each of the CronJob's Jobs runs. */
+    public static final Duration REPORT_RUNS = Duration.ofMinutes(45);
+    /** How many of the CronJob's Jobs the history holds (one a day, the last one finished now). */
+    public static final int REPORT_JOBS = 8;
+    /**
+     * The last Job's number: the CronJob controller names a Job after its scheduled time in
+     * minutes since the epoch, so the Jobs before it are {@value} − 1440 × k.
+     */
+    static final long LAST_REPORT_JOB = 29_436_480L;
+    /** The pending evaluation job's pod, placed and withdrawn by the minute. */
+    static final String EVAL_JOB_NEXT = "eval-job-next-master-0";
+
+    /** The demo's cluster, as it is now; {@link #at} gives it at an instant of its past. */
     public static DemoCluster standard() {
         DemoCluster cluster = new DemoCluster();
         for (int i = 0; i < 4; i++) {
@@ -142,48 +304,86 @@ public final class DemoCluster {
         String h1 = uuid("h100", 1);
         String v0 = uuid("v100", 0);
 
-        cluster.pod("ml-team", "llm-inference-7d9f", 1, NODE_A, PodPhase.RUNNING,
+        // The brief's workload: a Deployment of two replicas, each asking 8192 MiB and using about
+        // 2100. It rolled out a new ReplicaSet (new pod names, the same use) ROLLOUT_AGO.
+        Controller llm = Controller.deployment("ml-team", "llm-inference", "7d9f8c6b5");
+        Controller llmBefore = Controller.deployment("ml-team", "llm-inference", "5c4b7f9d8");
+        cluster.pod(llm.pod("x2k4q"), 1, NODE_A, PodPhase.RUNNING, Life.since(ROLLOUT_AGO),
                 app("server", share(a0, 8192, 30), 2100));
-        cluster.pod("ml-team", "notebook-alice", 2, NODE_A, PodPhase.RUNNING,
-                app("jupyter", share(a0, 4096, 20), 3000));
-        cluster.pod("ml-team", "notebook-bob", 3, NODE_A, PodPhase.RUNNING,
-                app("jupyter", share(a0, 4096, 20), 1200));
-        cluster.pod("vision", "train-resnet-0", 4, NODE_A, PodPhase.RUNNING,
+        cluster.pod(llm.pod("m8w2n"), 19, NODE_A, PodPhase.RUNNING, Life.since(ROLLOUT_AGO),
+                app("server", share(a1, 8192, 30), 2100));
+        cluster.pod(llmBefore.pod("q7t2z"), 20, NODE_A, PodPhase.RUNNING, Life.until(ROLLOUT_AGO),
+                app("server", share(a0, 8192, 30), 2100));
+        cluster.pod(llmBefore.pod("h4p9d"), 21, NODE_A, PodPhase.RUNNING, Life.until(ROLLOUT_AGO),
+                app("server", share(a1, 8192, 30), 2100));
+        // Kubeflow's notebooks: a StatefulSet each (the Notebook resource above it is not followed).
+        cluster.pod(Controller.statefulSet("ml-team", "notebook-alice").pod("0"), 2, NODE_A, PodPhase.RUNNING,
+                Life.ALWAYS, app("jupyter", share(a0, 4096, 20), 3000));
+        cluster.pod(Controller.statefulSet("ml-team", "notebook-bob").pod("0"), 3, NODE_A, PodPhase.RUNNING,
+                Life.ALWAYS, app("jupyter", share(a0, 4096, 20), 1200));
+        cluster.pod(Controller.statefulSet("vision", "train-resnet").pod("0"), 4, NODE_A, PodPhase.RUNNING,
+                Life.ALWAYS,
                 new Container("fetch-weights", true, List.of(share(a1, 2048, 10)), List.of(1500L), true, false),
                 app("trainer", share(a1, 16384, 50), 15000),
                 app("metrics-sidecar", share(a1, 1024, 5), 300));
-        cluster.pod("vision", "batch-embed", 5, NODE_A, PodPhase.RUNNING,
+        cluster.pod(Controller.job("vision", "batch-embed").pod("5kq8w"), 5, NODE_A, PodPhase.RUNNING, Life.ALWAYS,
                 new Container("worker", false, List.of(share(a2, 10240, 40), share(a3, 10240, 40)),
                         List.of(9000L, 8800L), true, true));
-        cluster.pod("research", "cuda-sim", 6, NODE_A, PodPhase.RUNNING,
+        // The one bare pod: a researcher's hand-run simulation, outside HAMi-Core.
+        cluster.pod(Controller.bare("research", "cuda-sim"), 6, NODE_A, PodPhase.RUNNING, Life.ALWAYS,
                 new Container("sim", false, List.of(share(a2, 2048, 10)), List.of(6144L), false, true));
 
-        cluster.pod("research", "eval-job", 7, NODE_B, PodPhase.RUNNING,
-                app("eval", share(h0, 20480, 50), 17000));
-        cluster.pod("serving", "api-gateway", 8, NODE_B, PodPhase.RUNNING,
-                app("api", share(v0, 8192, 25), 6000),
+        // An operator's resource: Kubeflow's PyTorchJob, reported as it is.
+        cluster.pod(Controller.operator("research", "PyTorchJob", "eval-job").pod("master-0"), 7, NODE_B,
+                PodPhase.RUNNING, Life.ALWAYS, app("eval", share(h0, 20480, 50), 17000));
+        cluster.pod(Controller.deployment("serving", "api-gateway", "6f7c9d8b4").pod("2vxkq"), 8, NODE_B,
+                PodPhase.RUNNING, Life.ALWAYS, app("api", share(v0, 8192, 25), 6000),
                 new Container("cache", false, List.of(), List.of(), true, true));
-        cluster.pod("serving", "reranker", 9, NODE_B, PodPhase.RUNNING,
-                app("model", share(v0, 12288, 30), 11000));
-        cluster.pod("research", "eval-job-next", 10, NODE_B, PodPhase.PENDING,
-                app("eval", share(h0, 20480, 50), 0));
-        cluster.pod("default", "nightly-report", 11, NODE_B, PodPhase.SUCCEEDED,
-                app("report", share(h0, 4096, 10), 0));
-        cluster.pods.add(new Pod(podRef("research", "mig-tuner", 12), NODE_B, PodPhase.RUNNING,
+        cluster.pod(Controller.deployment("serving", "reranker", "58d6c7b9f4").pod("j9wzt"), 9, NODE_B,
+                PodPhase.RUNNING, Life.ALWAYS, app("model", share(v0, 12288, 30), 11000));
+        cluster.pod(Controller.operator("research", "PyTorchJob", "eval-job-next").pod("master-0"), 10, NODE_B,
+                PodPhase.PENDING, Life.ALWAYS, app("eval", share(h0, 20480, 50), 0));
+        // A CronJob: one Job a day, 45 minutes each; the ledger keeps the last finished one's pod
+        // (Succeeded: not counted) until the next one finishes.
+        Controller report = Controller.cronJob("default", "nightly-report");
+        for (int k = 0; k < REPORT_JOBS; k++) {
+            Duration started = LAST_REPORT_AGO.plusDays(k);
+            Duration finished = started.minus(REPORT_RUNS);
+            Duration gone = k == 0 ? Life.NEVER : LAST_REPORT_AGO.plusDays(k - 1).minus(REPORT_RUNS);
+            cluster.pod(report.job(LAST_REPORT_JOB - 1440L * k).pod(suffix(k)), 11 + 0x100 * (k + 1), NODE_B,
+                    PodPhase.RUNNING, new Life(started, finished, gone), app("report", share(h0, 4096, 10), 3500));
+        }
+        cluster.history.add(new Pod(podRef("research", "mig-tuner-74c9f6d5b8-p2xrl", 12), NODE_B, PodPhase.RUNNING,
                 List.of(new Container("tuner", false, List.of(share(h1, 10240, 14)), List.of(7000L), true, true)),
-                List.of(new MigInstance(0, 0, h1, "1g.10gb", 0, 1, "MIG-" + uuid("mig", 0).substring(4), 7, 0))));
-        cluster.pod("ml-team", "legacy-trainer", 13, NODE_B, PodPhase.RUNNING,
-                app("train", share(uuid("gone", 0), 4096, 20), 0));
+                List.of(new MigInstance(0, 0, h1, "1g.10gb", 0, 1, "MIG-" + uuid("mig", 0).substring(4), 7, 0)),
+                Controller.deployment("research", "mig-tuner", "74c9f6d5b8"), Life.ALWAYS));
+        cluster.pod(Controller.statefulSet("ml-team", "legacy-trainer").pod("0"), 13, NODE_B, PodPhase.RUNNING,
+                Life.ALWAYS, app("train", share(uuid("gone", 0), 4096, 20), 0));
+        // A DaemonSet: a model cache on every NVIDIA node, each with a small share.
+        Controller cache = Controller.daemonSet("serving", "triton-model-cache");
+        cluster.pod(cache.pod("8kq2x"), 22, NODE_A, PodPhase.RUNNING, Life.ALWAYS,
+                app("cache", share(a3, 1024, 5), 700));
+        cluster.pod(cache.pod("r4m7z"), 23, NODE_B, PodPhase.RUNNING, Life.ALWAYS,
+                app("cache", share(v0, 1024, 5), 700));
+        // A ghost allocation: placed and holding its share, but its container never started (the
+        // image cannot be pulled), so the pod stays Pending with no use and no HAMi-Core file.
+        cluster.pod(Controller.deployment("ml-team", "embed-api", "6c5d9f7b8").pod("zq4ht"), 24, NODE_B,
+                PodPhase.PENDING, Life.ALWAYS,
+                new Container("embed", false, List.of(share(h0, 4096, 10)), List.of(0L), true, false));
 
         // Ascend in template mode: each card registers its AI cores, shares hold memory and 0 cores.
         for (int i = 0; i < 2; i++) {
-            cluster.cards.add(new Card(NPU_NODE, new RegisteredCard("NPU-910B3-" + i, i, 7, 65536, 20, ASCEND, 0,
+            cluster.cards.add(new Card(NPU_NODE, new RegisteredCard(ascendDieId(i), i, 7, 65536, 20, ASCEND, 0,
                     CardMode.HAMI_CORE, true), ASCEND, ASCEND, ASCEND_UNITS));
         }
-        cluster.pod("ml-team", "npu-infer", 14, NPU_NODE, PodPhase.RUNNING,
-                app("server", new DeviceShare("NPU-910B3-0", ASCEND, 16384, 0), 0));
-        cluster.pod("vision", "npu-finetune", 15, NPU_NODE, PodPhase.RUNNING,
-                app("trainer", new DeviceShare("NPU-910B3-1", ASCEND, 32768, 0), 0));
+        cluster.pod(Controller.deployment("ml-team", "npu-infer", "6d8f7c9b5").pod("t5vnb"), 14, NPU_NODE,
+                PodPhase.RUNNING, Life.ALWAYS, app("server", new DeviceShare(ascendDieId(0), ASCEND, 16384, 0), 12000));
+        cluster.pod(Controller.job("vision", "npu-finetune").pod("w8r3j"), 15, NPU_NODE, PodPhase.RUNNING,
+                Life.ALWAYS, app("trainer", new DeviceShare(ascendDieId(1), ASCEND, 32768, 0), 29000));
+
+        // A zombie: a process on gpu-node-a's card 3 that no HAMi share covers (started on the host,
+        // outside Kubernetes): the driver lists it, no container's cache file or cgroup names it.
+        cluster.strays.add(new Stray(NODE_A, a3, 39_017, 1536, 12));
 
         // Unmet demand: two pods pending for memory (a 70B fine-tune wants 80 GiB on one card, a
         // ViT 48 GiB on an A100 of 40), one held back by its namespace's GPU quota.
@@ -198,7 +398,40 @@ public final class DemoCluster {
         cluster.quotas.add(new QuotaLimit("ml-team", "gpu-quota", QuotaResource.GPU_MEMORY_MIB, 40960));
         cluster.quotas.add(new QuotaLimit("ml-team", "gpu-quota", QuotaResource.GPU_CORES_PERCENT, 200));
         cluster.quotas.add(new QuotaLimit("vision", "gpu-quota", QuotaResource.GPU_MEMORY_MIB, 65536));
-        return cluster;
+        return cluster.at(Duration.ZERO);
+    }
+
+    /**
+     * The cluster {@code ago} before the present: the pods that lived then, in the phase they had
+     * (the rollout's old ReplicaSet before it, the CronJob's Job of that day). Everything else is
+     * the same cluster.
+     */
+    public DemoCluster at(Duration ago) {
+        DemoCluster then = new DemoCluster();
+        then.cards.addAll(cards);
+        then.quotas.addAll(quotas);
+        then.waiting.addAll(waiting);
+        then.strays.addAll(strays);
+        then.history.addAll(history);
+        for (Pod pod : then.history) {
+            pod.life().phase(pod.phase(), ago).ifPresent(phase -> then.pods.add(pod.in(phase)));
+        }
+        return then;
+    }
+
+    /** Every pod the cluster had over its history, in its phase when it was created. */
+    public List<Pod> everyPod() {
+        return List.copyOf(history);
+    }
+
+    /** The intermediate owners the API server holds now: the ReplicaSets and Jobs of the pods that exist. */
+    public List<OwnerObject> owners() {
+        return pods.stream().flatMap(pod -> pod.controller().intermediate().stream()).distinct().toList();
+    }
+
+    /** The processes on the cards that no HAMi share covers. */
+    public List<Stray> strays(String node) {
+        return strays.stream().filter(stray -> stray.node().equals(node)).toList();
     }
 
     public List<Card> cards() {
@@ -244,8 +477,31 @@ public final class DemoCluster {
                 driverName, Ledger.NVIDIA_BACKEND, DeviceUnits.MIB_AND_PERCENT));
     }
 
-    private void pod(String namespace, String name, int serial, String node, PodPhase phase, Container... containers) {
-        pods.add(new Pod(podRef(namespace, name, serial), node, phase, List.of(containers), List.of()));
+    private void pod(Named named, int serial, String node, PodPhase phase, Life life, Container... containers) {
+        history.add(new Pod(podRef(named.controller().namespace(), named.name(), serial), node, phase,
+                List.of(containers), List.of(), named.controller(), life));
+    }
+
+    /** A Job's pod name suffix, five characters as the Job controller makes them. */
+    private static String suffix(int k) {
+        String alphabet = "bcdfghjklmnpqrstvwxz2456789";
+        StringBuilder suffix = new StringBuilder();
+        long value = 0x5DEECE66DL * (k + 7);
+        for (int i = 0; i < 5; i++) {
+            suffix.append(alphabet.charAt((int) Math.floorMod(value, (long) alphabet.length())));
+            value /= alphabet.length();
+        }
+        return suffix.toString();
+    }
+
+    /**
+     * An Ascend chip's VDIE die id: what HAMi's Ascend device plugin registers as the card's id and
+     * labels its usage series with ({@code device_uuid}), and what npu-exporter labels {@code vdie_id}.
+     */
+    static String ascendDieId(int chip) {
+        long tag = 0x910B3L * 7919 + chip;
+        return String.format("%08X-%08X-%08X-%08X-%08X", 0x4A1C0000 + chip, tag & 0xFFFFFFFFL, 0x5E2F0000L + chip * 17,
+                (tag * 131) & 0xFFFFFFFFL, 0x00C0FFEEL + chip);
     }
 
     private static Container app(String name, DeviceShare share, long useMib) {

@@ -42,6 +42,8 @@ public final class DemoCommand implements Subcommand {
      * start, so the demo never takes a real dcgm-exporter's :9400 on the same machine.
      */
     static final String DCGM_BINDS_DEFAULT = "127.0.0.1:0, 127.0.0.1:0";
+    /** Where the Ascend node's simulated exporters listen unless told: free loopback ports, printed at start. */
+    static final String ASCEND_BINDS_DEFAULT = "127.0.0.1:0, 127.0.0.1:0";
 
     @ParentCommand
     private HamiObserve hamiObserve;
@@ -62,6 +64,11 @@ public final class DemoCommand implements Subcommand {
             description = "where each GPU node's simulated dcgm-exporter listens, in node order (repeat the flag; "
                     + "default: " + DCGM_BINDS_DEFAULT + ")")
     private List<String> dcgmBinds = new ArrayList<>();
+
+    @Option(names = "--demo-ascend-bind-address", paramLabel = "ADDR",
+            description = "where the Ascend node's simulated exporters listen: HAMi's Ascend plugin, then npu-exporter "
+                    + "(repeat the flag; default: " + ASCEND_BINDS_DEFAULT + ")")
+    private List<String> ascendBinds = new ArrayList<>();
 
     @Option(names = "--demo-shard-bind-address", paramLabel = "ADDR",
             description = "also serve the allocation view as shards, one per address given (repeat the flag; N "
@@ -142,6 +149,15 @@ public final class DemoCommand implements Subcommand {
                     + "is given " + dcgmAt.size() + " times for " + dcgmNodes.size() + " GPU nodes " + dcgmNodes);
         }
         binds.addAll(dcgmAt);
+        List<String> ascendNodes = DemoAscend.nodes(workload.cluster());
+        List<DemoAscend.Exporter> ascendExporters = List.of(DemoAscend.Exporter.values());
+        List<String> ascendAt = ascendBinds.isEmpty() ? List.of(ASCEND_BINDS_DEFAULT.split(",\\s*")) : ascendBinds;
+        if (ascendAt.size() != ascendNodes.size() * ascendExporters.size()) {
+            throw new picocli.CommandLine.ParameterException(new picocli.CommandLine(this), "--demo-ascend-bind-address "
+                    + "is given " + ascendAt.size() + " times for " + ascendExporters.size() + " exporters on "
+                    + ascendNodes);
+        }
+        binds.addAll(ascendAt);
         EdgeStartup.Checked checked = EdgeStartup.check(edgeConfig, binds);
         List<AllocationRole> shards = new ArrayList<>();
         for (int index = 0; index < shardBinds.size(); index++) {
@@ -153,11 +169,13 @@ public final class DemoCommand implements Subcommand {
         roles.addAll(shards);
         List<io.hamiobserve.edge.http.MetricsSource> sources = new ArrayList<>(roles);
         dcgmNodes.forEach(node -> sources.add(new DemoDcgm(workload, node, DemoDcgm.formOf(node))));
+        ascendNodes.forEach(node -> ascendExporters.forEach(exporter ->
+                sources.add(new DemoAscend(workload, node, exporter))));
         List<Servers.Served> servers = Servers.serveAll(checked, sources);
         Path cacheRoot = cacheFiles.path();
         launch.out().printf("""
                 hami-observe demo: a simulated cluster with GPU nodes %s and %s, and the Ascend node %s
-                  (in the allocation view only: other vendors' usage comes from their own exporters)
+                  (its usage from the simulated exporters an Ascend cluster runs: HAMi's plugin and npu-exporter)
                   allocation view (scheduler):   curl http://localhost:%d/metrics
                   usage view of %s:      curl http://localhost:%d/metrics
                   usage view of %s:      curl http://localhost:%d/metrics
@@ -177,12 +195,26 @@ public final class DemoCommand implements Subcommand {
                     dcgmNodes.get(index), DemoDcgm.formOf(dcgmNodes.get(index)).name().toLowerCase(java.util.Locale.ROOT),
                     servers.get(firstDcgm + index).port());
         }
+        int firstAscend = firstDcgm + dcgmNodes.size();
+        for (int n = 0; n < ascendNodes.size(); n++) {
+            for (int e = 0; e < ascendExporters.size(); e++) {
+                launch.out().printf("  %s of %s (simulated): curl http://localhost:%d/metrics%n",
+                        ascendExporters.get(e).job, ascendNodes.get(n),
+                        servers.get(firstAscend + n * ascendExporters.size() + e).port());
+            }
+        }
         Map<String, Servers.Served> endpoints = new LinkedHashMap<>();
         endpoints.put("scheduler", servers.get(0));
         endpoints.put(DemoCluster.NODE_A, servers.get(1));
         endpoints.put(DemoCluster.NODE_B, servers.get(2));
         for (int index = 0; index < dcgmNodes.size(); index++) {
             endpoints.put(DemoConsole.DCGM_PREFIX + dcgmNodes.get(index), servers.get(firstDcgm + index));
+        }
+        for (int n = 0; n < ascendNodes.size(); n++) {
+            for (int e = 0; e < ascendExporters.size(); e++) {
+                endpoints.put(DemoConsole.ascendKey(ascendExporters.get(e), ascendNodes.get(n)),
+                        servers.get(firstAscend + n * ascendExporters.size() + e));
+            }
         }
         List<Servers.Served> all = new ArrayList<>(servers);
         List<AutoCloseable> closeables = new ArrayList<>(List.of(allocation, nodeA, nodeB));

@@ -27,6 +27,11 @@ public final class DemoConsole {
     /** The key prefix of a node's simulated dcgm-exporter among the endpoints. */
     public static final String DCGM_PREFIX = "dcgm:";
 
+    /** The key of an Ascend node's exporter among the endpoints: its job, a colon, the node. */
+    static String ascendKey(DemoAscend.Exporter exporter, String node) {
+        return exporter.job + ":" + node;
+    }
+
     private DemoConsole() {
     }
 
@@ -41,8 +46,9 @@ public final class DemoConsole {
 
     /**
      * @param endpoints the demo's allocation endpoint under "scheduler", then each node's usage
-     *                  endpoint under its node's name, and each NVIDIA node's dcgm-exporter under
-     *                  {@link #DCGM_PREFIX} and its node's name
+     *                  endpoint under its node's name, each NVIDIA node's dcgm-exporter under
+     *                  {@link #DCGM_PREFIX} and its node's name, and each Ascend node's exporters
+     *                  under {@link #ascendKey}
      */
     public static Served start(Settings settings, DemoHistory history, Instant now,
                                Map<String, Servers.Served> endpoints, PrintStream out) {
@@ -72,14 +78,24 @@ public final class DemoConsole {
         String scheduler = "127.0.0.1:" + endpoints.get("scheduler").port();
         Map<String, String> nodes = new LinkedHashMap<>();
         Map<String, String> dcgm = new LinkedHashMap<>();
+        Map<String, Map<DemoAscend.Exporter, String>> ascend = new LinkedHashMap<>();
+        for (String node : DemoAscend.nodes(history.cluster())) {
+            for (DemoAscend.Exporter exporter : DemoAscend.Exporter.values()) {
+                Servers.Served served = endpoints.get(ascendKey(exporter, node));
+                if (served != null) {
+                    ascend.computeIfAbsent(node, key -> new java.util.EnumMap<>(DemoAscend.Exporter.class))
+                            .put(exporter, "127.0.0.1:" + served.port());
+                }
+            }
+        }
         endpoints.forEach((name, served) -> {
             if (name.startsWith(DCGM_PREFIX)) {
                 dcgm.put(name.substring(DCGM_PREFIX.length()), "127.0.0.1:" + served.port());
-            } else if (!name.equals("scheduler")) {
+            } else if (!name.equals("scheduler") && !name.contains(":")) {
                 nodes.put(name, "127.0.0.1:" + served.port());
             }
         });
-        DemoPrometheus.Started started = DemoPrometheus.start(history, scheduler, nodes, dcgm, now);
+        DemoPrometheus.Started started = DemoPrometheus.start(history, scheduler, nodes, dcgm, ascend, now);
         LocalPrometheus prometheus = started.prometheus();
         out.printf("  local Prometheus:              %s (the last %d h of history, %,d samples, written in "
                         + "%.1f s; loaded and ready in %.1f s)%n", prometheus.url(),

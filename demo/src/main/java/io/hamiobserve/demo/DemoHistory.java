@@ -41,16 +41,31 @@ public final class DemoHistory {
             "hami_host_gpu_memory_used_bytes", "hami_host_gpu_utilization_ratio", "hami_observe_host_gpu_temperature_celsius",
             "hami_observe_host_gpu_power_watts", "hami_vgpu_memory_allocated_bytes", "hami_vgpu_core_allocated_ratio",
             "hami_observe_vgpu_container_memory_allocated_bytes", "hami_observe_vgpu_container_core_allocated_ratio",
-            "hami_vgpu_memory_used_bytes", "hami_container_device_utilization_ratio");
+            "hami_vgpu_memory_used_bytes", "hami_container_device_utilization_ratio",
+            // Each pod's controller, so a workload's window gathers its pods across a rollout.
+            "hami_observe_pod_owner");
 
     private final DemoCluster cluster;
+    private final Instant now;
     private final Instant start;
-    private final Map<Long, AllocationView> ledgerStates = new java.util.concurrent.ConcurrentHashMap<>();
-    private final Map<Long, List<UsageView>> usageByPhase = new java.util.concurrent.ConcurrentHashMap<>();
+    /** The cluster's states over the history (which pods lived, in which phase), each held once. */
+    private final Map<List<DemoCluster.Pod>, DemoCluster> eras = new java.util.concurrent.ConcurrentHashMap<>();
+    /**
+     * The same by the pods that run: use depends on them alone (a finished Job's pod has none), so
+     * the days between the CronJob's runs share their phases of use.
+     */
+    private final Map<List<DemoCluster.Pod>, DemoCluster> running = new java.util.concurrent.ConcurrentHashMap<>();
+    private final Map<State, AllocationView> ledgerStates = new java.util.concurrent.ConcurrentHashMap<>();
+    private final Map<State, List<UsageView>> usageByPhase = new java.util.concurrent.ConcurrentHashMap<>();
+
+    /** One state of the simulation: the cluster then (by identity) and the slot of its cycle. */
+    private record State(DemoCluster era, long slot) {
+    }
 
     /** @param now the demo's start: history covers the {@link #LENGTH} before it, and goes on live after */
     public DemoHistory(DemoCluster cluster, Instant now) {
         this.cluster = cluster;
+        this.now = now;
         this.start = now.minus(LENGTH);
     }
 
@@ -63,17 +78,26 @@ public final class DemoHistory {
         return cluster;
     }
 
-    /** The simulation at {@code at}. */
+    /** The simulation at {@code at}, with the pods that lived then. */
     DemoWorkload workload(Instant at) {
-        return new DemoWorkload(cluster, Clock.fixed(at, ZoneOffset.UTC));
+        return new DemoWorkload(clusterAt(at), Clock.fixed(at, ZoneOffset.UTC));
+    }
+
+    /** The cluster at {@code at} (the present's from the demo's start on), the same object for the same state. */
+    DemoCluster clusterAt(Instant at) {
+        Duration ago = at.isBefore(now) ? Duration.between(at, now) : Duration.ZERO;
+        DemoCluster then = cluster.at(ago);
+        return eras.computeIfAbsent(then.pods(), pods -> then);
     }
 
     /**
      * What the scheduler's ledger held at {@code at} (the pending pod comes and goes by the minute,
-     * so there are two states, each computed once; its freshness is that of the first instant asked).
+     * so there are two states per state of the cluster, each computed once; its freshness is that
+     * of the first instant asked).
      */
     AllocationView allocation(Instant at) {
-        return ledgerStates.computeIfAbsent(Math.floorMod(at.getEpochSecond() / 60, 2L), state -> ledgerAt(at));
+        return ledgerStates.computeIfAbsent(new State(clusterAt(at), Math.floorMod(at.getEpochSecond() / 60, 2L)),
+                state -> ledgerAt(at));
     }
 
     /** The ledger at {@code at}, freshness included. */
@@ -88,12 +112,19 @@ public final class DemoHistory {
     /**
      * Each node's usage view at {@code at} (to the second), with the demo's process attribution.
      * The simulation repeats every {@link DemoWorkload#REPEATS_AFTER_SECONDS}, so each phase is
-     * computed once; ages (last kernel) are relative and repeat too.
+     * computed once per state of the cluster; ages (last kernel) are relative and repeat too.
      */
     List<UsageView> usage(Instant at) {
         long second = at.getEpochSecond();
-        return usageByPhase.computeIfAbsent(Math.floorMod(second, DemoWorkload.REPEATS_AFTER_SECONDS),
-                phase -> usageAt(Instant.ofEpochSecond(second)));
+        return usageByPhase.computeIfAbsent(phaseOf(at), phase -> usageAt(Instant.ofEpochSecond(second)));
+    }
+
+    /** The state of use at {@code at}: the pods that run then, and the phase of the simulation's cycle. */
+    private State phaseOf(Instant at) {
+        DemoCluster era = clusterAt(at);
+        DemoCluster runs = running.computeIfAbsent(era.pods().stream()
+                .filter(pod -> pod.phase() == io.hamiobserve.domain.PodPhase.RUNNING).toList(), pods -> era);
+        return new State(runs, Math.floorMod(at.getEpochSecond(), DemoWorkload.REPEATS_AFTER_SECONDS));
     }
 
     private List<UsageView> usageAt(Instant at) {
@@ -141,13 +172,13 @@ public final class DemoHistory {
      */
     public long writeOpenMetrics(List<Path> files, Instant end, String schedulerInstance,
                                  Map<String, String> nodeInstances) throws IOException {
-        return writeOpenMetrics(files, start, end, true, schedulerInstance, nodeInstances, Map.of());
+        return writeOpenMetrics(files, start, end, true, schedulerInstance, nodeInstances, Map.of(), Map.of());
     }
 
     /** As above, with each NVIDIA node's dcgm-exporter at the instance a scrape would name it by. */
     public long writeOpenMetrics(List<Path> files, Instant from, Instant end, boolean endsNow,
                                  String schedulerInstance, Map<String, String> nodeInstances) throws IOException {
-        return writeOpenMetrics(files, from, end, endsNow, schedulerInstance, nodeInstances, Map.of());
+        return writeOpenMetrics(files, from, end, endsNow, schedulerInstance, nodeInstances, Map.of(), Map.of());
     }
 
     /**
@@ -157,12 +188,18 @@ public final class DemoHistory {
      * temperatures, throttling and energy counter change on their own clock, not the simulation's
      * three-minute one.
      *
+     * The Ascend node's two exporters ({@link DemoAscend}: HAMi's Ascend plugin and npu-exporter)
+     * are written at every instant too, all of their series.
+     *
      * @param dcgmInstances each NVIDIA node's dcgm-exporter {@code host:port}; a node not in it is
      *                      written under {@code dcgm-exporter-<node>}
+     * @param ascendInstances each Ascend node's exporters' {@code host:port}; one not in it is
+     *                      written under {@code <job>-<node>}
      */
     public long writeOpenMetrics(List<Path> files, Instant from, Instant end, boolean endsNow,
                                  String schedulerInstance, Map<String, String> nodeInstances,
-                                 Map<String, String> dcgmInstances) throws IOException {
+                                 Map<String, String> dcgmInstances,
+                                 Map<String, Map<DemoAscend.Exporter, String>> ascendInstances) throws IOException {
         long step = STEP.toSeconds();
         long first = Math.ceilDiv(Math.max(start.getEpochSecond(), from.getEpochSecond()), step) * step;
         List<Instant> instants = new ArrayList<>();
@@ -180,7 +217,8 @@ public final class DemoHistory {
                         (p + 1) * instants.size() / files.size());
                 Path file = files.get(p);
                 boolean last = endsNow && p == files.size() - 1;
-                parts.add(executor.submit(() -> writePart(file, part, last, scheduler, nodeInstances, dcgmInstances)));
+                parts.add(executor.submit(() -> writePart(file, part, last, scheduler, nodeInstances, dcgmInstances,
+                        ascendInstances)));
             }
             long samples = 0;
             for (java.util.concurrent.Future<Long> part : parts) {
@@ -200,9 +238,11 @@ public final class DemoHistory {
      * is collected (and labelled) once, and only stamped with the time at each instant.
      */
     private long writePart(Path file, List<Instant> instants, boolean endsNow, Labels scheduler,
-                           Map<String, String> nodeInstances, Map<String, String> dcgmInstances) throws IOException {
+                           Map<String, String> nodeInstances, Map<String, String> dcgmInstances,
+                           Map<String, Map<DemoAscend.Exporter, String>> ascendInstances) throws IOException {
         Map<AllocationView, List<HistoryFile.Family>> ledgers = new java.util.HashMap<>();
         Map<List<UsageView>, List<HistoryFile.Family>> phases = new java.util.IdentityHashMap<>();
+        Map<State, List<HistoryFile.Family>> ascend = new java.util.HashMap<>();
         List<DemoDcgm.History> dcgm = DemoDcgm.nodes(cluster).stream().map(node -> new DemoDcgm.History(cluster, node,
                 Labels.of("job", DemoPrometheus.DCGM_JOB, "instance",
                         dcgmInstances.getOrDefault(node, "dcgm-exporter-" + node)))).toList();
@@ -221,6 +261,15 @@ public final class DemoHistory {
                             views -> usageFamilies(views, at, nodeInstances, HISTORY_FAMILIES::contains)));
                 }
                 dcgm.forEach(exporter -> families.addAll(exporter.at(at)));
+                // The Ascend exporters' figures repeat with the simulation's phase too: collected once each.
+                families.addAll(ascend.computeIfAbsent(phaseOf(at), state -> {
+                    DemoWorkload then = workload(at);
+                    List<HistoryFile.Family> exporters = new ArrayList<>();
+                    for (String node : DemoAscend.nodes(cluster)) {
+                        exporters.addAll(DemoAscend.history(then, node, ascendInstances.getOrDefault(node, Map.of())));
+                    }
+                    return exporters;
+                }));
                 out.write(families, at);
             }
             return out.samples();

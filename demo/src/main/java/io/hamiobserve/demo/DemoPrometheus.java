@@ -13,7 +13,8 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * The demo's own Prometheus, scraping the demo's three endpoints every {@link #SCRAPE_INTERVAL}
+ * The demo's own Prometheus, scraping the demo's endpoints (both views, the simulated dcgm-exporters,
+ * the Ascend node's HAMi plugin and npu-exporter) every {@link #SCRAPE_INTERVAL}
  * and filled with the simulated cluster's history through promtool's backfill: the last
  * {@link #AT_ONCE} before it starts (enough for right-sizing: over 100 samples and 3 hours), and
  * the rest of {@link DemoHistory#LENGTH} in the background, which Prometheus takes in within about a
@@ -50,9 +51,11 @@ public final class DemoPrometheus {
      * @param scheduler the allocation endpoint's {@code host:port}
      * @param nodes     each node's usage endpoint {@code host:port}
      * @param dcgm      each NVIDIA node's simulated dcgm-exporter {@code host:port}
+     * @param ascend    each Ascend node's simulated exporters' {@code host:port} ({@link DemoAscend})
      */
     public static Started start(DemoHistory history, String scheduler, Map<String, String> nodes,
-                                Map<String, String> dcgm, Instant now) throws IOException {
+                                Map<String, String> dcgm, Map<String, Map<DemoAscend.Exporter, String>> ascend,
+                                Instant now) throws IOException {
         long began = System.nanoTime();
         Instant end = now.minusSeconds(1);
         Instant split = end.minus(AT_ONCE);
@@ -61,7 +64,7 @@ public final class DemoPrometheus {
         long samples;
         long written;
         try {
-            samples = history.writeOpenMetrics(List.of(recent), split, end, true, scheduler, nodes, dcgm);
+            samples = history.writeOpenMetrics(List.of(recent), split, end, true, scheduler, nodes, dcgm, ascend);
             written = System.nanoTime();
             Map<String, Map<String, String>> nodeTargets = new LinkedHashMap<>();
             nodes.forEach((node, target) -> nodeTargets.put(target, Map.of("node", node)));
@@ -72,6 +75,17 @@ public final class DemoPrometheus {
                     new LocalPrometheus.Job("hami-observe-node", nodeTargets)));
             if (!dcgmTargets.isEmpty()) {
                 jobs.add(new LocalPrometheus.Job(DCGM_JOB, dcgmTargets));
+            }
+            for (DemoAscend.Exporter exporter : DemoAscend.Exporter.values()) {
+                Map<String, Map<String, String>> targets = new LinkedHashMap<>();
+                ascend.forEach((node, at) -> {
+                    if (at.containsKey(exporter)) {
+                        targets.put(at.get(exporter), Map.of("node", node));
+                    }
+                });
+                if (!targets.isEmpty()) {
+                    jobs.add(new LocalPrometheus.Job(exporter.job, targets));
+                }
             }
             prometheus = LocalPrometheus.start(jobs,
                     SCRAPE_INTERVAL, List.of(recent), Duration.ofSeconds(60));
@@ -85,7 +99,8 @@ public final class DemoPrometheus {
             try {
                 files.add(historyFile());
                 files.add(historyFile());
-                long older = history.writeOpenMetrics(files, history.start(), split, false, scheduler, nodes, dcgm);
+                long older = history.writeOpenMetrics(files, history.start(), split, false, scheduler, nodes, dcgm,
+                        ascend);
                 prometheus.addHistory(files);
                 return older;
             } catch (IOException failed) {

@@ -5,7 +5,6 @@ import io.hamiobserve.domain.Ledger;
 import io.hamiobserve.domain.NodePod;
 import io.hamiobserve.domain.PendingPod;
 import io.hamiobserve.domain.PendingReason;
-import io.hamiobserve.domain.PodPhase;
 import io.hamiobserve.domain.ProcessOwner;
 import io.hamiobserve.ports.HostCardSource;
 import io.hamiobserve.ports.NodePodDirectory;
@@ -64,6 +63,8 @@ public final class DemoSources {
         for (String node : cluster.registeringNodes()) {
             ledger.putVendorCards(node, cluster.cards(node).stream().map(DemoCluster.Card::vendorCard).toList());
         }
+        // The ReplicaSets and Jobs first, as the informers' first lists give them.
+        cluster.owners().forEach(ledger::putOwner);
         for (DemoCluster.Pod pod : cluster.pods()) {
             ledger.putPod(pod.placement());
         }
@@ -83,7 +84,7 @@ public final class DemoSources {
         long now = workload.clock().millis();
         long minute = now / 60_000;
         for (DemoCluster.Pod pod : workload.cluster().pods()) {
-            if (pod.phase() == PodPhase.PENDING) {
+            if (pod.ref().name().equals(DemoCluster.EVAL_JOB_NEXT)) {
                 if (minute % 2 == 0) {
                     ledger.removePending(pod.ref().uid());
                     ledger.putPod(pod.placement());

@@ -74,6 +74,19 @@ public final class DemoWorkload {
         return Math.max(0, Math.round(cores * (0.55 + 0.4 * wave)));
     }
 
+    /**
+     * A container's AI Core utilisation of its Ascend chip, percent of the chip: in proportion to
+     * the share of the chip's memory it holds (a large share, a busy chip), moving on the compute cycle.
+     */
+    long aiCorePercent(DemoCluster.Pod pod, DemoCluster.Container container, int share) {
+        if (!runs(pod, container)) {
+            return 0;
+        }
+        double wave = Math.sin(2 * Math.PI * seconds() / (PERIOD_SECONDS / 3) + phase(pod, container, share));
+        double level = Math.min(95, container.shares().get(share).memoryMib() * 100.0 / 32768);
+        return Math.max(0, Math.round(level * (0.75 + 0.2 * wave)));
+    }
+
     static boolean runs(DemoCluster.Pod pod, DemoCluster.Container container) {
         return pod.phase() == PodPhase.RUNNING && container.running();
     }
@@ -129,6 +142,14 @@ public final class DemoWorkload {
                                 card.registration().mode() == CardMode.MIG ? OptionalDouble.empty()
                                         : OptionalDouble.of(smUtil)));
                     }
+                }
+            }
+            for (DemoCluster.Stray stray : cluster.strays(node)) {
+                if (stray.uuid().equals(uuid)) {
+                    usedMib += stray.useMib();
+                    util += stray.smUtilPercent();
+                    processes.add(new HostCardReading.CardProcess(stray.pid(),
+                            OptionalLong.of(Units.mibToBytes(stray.useMib())), OptionalDouble.of(stray.smUtilPercent())));
                 }
             }
             long boundedUtil = Math.min(100, util);

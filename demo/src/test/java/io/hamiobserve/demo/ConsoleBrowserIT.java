@@ -206,7 +206,7 @@ class ConsoleBrowserIT {
                 "namespaces", "/namespaces", "rightsizing", "/rightsizing", "capacity", "/capacity",
                 "node", "/node?name=gpu-node-a",
                 "card", "/card?uuid=GPU-002cd5f0-0000-4000-a000-000016f179d0",
-                "workload", "/workload?namespace=ml-team&pod=llm-inference-7d9f&container=server"));
+                "workload", "/workload?namespace=ml-team&pod=llm-inference-7d9f8c6b5-x2k4q&container=server"));
         Map<String, String> tables = Map.of("overview", "nodes", "nodes", "nodes", "cards", "cards",
                 "workloads", "workloads", "namespaces", "namespaces", "rightsizing", "rightsizing",
                 "capacity", "capacity", "node", "cards", "card", "shares", "workload", "cards");
@@ -329,8 +329,8 @@ class ConsoleBrowserIT {
         assertNoConsoleErrors(browser.getCurrentUrl());
         assertTrue(browser.findElements(By.cssSelector("svg.stack rect.seg-used")).size() >= 3,
                 "the stacked bar shows each container's use");
-        browser.findElement(By.cssSelector("#shares a[href*='llm-inference-7d9f']")).click();
-        assertEquals("Workload llm-inference-7d9f", browser.findElement(By.tagName("h1")).getText());
+        browser.findElement(By.cssSelector("#shares a[href*='llm-inference-7d9f8c6b5-x2k4q']")).click();
+        assertEquals("Workload llm-inference-7d9f8c6b5-x2k4q", browser.findElement(By.tagName("h1")).getText());
         assertNoConsoleErrors(browser.getCurrentUrl());
         browser.navigate().back();
         assertEquals("Card 0 of gpu-node-a", browser.findElement(By.tagName("h1")).getText());
@@ -360,7 +360,7 @@ class ConsoleBrowserIT {
 
     @Test
     void theBriefsPodIsToldToAskForTwoAndAHalfGib() throws Exception {
-        open(console + "/workload?namespace=ml-team&pod=llm-inference-7d9f&container=server", "briefs-pod");
+        open(console + "/workload?namespace=ml-team&pod=llm-inference-7d9f8c6b5-x2k4q&container=server", "briefs-pod");
         String text = browser.findElement(By.tagName("main")).getText();
         assertTrue(text.contains("8 GiB (8,192 MiB) → 2.50 GiB (2,560 MiB)"), text);
         assertTrue(browser.findElement(By.id("snippet")).getText().contains("nvidia.com/gpumem: 2560"));
@@ -368,7 +368,8 @@ class ConsoleBrowserIT {
                 "used, allocated, peak and recommended");
         open(console + "/rightsizing", "rightsizing");
         WebElement first = browser.findElements(By.cssSelector("#rightsizing tbody tr")).getFirst();
-        assertTrue(first.getText().startsWith("critical ml-team llm-inference-7d9f server"), first.getText());
+        // One of the brief's Deployment's two replicas, which ask and use alike.
+        assertTrue(first.getText().startsWith("critical ml-team llm-inference-7d9f8c6b5-"), first.getText());
     }
 
     @Test
@@ -387,7 +388,7 @@ class ConsoleBrowserIT {
         String json = new String(rightsize.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertTrue(rightsize.waitFor(60, TimeUnit.SECONDS));
         assertEquals(0, rightsize.exitValue(), json);
-        Matcher llm = Pattern.compile("\"pod\" : \"llm-inference-7d9f\",[^}]*\"memory_recommended\" : (\\d+)")
+        Matcher llm = Pattern.compile("\"pod\" : \"llm-inference-7d9f8c6b5-x2k4q\",[^}]*\"memory_recommended\" : (\\d+)")
                 .matcher(json);
         assertTrue(llm.find(), json);
         assertEquals("2560", llm.group(1));

@@ -60,7 +60,7 @@ public final class ConsoleFuzz {
     private static final List<String> TEXT = List.of("\"}", "\"} or vector(1) #", "\\", "{job=~\".+\"}", "[5m]",
             MARKER + ">", "\"><" + MARKER.substring(1) + " onload=1>", "</script>" + MARKER + ">", "=1+1",
             "+cmd|' /C calc'!A0", "-2+3", "@SUM(A1)", "ｎｏｄｅ", "e\u0301", "\u212A", "\u202E", "🙂", "节点",
-            "gpu-node-a", "gpu-node-b", "ml-team", "llm-inference-7d9f", "server", "24h", "7d", "14d", "30d", "3d",
+            "gpu-node-a", "gpu-node-b", "ml-team", "llm-inference-7d9f8c6b5-x2k4q", "server", "24h", "7d", "14d", "30d", "3d",
             "1w", "2", "-1", "0", "99999999999999999999", "workloads.csv", "cards.json", "nodes.csv", "=x.csv",
             "memory_total", "asc", "desc", " ");
 

@@ -38,7 +38,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * real Prometheus filled from the history file — tell the same story.
  */
 class DemoHistoryTest {
-    private static final WorkloadRef BRIEFS_POD = new WorkloadRef("ml-team", "llm-inference-7d9f", "server");
+    private static final WorkloadRef BRIEFS_POD = new WorkloadRef("ml-team", "llm-inference-7d9f8c6b5-x2k4q", "server");
 
     @Test
     void theSimulationRepeatsAfterItsPeriodInEverySeriesTheHistoryKeeps() {
@@ -129,16 +129,29 @@ class DemoHistoryTest {
                         / counted.stream().mapToDouble(card -> card.coresTotal().orElseThrow()).sum();
                 assertTrue(Math.abs(rawSums - meanPercent) > 1, "raw sums " + rawSums + " vs mean " + meanPercent);
 
-                Recommendation prometheusAdvice = briefsPod(viaPrometheus, fromPrometheus.usage(end,
-                        RightSizing.DEFAULT_WINDOW, RightSizing.MIN_HISTORY, FleetScope.EVERYTHING));
+                UsageHistory prometheusUsage = fromPrometheus.usage(end, RightSizing.DEFAULT_WINDOW,
+                        RightSizing.MIN_HISTORY, FleetScope.EVERYTHING);
+                Recommendation prometheusAdvice = briefsPod(viaPrometheus, prometheusUsage);
                 Recommendation simulationAdvice = briefsPod(viaSimulation, fromSimulation.usage(end,
                         RightSizing.DEFAULT_WINDOW, RightSizing.MIN_HISTORY, FleetScope.EVERYTHING));
                 assertEquals(2560, prometheusAdvice.memoryMib().orElseThrow());
                 assertEquals(2560, simulationAdvice.memoryMib().orElseThrow());
                 assertEquals(30, prometheusAdvice.cores().orElseThrow());
                 assertEquals(30, simulationAdvice.cores().orElseThrow());
-                assertTrue(prometheusAdvice.samples() > 2000, "seven days at 293 s: " + prometheusAdvice.samples());
+                // The pod exists since the rollout: its samples cover the days since, not the week.
+                long sinceRollout = DemoCluster.ROLLOUT_AGO.toSeconds() / DemoHistory.STEP.toSeconds();
+                assertTrue(Math.abs(prometheusAdvice.samples() - sinceRollout) <= 2,
+                        "since the rollout at 293 s: " + prometheusAdvice.samples() + " vs " + sinceRollout);
                 assertEquals(simulationAdvice.memoryPeak(), prometheusAdvice.memoryPeak());
+                // The Deployment's pods before the rollout used their shares alike: the same figure
+                // over the rest of the week, so the workload's recommendation holds across the rollout.
+                List<UsageHistory.ShareHistory> before = prometheusUsage.shares().stream()
+                        .filter(share -> share.pod().startsWith("llm-inference-5c4b7f9d8-")).toList();
+                assertEquals(2, before.size(), "both replicas of the old ReplicaSet");
+                for (UsageHistory.ShareHistory old : before) {
+                    assertEquals(2560, RightSizing.memoryMib(old.memoryPeak().orElseThrow()), old.pod());
+                    assertTrue(old.samples() > 1000, old.pod() + ": " + old.samples());
+                }
             }
         } finally {
             for (Path file : files) {

@@ -70,7 +70,7 @@ import java.util.Set;
 public final class ConsoleBenchmark {
     private static final List<String> DEMO_PAGES = List.of("/", "/nodes", "/node?name=gpu-node-a", "/cards",
             "/card?uuid=GPU-002cd5f0-0000-4000-a000-000016f179d0", "/workloads",
-            "/workload?namespace=ml-team&pod=llm-inference-7d9f&container=server", "/namespaces", "/rightsizing",
+            "/workload?namespace=ml-team&pod=llm-inference-7d9f8c6b5-x2k4q&container=server", "/namespaces", "/rightsizing",
             "/capacity");
     private static final int NODES = 125;
     private static final List<String> LARGE_PAGES = List.of("/", "/nodes", "/node?name=" + Fleet.node(7), "/cards",
