@@ -119,16 +119,18 @@ class SchedulerCommandTest {
     }
 
     @Test
-    void podOwnersAreOptInAndFamiliesAreChosenByAllowOrDenyListAsKubeStateMetricsDoes() {
+    void podOwnersAreWrittenByDefaultAndFamiliesAreChosenByAllowOrDenyListAsKubeStateMetricsDoes() {
         String snapshot = SNAPSHOT.toString();
         var defaults = run("scheduler", "--once", "--snapshot", snapshot);
         assertEquals(0, defaults.exit(), defaults.err());
-        assertFalse(defaults.out().contains("hami_observe_pod_owner"), defaults.out());
+        assertTrue(defaults.out().contains("# TYPE hami_observe_pod_owner gauge"), defaults.out());
+        assertTrue(defaults.out().contains("hami_observe_pod_owner{"), defaults.out());
         assertTrue(defaults.out().contains("hami_observe_container_info{"), defaults.out());
 
-        var owners = run("scheduler", "--once", "--snapshot", snapshot, "--metric-opt-in-list", "hami_observe_pod_owner");
-        assertTrue(owners.out().contains("# TYPE hami_observe_pod_owner gauge"), owners.out());
-        assertTrue(owners.out().contains("hami_observe_pod_owner{"), owners.out());
+        var withoutOwners = run("scheduler", "--once", "--snapshot", snapshot, "--metric-denylist",
+                "hami_observe_pod_owner");
+        assertEquals(0, withoutOwners.exit(), withoutOwners.err());
+        assertFalse(withoutOwners.out().contains("hami_observe_pod_owner"), withoutOwners.out());
 
         var denied = run("scheduler", "--once", "--snapshot", snapshot, "--metric-denylist",
                 "hami_observe_vgpu_container_.*,hami_gpu_shared_count");
