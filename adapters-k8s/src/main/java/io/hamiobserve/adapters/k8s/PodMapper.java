@@ -36,6 +36,8 @@ final class PodMapper {
     static final String NODE_KEY = "hami.io/vgpu-node";
     /** When HAMi bound the pod to its node, unix seconds. */
     static final String BIND_TIME_KEY = "hami.io/bind-time";
+    /** When HAMi's scheduler chose the pod's cards, unix seconds (set before the bind). */
+    static final String VGPU_TIME_KEY = "hami.io/vgpu-time";
     /**
      * Kubernetes names (DNS subdomains) are at most 253 characters; so are identities and container
      * names here: an API server never stores a longer one, a crafted snapshot may.
@@ -153,7 +155,8 @@ final class PodMapper {
     }
 
     /**
-     * When HAMi placed the pod ({@code hami.io/bind-time}, unix seconds; else its creation), whether
+     * When HAMi placed the pod ({@code hami.io/bind-time}, else {@code hami.io/vgpu-time}, unix
+     * seconds; else its creation), whether
      * it is being deleted and from when, and whether any container has run. An unreadable time is
      * not known ({@link PodLifecycle#UNKNOWN_TIME}); a {@code deletionTimestamp} that does not read
      * still says the pod is being deleted.
@@ -161,6 +164,7 @@ final class PodMapper {
     static PodLifecycle lifecycle(Pod pod) {
         ObjectMeta meta = pod.getMetadata();
         long placed = ObjectTimes.unixSeconds(value(meta.getAnnotations(), BIND_TIME_KEY))
+                .or(() -> ObjectTimes.unixSeconds(value(meta.getAnnotations(), VGPU_TIME_KEY)))
                 .or(() -> ObjectTimes.rfc3339(meta.getCreationTimestamp()))
                 .orElse(PodLifecycle.UNKNOWN_TIME);
         String deletion = meta.getDeletionTimestamp();
