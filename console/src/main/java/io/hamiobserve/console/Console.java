@@ -160,6 +160,7 @@ public final class Console {
         routes.put("/namespaces", pages::namespaces);
         routes.put("/rightsizing", pages::rightsizing);
         routes.put("/capacity", pages::capacity);
+        routes.put("/stuck", pages::stuck);
         routes.forEach((path, build) -> {
             io.helidon.webserver.http.Handler handler = (request, response) -> page(request, response, path, build);
             for (String route : path.equals("/") ? (prefix.isEmpty() ? java.util.List.of("/")

@@ -25,6 +25,7 @@ import io.hamiobserve.domain.fleet.PodShape;
 import io.hamiobserve.domain.fleet.Recommendation;
 import io.hamiobserve.domain.fleet.RightSizing;
 import io.hamiobserve.domain.fleet.Severity;
+import io.hamiobserve.domain.fleet.Stuck;
 import io.hamiobserve.domain.fleet.TimeRange;
 import io.hamiobserve.domain.fleet.Trend;
 import io.hamiobserve.domain.fleet.TrendScope;
@@ -64,6 +65,15 @@ final class ConsolePages {
         this.fleet = fleet;
         this.links = links;
         this.settings = settings;
+        this.stuckPage = new StuckPage(this, fleet, links, settings);
+    }
+
+    private final StuckPage stuckPage;
+
+    // ---- Stuck (StuckPage) ----
+
+    Result stuck(Request request) throws SourceUnavailableException {
+        return stuckPage.stuck(request);
     }
 
     /** Whether the fleet-wide answers are read again in the background (pages then say how often). */
@@ -73,7 +83,7 @@ final class ConsolePages {
      * A page over {@code state}, whose figures describe its instant (earlier than the request when
      * served from the cache); it says when the source holds none of the exporters' series.
      */
-    private Builder page(String title, Request request, FleetState state) {
+    Builder page(String title, Request request, FleetState state) {
         Builder page = new Builder(title, request.path(), links, settings, fleet.history().description(), state.at())
                 .failures(fleet::failureOfThisRequest)
                 .noData(state.cards().isEmpty() && state.workloads().isEmpty() && !state.health().reported());
@@ -575,7 +585,9 @@ final class ConsolePages {
             return page.html(400);
         }
         List<Capacity.ModelCapacity> models = Capacity.of(state.cards(), shape);
-        Optional<Result> export = export(request, Map.of("capacity", rows(Columns.capacity(), models)));
+        Stuck demand = stuckPage.demand(request);
+        Optional<Result> export = export(request, Map.of("capacity", rows(Columns.capacity(), models),
+                "pending", rows(StuckPage.pending(), demand.pending())));
         if (export.isPresent()) {
             return export.get();
         }
@@ -590,6 +602,13 @@ final class ConsolePages {
                 + "needs distinct cards of one node. Unhealthy cards, MIG cards and cards lacking a figure are not "
                 + "counted.");
         page.add(view(Columns.capacity(), models, request, queries, "", "No cards."));
+        // Unmet demand next to what still fits: whether to buy cards or to right-size.
+        page.note("info", "Pods waiting for a GPU, by why: insufficient_memory or insufficient_cores mean no card "
+                + "has the free share (right-size the workloads holding idle memory, on the Right-sizing page, or "
+                + "add cards); quota, the namespace's GPU quota; no_card_of_type and node_affinity, no card the pod "
+                + "may use.");
+        page.add(view(StuckPage.pending(), demand.pending(), request, page.queries(demand.provenance()), "",
+                "No pods wait for a GPU."));
         return page.html();
     }
 
@@ -734,24 +753,24 @@ final class ConsolePages {
         return new Facts.Fact(label, kind.format(figure.orElseThrow()) + suffix, null, null, "");
     }
 
-    private <R> TableView view(Table<R> table, List<R> rows, Request request, Map<Measure, String> queries,
+    <R> TableView view(Table<R> table, List<R> rows, Request request, Map<Measure, String> queries,
                                String caption, String empty) {
         return table.view(rows, request.parameters(), links, request.path(), queries, caption, empty);
     }
 
     /** A table and its rows, for export. */
-    private record Rows<R>(Table<R> table, List<R> rows) {
+    record Rows<R>(Table<R> table, List<R> rows) {
         String export(String format, Map<String, String> parameters) {
             return format.equals("csv") ? table.csv(rows, parameters) : table.json(rows, parameters);
         }
     }
 
-    private static <R> Rows<R> rows(Table<R> table, List<R> rows) {
+    static <R> Rows<R> rows(Table<R> table, List<R> rows) {
         return new Rows<>(table, rows);
     }
 
     /** The export the request asks for, when it names one of the page's tables. */
-    private static Optional<Result> export(Request request, Map<String, Rows<?>> tables) {
+    static Optional<Result> export(Request request, Map<String, Rows<?>> tables) {
         return request.export().flatMap(export -> Optional.ofNullable(tables.get(export[0])).map(rows ->
                 new Result.Export(rows.export(export[1], request.parameters()), export[1].equals("csv")
                         ? "text/csv; charset=utf-8" : "application/json", export[0] + "." + export[1])));

@@ -27,7 +27,7 @@ final class PageKit {
     static final List<String[]> NAV = List.of(new String[] {"/", "Overview"}, new String[] {"/nodes", "Nodes"},
             new String[] {"/cards", "Cards"}, new String[] {"/workloads", "Workloads"},
             new String[] {"/namespaces", "Namespaces"}, new String[] {"/rightsizing", "Right-sizing"},
-            new String[] {"/capacity", "Capacity"});
+            new String[] {"/capacity", "Capacity"}, new String[] {"/stuck", "Stuck"});
 
     private PageKit() {
     }
