@@ -36,7 +36,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class ConsoleQueryCountTest {
     private static final List<String> PAGES = List.of("/", "/nodes", "/node?name=node-0", "/cards",
             "/card?uuid=" + uuid(0), "/workloads", "/workload?namespace=team&pod=pod-0&container=main",
-            "/namespaces", "/rightsizing", "/capacity");
+            "/namespaces", "/rightsizing", "/capacity", "/stuck");
     /** What no page may exceed, whatever the fleet. */
     private static final int BOUND = 60;
 
