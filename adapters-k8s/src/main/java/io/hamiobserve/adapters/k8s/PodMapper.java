@@ -48,6 +48,9 @@ final class PodMapper {
 
     PodMapper(DeviceProviders providers) {
         this.providers = providers;
+        // The first time parse loads java.time's formatters (tens of milliseconds on a loaded node):
+        // paid here, before the informers start, not by the first list's first pod.
+        ObjectTimes.rfc3339("1970-01-01T00:00:00Z");
     }
 
     /** The pod's identity, or empty when the object lacks namespace, name or UID. */
