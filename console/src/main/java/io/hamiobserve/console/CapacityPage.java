@@ -10,6 +10,7 @@ import io.hamiobserve.domain.fleet.FleetScope;
 import io.hamiobserve.domain.fleet.FleetState;
 import io.hamiobserve.domain.fleet.Measure;
 import io.hamiobserve.domain.fleet.PodShape;
+import io.hamiobserve.domain.fleet.Stuck;
 import io.hamiobserve.ports.SourceUnavailableException;
 
 import java.util.List;
@@ -45,7 +46,10 @@ final class CapacityPage extends FleetPage {
             return page.html(400);
         }
         List<Capacity.ModelCapacity> models = Capacity.of(state.cards(), shape);
-        Optional<Result> export = export(request, Map.of("capacity", rows(Columns.capacity(), models)));
+        // Unmet demand, read once with the stuck list (a fixed set of queries).
+        Stuck demand = fleet.stuck(request.at(), settings.idleAfter());
+        Optional<Result> export = export(request, Map.of("capacity", rows(Columns.capacity(), models),
+                "pending", rows(StuckPage.pending(), demand.pending())));
         if (export.isPresent()) {
             return export.get();
         }
@@ -60,6 +64,13 @@ final class CapacityPage extends FleetPage {
                 + "needs distinct cards of one node. Unhealthy cards, MIG cards and cards lacking a figure are not "
                 + "counted.");
         page.add(view(Columns.capacity(), models, request, queries, "", "No cards."));
+        // Unmet demand next to what still fits: whether to buy cards or to right-size.
+        page.note("info", "Pods waiting for a GPU, by why: insufficient_memory or insufficient_cores mean no card "
+                + "has the free share (right-size the workloads holding idle memory, on the Right-sizing page, or "
+                + "add cards); quota, the namespace's GPU quota; no_card_of_type and node_affinity, no card the pod "
+                + "may use.");
+        page.add(view(StuckPage.pending(), demand.pending(), request, page.queries(demand.provenance()), "",
+                "No pods wait for a GPU."));
         return page.html();
     }
 }

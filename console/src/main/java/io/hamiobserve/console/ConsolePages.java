@@ -18,7 +18,8 @@ final class ConsolePages {
             WorkloadPage.PAGE,
             NamespacesPage.PAGE,
             RightsizingPage.PAGE,
-            CapacityPage.PAGE);
+            CapacityPage.PAGE,
+            StuckPage.PAGE);
 
     /** The pages named in the navigation, in its order. */
     static final List<ConsolePage> NAVIGATION = ALL.stream().filter(page -> page.navigation().isPresent()).toList();

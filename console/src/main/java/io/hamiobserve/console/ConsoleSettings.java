@@ -19,9 +19,13 @@ import java.util.Optional;
  * @param readyTimeout       how long readiness waits for the first of those reads at start
  * @param readLimit          how long a page waits for figures being read, and the oldest read a page
  *                           joins (an older one is asked again, and makes the console not ready)
+ * @param idleAfter          how long a share may launch no kernel before the Stuck page lists it idle
  */
 public record ConsoleSettings(String routePrefix, Optional<URI> prometheusExternal, Optional<String> banner,
-                              Duration fresh, Duration refresh, Duration readyTimeout, Duration readLimit) {
+                              Duration fresh, Duration refresh, Duration readyTimeout, Duration readLimit,
+                              Duration idleAfter) {
+    /** How long without a kernel makes a share idle unless told (the N hours: a day). */
+    public static final Duration DEFAULT_IDLE_AFTER = Duration.ofHours(24);
     /** How often the fleet-wide answers are read again unless told. */
     public static final Duration DEFAULT_REFRESH = Duration.ofSeconds(60);
     /** How long readiness waits for the first read unless told. */
@@ -42,37 +46,46 @@ public record ConsoleSettings(String routePrefix, Optional<URI> prometheusExtern
         if (!readLimit.isPositive()) {
             throw new IllegalArgumentException("the read limit must be positive");
         }
+        if (!idleAfter.isPositive()) {
+            throw new IllegalArgumentException("the idle threshold must be positive");
+        }
     }
 
     public static ConsoleSettings defaults() {
         return new ConsoleSettings("", Optional.empty(), Optional.empty(), Duration.ofSeconds(5), DEFAULT_REFRESH,
-                DEFAULT_READY_TIMEOUT, DEFAULT_READ_LIMIT);
+                DEFAULT_READY_TIMEOUT, DEFAULT_READ_LIMIT, DEFAULT_IDLE_AFTER);
     }
 
     public ConsoleSettings withRoutePrefix(String prefix) {
-        return new ConsoleSettings(prefix, prometheusExternal, banner, fresh, refresh, readyTimeout, readLimit);
+        return new ConsoleSettings(prefix, prometheusExternal, banner, fresh, refresh, readyTimeout, readLimit, idleAfter);
     }
 
     public ConsoleSettings withPrometheusExternal(Optional<URI> url) {
-        return new ConsoleSettings(routePrefix, url, banner, fresh, refresh, readyTimeout, readLimit);
+        return new ConsoleSettings(routePrefix, url, banner, fresh, refresh, readyTimeout, readLimit, idleAfter);
     }
 
     public ConsoleSettings withBanner(Optional<String> text) {
-        return new ConsoleSettings(routePrefix, prometheusExternal, text, fresh, refresh, readyTimeout, readLimit);
+        return new ConsoleSettings(routePrefix, prometheusExternal, text, fresh, refresh, readyTimeout, readLimit, idleAfter);
     }
 
     public ConsoleSettings withFresh(Duration duration) {
         return new ConsoleSettings(routePrefix, prometheusExternal, banner, duration, refresh,
-                readyTimeout, readLimit);
+                readyTimeout, readLimit, idleAfter);
     }
 
     public ConsoleSettings withRefresh(Duration interval, Duration timeout) {
-        return new ConsoleSettings(routePrefix, prometheusExternal, banner, fresh, interval, timeout, readLimit);
+        return new ConsoleSettings(routePrefix, prometheusExternal, banner, fresh, interval, timeout, readLimit, idleAfter);
     }
 
     /** A page waits at most {@code limit} for figures being read (three of the source's timeouts is a fair bound). */
     public ConsoleSettings withReadLimit(Duration limit) {
-        return new ConsoleSettings(routePrefix, prometheusExternal, banner, fresh, refresh, readyTimeout, limit);
+        return new ConsoleSettings(routePrefix, prometheusExternal, banner, fresh, refresh, readyTimeout, limit, idleAfter);
+    }
+
+    /** Shares that launch no kernel for {@code after} or longer are listed idle on the Stuck page. */
+    public ConsoleSettings withIdleAfter(Duration after) {
+        return new ConsoleSettings(routePrefix, prometheusExternal, banner, fresh, refresh, readyTimeout, readLimit,
+                after);
     }
 
     /**

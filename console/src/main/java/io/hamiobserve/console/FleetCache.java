@@ -4,6 +4,7 @@ import io.hamiobserve.domain.fleet.AccrualHistory;
 import io.hamiobserve.domain.fleet.FleetScope;
 import io.hamiobserve.domain.fleet.FleetState;
 import io.hamiobserve.domain.fleet.TrendScope;
+import io.hamiobserve.domain.fleet.Stuck;
 import io.hamiobserve.domain.fleet.TrendSet;
 import io.hamiobserve.domain.fleet.UsageHistory;
 import io.hamiobserve.ports.FleetHistory;
@@ -137,6 +138,10 @@ final class FleetCache {
 
     AccrualHistory accruals(Instant at, Duration window) throws SourceUnavailableException {
         return cached(List.of("accruals", window), longer(), at, when -> history.accruals(when, window));
+    }
+
+    Stuck stuck(Instant at, Duration idleAfter) throws SourceUnavailableException {
+        return cached(List.of("stuck", idleAfter), fresh, at, when -> history.stuck(when, idleAfter));
     }
 
     TrendSet trends(TrendScope scope, Instant end, Duration range, Duration step) throws SourceUnavailableException {

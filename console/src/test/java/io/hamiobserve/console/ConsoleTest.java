@@ -30,7 +30,7 @@ class ConsoleTest {
     private static final Instant NOW = Instant.parse("2026-11-30T12:00:00Z");
     private static final List<String> PAGES = List.of("/", "/nodes", "/node?name=node-a", "/cards",
             "/card?uuid=GPU-A1", "/workloads", "/workload?namespace=ml-team&pod=llm-inference&container=server",
-            "/namespaces", "/rightsizing", "/capacity");
+            "/namespaces", "/rightsizing", "/capacity", "/stuck");
 
     private final HttpClient client = HttpClient.newHttpClient();
     private WebServer server;
@@ -83,7 +83,8 @@ class ConsoleTest {
     @Test
     void labelValuesCarryingHtmlStayInertText() throws Exception {
         String base = start(ConsoleSettings.defaults());
-        for (String page : List.of("/cards", "/workloads", "/namespaces", "/card?uuid=GPU-A1", "/rightsizing")) {
+        for (String page : List.of("/cards", "/workloads", "/namespaces", "/card?uuid=GPU-A1", "/rightsizing",
+                "/stuck", "/capacity")) {
             String html = get(base + page).body();
             assertFalse(html.contains("<img src=x"), page);
             assertFalse(html.contains("<script>alert"), page);

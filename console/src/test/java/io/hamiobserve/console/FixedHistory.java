@@ -10,6 +10,7 @@ import io.hamiobserve.domain.fleet.NamespaceAccrual;
 import io.hamiobserve.domain.fleet.Provenance;
 import io.hamiobserve.domain.fleet.Trend;
 import io.hamiobserve.domain.fleet.TrendScope;
+import io.hamiobserve.domain.fleet.Stuck;
 import io.hamiobserve.domain.fleet.TrendSet;
 import io.hamiobserve.domain.fleet.UsageHistory;
 import io.hamiobserve.ports.FleetHistory;
@@ -147,6 +148,27 @@ final class FixedHistory implements FleetHistory {
                 new NamespaceAccrual(HOSTILE_NAMESPACE, Figure.of(20 * GIB * seconds),
                         Figure.missing(Absence.NO_USAGE_YET), Figure.of(40 * seconds),
                         Figure.missing(Absence.NO_USAGE_YET))), provenance());
+    }
+
+    /**
+     * A ghost held past its deletion for two hours (half a card: one card-hour), one never started
+     * with a hostile pod name, a process of no known pod on the brief's card, a notebook idle for
+     * two days, and pods waiting for memory (one namespace hostile).
+     */
+    @Override
+    public Stuck stuck(Instant at, Duration idleAfter) throws SourceUnavailableException {
+        check();
+        double now = at.getEpochSecond();
+        return new Stuck(at, idleAfter, List.of(
+                new Stuck.GhostShare("ml-team", "train-old", "node-a", "GPU-A1", "deleting", now - 7200,
+                        java.util.OptionalDouble.of(0.5)),
+                new Stuck.GhostShare(HOSTILE_NAMESPACE, HOSTILE_POD, "node-a", "GPU-A1", "never_started",
+                        now - 1800, java.util.OptionalDouble.empty())),
+                List.of(new Stuck.Zombie("node-a", "GPU-A1", "", "", "", 4 * GIB, java.util.OptionalDouble.of(now - 3600),
+                        java.util.OptionalDouble.of(40 * GIB))),
+                List.of(new Stuck.Idle("ml-team", "notebook", "lab", "node-a", "GPU-A1", 2 * 86400)),
+                List.of(new Stuck.PendingGroup("ml-team", "insufficient_memory", 3, 5400),
+                        new Stuck.PendingGroup(HOSTILE_NAMESPACE, "quota", 1, 60)), provenance());
     }
 
     @Override

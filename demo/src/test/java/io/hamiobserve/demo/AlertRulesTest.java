@@ -205,4 +205,129 @@ class AlertRulesTest {
         assertTrue(promtool.waitFor(60, TimeUnit.SECONDS));
         assertEquals(0, promtool.exitValue(), report);
     }
+
+    /** Runs {@code promtool test rules} on a unit test of the rules, written to {@code dir}. */
+    private static void promtoolTest(Path dir, String name, String test) throws Exception {
+        Path file = Files.writeString(dir.resolve(name), test.formatted(RULES.toAbsolutePath()));
+        Process promtool = new ProcessBuilder("promtool", "test", "rules", file.toString()).redirectErrorStream(true)
+                .start();
+        String report = new String(promtool.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(promtool.waitFor(60, TimeUnit.SECONDS));
+        assertEquals(0, promtool.exitValue(), report);
+    }
+
+    /**
+     * {@code promtool test rules}: a share held 5 minutes past its pod's deletion, or 15 minutes
+     * from placement with no container run, fires (after 5 more); a deletion within its grace and
+     * a pod that starts within 15 minutes do not. The moment is the series' value, so the test's
+     * clock (0 at its start) is what the ages are told against.
+     */
+    @Test
+    void ghostAllocationFiresPastItsThresholdPerReason(@org.junit.jupiter.api.io.TempDir Path dir) throws Exception {
+        promtoolTest(dir, "ghost.test.yml", """
+                rule_files: ["%s"]
+                evaluation_interval: 1m
+                tests:
+                  - interval: 1m
+                    input_series:
+                      # Its deletionTimestamp at 0: past 5 minutes at 5m, firing from 10m.
+                      - series: 'hami_observe_ghost_allocation_since_timestamp_seconds{instance="s0",namespace="ml",node="n1",pod="held",device_uuid="GPU-1",reason="deleting"}'
+                        values: '0x40'
+                      # Placed at 10m, no container ever ran: past 15 minutes at 25m, firing from 30m.
+                      - series: 'hami_observe_ghost_allocation_since_timestamp_seconds{instance="s0",namespace="cv",node="n1",pod="pull",device_uuid="GPU-2",reason="never_started"}'
+                        values: '600x40'
+                      # A grace that ends at 50m: within it for the whole test.
+                      - series: 'hami_observe_ghost_allocation_since_timestamp_seconds{instance="s0",namespace="ml",node="n1",pod="grace",device_uuid="GPU-1",reason="deleting"}'
+                        values: '3000x40'
+                      # Placed at 0, its container started at 14m (the series ends).
+                      - series: 'hami_observe_ghost_allocation_since_timestamp_seconds{instance="s0",namespace="cv",node="n1",pod="slow",device_uuid="GPU-3",reason="never_started"}'
+                        values: '0x14'
+                    alert_rule_test:
+                      - eval_time: 8m
+                        alertname: HamiGhostGpuAllocation
+                        exp_alerts: []
+                      - eval_time: 35m
+                        alertname: HamiGhostGpuAllocation
+                        exp_alerts:
+                          - exp_labels: {severity: warning, instance: s0, namespace: ml, node: n1, pod: held, device_uuid: GPU-1, reason: deleting}
+                            exp_annotations:
+                              summary: "ml/held holds a share of GPU-1 on n1 with no live owner (deleting, 35m 0s)"
+                              description: "HAMi still counts the share, so no other pod can have it. deleting: the pod is past its deletion's grace (look for a finalizer or an unreachable node); never_started: no container of the pod has run since it was placed (an image that never pulls, a volume that never mounts)."
+                          - exp_labels: {severity: warning, instance: s0, namespace: cv, node: n1, pod: pull, device_uuid: GPU-2, reason: never_started}
+                            exp_annotations:
+                              summary: "cv/pull holds a share of GPU-2 on n1 with no live owner (never_started, 25m 0s)"
+                              description: "HAMi still counts the share, so no other pod can have it. deleting: the pod is past its deletion's grace (look for a finalizer or an unreachable node); never_started: no container of the pod has run since it was placed (an image that never pulls, a volume that never mounts)."
+                """);
+    }
+
+    /**
+     * {@code promtool test rules}: memory outside HAMi-Core that no share of the card covers fires
+     * (a process of no known pod, a pod whose share is on another card); memory of a pod that holds
+     * a share of the card does not (HamiUnmanagedGpuMemory's case).
+     */
+    @Test
+    void zombieProcessFiresOnlyWhereNoShareOfTheCardCoversIt(@org.junit.jupiter.api.io.TempDir Path dir)
+            throws Exception {
+        promtoolTest(dir, "zombie.test.yml", """
+                rule_files: ["%s"]
+                evaluation_interval: 1m
+                tests:
+                  - interval: 1m
+                    input_series:
+                      - series: 'hami_observe_unmanaged_memory_bytes{node="n",device_uuid="GPU-1",namespace="",pod="",container=""}'
+                        values: '1073741824x20'
+                      - series: 'hami_observe_unmanaged_memory_bytes{node="n",device_uuid="GPU-1",namespace="ml",pod="sim",container="c"}'
+                        values: '2147483648x20'
+                      - series: 'hami_vgpu_memory_allocated_bytes{node="n",device_uuid="GPU-1",namespace="ml",pod="sim",container_index="0"}'
+                        values: '2147483648x20'
+                      - series: 'hami_observe_unmanaged_memory_bytes{node="n",device_uuid="GPU-1",namespace="ml",pod="stray",container="c"}'
+                        values: '4294967296x20'
+                      - series: 'hami_vgpu_memory_allocated_bytes{node="n",device_uuid="GPU-2",namespace="ml",pod="stray",container_index="0"}'
+                        values: '4294967296x20'
+                    alert_rule_test:
+                      - eval_time: 5m
+                        alertname: HamiZombieGpuProcess
+                        exp_alerts: []
+                      - eval_time: 15m
+                        alertname: HamiZombieGpuProcess
+                        exp_alerts:
+                          # Empty labels are no labels: the series of no known pod has node and card only.
+                          - exp_labels: {severity: warning, node: n, device_uuid: GPU-1}
+                            exp_annotations:
+                              summary: "A process of no known pod holds 1GiB on GPU-1 (n) with no HAMi share of it"
+                              description: "No HAMi allocation covers this use of the card: the scheduler counts the memory as free and may place pods that will not get it. hami_observe_unmanaged_first_seen_timestamp_seconds says since when."
+                          - exp_labels: {severity: warning, node: n, device_uuid: GPU-1, namespace: ml, pod: stray, container: c}
+                            exp_annotations:
+                              summary: "ml/stray (c) holds 4GiB on GPU-1 (n) with no HAMi share of it"
+                              description: "No HAMi allocation covers this use of the card: the scheduler counts the memory as free and may place pods that will not get it. hami_observe_unmanaged_first_seen_timestamp_seconds says since when."
+                """);
+    }
+
+    /** {@code promtool test rules}: no kernel for over 24 hours, for 30 minutes more, fires; 23 hours does not. */
+    @Test
+    void idleAllocationFiresPastADayWithoutAKernel(@org.junit.jupiter.api.io.TempDir Path dir) throws Exception {
+        promtoolTest(dir, "idle.test.yml", """
+                rule_files: ["%s"]
+                evaluation_interval: 1m
+                tests:
+                  - interval: 1m
+                    input_series:
+                      # A day less ten minutes at 0: past the day at 10m, firing from 40m.
+                      - series: 'hami_container_last_kernel_elapsed_seconds{namespace="ml",pod="nb",container="lab",vdevice_index="0",device_uuid="GPU-1"}'
+                        values: '85800+60x60'
+                      - series: 'hami_container_last_kernel_elapsed_seconds{namespace="ml",pod="busy",container="c",vdevice_index="0",device_uuid="GPU-1"}'
+                        values: '82800+60x60'
+                    alert_rule_test:
+                      - eval_time: 30m
+                        alertname: HamiIdleGpuAllocation
+                        exp_alerts: []
+                      - eval_time: 45m
+                        alertname: HamiIdleGpuAllocation
+                        exp_alerts:
+                          - exp_labels: {severity: info, namespace: ml, pod: nb, container: lab, vdevice_index: "0", device_uuid: GPU-1}
+                            exp_annotations:
+                              summary: "ml/nb (lab) has launched no kernel on GPU-1 for 1d 0h 35m 0s"
+                              description: "The container holds its share and has not used the card for more than 24 hours: release it (scale the workload down) or right-size it."
+                """);
+    }
 }

@@ -218,6 +218,30 @@ class ConsoleBrowserIT {
     }
 
     /**
+     * The Stuck page renders its four lists (ghosts, zombies, idle shares, pods waiting) with their
+     * headline figures, and the Capacity page shows pending demand under what still fits, without
+     * console errors; both are reached from the navigation.
+     */
+    @Test
+    void theStuckPageAndTheCapacityPagesPendingDemandRender() throws Exception {
+        open(console + "/", "stuck-nav");
+        browser.findElement(By.linkText("Stuck")).click();
+        assertNoConsoleErrors(browser.getCurrentUrl());
+        assertTrue(browser.getCurrentUrl().endsWith("/stuck"), browser.getCurrentUrl());
+        open(console + "/stuck", "stuck");
+        String stuck = browser.findElement(By.tagName("main")).getText();
+        for (String part : List.of("Ghost allocations", "Zombie processes", "Idle shares", "Pods waiting for a GPU",
+                "card-hours held")) {
+            assertTrue(stuck.contains(part), part + " in " + stuck);
+        }
+        assertFalse(browser.getPageSource().contains("Figures unavailable"));
+        open(console + "/capacity", "capacity-pending");
+        String capacity = browser.findElement(By.tagName("main")).getText();
+        assertTrue(capacity.contains("Pods waiting for a GPU"), capacity);
+        assertTrue(rows("capacity") > 0, "what still fits is still there");
+    }
+
+    /**
      * Every link the console renders leads to a page that answers: starting from the navigation,
      * each page is opened in the browser and every link on it (resolved by the browser, same
      * origin) is followed; the pages those links reach are opened in turn, one per distinct kind
@@ -230,7 +254,7 @@ class ConsoleBrowserIT {
         java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient();
         java.util.Deque<String> toOpen = new java.util.ArrayDeque<>();
         for (String page : List.of("/", "/nodes", "/cards", "/workloads", "/namespaces", "/rightsizing",
-                "/capacity")) {
+                "/capacity", "/stuck")) {
             toOpen.add(console + page);
         }
         java.util.Set<String> kinds = new java.util.HashSet<>();

@@ -156,6 +156,17 @@ public record AllocationView(List<CardAllocation> cards, List<PodPlacement> pods
                     ? OptionalDouble.of(Units.fraction(allocatedMemoryMib, card.memoryMib()))
                     : OptionalDouble.empty();
         }
+
+        /**
+         * How much of this card {@code memoryMib} and {@code cores} (in the card's units) block, in
+         * cards ({@link ShareSize}). Memory is a fraction of the card's raw figure whatever its unit
+         * (a fixed figure and a percent of the card divide alike); a card registering none counts
+         * by its cores only.
+         */
+        public double shareSize(long memoryMib, long cores) {
+            double corePercent = units.cores().percentOfCard(cores, card.cores()).orElse(Double.NaN);
+            return ShareSize.cards(memoryMib, card.memoryMib(), corePercent);
+        }
     }
 
     /**

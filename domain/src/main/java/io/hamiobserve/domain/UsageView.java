@@ -104,6 +104,14 @@ public record UsageView(String node, List<HostCardReading> hostCards, List<Conta
      * @param processes number of processes
      */
     public record UnmanagedMemory(String uuid, Optional<PodRef> pod, String container, long usedBytes, int processes) {
+        /** Who holds the memory, whatever its amount: what an age is kept for ({@link FirstSeen}). */
+        public Holder holder() {
+            return new Holder(uuid, pod, container);
+        }
+
+        /** The card and the owning container of unmanaged memory. */
+        public record Holder(String uuid, Optional<PodRef> pod, String container) {
+        }
     }
 
     /**

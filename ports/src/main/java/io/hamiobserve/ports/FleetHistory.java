@@ -3,6 +3,7 @@ package io.hamiobserve.ports;
 import io.hamiobserve.domain.fleet.AccrualHistory;
 import io.hamiobserve.domain.fleet.FleetReadings;
 import io.hamiobserve.domain.fleet.FleetScope;
+import io.hamiobserve.domain.fleet.Stuck;
 import io.hamiobserve.domain.fleet.TrendScope;
 import io.hamiobserve.domain.fleet.TrendSet;
 import io.hamiobserve.domain.fleet.UsageHistory;
@@ -39,6 +40,15 @@ public interface FleetHistory {
 
     /** Allocated and used memory and compute (and, for a card, temperature and power) over a range. */
     TrendSet trends(TrendScope scope, Instant end, Duration range, Duration step) throws SourceUnavailableException;
+
+    /**
+     * What is stuck at {@code at}: ghost allocations, zombie processes, shares idle for
+     * {@code idleAfter} or longer, pending GPU pods. A source that keeps none of these series
+     * answers nothing stuck.
+     */
+    default Stuck stuck(Instant at, Duration idleAfter) throws SourceUnavailableException {
+        return Stuck.none(at, idleAfter);
+    }
 
     /** Where the figures come from, in words for the page footer ("Prometheus at http://..."). */
     String description();

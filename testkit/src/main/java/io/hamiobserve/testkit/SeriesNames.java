@@ -56,13 +56,14 @@ public final class SeriesNames {
 
     /**
      * Every series the endpoints export, from the golden expositions (the demo's of both views and
-     * of its dcgm-exporter, the node role's over the real adapters), with {@link #ONLY_LIVE} and
+     * of its dcgm-exporter, the node role's over the real adapters, the scheduler role's of dumps the demo does
+     * not hold: every vendor, ghost allocations), with {@link #ONLY_LIVE} and
      * {@link #OLDER_DCGM}.
      */
     public static Set<String> exported() {
         Set<String> names = new HashSet<>(ONLY_LIVE);
         names.addAll(OLDER_DCGM);
-        for (String module : List.of("demo", "role-node")) {
+        for (String module : List.of("demo", "role-node", "role-scheduler")) {
             for (Path golden : files(root().resolve(module + "/src/test/resources/golden"), ".prom")) {
                 for (String line : lines(golden)) {
                     if (!line.isBlank() && !line.startsWith("#")) {

@@ -36,9 +36,9 @@ import tools.jackson.databind.json.JsonMapper;
  * list and watch event.
  *
  * <p>What is kept is what {@link LedgerFeed}, {@link PodMapper}, {@link DeviceProviders} and the
- * informers read: identity, creation time, annotations, labels and controller references; a pod's node, its
- * containers' and init containers' names and resource requests and limits, its phase, its conditions' type, status,
- * reason and message, and its init containers' states; a node's capacity and allocatable;
+ * informers read: identity, creation and deletion times, annotations, labels and controller references; a pod's
+ * node, its containers' and init containers' names and resource requests and limits, its phase, its conditions' type,
+ * status, reason and message, and its containers' and init containers' states (running, terminated); a node's capacity and allocatable;
  * a quota's hard limits; of a ReplicaSet or Job, its metadata only (spec and status are skipped as
  * they are read, so no pod template is ever built). A model getter not listed here returns {@code null} or an empty list:
  * code that starts reading one adds it here. {@code LedgerMappingTest} fails until it does: it finds
@@ -52,8 +52,8 @@ final class LedgerMapping {
     private LedgerMapping() {
     }
 
-    @JsonIncludeProperties({"name", "namespace", "uid", "resourceVersion", "creationTimestamp", "annotations", "labels",
-            "ownerReferences"})
+    @JsonIncludeProperties({"name", "namespace", "uid", "resourceVersion", "creationTimestamp", "deletionTimestamp",
+            "annotations", "labels", "ownerReferences"})
     private interface ObjectMetaFields {
     }
 
@@ -100,7 +100,8 @@ final class LedgerMapping {
     private interface ContainerStatusFields {
     }
 
-    @JsonIncludeProperties({"terminated"})
+    /** Whether a container runs or has run: what tells a pod that never started (a ghost allocation). */
+    @JsonIncludeProperties({"running", "terminated"})
     private interface ContainerStateFields {
     }
 

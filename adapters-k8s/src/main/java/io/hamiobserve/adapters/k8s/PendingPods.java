@@ -15,8 +15,6 @@ import io.hamiobserve.domain.PendingReason;
 import io.hamiobserve.domain.PodPhase;
 import io.hamiobserve.domain.PodRef;
 
-import java.time.DateTimeException;
-import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -32,9 +30,6 @@ import java.util.Set;
  * {@code PodScheduled} condition's mapped reason are kept; the message is read once and dropped.
  */
 final class PendingPods {
-    /** RFC 3339 times as the API server writes them are 20 to 35 characters; a longer one is crafted. */
-    private static final int MAX_TIME_CHARS = 64;
-
     private final Set<String> resources;
 
     PendingPods(DeviceProviders providers) {
@@ -110,15 +105,7 @@ final class PendingPods {
 
     /** The creation time in epoch milliseconds, when it is present and parses. */
     private static Optional<Long> created(ObjectMeta meta) {
-        String text = meta == null ? null : meta.getCreationTimestamp();
-        if (isBlank(text) || text.length() > MAX_TIME_CHARS) {
-            return Optional.empty();
-        }
-        try {
-            return Optional.of(Instant.parse(text).toEpochMilli());
-        } catch (DateTimeException | ArithmeticException unreadable) {
-            return Optional.empty();
-        }
+        return ObjectTimes.rfc3339(meta == null ? null : meta.getCreationTimestamp());
     }
 
     /** The reason of the pod's {@code PodScheduled} condition (the first one, as the API server keeps one). */

@@ -5,6 +5,7 @@ import io.hamiobserve.adapters.k8s.Skips.Kind;
 import io.hamiobserve.adapters.k8s.Skips.Reason;
 
 import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.ContainerState;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -13,6 +14,7 @@ import io.fabric8.kubernetes.api.model.PodStatus;
 import io.hamiobserve.domain.ContainerShares;
 import io.hamiobserve.domain.DeviceShare;
 import io.hamiobserve.domain.MigInstance;
+import io.hamiobserve.domain.PodLifecycle;
 import io.hamiobserve.domain.PodPhase;
 import io.hamiobserve.domain.PodPlacement;
 import io.hamiobserve.domain.PodRef;
@@ -32,6 +34,10 @@ import java.util.Optional;
  */
 final class PodMapper {
     static final String NODE_KEY = "hami.io/vgpu-node";
+    /** When HAMi bound the pod to its node, unix seconds. */
+    static final String BIND_TIME_KEY = "hami.io/bind-time";
+    /** When HAMi's scheduler chose the pod's cards, unix seconds (set before the bind). */
+    static final String VGPU_TIME_KEY = "hami.io/vgpu-time";
     /**
      * Kubernetes names (DNS subdomains) are at most 253 characters; so are identities and container
      * names here: an API server never stores a longer one, a crafted snapshot may.
@@ -42,6 +48,9 @@ final class PodMapper {
 
     PodMapper(DeviceProviders providers) {
         this.providers = providers;
+        // The first time parse loads java.time's formatters (tens of milliseconds on a loaded node):
+        // paid here, before the informers start, not by the first list's first pod.
+        ObjectTimes.rfc3339("1970-01-01T00:00:00Z");
     }
 
     /** The pod's identity, or empty when the object lacks namespace, name or UID. */
@@ -145,7 +154,44 @@ final class PodMapper {
         PodStatus status = pod.getStatus();
         PodPhase phase = PodPhase.parse(status == null ? null : status.getPhase());
         return Optional.of(new PodPlacement(ref.get(), node.get(), phase, initContainersFinished(pod, initCount),
-                containers, mig));
+                containers, mig).withLifecycle(lifecycle(pod)));
+    }
+
+    /**
+     * When HAMi placed the pod ({@code hami.io/bind-time}, else {@code hami.io/vgpu-time}, unix
+     * seconds; else its creation), whether
+     * it is being deleted and from when, and whether any container has run. An unreadable time is
+     * not known ({@link PodLifecycle#UNKNOWN_TIME}); a {@code deletionTimestamp} that does not read
+     * still says the pod is being deleted.
+     */
+    static PodLifecycle lifecycle(Pod pod) {
+        ObjectMeta meta = pod.getMetadata();
+        long placed = ObjectTimes.unixSeconds(value(meta.getAnnotations(), BIND_TIME_KEY))
+                .or(() -> ObjectTimes.unixSeconds(value(meta.getAnnotations(), VGPU_TIME_KEY)))
+                .or(() -> ObjectTimes.rfc3339(meta.getCreationTimestamp()))
+                .orElse(PodLifecycle.UNKNOWN_TIME);
+        String deletion = meta.getDeletionTimestamp();
+        boolean deleting = deletion != null && !deletion.isEmpty();
+        long deletionAt = deleting ? ObjectTimes.rfc3339(deletion).orElse(PodLifecycle.UNKNOWN_TIME)
+                : PodLifecycle.UNKNOWN_TIME;
+        return new PodLifecycle(placed, deleting, deletionAt, started(pod.getStatus()));
+    }
+
+    /** Whether any container, init or app, runs or has run. */
+    private static boolean started(PodStatus status) {
+        if (status == null) {
+            return false;
+        }
+        for (List<ContainerStatus> statuses : List.of(nullToEmpty(status.getInitContainerStatuses()),
+                nullToEmpty(status.getContainerStatuses()))) {
+            for (ContainerStatus container : statuses) {
+                ContainerState state = container == null ? null : container.getState();
+                if (state != null && (state.getRunning() != null || state.getTerminated() != null)) {
+                    return true;
+                }
+            }
+        }
+        return false;
     }
 
     /**

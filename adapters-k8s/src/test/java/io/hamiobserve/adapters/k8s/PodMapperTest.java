@@ -5,10 +5,14 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.hamiobserve.domain.ContainerShares;
 import io.hamiobserve.domain.DeviceShare;
 import io.hamiobserve.domain.MigInstance;
+import io.hamiobserve.domain.Ghost;
+import io.hamiobserve.domain.GhostReason;
+import io.hamiobserve.domain.PodLifecycle;
 import io.hamiobserve.domain.PodPhase;
 import io.hamiobserve.domain.PodPlacement;
 import org.junit.jupiter.api.Test;
 
+import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 
@@ -127,5 +131,47 @@ class PodMapperTest {
                 .addToAnnotations(Fixtures.MIG, "[{").endMetadata().build();
         assertEquals(List.of(), map(pod).orElseThrow().migInstances());
         assertEquals(List.of("nvidia_pod/bad_json"), recorded.reasons());
+    }
+
+    @Test
+    void theLifecycleSaysWhenPlacedWhetherDeletingAndWhetherStarted() {
+        Pod pod = pod("ml", "stuck", "node-a", "GPU-1,NVIDIA,1,1:;", "main").editMetadata()
+                .withCreationTimestamp("2026-12-01T00:00:00Z")
+                .addToAnnotations("hami.io/bind-time", "1764547260")
+                .withDeletionTimestamp("2026-12-01T01:00:30Z").endMetadata()
+                .editStatus().addToContainerStatuses(Fixtures.terminated("main")).endStatus().build();
+        assertEquals(new PodLifecycle(1_764_547_260_000L, true, Instant.parse("2026-12-01T01:00:30Z").toEpochMilli(),
+                true), map(pod).orElseThrow().lifecycle());
+        assertEquals(GhostReason.DELETING, Ghost.of(map(pod).orElseThrow()).orElseThrow().reason());
+    }
+
+    @Test
+    void aPodWhoseContainersNeverRanIsPlacedAtItsCreationWithoutABindTime() {
+        Pod pod = pod("ml", "pulling", "node-a", "GPU-1,NVIDIA,1,1:;", "main").editMetadata()
+                .withCreationTimestamp("2026-12-01T00:00:00Z").endMetadata()
+                .editStatus().addNewContainerStatus().withName("main").withNewState().withNewWaiting()
+                .withReason("ImagePullBackOff").endWaiting().endState().endContainerStatus().endStatus().build();
+        PodLifecycle life = map(pod).orElseThrow().lifecycle();
+        assertEquals(new PodLifecycle(Instant.parse("2026-12-01T00:00:00Z").toEpochMilli(), false,
+                PodLifecycle.UNKNOWN_TIME, false), life);
+        assertEquals(Optional.of(new Ghost(GhostReason.NEVER_STARTED, life.placedEpochMillis())),
+                Ghost.of(map(pod).orElseThrow()));
+    }
+
+    @Test
+    void hostileTimesAreNotKnownNeverAFailure() {
+        for (String bindTime : new String[] {"-5", "1e9", "99999999999999999999", "１７００", "", "17000000000000000000"}) {
+            Pod pod = pod("ml", "odd", "node-a", "GPU-1,NVIDIA,1,1:;", "main").editMetadata()
+                    .addToAnnotations("hami.io/bind-time", bindTime)
+                    .withCreationTimestamp("+999999999-12-31T23:59:59Z")
+                    .withDeletionTimestamp("x".repeat(1 << 16)).endMetadata().build();
+            PodLifecycle life = map(pod).orElseThrow().lifecycle();
+            assertEquals(PodLifecycle.UNKNOWN_TIME, life.placedEpochMillis(), bindTime);
+            assertTrue(life.deleting(), "an unreadable deletionTimestamp still says deleting");
+            assertEquals(PodLifecycle.UNKNOWN_TIME, life.deletionEpochMillis());
+            // No moment known: no ghost is made of missing facts.
+            assertEquals(Optional.empty(), Ghost.of(map(pod).orElseThrow()), bindTime);
+        }
+        assertEquals(List.of(), recorded.reasons());
     }
 }

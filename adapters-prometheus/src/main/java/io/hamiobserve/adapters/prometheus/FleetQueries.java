@@ -69,6 +69,27 @@ final class FleetQueries {
             "min by (" + USE + ") (hami_container_last_kernel_elapsed_seconds{${where}})");
     static final Template CONTAINER_UNMANAGED = new Template("container_unmanaged_memory",
             "max by (node, device_uuid, namespace, pod, container) (hami_observe_unmanaged_memory_bytes{${where}})");
+    // What is stuck (the Stuck page): ghost allocations, zombie processes, idle shares, pending pods.
+    private static final String GHOST = "namespace, pod, node, device_uuid, reason";
+    private static final String ZOMBIE = "node, device_uuid, namespace, pod, container";
+    static final Template GHOST_SINCE = new Template("ghost_since",
+            "max by (" + GHOST + ") (hami_observe_ghost_allocation_since_timestamp_seconds)");
+    static final Template GHOST_CARDS = new Template("ghost_cards",
+            "max by (" + GHOST + ") (hami_observe_ghost_allocation_cards)");
+    /** Memory outside HAMi-Core that no share of the card covers: HamiZombieGpuProcess's expression. */
+    static final Template ZOMBIE_MEMORY = new Template("zombie_memory",
+            "max by (" + ZOMBIE + ") (hami_observe_unmanaged_memory_bytes > 0"
+                    + " unless on (namespace, pod, device_uuid) hami_vgpu_memory_allocated_bytes)");
+    static final Template ZOMBIE_FIRST_SEEN = new Template("zombie_first_seen",
+            "min by (" + ZOMBIE + ") (hami_observe_unmanaged_first_seen_timestamp_seconds)");
+    static final Template ZOMBIE_CARD_MEMORY = new Template("zombie_card_memory",
+            "max by (device_uuid) (hami_gpu_memory_limit_bytes and on (device_uuid) hami_observe_unmanaged_memory_bytes)");
+    static final Template IDLE_LAST_KERNEL = new Template("idle_last_kernel",
+            "min by (" + USE + ") (hami_container_last_kernel_elapsed_seconds) >= ${seconds}");
+    static final Template PENDING_PODS = new Template("pending_pods",
+            "max by (namespace, reason) (hami_observe_pending_gpu_pods)");
+    static final Template PENDING_OLDEST_WAIT = new Template("pending_oldest_wait",
+            "max by (namespace, reason) (hami_observe_pending_gpu_pod_oldest_wait_seconds)");
     static final Template QUOTA_USED = new Template("quota_used",
             "max by (namespace, quota_name) (hami_resource_quota_used)");
     static final Template QUOTA_LIMIT = new Template("quota_limit",

@@ -11,6 +11,7 @@ import io.hamiobserve.domain.fleet.Measure;
 import io.hamiobserve.domain.fleet.NamespaceAccrual;
 import io.hamiobserve.domain.fleet.Provenance;
 import io.hamiobserve.domain.fleet.RightSizing;
+import io.hamiobserve.domain.fleet.Stuck;
 import io.hamiobserve.domain.fleet.Trend;
 import io.hamiobserve.domain.fleet.TrendScope;
 import io.hamiobserve.domain.fleet.TrendSet;
@@ -31,6 +32,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalDouble;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 
@@ -600,6 +602,59 @@ public final class PrometheusFleetHistory implements FleetHistory {
                     figure(coresUse.get(namespace), Absence.NO_USAGE_YET)));
         }
         return new AccrualHistory(at, window, accruals, batch.provenance);
+    }
+
+    @Override
+    public Stuck stuck(Instant at, Duration idleAfter) throws SourceUnavailableException {
+        probeOnce();
+        Batch batch = new Batch(at);
+        var ghostSince = batch.query(Measure.GHOST_SINCE, GHOST_SINCE.plain());
+        var ghostCards = batch.query(Measure.GHOST_CARDS, GHOST_CARDS.plain());
+        var zombieMemory = batch.query(Measure.ZOMBIE_MEMORY, ZOMBIE_MEMORY.plain());
+        var zombieSeen = batch.query(Measure.ZOMBIE_FIRST_SEEN, ZOMBIE_FIRST_SEEN.plain());
+        var cardMemory = batch.query(Measure.ZOMBIE_CARD_MEMORY, ZOMBIE_CARD_MEMORY.plain());
+        var idle = batch.query(Measure.IDLE_LAST_KERNEL, IDLE_LAST_KERNEL.bind("seconds", idleAfter.toSeconds()));
+        var pendingPods = batch.query(Measure.PENDING_PODS, PENDING_PODS.plain());
+        var pendingWait = batch.query(Measure.PENDING_OLDEST_WAIT, PENDING_OLDEST_WAIT.plain());
+        batch.await();
+        String[] ghostKey = {"namespace", "pod", "node", "device_uuid", "reason"};
+        Map<String, Double> cards = byKey(ghostCards.join(), ghostKey);
+        List<Stuck.GhostShare> ghosts = new ArrayList<>();
+        for (Sample sample : ghostSince.join()) {
+            if (Double.isFinite(sample.value())) {
+                Double size = cards.get(key(sample, ghostKey));
+                ghosts.add(new Stuck.GhostShare(sample.label("namespace"), sample.label("pod"), sample.label("node"),
+                        sample.label("device_uuid"), sample.label("reason"), sample.value(),
+                        size == null || !Double.isFinite(size) ? OptionalDouble.empty() : OptionalDouble.of(size)));
+            }
+        }
+        String[] zombieKey = {"node", "device_uuid", "namespace", "pod", "container"};
+        Map<String, Double> seen = byKey(zombieSeen.join(), zombieKey);
+        Map<String, Double> totals = byKey(cardMemory.join(), "device_uuid");
+        List<Stuck.Zombie> zombies = new ArrayList<>();
+        for (Sample sample : zombieMemory.join()) {
+            Double first = seen.get(key(sample, zombieKey));
+            Double total = totals.get(sample.label("device_uuid"));
+            zombies.add(new Stuck.Zombie(sample.label("node"), sample.label("device_uuid"), sample.label("namespace"),
+                    sample.label("pod"), sample.label("container"), sample.value(),
+                    first == null || !Double.isFinite(first) ? OptionalDouble.empty() : OptionalDouble.of(first),
+                    total == null ? OptionalDouble.empty() : OptionalDouble.of(total)));
+        }
+        List<Stuck.Idle> idles = new ArrayList<>();
+        for (Sample sample : idle.join()) {
+            idles.add(new Stuck.Idle(sample.label("namespace"), sample.label("pod"), sample.label("container"),
+                    sample.label("node"), sample.label("device_uuid"), sample.value()));
+        }
+        String[] pendingKey = {"namespace", "reason"};
+        Map<String, Double> waits = byKey(pendingWait.join(), pendingKey);
+        List<Stuck.PendingGroup> pending = new ArrayList<>();
+        for (Sample sample : pendingPods.join()) {
+            if (Double.isFinite(sample.value()) && sample.value() > 0) {
+                pending.add(new Stuck.PendingGroup(sample.label("namespace"), sample.label("reason"),
+                        (long) sample.value(), waits.getOrDefault(key(sample, pendingKey), 0.0)));
+            }
+        }
+        return new Stuck(at, idleAfter, ghosts, zombies, idles, pending, batch.provenance);
     }
 
     @Override

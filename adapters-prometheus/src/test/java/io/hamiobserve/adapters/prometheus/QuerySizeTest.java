@@ -43,7 +43,7 @@ class QuerySizeTest {
             case "uuid" -> name(128);
             case "index" -> Integer.toString(Integer.MAX_VALUE);
             case "window", "settled", "recent", "step" -> Duration.ofDays(90);
-            case "stepSeconds" -> Long.MAX_VALUE;
+            case "stepSeconds", "seconds" -> Long.MAX_VALUE;
             default -> throw new AssertionError("no realistic filling for ${" + placeholder + "}: add one");
         };
     }

@@ -22,6 +22,9 @@ public final class Converters {
                 } else if (text.endsWith("s")) {
                     duration = Duration.ofMillis(Math.round(Double.parseDouble(text.substring(0, text.length() - 1))
                             * 1000));
+                } else if (text.endsWith("h")) {
+                    duration = Duration.ofSeconds(Math.round(Double.parseDouble(text.substring(0, text.length() - 1))
+                            * 3600));
                 } else if (text.endsWith("m")) {
                     duration = Duration.ofSeconds(Math.round(Double.parseDouble(text.substring(0, text.length() - 1))
                             * 60));

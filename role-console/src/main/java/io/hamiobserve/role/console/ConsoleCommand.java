@@ -45,6 +45,12 @@ public final class ConsoleCommand implements Subcommand {
                     + "(default: ${DEFAULT-VALUE})")
     private Duration readyTimeout;
 
+    @Option(names = "--console.idle-after", paramLabel = "DURATION", defaultValue = "24h",
+            converter = Converters.PositiveDuration.class,
+            description = "the Stuck page lists a share idle once its container has launched no kernel for this "
+                    + "long (default: ${DEFAULT-VALUE}, as the HamiIdleGpuAllocation alert)")
+    private Duration idleAfter;
+
     @Override
     public boolean serves() {
         return true;
@@ -64,7 +70,8 @@ public final class ConsoleCommand implements Subcommand {
                 .withRoutePrefix(console.routePrefix()).withPrometheusExternal(console.prometheusExternal())
                 .withRefresh(refresh, readyTimeout)
                 // A read waits for a slot, then has its own timeout: a page waits for no more than three.
-                .withReadLimit(prometheus.timeout().multipliedBy(3)), history);
+                .withReadLimit(prometheus.timeout().multipliedBy(3))
+                .withIdleAfter(idleAfter), history);
         launch.out().printf("hami-observe: console on :%d%s, reading %s%n", served.server().port(),
                 served.console().home(), history.description());
         launch.out().flush();

@@ -18,6 +18,7 @@ import io.hamiobserve.domain.UsageView.ProcessUsage;
 import io.hamiobserve.domain.UsageView.UnmanagedMemory;
 
 import java.util.List;
+import java.util.Map;
 
 import static io.hamiobserve.exposition.MetricFamily.gauge;
 import static io.hamiobserve.exposition.MetricFamily.hamiGauge;
@@ -129,6 +130,10 @@ public final class UsageMetrics {
     static final MetricFamily UNMANAGED_PROCESSES = gauge("hami_observe_unmanaged_processes",
             "Processes on the GPU outside HAMi-Core's control, by owning container", "node", "device_uuid",
             "namespace", "pod", "container");
+    static final MetricFamily UNMANAGED_FIRST_SEEN = gauge("hami_observe_unmanaged_first_seen_timestamp_seconds",
+            "When this exporter first saw the container's processes on the GPU outside HAMi-Core's control, unix "
+                    + "seconds, kept while they stay (a restart of the exporter starts it again); time() minus this is "
+                    + "their age", "node", "device_uuid", "namespace", "pod", "container");
     static final MetricFamily UNKNOWN_CONTAINERS = gauge("hami_observe_unknown_container_records",
             "Cache records of pods or containers the node's pod directory does not know: not shown as series");
 
@@ -173,11 +178,19 @@ public final class UsageMetrics {
      * @param pods the node's pods, for MIG identities
      */
     public static Families collect(UsageView view, List<NodePod> pods) {
+        return collect(view, pods, Map.of());
+    }
+
+    /**
+     * The same, with when each holder of unmanaged memory was first seen (epoch milliseconds; a
+     * holder not in the map has no age series).
+     */
+    public static Families collect(UsageView view, List<NodePod> pods, Map<UnmanagedMemory.Holder, Long> unmanagedSince) {
         Families families = new Families();
         addHostCards(view, families);
         addContainers(view, families);
         addMigDevices(pods, families);
-        addGaps(view, families);
+        addGaps(view, families, unmanagedSince);
         return families;
     }
 
@@ -261,7 +274,7 @@ public final class UsageMetrics {
         }
     }
 
-    private static void addGaps(UsageView view, Families families) {
+    private static void addGaps(UsageView view, Families families, Map<UnmanagedMemory.Holder, Long> unmanagedSince) {
         var allocated = families.of(CONTAINER_ALLOCATED);
         var idle = families.of(CONTAINER_IDLE);
         for (ContainerMemoryGap gap : view.containerGaps()) {
@@ -283,11 +296,16 @@ public final class UsageMetrics {
         }
         var unmanaged = families.of(UNMANAGED_MEMORY);
         var unmanagedProcesses = families.of(UNMANAGED_PROCESSES);
+        var firstSeen = families.of(UNMANAGED_FIRST_SEEN);
         for (UnmanagedMemory memory : view.unmanagedMemory()) {
             String namespace = memory.pod().map(PodRef::namespace).orElse("");
             String pod = memory.pod().map(PodRef::name).orElse("");
             unmanaged.add(memory.usedBytes(), view.node(), memory.uuid(), namespace, pod, memory.container());
             unmanagedProcesses.add(memory.processes(), view.node(), memory.uuid(), namespace, pod, memory.container());
+            Long since = unmanagedSince.get(memory.holder());
+            if (since != null) {
+                firstSeen.add(since / 1000.0, view.node(), memory.uuid(), namespace, pod, memory.container());
+            }
         }
     }
 

@@ -11,6 +11,7 @@ import io.hamiobserve.domain.ContainerUsage;
 import io.hamiobserve.domain.HostCardReading;
 import io.hamiobserve.domain.NodePod;
 import io.hamiobserve.domain.ProcessOwner;
+import io.hamiobserve.domain.FirstSeen;
 import io.hamiobserve.domain.UsageView;
 import io.hamiobserve.ports.ContainerUsageSource;
 import io.hamiobserve.ports.HostCardSource;
@@ -69,6 +70,8 @@ public final class UsageRole implements Role {
     private final Clock clock;
     private final SkipCounter skips = new SkipCounter();
     private final SourceHealth health = new SourceHealth();
+    /** When each holder of unmanaged memory (a zombie: use with no share) was first seen. */
+    private final FirstSeen<UsageView.UnmanagedMemory.Holder> unmanagedSince = new FirstSeen<>();
 
     /**
      * @param node          this node's name ({@code NODE_NAME})
@@ -133,7 +136,12 @@ public final class UsageRole implements Role {
             skips.skipped(PROCESS_SKIPS.get(skip.reason()), skip.processes() + " process(es) on " + skip.uuid(),
                     skip.processes());
         }
-        return Exposition.of(List.of(legacyNames.decorated(UsageMetrics.collect(view, nodePods)),
+        // Only a reading that attributed the processes says who holds memory: a failed one keeps the ages.
+        Map<UsageView.UnmanagedMemory.Holder, Long> since = owners.isPresent() && podsKnown
+                ? unmanagedSince.observe(view.unmanagedMemory().stream().map(UsageView.UnmanagedMemory::holder).toList(),
+                        clock.millis())
+                : Map.of();
+        return Exposition.of(List.of(legacyNames.decorated(UsageMetrics.collect(view, nodePods, since)),
                 SelfMetrics.families(build, skips, health)));
     }
 

@@ -315,7 +315,7 @@ public final class AllocationMetrics {
     }
 
     /**
-     * Fills {@code into} with the series of {@code shard}'s part of the view: its nodes' cards, pods
+     * Fills {@code into} with the series of {@code shard}'s part of the view: its nodes' cards, pods (and their ghost allocations, {@link GhostSeries})
      * and MIG instances; the series of no node (quotas, unregistered cards, their count even when
      * zero) only on the shard that owns them; the ledger's health on every shard.
      */
@@ -323,6 +323,7 @@ public final class AllocationMetrics {
         AllocationView owned = view.ownedBy(shard);
         addCards(owned, into);
         addContainers(owned, form, into);
+        GhostSeries.describe(owned, into);
         if (shard.ownsClusterSeries()) {
             addUnregisteredCards(owned, into);
         }
