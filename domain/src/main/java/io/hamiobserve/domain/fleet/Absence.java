@@ -27,7 +27,11 @@ public enum Absence {
     /** No ResourceQuota limits the resource in the namespace. */
     NO_QUOTA("no quota: no ResourceQuota limits this in the namespace"),
     /** A ratio whose whole is zero or missing. */
-    NO_WHOLE("nothing to compare with (the total is zero or missing)");
+    NO_WHOLE("nothing to compare with (the total is zero or missing)"),
+    /** A showback row of the fleet's (unallocated, unhealthy): no share holds it. */
+    NO_SHARE("no share holds these card-hours"),
+    /** A cost of hours on a card model with no price. */
+    NO_PRICE("no price for a card model these hours are on (--prices, --price)");
 
     private final String explanation;
 
