@@ -159,6 +159,7 @@ public final class Console {
         routes.put("/workload", pages::workload);
         routes.put("/namespaces", pages::namespaces);
         routes.put("/rightsizing", pages::rightsizing);
+        routes.put("/showback", pages::showback);
         routes.put("/capacity", pages::capacity);
         routes.forEach((path, build) -> {
             io.helidon.webserver.http.Handler handler = (request, response) -> page(request, response, path, build);

@@ -555,6 +555,29 @@ final class ConsolePages {
         return page.html();
     }
 
+    // ---- Showback ----
+
+    /** Card-hours by namespace, workload, node or model over a window: {@link ShowbackReport}'s lines and export. */
+    Result showback(Request request) throws SourceUnavailableException {
+        Duration window = window(request, Duration.ofDays(7));
+        FleetState state = fleet.state(request.at(), FleetScope.CARDS_ONLY);
+        Builder page = page("Showback", request, state);
+        io.hamiobserve.domain.fleet.CardHours hours = fleet.cardHours(request.at(), window);
+        page.describes(hours.to()).queries(hours.provenance());
+        ShowbackPage view = ShowbackPage.of(hours, request.get("by"), settings.prices());
+        Optional<Result> export = export(request, Map.of("showback", rows(view.table(), view.lines())));
+        if (export.isPresent()) {
+            return export.get();
+        }
+        page.add(view.tiles(page.anchors()));
+        page.add(windowChoices(request, "7d"));
+        page.add(new Choices("Rows", ShowbackPage.GROUPS.stream().map(by -> new Link(by.label(),
+                links.to(request.path(), with(request.parameters(), "by", by.label())), by == view.by())).toList()));
+        page.note("info", ShowbackPage.RULE);
+        page.add(view(view.table(), view.lines(), request, page.anchors(), "", "No card was seen in the window."));
+        return page.html();
+    }
+
     // ---- Capacity ----
 
     Result capacity(Request request) throws SourceUnavailableException {

@@ -21,7 +21,8 @@ import java.util.Optional;
  *                           joins (an older one is asked again, and makes the console not ready)
  */
 public record ConsoleSettings(String routePrefix, Optional<URI> prometheusExternal, Optional<String> banner,
-                              Duration fresh, Duration refresh, Duration readyTimeout, Duration readLimit) {
+                              Duration fresh, Duration refresh, Duration readyTimeout, Duration readLimit,
+                              io.hamiobserve.domain.fleet.Prices prices) {
     /** How often the fleet-wide answers are read again unless told. */
     public static final Duration DEFAULT_REFRESH = Duration.ofSeconds(60);
     /** How long readiness waits for the first read unless told. */
@@ -39,9 +40,22 @@ public record ConsoleSettings(String routePrefix, Optional<URI> prometheusExtern
         if (!refresh.isPositive() || readyTimeout.isNegative()) {
             throw new IllegalArgumentException("the refresh interval must be positive and the ready timeout not negative");
         }
+        Objects.requireNonNull(prices);
         if (!readLimit.isPositive()) {
             throw new IllegalArgumentException("the read limit must be positive");
         }
+    }
+
+    /** Settings without prices: the Showback page shows hours only. */
+    public ConsoleSettings(String routePrefix, Optional<URI> prometheusExternal, Optional<String> banner,
+                           Duration fresh, Duration refresh, Duration readyTimeout, Duration readLimit) {
+        this(routePrefix, prometheusExternal, banner, fresh, refresh, readyTimeout, readLimit,
+                io.hamiobserve.domain.fleet.Prices.NONE);
+    }
+
+    /** These settings with prices per card-hour for the Showback page. */
+    public ConsoleSettings withPrices(io.hamiobserve.domain.fleet.Prices given) {
+        return new ConsoleSettings(routePrefix, prometheusExternal, banner, fresh, refresh, readyTimeout, readLimit, given);
     }
 
     public static ConsoleSettings defaults() {
@@ -50,29 +64,29 @@ public record ConsoleSettings(String routePrefix, Optional<URI> prometheusExtern
     }
 
     public ConsoleSettings withRoutePrefix(String prefix) {
-        return new ConsoleSettings(prefix, prometheusExternal, banner, fresh, refresh, readyTimeout, readLimit);
+        return new ConsoleSettings(prefix, prometheusExternal, banner, fresh, refresh, readyTimeout, readLimit, prices);
     }
 
     public ConsoleSettings withPrometheusExternal(Optional<URI> url) {
-        return new ConsoleSettings(routePrefix, url, banner, fresh, refresh, readyTimeout, readLimit);
+        return new ConsoleSettings(routePrefix, url, banner, fresh, refresh, readyTimeout, readLimit, prices);
     }
 
     public ConsoleSettings withBanner(Optional<String> text) {
-        return new ConsoleSettings(routePrefix, prometheusExternal, text, fresh, refresh, readyTimeout, readLimit);
+        return new ConsoleSettings(routePrefix, prometheusExternal, text, fresh, refresh, readyTimeout, readLimit, prices);
     }
 
     public ConsoleSettings withFresh(Duration duration) {
         return new ConsoleSettings(routePrefix, prometheusExternal, banner, duration, refresh,
-                readyTimeout, readLimit);
+                readyTimeout, readLimit, prices);
     }
 
     public ConsoleSettings withRefresh(Duration interval, Duration timeout) {
-        return new ConsoleSettings(routePrefix, prometheusExternal, banner, fresh, interval, timeout, readLimit);
+        return new ConsoleSettings(routePrefix, prometheusExternal, banner, fresh, interval, timeout, readLimit, prices);
     }
 
     /** A page waits at most {@code limit} for figures being read (three of the source's timeouts is a fair bound). */
     public ConsoleSettings withReadLimit(Duration limit) {
-        return new ConsoleSettings(routePrefix, prometheusExternal, banner, fresh, refresh, readyTimeout, limit);
+        return new ConsoleSettings(routePrefix, prometheusExternal, banner, fresh, refresh, readyTimeout, limit, prices);
     }
 
     /**

@@ -26,7 +26,7 @@ final class PageKit {
     /** The navigation, in order: path and label. */
     static final List<String[]> NAV = List.of(new String[] {"/", "Overview"}, new String[] {"/nodes", "Nodes"},
             new String[] {"/cards", "Cards"}, new String[] {"/workloads", "Workloads"},
-            new String[] {"/namespaces", "Namespaces"}, new String[] {"/rightsizing", "Right-sizing"},
+            new String[] {"/namespaces", "Namespaces"}, new String[] {"/rightsizing", "Right-sizing"}, new String[] {"/showback", "Showback"},
             new String[] {"/capacity", "Capacity"});
 
     private PageKit() {

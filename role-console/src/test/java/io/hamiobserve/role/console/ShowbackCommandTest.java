@@ -145,7 +145,7 @@ class ShowbackCommandTest {
         assertRefused(run("showback", "--prices", prices.toString()), "prices.txt:3: the price of 'L4' is not a number: '?[31mfree'");
         Path binary = Files.write(directory.resolve("binary"), new byte[] {(byte) 0xff, (byte) 0xfe, 0});
         assertRefused(run("showback", "--prices", binary.toString()), "not UTF-8 text");
-        Path huge = Files.write(directory.resolve("huge"), new byte[ShowbackCommand.PriceFile.MOST_BYTES + 1]);
+        Path huge = Files.write(directory.resolve("huge"), new byte[PriceFlags.PriceFile.MOST_BYTES + 1]);
         assertRefused(run("showback", "--prices", huge.toString()), "not a prices file");
         assertRefused(run("showback", "--prices", directory.resolve("absent").toString()), "cannot be read");
         Path good = Files.writeString(directory.resolve("good.txt"), "A100-SXM4-80GB=3\n");
