@@ -133,7 +133,8 @@ final class FleetQueries {
      * Its use is its utilisation of the card, at most its size.
      */
     record CardHourQueries(Template seen, Template unavailable, Template models, Template allocated,
-                           Template used, Template memory, Template cores, Template owners) {
+                           Template used, Template memory, Template cores, Template owners,
+                           Template active) {
     }
 
     static CardHourQueries cardHours(String cluster) {
@@ -165,7 +166,10 @@ final class FleetQueries {
                 integrated("share_card_seconds_used", used),
                 integrated("share_memory_byte_seconds", "(" + memory + ")"),
                 integrated("share_core_percent_seconds", "(" + cores + ")"),
-                podOwners(cluster));
+                podOwners(cluster),
+                // The funnel's "active": any use in the window's last 15 minutes (Funnel.ACTIVE).
+                new Template("share_active", "max by (" + share + ") (max_over_time("
+                        + "hami_container_device_utilization_ratio[15m])) > 0"));
     }
 
     /**

@@ -498,6 +498,7 @@ public final class PrometheusFleetHistory implements FleetHistory {
         var memory = batch.query(Measure.SHARE_MEMORY_SECONDS, queries.memory().bind(values));
         var cores = batch.query(Measure.SHARE_CORE_SECONDS, queries.cores().bind(values));
         var owners = batch.query(Measure.POD_OWNERS, queries.owners().bind(values));
+        var active = batch.query(Measure.SHARE_ACTIVE, queries.active().plain());
         batch.await();
         String[] card = {clusterLabel, "node", "device_uuid"};
         String[] share = {clusterLabel, "namespace", "pod", "container", "node", "device_uuid"};
@@ -515,6 +516,7 @@ public final class PrometheusFleetHistory implements FleetHistory {
         Map<String, Double> usedSeconds = byKey(used.join(), share);
         Map<String, Double> memorySeconds = byKey(memory.join(), share);
         Map<String, Double> coreSeconds = byKey(cores.join(), share);
+        Map<String, Double> activeShares = byKey(active.join(), share);
         List<ShareAccrual> shares = new ArrayList<>();
         for (Sample sample : allocated.join()) {
             String id = key(sample, share);
@@ -524,7 +526,7 @@ public final class PrometheusFleetHistory implements FleetHistory {
                     owner == null ? sample.label("pod") : owner.label("owner_name"), sample.label("pod"),
                     sample.label("container"), sample.label("node"), sample.label("device_uuid"), sample.value(),
                     usedSeconds.getOrDefault(id, 0.0), memorySeconds.getOrDefault(id, 0.0),
-                    coreSeconds.getOrDefault(id, 0.0)));
+                    coreSeconds.getOrDefault(id, 0.0), activeShares.containsKey(id)));
         }
         return new CardHours(to.minus(window), to, cards, shares, batch.provenance);
     }

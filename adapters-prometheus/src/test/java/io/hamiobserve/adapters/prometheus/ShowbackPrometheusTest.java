@@ -1,6 +1,7 @@
 package io.hamiobserve.adapters.prometheus;
 
 import io.hamiobserve.domain.fleet.CardHours;
+import io.hamiobserve.domain.fleet.Funnel;
 import io.hamiobserve.domain.fleet.Measure;
 import io.hamiobserve.domain.fleet.Prices;
 import io.hamiobserve.domain.fleet.Showback;
@@ -112,6 +113,20 @@ class ShowbackPrometheusTest {
         Showback priced = week.report(Showback.Grouping.NAMESPACE, new Prices(Map.of("A100-SXM4-80GB", 2.0, "L4", 0.5)));
         assertEquals(84 * 2.0 + 6 * 0.5, rows(priced).get("infer").cost().orElseThrow(), 1e-6);
         assertEquals(6 * 0.5, rows(priced).get("infer").idleCost().orElseThrow(), 1e-6);
+    }
+
+    @Test
+    void theFunnelInCardsWorth() throws Exception {
+        CardHours week = history.cardHours(to.minus(Duration.ofDays(7)), to);
+        Funnel fleet = Funnel.of(week, Showback.Grouping.MODEL).getFirst();
+        // 4 cards seen, 84 + 168 of their hours unavailable; GPU-1 fully held and used well; GPU-3 a day at 0.25, unused.
+        assertEquals((672 - 252) / 168.0, fleet.total(), 1e-6);
+        assertEquals(174 / 168.0, fleet.allocated(), 1e-6);
+        assertEquals(1.0, fleet.active(), 1e-6);
+        assertEquals(1.0, fleet.effective(), 1e-6);
+        assertEquals(List.of(new Funnel.Loss("allocated → active", "infer", "Deployment/api", 6 / 168.0)),
+                Funnel.losses(week, 5).stream().map(loss -> new Funnel.Loss(loss.stage(), loss.namespace(),
+                        loss.workload(), Math.round(loss.cards() * 168 * 1e6) / 1e6 / 168)).toList());
     }
 
     private static Map<String, Showback.Row> rows(Showback report) {

@@ -10,10 +10,12 @@ import java.util.Objects;
  *
  * @param ownerKind the pod's top controller's kind ({@code hami_observe_pod_owner}), {@code Pod} without one
  * @param ownerName its name, the pod's own without one
+ * @param active    whether it used its card at all in the window's last {@link Funnel#ACTIVE} (the funnel's "active")
  */
 public record ShareAccrual(String cluster, String namespace, String ownerKind, String ownerName, String pod,
                            String container, String node, String cardUuid, double allocatedCardSeconds,
-                           double usedCardSeconds, double memoryByteSeconds, double corePercentSeconds) {
+                           double usedCardSeconds, double memoryByteSeconds, double corePercentSeconds,
+                           boolean active) {
     public ShareAccrual {
         Objects.requireNonNull(cluster);
         Objects.requireNonNull(namespace);
@@ -23,6 +25,14 @@ public record ShareAccrual(String cluster, String namespace, String ownerKind, S
         Objects.requireNonNull(container);
         Objects.requireNonNull(node);
         Objects.requireNonNull(cardUuid);
+    }
+
+    /** A share whose recent use is not known: counted as not active. */
+    public ShareAccrual(String cluster, String namespace, String ownerKind, String ownerName, String pod,
+                        String container, String node, String cardUuid, double allocatedCardSeconds,
+                        double usedCardSeconds, double memoryByteSeconds, double corePercentSeconds) {
+        this(cluster, namespace, ownerKind, ownerName, pod, container, node, cardUuid, allocatedCardSeconds,
+                usedCardSeconds, memoryByteSeconds, corePercentSeconds, false);
     }
 
     /** The workload as an operator names it: {@code Deployment/llm}, or {@code Pod/<pod>} without a controller. */
