@@ -17,6 +17,8 @@ import io.hamiobserve.domain.fleet.Capacity;
 import io.hamiobserve.domain.fleet.Card;
 import io.hamiobserve.domain.fleet.Chargeback;
 import io.hamiobserve.domain.fleet.Figure;
+import io.hamiobserve.domain.fleet.Funnel;
+import io.hamiobserve.domain.fleet.Showback;
 import io.hamiobserve.domain.fleet.FleetScope;
 import io.hamiobserve.domain.fleet.FleetState;
 import io.hamiobserve.domain.fleet.FleetTotals;
@@ -565,7 +567,14 @@ final class ConsolePages {
         io.hamiobserve.domain.fleet.CardHours hours = fleet.cardHours(request.at(), window);
         page.describes(hours.to()).queries(hours.provenance());
         ShowbackPage view = ShowbackPage.of(hours, request.get("by"), settings.prices());
-        Optional<Result> export = export(request, Map.of("showback", rows(view.table(), view.lines())));
+        Showback.Grouping funnelBy = request.get("funnel").equals("model") ? Showback.Grouping.MODEL
+                : request.get("funnel").equals("cluster") ? Showback.Grouping.CLUSTER : Showback.Grouping.NAMESPACE;
+        List<Funnel> funnel = Funnel.of(hours, funnelBy);
+        List<Funnel.Loss> losses = Funnel.losses(hours, 10);
+        Table<Funnel> funnelTable = ShowbackPage.funnelTable("Funnel by " + funnelBy.label() + ", cards' worth");
+        Table<Funnel.Loss> lossTable = ShowbackPage.lossTable(links);
+        Optional<Result> export = export(request, Map.of("showback", rows(view.table(), view.lines()),
+                "funnel", rows(funnelTable, funnel), "losses", rows(lossTable, losses)));
         if (export.isPresent()) {
             return export.get();
         }
@@ -575,6 +584,11 @@ final class ConsolePages {
                 links.to(request.path(), with(request.parameters(), "by", by.label())), by == view.by())).toList()));
         page.note("info", ShowbackPage.RULE);
         page.add(view(view.table(), view.lines(), request, page.anchors(), "", "No card was seen in the window."));
+        page.add(new Choices("Funnel by", java.util.stream.Stream.of(Showback.Grouping.NAMESPACE, Showback.Grouping.MODEL,
+                Showback.Grouping.CLUSTER).map(by -> new Link(by.label(), links.to(request.path(),
+                with(request.parameters(), "funnel", by.label())), by == funnelBy)).toList()));
+        page.add(view(funnelTable, funnel, request, page.anchors(), "", "No card was seen in the window."));
+        page.add(view(lossTable, losses, request, page.anchors(), "", "Nothing lost: every allocation is active and effective."));
         return page.html();
     }
 

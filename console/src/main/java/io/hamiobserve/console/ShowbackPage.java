@@ -3,6 +3,7 @@ package io.hamiobserve.console;
 import io.hamiobserve.console.view.Tiles;
 import io.hamiobserve.domain.fleet.CardHours;
 import io.hamiobserve.domain.fleet.Figure;
+import io.hamiobserve.domain.fleet.Funnel;
 import io.hamiobserve.domain.fleet.Measure;
 import io.hamiobserve.domain.fleet.Prices;
 import io.hamiobserve.domain.fleet.Showback;
@@ -52,6 +53,35 @@ record ShowbackPage(Showback report, Table<ShowbackReport.Line> table, List<Show
                 PageKit.tile("Unhealthy / unregistered", hours(fleet.unavailable()), Format.Kind.HOURS,
                         "seen but not allocatable", fleet.unavailable() > 0 ? "bad" : "",
                         anchors.get(Measure.CARD_SECONDS_UNAVAILABLE))));
+    }
+
+    /** The funnel's table, in cards' worth: the fleet first, then each group of {@code by} (cluster, model or namespace). */
+    static Table<Funnel> funnelTable(String title) {
+        return new Table<>("funnel", title, List.of(
+                Table.<Funnel>column("group", "Group", funnel -> Value.text(funnel.group())),
+                Table.<Funnel>column("total", "Total (registered, healthy)", funnel -> Value.of(funnel.total(), Format.Kind.DECIMAL))
+                        .from(Measure.CARD_SECONDS_SEEN),
+                Table.<Funnel>column("allocated", "Allocated", funnel -> Value.of(funnel.allocated(), Format.Kind.DECIMAL))
+                        .from(Measure.SHARE_CARD_SECONDS_ALLOCATED),
+                Table.<Funnel>column("active", "Active", funnel -> Value.of(funnel.active(), Format.Kind.DECIMAL))
+                        .from(Measure.SHARE_ACTIVE)
+                        .explained("allocation of shares with some use in the last " + Funnel.ACTIVE.toMinutes() + " minutes"),
+                Table.<Funnel>column("effective", "Effective", funnel -> Value.of(funnel.effective(), Format.Kind.DECIMAL))
+                        .from(Measure.SHARE_CARD_SECONDS_USED)
+                        .explained("allocation of shares that used ≥ " + Math.round(Funnel.EFFECTIVE * 100)
+                                + " % of it over the window")), "allocated", true);
+    }
+
+    /** Where the funnel loses the most: each workload linked to the workloads page filtered to it. */
+    static Table<Funnel.Loss> lossTable(Links links) {
+        return new Table<>("losses", "Where the funnel loses the most", List.of(
+                Table.<Funnel.Loss>column("stage", "Stage", loss -> Value.text(loss.stage())),
+                Table.<Funnel.Loss>column("namespace", "Namespace", loss -> Value.text(loss.namespace())),
+                Table.<Funnel.Loss>column("workload", "Workload", loss -> Value.text(loss.workload()))
+                        .linked(loss -> links.to("/workloads", Map.of("workloads.q",
+                                loss.workload().substring(loss.workload().indexOf('/') + 1)))),
+                Table.<Funnel.Loss>column("cards", "Cards' worth lost", loss -> Value.of(loss.cards(), Format.Kind.DECIMAL))),
+                "cards", true);
     }
 
     private static Figure hours(long ticks) {

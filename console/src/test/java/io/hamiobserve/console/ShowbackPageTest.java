@@ -121,6 +121,15 @@ class ShowbackPageTest {
         assertTrue(page.contains("&lt;script&gt;"), page);
         assertFalse(page.contains(">Cost<"), "no prices, no cost column");
         assertTrue(page.contains("href=\"/showback\""), "the navigation links the page");
+        // The funnel, and where it loses the most: no share was active, so all of it at the first stage.
+        assertTrue(page.contains("Funnel by namespace, cards&#39; worth") || page.contains("Funnel by namespace, cards' worth"), page);
+        assertTrue(page.contains("workloads.q=trainer"), "a loss links to its workload");
+        String losses = get(base + "/showback?export=losses.csv");
+        assertEquals(List.of("stage,namespace,workload,cards", "allocated → active,ml,Deployment/trainer,0.5",
+                "allocated → active,<script>alert(1)</script>,Pod/=cmd,0.07142857142857142"), losses.lines().toList());
+        String funnel = get(base + "/showback?funnel=model&export=funnel.csv");
+        assertTrue(funnel.lines().toList().contains("fleet,1.8571428571428572,0.5714285714285714,0,0"), funnel);
+        assertTrue(funnel.lines().toList().contains("L4,0.8571428571428571,0.07142857142857142,0,0"), funnel);
         get(base + "/showback?window=30d&by=model");
         assertEquals(Duration.ofDays(30), asked);
     }

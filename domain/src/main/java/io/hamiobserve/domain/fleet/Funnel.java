@@ -14,7 +14,7 @@ import java.util.TreeMap;
  * (registered, healthy cards), <b>allocated</b> (what shares blocked, {@link ShareSize}),
  * <b>active</b> (the allocation of shares that used their card in the window's last
  * {@link #ACTIVE}) and <b>effective</b> (the allocation of shares that used at least
- * {@link #EFFECTIVE} of it over the window). Per group (cluster, card model, namespace), and, for
+ * {@link #EFFECTIVE} of it over the window, and are active). Per group (cluster, card model, namespace), and, for
  * each stage, the workloads that lose the most between it and the next.
  */
 public record Funnel(String group, double total, double allocated, double active, double effective) {
@@ -60,7 +60,8 @@ public record Funnel(String group, double total, double allocated, double active
             for (double[] sums : List.of(group, fleet)) {
                 sums[1] += allocated;
                 sums[2] += share.active() ? allocated : 0;
-                sums[3] += effective(share) ? allocated : 0;
+                // Each stage is within the one before: an idle share is not effective, whatever it did earlier.
+                sums[3] += share.active() && effective(share) ? allocated : 0;
             }
             if (by == Showback.Grouping.NAMESPACE) {
                 group[0] += allocated;
