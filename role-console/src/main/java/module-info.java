@@ -12,5 +12,5 @@ module io.hamiobserve.role.console {
     opens io.hamiobserve.role.console to info.picocli;
 
     provides io.hamiobserve.app.cli.Subcommand with io.hamiobserve.role.console.ConsoleCommand,
-            io.hamiobserve.role.console.RightsizeCommand;
+            io.hamiobserve.role.console.RightsizeCommand, io.hamiobserve.role.console.ShowbackCommand;
 }

@@ -19,7 +19,8 @@ final class ConsolePages {
             NamespacesPage.PAGE,
             RightsizingPage.PAGE,
             CapacityPage.PAGE,
-            StuckPage.PAGE);
+            StuckPage.PAGE,
+            ShowbackPage.PAGE);
 
     /** The pages named in the navigation, in its order. */
     static final List<ConsolePage> NAVIGATION = ALL.stream().filter(page -> page.navigation().isPresent()).toList();

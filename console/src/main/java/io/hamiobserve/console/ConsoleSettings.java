@@ -20,10 +20,11 @@ import java.util.Optional;
  * @param readLimit          how long a page waits for figures being read, and the oldest read a page
  *                           joins (an older one is asked again, and makes the console not ready)
  * @param idleAfter          how long a share may launch no kernel before the Stuck page lists it idle
+ * @param prices             prices per card-hour by card model for the Showback page, or none (hours only)
  */
 public record ConsoleSettings(String routePrefix, Optional<URI> prometheusExternal, Optional<String> banner,
                               Duration fresh, Duration refresh, Duration readyTimeout, Duration readLimit,
-                              Duration idleAfter) {
+                              Duration idleAfter, io.hamiobserve.domain.fleet.Prices prices) {
     /** How long without a kernel makes a share idle unless told (the N hours: a day). */
     public static final Duration DEFAULT_IDLE_AFTER = Duration.ofHours(24);
     /** How often the fleet-wide answers are read again unless told. */
@@ -43,6 +44,7 @@ public record ConsoleSettings(String routePrefix, Optional<URI> prometheusExtern
         if (!refresh.isPositive() || readyTimeout.isNegative()) {
             throw new IllegalArgumentException("the refresh interval must be positive and the ready timeout not negative");
         }
+        Objects.requireNonNull(prices);
         if (!readLimit.isPositive()) {
             throw new IllegalArgumentException("the read limit must be positive");
         }
@@ -51,41 +53,54 @@ public record ConsoleSettings(String routePrefix, Optional<URI> prometheusExtern
         }
     }
 
+    /** Settings without prices (the Showback page shows hours only) and the default idle threshold. */
+    public ConsoleSettings(String routePrefix, Optional<URI> prometheusExternal, Optional<String> banner,
+                           Duration fresh, Duration refresh, Duration readyTimeout, Duration readLimit) {
+        this(routePrefix, prometheusExternal, banner, fresh, refresh, readyTimeout, readLimit, DEFAULT_IDLE_AFTER,
+                io.hamiobserve.domain.fleet.Prices.NONE);
+    }
+
+    /** These settings with prices per card-hour for the Showback page. */
+    public ConsoleSettings withPrices(io.hamiobserve.domain.fleet.Prices given) {
+        return new ConsoleSettings(routePrefix, prometheusExternal, banner, fresh, refresh, readyTimeout, readLimit,
+                idleAfter, given);
+    }
+
     public static ConsoleSettings defaults() {
         return new ConsoleSettings("", Optional.empty(), Optional.empty(), Duration.ofSeconds(5), DEFAULT_REFRESH,
-                DEFAULT_READY_TIMEOUT, DEFAULT_READ_LIMIT, DEFAULT_IDLE_AFTER);
+                DEFAULT_READY_TIMEOUT, DEFAULT_READ_LIMIT, DEFAULT_IDLE_AFTER, io.hamiobserve.domain.fleet.Prices.NONE);
     }
 
     public ConsoleSettings withRoutePrefix(String prefix) {
-        return new ConsoleSettings(prefix, prometheusExternal, banner, fresh, refresh, readyTimeout, readLimit, idleAfter);
+        return new ConsoleSettings(prefix, prometheusExternal, banner, fresh, refresh, readyTimeout, readLimit, idleAfter, prices);
     }
 
     public ConsoleSettings withPrometheusExternal(Optional<URI> url) {
-        return new ConsoleSettings(routePrefix, url, banner, fresh, refresh, readyTimeout, readLimit, idleAfter);
+        return new ConsoleSettings(routePrefix, url, banner, fresh, refresh, readyTimeout, readLimit, idleAfter, prices);
     }
 
     public ConsoleSettings withBanner(Optional<String> text) {
-        return new ConsoleSettings(routePrefix, prometheusExternal, text, fresh, refresh, readyTimeout, readLimit, idleAfter);
+        return new ConsoleSettings(routePrefix, prometheusExternal, text, fresh, refresh, readyTimeout, readLimit, idleAfter, prices);
     }
 
     public ConsoleSettings withFresh(Duration duration) {
         return new ConsoleSettings(routePrefix, prometheusExternal, banner, duration, refresh,
-                readyTimeout, readLimit, idleAfter);
+                readyTimeout, readLimit, idleAfter, prices);
     }
 
     public ConsoleSettings withRefresh(Duration interval, Duration timeout) {
-        return new ConsoleSettings(routePrefix, prometheusExternal, banner, fresh, interval, timeout, readLimit, idleAfter);
+        return new ConsoleSettings(routePrefix, prometheusExternal, banner, fresh, interval, timeout, readLimit, idleAfter, prices);
     }
 
     /** A page waits at most {@code limit} for figures being read (three of the source's timeouts is a fair bound). */
     public ConsoleSettings withReadLimit(Duration limit) {
-        return new ConsoleSettings(routePrefix, prometheusExternal, banner, fresh, refresh, readyTimeout, limit, idleAfter);
+        return new ConsoleSettings(routePrefix, prometheusExternal, banner, fresh, refresh, readyTimeout, limit, idleAfter, prices);
     }
 
     /** Shares that launch no kernel for {@code after} or longer are listed idle on the Stuck page. */
     public ConsoleSettings withIdleAfter(Duration after) {
         return new ConsoleSettings(routePrefix, prometheusExternal, banner, fresh, refresh, readyTimeout, readLimit,
-                after);
+                after, prices);
     }
 
     /**

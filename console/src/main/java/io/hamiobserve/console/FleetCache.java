@@ -144,6 +144,11 @@ final class FleetCache {
         return cached(List.of("stuck", idleAfter), fresh, at, when -> history.stuck(when, idleAfter));
     }
 
+    /** Card-hours over the {@code window} ending at {@code at}, kept as long as a chargeback. */
+    io.hamiobserve.domain.fleet.CardHours cardHours(Instant at, Duration window) throws SourceUnavailableException {
+        return cached(List.of("cardHours", window), longer(), at, when -> history.cardHours(when.minus(window), when));
+    }
+
     TrendSet trends(TrendScope scope, Instant end, Duration range, Duration step) throws SourceUnavailableException {
         Duration keep = step.compareTo(fresh) > 0 ? step : fresh;
         return cached(List.of("trends", scope, range, step), keep.compareTo(longer()) > 0 ? longer() : keep, end,

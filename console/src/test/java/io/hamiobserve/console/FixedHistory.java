@@ -171,6 +171,22 @@ final class FixedHistory implements FleetHistory {
                         new Stuck.PendingGroup(HOSTILE_NAMESPACE, "quota", 1, 60)), provenance());
     }
 
+    /** Two cards for the whole window, one a quarter unhealthy; ml-team holds half of the first and uses half of that. */
+    @Override
+    public io.hamiobserve.domain.fleet.CardHours cardHours(Instant from, Instant to) throws SourceUnavailableException {
+        check();
+        double seconds = Duration.between(from, to).toSeconds();
+        return new io.hamiobserve.domain.fleet.CardHours(from, to, List.of(
+                new io.hamiobserve.domain.fleet.CardAccrual("", "node-a", "GPU-A0", "NVIDIA A100-SXM4-80GB", seconds, 0),
+                new io.hamiobserve.domain.fleet.CardAccrual("", "node-a", "GPU-A1", "NVIDIA A100-SXM4-80GB", seconds,
+                        seconds / 4)), List.of(
+                new io.hamiobserve.domain.fleet.ShareAccrual("", "ml-team", "Deployment", "llm-inference",
+                        "llm-inference-7d9f", "server", "node-a", "GPU-A0", seconds / 2, seconds / 4,
+                        12 * GIB * seconds, 50 * seconds, true),
+                new io.hamiobserve.domain.fleet.ShareAccrual("", HOSTILE_NAMESPACE, "Pod", "x", "x", "main", "node-a",
+                        "GPU-A1", seconds / 4, 0, 20 * GIB * seconds, 40 * seconds, false)), provenance());
+    }
+
     @Override
     public TrendSet trends(TrendScope scope, Instant end, Duration range, Duration step)
             throws SourceUnavailableException {

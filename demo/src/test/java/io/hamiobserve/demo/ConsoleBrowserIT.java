@@ -242,6 +242,21 @@ class ConsoleBrowserIT {
     }
 
     /**
+     * The Showback page in a browser: a line per namespace and the fleet's four lines after them,
+     * the funnel with the fleet first, and the identity's total named.
+     */
+    @Test
+    void theShowbackPageRendersItsLinesAndTheFunnel() throws Exception {
+        open(console + "/showback", "showback");
+        assertTrue(rows("showback") >= 5, "at least one namespace and the fleet's four lines");
+        assertTrue(browser.findElement(By.id("showback")).getText().contains("total: every card seen"));
+        assertTrue(rows("funnel") >= 2, "the fleet and a namespace");
+        assertFalse(browser.getPageSource().contains("Figures unavailable"));
+        open(console + "/showback?by=model&funnel=model&window=24h", "showback-model");
+        assertTrue(rows("showback") >= 5, "a card model and the fleet's lines");
+    }
+
+    /**
      * Every link the console renders leads to a page that answers: starting from the navigation,
      * each page is opened in the browser and every link on it (resolved by the browser, same
      * origin) is followed; the pages those links reach are opened in turn, one per distinct kind

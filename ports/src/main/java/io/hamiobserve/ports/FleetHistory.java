@@ -1,6 +1,7 @@
 package io.hamiobserve.ports;
 
 import io.hamiobserve.domain.fleet.AccrualHistory;
+import io.hamiobserve.domain.fleet.CardHours;
 import io.hamiobserve.domain.fleet.FleetReadings;
 import io.hamiobserve.domain.fleet.FleetScope;
 import io.hamiobserve.domain.fleet.Stuck;
@@ -37,6 +38,14 @@ public interface FleetHistory {
 
     /** Each namespace's allocated and used memory and compute, integrated over {@code window}. */
     AccrualHistory accruals(Instant at, Duration window) throws SourceUnavailableException;
+
+    /**
+     * Every card's seen and unavailable seconds and every container's share of each card,
+     * integrated from {@code from} to {@code to} (showback). A source that keeps no history says so.
+     */
+    default CardHours cardHours(Instant from, Instant to) throws SourceUnavailableException {
+        throw new SourceUnavailableException(description() + " keeps no card-hours history");
+    }
 
     /** Allocated and used memory and compute (and, for a card, temperature and power) over a range. */
     TrendSet trends(TrendScope scope, Instant end, Duration range, Duration step) throws SourceUnavailableException;

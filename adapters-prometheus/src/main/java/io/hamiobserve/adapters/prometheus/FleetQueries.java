@@ -186,6 +186,69 @@ final class FleetQueries {
         return new Template(name, "sum_over_time(" + series + "[${window}:${step}]) * ${stepSeconds}");
     }
 
+    /**
+     * Showback's queries (card-hours, docs/console.md "Showback"), each integrated over the window
+     * at a fixed step, grouped by {@code cluster} (the label named by --cluster-label) so clusters
+     * in one engine stay apart. Every selector inside a subquery states its lookback.
+     *
+     * <p>A share's size at each step is the larger of its memory fraction (its memory ÷ its card's)
+     * and its core fraction (HAMi's core percent ÷ 100): ShareSize, the rule written in PromQL.
+     * Its use is its utilisation of the card, at most its size.
+     */
+    record CardHourQueries(Template seen, Template unavailable, Template models, Template allocated,
+                           Template used, Template memory, Template cores, Template owners,
+                           Template active) {
+    }
+
+    static CardHourQueries cardHours(String cluster) {
+        clusters(cluster);
+        String lookback = "[" + RecordingRules.LOOKBACK + "]";
+        String card = cluster + ", node, device_uuid";
+        String share = cluster + ", namespace, pod, container, node, device_uuid";
+        String registered = "max by (" + card + ") (last_over_time(hami_gpu_memory_limit_bytes" + lookback + "))";
+        String seen = "(" + registered + " * 0 + 1 or max by (" + card
+                + ") (last_over_time(hami_host_gpu_memory_used_bytes" + lookback + ")) * 0 + 1)";
+        String healthy = "(" + registered + " unless on (" + card + ") (max by (" + card
+                + ") (last_over_time(hami_observe_gpu_healthy" + lookback + ")) == 0))";
+        String unavailable = "(" + seen + " unless on (" + card + ") " + healthy + ")";
+        String memory = "max by (" + share + ") (last_over_time(hami_observe_vgpu_container_memory_allocated_bytes"
+                + lookback + "))";
+        String cores = "max by (" + share + ") (last_over_time(hami_observe_vgpu_container_core_allocated_ratio"
+                + lookback + "))";
+        String memoryFraction = "clamp_max(" + memory + " / on (" + card + ") group_left " + registered + ", 1)";
+        String coreFraction = "clamp_max(" + cores + " / 100, 1)";
+        String size = "((" + memoryFraction + " >= " + coreFraction + ") or " + coreFraction + " or " + memoryFraction + ")";
+        String utilisation = "(max by (" + share + ") (last_over_time(hami_container_device_utilization_ratio"
+                + lookback + ")) / 100)";
+        String used = "((" + utilisation + " <= " + size + ") or (" + size + " and " + utilisation + "))";
+        return new CardHourQueries(
+                integrated("card_seconds_seen", seen),
+                integrated("card_seconds_unavailable", unavailable),
+                new Template("card_models", "max by (" + card + ", device_type) (last_over_time(hami_gpu_memory_limit_bytes[${window}]))"),
+                integrated("share_card_seconds_allocated", size),
+                integrated("share_card_seconds_used", used),
+                integrated("share_memory_byte_seconds", "(" + memory + ")"),
+                integrated("share_core_percent_seconds", "(" + cores + ")"),
+                podOwners(cluster),
+                // The funnel's "active": any use in the window's last 15 minutes (Funnel.ACTIVE).
+                new Template("share_active", "max by (" + share + ") (max_over_time("
+                        + "hami_container_device_utilization_ratio[15m])) > 0"));
+    }
+
+    /**
+     * Each pod's top controller over a window, joined to a pod's figures on (namespace, pod): the one
+     * place the owner series is read, so every report that groups by workload groups alike.
+     */
+    static Template podOwners(String cluster) {
+        clusters(cluster);
+        return new Template("pod_owners", "max by (" + cluster + ", namespace, pod, owner_kind, owner_name) "
+                + "(last_over_time(hami_observe_pod_owner[${window}]))");
+    }
+
+    private static Template integrated(String name, String atEachStep) {
+        return new Template(name, "sum_over_time(" + atEachStep + "[${window}:${step}]) * ${stepSeconds}");
+    }
+
     // Whether the recorded series cover a window: the hours in it during which each rule group ran,
     // and the hours in it with any raw history (card totals, which every exporter setup reports).
     static final Template RULE_HOURS = new Template("console_rules_hours",

@@ -4,6 +4,9 @@ import io.hamiobserve.adapters.prometheus.PrometheusApi.Sample;
 import io.hamiobserve.domain.fleet.Absence;
 import io.hamiobserve.domain.fleet.Chargeback;
 import io.hamiobserve.domain.fleet.AccrualHistory;
+import io.hamiobserve.domain.fleet.CardAccrual;
+import io.hamiobserve.domain.fleet.CardHours;
+import io.hamiobserve.domain.fleet.ShareAccrual;
 import io.hamiobserve.domain.fleet.Figure;
 import io.hamiobserve.domain.fleet.FleetReadings;
 import io.hamiobserve.domain.fleet.FleetScope;
@@ -655,6 +658,58 @@ public final class PrometheusFleetHistory implements FleetHistory {
             }
         }
         return new Stuck(at, idleAfter, ghosts, zombies, idles, pending, batch.provenance);
+    }
+
+    @Override
+    public CardHours cardHours(Instant from, Instant to) throws SourceUnavailableException {
+        if (!from.isBefore(to)) {
+            throw new IllegalArgumentException("the window's start " + from + " is not before its end " + to);
+        }
+        probeOnce();
+        Duration window = Duration.ofSeconds(Math.max(60, Duration.between(from, to).toSeconds() / 60 * 60));
+        Duration step = Chargeback.step(window);
+        Map<String, Object> values = Map.of("window", window, "step", step, "stepSeconds", step.toSeconds());
+        CardHourQueries queries = FleetQueries.cardHours(clusterLabel);
+        Batch batch = new Batch(to);
+        var seen = batch.query(Measure.CARD_SECONDS_SEEN, queries.seen().bind(values));
+        var unavailable = batch.query(Measure.CARD_SECONDS_UNAVAILABLE, queries.unavailable().bind(values));
+        var models = batch.query(Measure.CARD_MODELS, queries.models().bind(values));
+        var allocated = batch.query(Measure.SHARE_CARD_SECONDS_ALLOCATED, queries.allocated().bind(values));
+        var used = batch.query(Measure.SHARE_CARD_SECONDS_USED, queries.used().bind(values));
+        var memory = batch.query(Measure.SHARE_MEMORY_SECONDS, queries.memory().bind(values));
+        var cores = batch.query(Measure.SHARE_CORE_SECONDS, queries.cores().bind(values));
+        var owners = batch.query(Measure.POD_OWNERS, queries.owners().bind(values));
+        var active = batch.query(Measure.SHARE_ACTIVE, queries.active().plain());
+        batch.await();
+        String[] card = {clusterLabel, "node", "device_uuid"};
+        String[] share = {clusterLabel, "namespace", "pod", "container", "node", "device_uuid"};
+        Map<String, Double> unavailableSeconds = byKey(unavailable.join(), card);
+        Map<String, String> modelOf = new HashMap<>();
+        models.join().forEach(sample -> modelOf.putIfAbsent(key(sample, card), sample.label("device_type")));
+        List<CardAccrual> cards = new ArrayList<>();
+        for (Sample sample : seen.join()) {
+            String id = key(sample, card);
+            cards.add(new CardAccrual(sample.label(clusterLabel), sample.label("node"), sample.label("device_uuid"),
+                    modelOf.getOrDefault(id, ""), sample.value(), unavailableSeconds.getOrDefault(id, 0.0)));
+        }
+        Map<String, Sample> ownerOf = new HashMap<>();
+        owners.join().forEach(sample -> ownerOf.putIfAbsent(key(sample, clusterLabel, "namespace", "pod"), sample));
+        Map<String, Double> usedSeconds = byKey(used.join(), share);
+        Map<String, Double> memorySeconds = byKey(memory.join(), share);
+        Map<String, Double> coreSeconds = byKey(cores.join(), share);
+        Map<String, Double> activeShares = byKey(active.join(), share);
+        List<ShareAccrual> shares = new ArrayList<>();
+        for (Sample sample : allocated.join()) {
+            String id = key(sample, share);
+            Sample owner = ownerOf.get(key(sample, clusterLabel, "namespace", "pod"));
+            shares.add(new ShareAccrual(sample.label(clusterLabel), sample.label("namespace"),
+                    owner == null ? "Pod" : owner.label("owner_kind"),
+                    owner == null ? sample.label("pod") : owner.label("owner_name"), sample.label("pod"),
+                    sample.label("container"), sample.label("node"), sample.label("device_uuid"), sample.value(),
+                    usedSeconds.getOrDefault(id, 0.0), memorySeconds.getOrDefault(id, 0.0),
+                    coreSeconds.getOrDefault(id, 0.0), activeShares.containsKey(id)));
+        }
+        return new CardHours(to.minus(window), to, cards, shares, batch.provenance);
     }
 
     @Override

@@ -29,7 +29,11 @@ public enum Absence {
     /** The exporter's figure means something else than the container's own use (its note says what). */
     DIFFERENT_MEANING("the exporter's figure is not the container's own use (see its note): nothing is derived from it"),
     /** A ratio whose whole is zero or missing. */
-    NO_WHOLE("nothing to compare with (the total is zero or missing)");
+    NO_WHOLE("nothing to compare with (the total is zero or missing)"),
+    /** A showback row of the fleet's (unallocated, unhealthy): no share holds it. */
+    NO_SHARE("no share holds these card-hours"),
+    /** A cost of hours on a card model with no price. */
+    NO_PRICE("no price for a card model these hours are on (--prices, --price)");
 
     private final String explanation;
 

@@ -33,6 +33,9 @@ public final class ConsoleCommand implements Subcommand {
     @Mixin
     private EdgeFlags edge;
 
+    @Mixin
+    private PriceFlags prices;
+
     @Option(names = "--console.refresh-interval", paramLabel = "DURATION", defaultValue = "60s",
             converter = Converters.PositiveDuration.class,
             description = "read the fleet-wide figures again this often, whether or not anyone is looking "
@@ -68,7 +71,7 @@ public final class ConsoleCommand implements Subcommand {
         Servers.prepare();
         ConsoleServing.Served served = ConsoleServing.serve(edge.edge(), console.bind(), ConsoleSettings.defaults()
                 .withRoutePrefix(console.routePrefix()).withPrometheusExternal(console.prometheusExternal())
-                .withRefresh(refresh, readyTimeout)
+                .withRefresh(refresh, readyTimeout).withPrices(prices.prices())
                 // A read waits for a slot, then has its own timeout: a page waits for no more than three.
                 .withReadLimit(prometheus.timeout().multipliedBy(3))
                 .withIdleAfter(idleAfter), history);

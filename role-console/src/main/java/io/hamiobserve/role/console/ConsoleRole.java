@@ -79,6 +79,12 @@ public final class ConsoleRole implements Role {
             }
 
             @Override
+            public io.hamiobserve.domain.fleet.CardHours cardHours(Instant from, Instant to)
+                    throws SourceUnavailableException {
+                return recorded(() -> history.cardHours(from, to));
+            }
+
+            @Override
             public TrendSet trends(TrendScope scope, Instant end, Duration range, Duration step)
                     throws SourceUnavailableException {
                 return recorded(() -> history.trends(scope, end, range, step));

@@ -1,0 +1,164 @@
+package io.hamiobserve.adapters.prometheus;
+
+import io.hamiobserve.domain.fleet.CardHours;
+import io.hamiobserve.domain.fleet.Funnel;
+import io.hamiobserve.domain.fleet.Measure;
+import io.hamiobserve.domain.fleet.Prices;
+import io.hamiobserve.domain.fleet.Showback;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Showback against a real Prometheus loaded with a simulated week (promtool backfill): four cards,
+ * one unhealthy for half the week and one the node sees but the ledger never registered, and three
+ * shares; the report's rows sum to the fleet's card-hours exactly, and each figure is the one the
+ * week was written to give.
+ */
+class ShowbackPrometheusTest {
+    private static final double GIB = 1024.0 * 1024 * 1024;
+    private static final long HOUR = 3600;
+    private static Instant to;
+    private static LocalPrometheus prometheus;
+    private static PrometheusFleetHistory history;
+
+    @BeforeAll
+    static void startPrometheusWithAWeek() throws Exception {
+        Assumptions.assumeTrue(LocalPrometheus.binary().isPresent(), "prometheus is not installed");
+        // Half past an hour: the hourly steps of the week are then 168 whichever end of a range is open.
+        long end = (Instant.now().getEpochSecond() / HOUR) * HOUR - 2 * HOUR + 1800;
+        to = Instant.ofEpochSecond(end);
+        long start = end - 169 * HOUR;
+        long unhealthyUntil = end - 84 * HOUR;
+        Path file = Files.createTempFile("showback-week", ".om");
+        try (History week = new History(file, start, end, 300)) {
+            card(week, "node-a", "GPU-1", "A100-SXM4-80GB", 80);
+            card(week, "node-a", "GPU-2", "A100-SXM4-80GB", 80);
+            card(week, "node-b", "GPU-3", "L4", 24);
+            week.series("hami_observe_gpu_healthy", labels("node", "node-a", "device_uuid", "GPU-2", "mode", "hami-core"),
+                    t -> t < unhealthyUntil ? 0 : 1);
+            for (String uuid : List.of("GPU-1", "GPU-2", "GPU-3", "GPU-4")) {
+                week.series("hami_host_gpu_memory_used_bytes",
+                        labels("node", uuid.equals("GPU-1") || uuid.equals("GPU-2") ? "node-a" : "node-b", "device_uuid", uuid),
+                        t -> GIB);
+            }
+            share(week, start, "train", "trainer-0", "trainer", "node-a", "GPU-1", 20, 50, 30.0, "StatefulSet", "trainer");
+            share(week, start, "infer", "api-xyz", "server", "node-a", "GPU-1", 40, 10, 80.0, "Deployment", "api");
+            share(week, end - 24 * HOUR, "infer", "api-abc", "server", "node-b", "GPU-3", 6, 20, null, "Deployment", "api");
+        }
+        try {
+            prometheus = LocalPrometheus.start(List.of(), Duration.ofSeconds(60), List.of(file), Duration.ofSeconds(60));
+        } finally {
+            Files.deleteIfExists(file);
+        }
+        history = PrometheusFleetHistory.at(prometheus.url(), Duration.ofSeconds(30));
+    }
+
+    @AfterAll
+    static void stop() {
+        if (prometheus != null) {
+            prometheus.close();
+        }
+    }
+
+    @Test
+    void aWeekOfRowsAddsUpToTheFleetExactly() throws Exception {
+        CardHours week = history.cardHours(to.minus(Duration.ofDays(7)), to);
+        for (Showback.Grouping by : Showback.Grouping.values()) {
+            Showback report = week.report(by, Prices.NONE);
+            Showback.Fleet fleet = report.fleet();
+            assertEquals(fleet.seen(), fleet.used() + fleet.allocatedIdle() + fleet.unallocated() + fleet.unavailable(),
+                    by.label());
+            assertEquals(fleet.used() + fleet.allocatedIdle(),
+                    report.rows().stream().mapToLong(Showback.Row::allocatedTicks).sum(), by.label());
+        }
+        Showback.Fleet fleet = week.report(Showback.Grouping.NAMESPACE, Prices.NONE).fleet();
+        assertEquals(4 * 168.0, Showback.Fleet.hours(fleet.seen()), 1e-6);
+        // GPU-2 unhealthy for 84 hours, GPU-4 never registered.
+        assertEquals(84 + 168.0, Showback.Fleet.hours(fleet.unavailable()), 1e-6);
+        // 0.5 + 0.5 of GPU-1 all week, 0.25 of GPU-3 for a day.
+        assertEquals(0.3 * 168 + 0.5 * 168, Showback.Fleet.hours(fleet.used()), 1e-6);
+        assertEquals(168 + 6 - (0.3 * 168 + 0.5 * 168), Showback.Fleet.hours(fleet.allocatedIdle()), 1e-6);
+        assertEquals(84 + 162.0, Showback.Fleet.hours(fleet.unallocated()), 1e-6);
+        assertEquals(0, fleet.overbooked());
+        assertTrue(week.provenance().get(Measure.SHARE_CARD_SECONDS_ALLOCATED).expression().contains("clamp_max"));
+    }
+
+    @Test
+    void sharesAreChargedTheLargerOfMemoryAndCoresByWorkloadModelAndPrice() throws Exception {
+        CardHours week = history.cardHours(to.minus(Duration.ofDays(7)), to);
+        Map<String, Showback.Row> workloads = rows(week.report(Showback.Grouping.WORKLOAD, Prices.NONE));
+        assertEquals(84 + 6.0, workloads.get("infer/Deployment/api").allocatedCardHours(), 1e-6);
+        assertEquals(84.0, workloads.get("train/StatefulSet/trainer").allocatedCardHours(), 1e-6);
+        // 20 GiB of 80 for the week beside 50 % of the cores: memory GiB-hours and core-hours shown apart.
+        assertEquals(20 * 168.0, workloads.get("train/StatefulSet/trainer").memoryGibHours(), 1e-6);
+        assertEquals(0.5 * 168, workloads.get("train/StatefulSet/trainer").coreHours(), 1e-6);
+        Map<String, Showback.Row> models = rows(week.report(Showback.Grouping.MODEL, Prices.NONE));
+        assertEquals(168.0, models.get("A100-SXM4-80GB").allocatedCardHours(), 1e-6);
+        assertEquals(6.0, models.get("L4").allocatedCardHours(), 1e-6);
+        assertEquals(174.0, rows(week.report(Showback.Grouping.CLUSTER, Prices.NONE)).get("east").allocatedCardHours(), 1e-6);
+        Showback priced = week.report(Showback.Grouping.NAMESPACE, new Prices(Map.of("A100-SXM4-80GB", 2.0, "L4", 0.5)));
+        assertEquals(84 * 2.0 + 6 * 0.5, rows(priced).get("infer").cost().orElseThrow(), 1e-6);
+        assertEquals(6 * 0.5, rows(priced).get("infer").idleCost().orElseThrow(), 1e-6);
+    }
+
+    @Test
+    void theFunnelInCardsWorth() throws Exception {
+        CardHours week = history.cardHours(to.minus(Duration.ofDays(7)), to);
+        Funnel fleet = Funnel.of(week, Showback.Grouping.MODEL).getFirst();
+        // 4 cards seen, 84 + 168 of their hours unavailable; GPU-1 fully held and used well; GPU-3 a day at 0.25, unused.
+        assertEquals((672 - 252) / 168.0, fleet.total(), 1e-6);
+        assertEquals(174 / 168.0, fleet.allocated(), 1e-6);
+        assertEquals(1.0, fleet.active(), 1e-6);
+        assertEquals(1.0, fleet.effective(), 1e-6);
+        assertEquals(List.of(new Funnel.Loss("allocated → active", "infer", "Deployment/api", 6 / 168.0)),
+                Funnel.losses(week, 5).stream().map(loss -> new Funnel.Loss(loss.stage(), loss.namespace(),
+                        loss.workload(), Math.round(loss.cards() * 168 * 1e6) / 1e6 / 168)).toList());
+    }
+
+    private static Map<String, Showback.Row> rows(Showback report) {
+        return report.rows().stream().collect(Collectors.toMap(Showback.Row::key, row -> row));
+    }
+
+    private static Map<String, String> labels(String... pairs) {
+        Map<String, String> labels = new HashMap<>();
+        labels.put("cluster", "east");
+        for (int i = 0; i < pairs.length; i += 2) {
+            labels.put(pairs[i], pairs[i + 1]);
+        }
+        return labels;
+    }
+
+    private static void card(History week, String node, String uuid, String model, double gib) throws Exception {
+        week.series("hami_gpu_memory_limit_bytes",
+                labels("node", node, "device_uuid", uuid, "device_index", "0", "device_type", model), t -> gib * GIB);
+    }
+
+    private static void share(History week, long from, String namespace, String pod, String container, String node,
+                              String uuid, double gib, double cores, Double utilisation, String ownerKind,
+                              String ownerName) throws Exception {
+        Map<String, String> detail = labels("namespace", namespace, "pod", pod, "container_index", "0",
+                "container", container, "node", node, "device_uuid", uuid);
+        week.series("hami_observe_vgpu_container_memory_allocated_bytes", detail, from, t -> gib * GIB)
+                .series("hami_observe_vgpu_container_core_allocated_ratio", detail, from, t -> cores)
+                .series("hami_observe_pod_owner", labels("namespace", namespace, "pod", pod, "node", node,
+                        "owner_kind", ownerKind, "owner_name", ownerName), from, t -> 1);
+        if (utilisation != null) {
+            week.series("hami_container_device_utilization_ratio", labels("namespace", namespace, "pod", pod,
+                    "container", container, "node", node, "device_uuid", uuid), from, t -> utilisation);
+        }
+    }
+}

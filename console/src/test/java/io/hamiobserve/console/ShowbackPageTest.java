@@ -1,0 +1,154 @@
+package io.hamiobserve.console;
+
+import io.hamiobserve.domain.fleet.AccrualHistory;
+import io.hamiobserve.domain.fleet.CardAccrual;
+import io.hamiobserve.domain.fleet.CardHours;
+import io.hamiobserve.domain.fleet.FleetReadings;
+import io.hamiobserve.domain.fleet.FleetScope;
+import io.hamiobserve.domain.fleet.Prices;
+import io.hamiobserve.domain.fleet.ShareAccrual;
+import io.hamiobserve.domain.fleet.TrendScope;
+import io.hamiobserve.domain.fleet.TrendSet;
+import io.hamiobserve.domain.fleet.UsageHistory;
+import io.hamiobserve.ports.FleetHistory;
+import io.hamiobserve.ports.SourceUnavailableException;
+import io.helidon.webserver.WebServer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The Showback page over fixed card-hours: its lines, choices, prices, escaping and CSV export. */
+class ShowbackPageTest {
+    private static final Instant NOW = Instant.parse("2026-11-30T12:00:00Z");
+    private static final double HOUR = 3600;
+    private static final String HOSTILE = "<script>alert(1)</script>";
+
+    private final HttpClient client = HttpClient.newHttpClient();
+    private WebServer server;
+    private Duration asked;
+
+    private FleetHistory fleet() {
+        FixedHistory fixed = new FixedHistory();
+        return new FleetHistory() {
+            @Override
+            public FleetReadings readings(Instant at, FleetScope scope) throws SourceUnavailableException {
+                return fixed.readings(at, scope);
+            }
+
+            @Override
+            public UsageHistory usage(Instant at, Duration window, Duration settledAfter, FleetScope scope)
+                    throws SourceUnavailableException {
+                return fixed.usage(at, window, settledAfter, scope);
+            }
+
+            @Override
+            public AccrualHistory accruals(Instant at, Duration window) throws SourceUnavailableException {
+                return fixed.accruals(at, window);
+            }
+
+            @Override
+            public CardHours cardHours(Instant from, Instant to) {
+                asked = Duration.between(from, to);
+                return new CardHours(from, to, List.of(
+                        new CardAccrual("", "node-a", "GPU-1", "A100-SXM4-80GB", 168 * HOUR, 0),
+                        new CardAccrual("", "node-b", "GPU-2", "L4", 168 * HOUR, 24 * HOUR)),
+                        List.of(new ShareAccrual("", "ml", "Deployment", "trainer", "trainer-1", "main", "node-a",
+                                        "GPU-1", 84 * HOUR, 42 * HOUR, 0, 0),
+                                new ShareAccrual("", HOSTILE, "Pod", "=cmd", "=cmd", "main", "node-b", "GPU-2",
+                                        12 * HOUR, 0, 0, 0)), Map.of());
+            }
+
+            @Override
+            public TrendSet trends(TrendScope scope, Instant end, Duration range, Duration step)
+                    throws SourceUnavailableException {
+                return fixed.trends(scope, end, range, step);
+            }
+
+            @Override
+            public String description() {
+                return fixed.description();
+            }
+        };
+    }
+
+    private String start(ConsoleSettings settings) {
+        Console console = Console.create(fleet(), settings, Clock.fixed(NOW, ZoneOffset.UTC));
+        server = WebServer.builder().port(0).host("127.0.0.1").shutdownHook(false).routing(console::routing).build()
+                .start();
+        return "http://127.0.0.1:" + server.port();
+    }
+
+    @AfterEach
+    void stop() {
+        if (server != null) {
+            server.stop();
+        }
+    }
+
+    private String get(String url) throws Exception {
+        HttpResponse<String> response = client.send(HttpRequest.newBuilder(URI.create(url)).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, response.statusCode(), url);
+        return response.body();
+    }
+
+    @Test
+    void thePageShowsTheLinesThatSumToTheFleetWithTheRuleAndNoCostWithoutPrices() throws Exception {
+        String base = start(ConsoleSettings.defaults());
+        String page = get(base + "/showback");
+        assertEquals(Duration.ofDays(7), asked);
+        assertTrue(page.contains("Card-hours seen"), page);
+        assertTrue(page.contains("336"), "two cards for a week");
+        assertTrue(page.contains("allocated but idle"), page);
+        assertTrue(page.contains("unhealthy / unregistered"), page);
+        assertTrue(page.contains(ShowbackReport.TOTAL), page);
+        assertTrue(page.contains("HAMi places a share only where both"), page);
+        assertFalse(page.contains(HOSTILE), "a namespace is escaped");
+        assertTrue(page.contains("&lt;script&gt;"), page);
+        assertFalse(page.contains(">Cost<"), "no prices, no cost column");
+        assertTrue(page.contains("href=\"/showback\""), "the navigation links the page");
+        // The funnel, and where it loses the most: no share was active, so all of it at the first stage.
+        assertTrue(page.contains("Funnel by namespace, cards&#39; worth") || page.contains("Funnel by namespace, cards' worth"), page);
+        assertTrue(page.contains("workloads.q=trainer"), "a loss links to its workload");
+        String losses = get(base + "/showback?export=losses.csv");
+        assertEquals(List.of("stage,namespace,workload,cards", "allocated → active,ml,Deployment/trainer,0.5",
+                "allocated → active,<script>alert(1)</script>,Pod/=cmd,0.07142857142857142"), losses.lines().toList());
+        String funnel = get(base + "/showback?funnel=model&export=funnel.csv");
+        assertTrue(funnel.lines().toList().contains("fleet,1.8571428571428572,0.5714285714285714,0,0"), funnel);
+        assertTrue(funnel.lines().toList().contains("L4,0.8571428571428571,0.07142857142857142,0,0"), funnel);
+        get(base + "/showback?window=30d&by=model");
+        assertEquals(Duration.ofDays(30), asked);
+    }
+
+    @Test
+    void theCsvExportNeutralisesFormulasAndCarriesCostWithPrices() throws Exception {
+        String base = start(ConsoleSettings.defaults().withPrices(new Prices(Map.of("A100-SXM4-80GB", 2.0, "L4", 1.0))));
+        String csv = get(base + "/showback?by=workload&export=showback.csv");
+        List<String> lines = csv.lines().toList();
+        assertEquals("row,fleet_card_hours,allocated_card_hours,used_card_hours,idle_card_hours,efficiency,"
+                + "memory_gib_hours,core_hours,cost,idle_cost", lines.getFirst());
+        assertTrue(lines.contains("ml/Deployment/trainer,42,84,42,42,0.5,0,0,168,84"), csv);
+        assertTrue(lines.contains("<script>alert(1)</script>/Pod/=cmd,0,12,0,12,0,0,0,12,12"), csv);
+        assertTrue(lines.contains("total: every card seen,336,,,,,,,504,"), csv);
+        // 42 used + 54 idle + (84 + 132) unallocated + 24 unhealthy = 336.
+        assertTrue(lines.contains("allocated but idle,54,,,,,,,96,"), csv);
+        assertTrue(lines.contains("unallocated,216,,,,,,,300,"), csv);
+        assertTrue(lines.contains("unhealthy / unregistered,24,,,,,,,24,"), csv);
+        String page = get(base + "/showback");
+        assertTrue(page.contains(">Cost<") || page.contains("Cost</"), page);
+    }
+}
