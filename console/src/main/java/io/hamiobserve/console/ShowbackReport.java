@@ -93,13 +93,16 @@ public final class ShowbackReport {
         return cost.isPresent() ? Figure.of(cost.getAsDouble()) : Figure.missing(Absence.NO_PRICE);
     }
 
+    /** How a report is printed: for a person, or for a program or a spreadsheet. */
+    public enum Output { TABLE, JSON, CSV }
+
     /**
      * Writes the report of {@code history} from {@code from} to {@code to}, by {@code by}.
      *
      * @throws SourceUnavailableException when the history cannot be read or holds no card
      */
     public static void write(FleetHistory history, Instant from, Instant to, Showback.Grouping by, Prices prices,
-                             RightsizeReport.Format format, PrintStream out) throws SourceUnavailableException {
+                             Output format, PrintStream out) throws SourceUnavailableException {
         CardHours hours = history.cardHours(from, to);
         if (hours.cards().isEmpty() && hours.shares().isEmpty()) {
             throw new SourceUnavailableException(history.description() + " holds no card between " + from + " and "

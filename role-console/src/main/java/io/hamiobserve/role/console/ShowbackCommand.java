@@ -3,7 +3,6 @@ package io.hamiobserve.role.console;
 import io.hamiobserve.app.cli.HamiObserve;
 import io.hamiobserve.app.cli.Launch;
 import io.hamiobserve.app.cli.Subcommand;
-import io.hamiobserve.console.RightsizeReport;
 import io.hamiobserve.console.ShowbackReport;
 import io.hamiobserve.domain.fleet.Showback;
 import io.hamiobserve.ports.SourceUnavailableException;
@@ -54,7 +53,7 @@ public final class ShowbackCommand implements Subcommand {
 
     @Option(names = "--format", paramLabel = "FORMAT", defaultValue = "table",
             description = "table, json or csv (default: ${DEFAULT-VALUE})")
-    private RightsizeReport.Format format;
+    private ShowbackReport.Output format;
 
     @Mixin
     private PriceFlags prices;
