@@ -18,6 +18,7 @@ import io.hamiobserve.edge.http.EdgeStartup;
 import io.hamiobserve.app.metrics.BuildInfo;
 import io.hamiobserve.domain.Shard;
 import picocli.CommandLine.Command;
+import io.hamiobserve.role.console.PriceFlags;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
@@ -89,6 +90,10 @@ public final class DemoCommand implements Subcommand {
 
     @Mixin
     private ConsoleFlags console;
+
+    /** Prices for the Showback page; without any, the two the demo ships with (prices.properties). */
+    @Mixin
+    private PriceFlags prices;
 
     @Mixin
     private LegacyMetricsFlag legacy;
@@ -223,7 +228,8 @@ public final class DemoCommand implements Subcommand {
         try {
             web = DemoConsole.start(new DemoConsole.Settings(edgeConfig, console.bind(), console.routePrefix(),
                             prometheus.backend(), prometheus.timeout(), console.prometheusExternal(),
-                            localPrometheus != LocalPrometheusChoice.OFF),
+                            localPrometheus != LocalPrometheusChoice.OFF,
+                            prices.prices().isEmpty() ? DemoPrices.bundled() : prices.prices()),
                     new DemoHistory(workload.cluster(), workload.clock().instant()), workload.clock().instant(),
                     endpoints, launch.out());
         } catch (RuntimeException failed) {

@@ -1,5 +1,8 @@
 package io.hamiobserve.demo;
 
+import io.hamiobserve.console.ConsoleSettings;
+import io.hamiobserve.domain.fleet.Prices;
+
 import io.hamiobserve.adapters.prometheus.BackendConfig;
 import io.hamiobserve.adapters.prometheus.LocalPrometheus;
 import io.hamiobserve.adapters.prometheus.PrometheusFleetHistory;
@@ -41,7 +44,8 @@ public final class DemoConsole {
 
     /** Where the console is served and what it may read. */
     public record Settings(EdgeConfig edge, String bind, String routePrefix, Optional<BackendConfig> prometheus,
-                           Duration prometheusTimeout, Optional<URI> prometheusExternal, boolean localPrometheus) {
+                           Duration prometheusTimeout, Optional<URI> prometheusExternal, boolean localPrometheus,
+                           Prices prices) {
     }
 
     /**
@@ -124,8 +128,9 @@ public final class DemoConsole {
 
     private static ConsoleServing.Served serve(Settings settings, FleetHistory history, String banner,
                                                Optional<URI> external) {
-        return ConsoleServing.serve(settings.edge(), settings.bind(), settings.routePrefix(), history,
-                Optional.of(banner), external);
+        return ConsoleServing.serve(settings.edge(), settings.bind(), ConsoleSettings.defaults()
+                .withRoutePrefix(settings.routePrefix()).withPrometheusExternal(external).withBanner(Optional.of(banner))
+                .withPrices(settings.prices()), history);
     }
 
     private static double seconds(Duration duration) {
