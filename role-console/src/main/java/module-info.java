@@ -6,6 +6,8 @@ module io.hamiobserve.role.console {
     requires io.hamiobserve.app;
     requires io.hamiobserve.console;
     requires io.hamiobserve.adapters.prometheus;
+    // --prices files: read as every file an operator writes.
+    requires io.hamiobserve.configfiles;
 
     // The demo serves the console over its own history.
     exports io.hamiobserve.role.console;

@@ -1,16 +1,15 @@
 package io.hamiobserve.role.console;
 
+import io.hamiobserve.configfiles.OperatorFile;
+
 import io.hamiobserve.domain.fleet.Prices;
 import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.TypeConversionException;
 
-import java.io.IOException;
-import java.io.InputStream;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -57,15 +56,12 @@ public final class PriceFlags {
 
         @Override
         public Prices convert(String text) {
-            Path path = Path.of(text);
             byte[] bytes;
-            try (InputStream in = Files.newInputStream(path)) {
-                bytes = in.readNBytes(MOST_BYTES + 1);
-            } catch (IOException unreadable) {
-                throw new TypeConversionException(printable(text) + ": cannot be read (" + unreadable.getClass().getSimpleName() + ")");
-            }
-            if (bytes.length > MOST_BYTES) {
-                throw new TypeConversionException(printable(text) + ": larger than " + MOST_BYTES + " bytes: not a prices file");
+            try {
+                // Only a small regular file is opened: a FIFO or a device is refused before it is read.
+                bytes = OperatorFile.read(Path.of(text), MOST_BYTES, "prices file");
+            } catch (IllegalArgumentException refused) { // an InvalidPathException too
+                throw new TypeConversionException(printable(refused.getMessage()));
             }
             String content;
             try {

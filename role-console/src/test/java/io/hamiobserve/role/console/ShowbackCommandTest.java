@@ -146,8 +146,11 @@ class ShowbackCommandTest {
         Path binary = Files.write(directory.resolve("binary"), new byte[] {(byte) 0xff, (byte) 0xfe, 0});
         assertRefused(run("showback", "--prices", binary.toString()), "not UTF-8 text");
         Path huge = Files.write(directory.resolve("huge"), new byte[PriceFlags.PriceFile.MOST_BYTES + 1]);
-        assertRefused(run("showback", "--prices", huge.toString()), "not a prices file");
-        assertRefused(run("showback", "--prices", directory.resolve("absent").toString()), "cannot be read");
+        assertRefused(run("showback", "--prices", huge.toString()), "is larger than " + PriceFlags.PriceFile.MOST_BYTES
+                + " bytes");
+        assertRefused(run("showback", "--prices", directory.resolve("absent").toString()), "does not exist");
+        assertRefused(run("showback", "--prices", directory.toString()), "is not a regular file");
+        assertRefused(run("showback", "--prices", "/dev/zero"), "prices file /dev/zero is not a regular file");
         Path good = Files.writeString(directory.resolve("good.txt"), "A100-SXM4-80GB=3\n");
         CommandLines.Outcome priced = showback("--format", "csv", "--prices", good.toString(), "--price", "A100-SXM4-80GB=1");
         assertEquals(0, priced.exit(), priced.err());
