@@ -44,7 +44,7 @@ class QueryTemplateSeriesTest {
     /** Every template: the constants of the query classes, and what their factories make. */
     static Map<String, String> templates() throws ReflectiveOperationException {
         Map<String, String> all = new TreeMap<>();
-        for (Class<?> queries : List.of(FleetQueries.class, DcgmQueries.class)) {
+        for (Class<?> queries : List.of(FleetQueries.class, DcgmQueries.class, ExporterUsageQueries.class)) {
             for (Field field : queries.getDeclaredFields()) {
                 if (Modifier.isStatic(field.getModifiers()) && field.getType() == Template.class) {
                     field.setAccessible(true);
@@ -61,6 +61,19 @@ class QueryTemplateSeriesTest {
             }
         }
         all.put("FleetQueries.clusters", FleetQueries.clusters(CLUSTER_LABEL).text());
+        for (boolean recorded : new boolean[] {true, false}) {
+            all.put("FleetQueries.containerHours" + (recorded ? " recorded" : ""),
+                    FleetQueries.containerHours(recorded).text());
+            all.put("FleetQueries.workloadHours" + (recorded ? " recorded" : ""),
+                    FleetQueries.workloadHours(recorded).text());
+        }
+        all.put("FleetQueries.podOwners", FleetQueries.podOwners(CLUSTER_LABEL).text());
+        // The showback's card-hours: every template of the set (FleetQueries.integrated makes some of them).
+        FleetQueries.CardHourQueries cardHours = FleetQueries.cardHours(CLUSTER_LABEL);
+        for (var component : FleetQueries.CardHourQueries.class.getRecordComponents()) {
+            all.put("FleetQueries.cardHours " + component.getName(),
+                    ((Template) component.getAccessor().invoke(cardHours)).text());
+        }
         return all;
     }
 
@@ -75,7 +88,9 @@ class QueryTemplateSeriesTest {
                 }
             }
         }
-        assertEquals(Set.of("FleetQueries.accrual", "FleetQueries.clusters"), new HashSet<>(factories));
+        assertEquals(Set.of("FleetQueries.accrual", "FleetQueries.clusters", "FleetQueries.containerHours",
+                "FleetQueries.workloadHours", "FleetQueries.podOwners", "FleetQueries.integrated"),
+                new HashSet<>(factories));
     }
 
     @Test
