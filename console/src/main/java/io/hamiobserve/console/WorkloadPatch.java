@@ -1,6 +1,6 @@
 package io.hamiobserve.console;
 
-import io.hamiobserve.domain.QuotaResource;
+import io.hamiobserve.domain.fleet.CardResources;
 import io.hamiobserve.domain.fleet.WorkloadGroup;
 import io.hamiobserve.domain.fleet.WorkloadRecommendation;
 import org.snakeyaml.engine.v2.api.Dump;
@@ -59,11 +59,14 @@ record WorkloadPatch(WorkloadGroup controller, Optional<String> yaml, Optional<S
         for (WorkloadRecommendation container : containers) {
             Map<String, Object> limits = new LinkedHashMap<>();
             // Quantities as strings, as Kubernetes writes them.
+            // In the vendor's resource names and memory unit; compute only where it is a percent of the card.
+            CardResources resources = container.resources();
             if (container.memoryMib().isKnown()) {
-                limits.put(QuotaResource.GPU_MEMORY_MIB.quotaName(), WorkloadColumns.plain(container.memoryMib()));
+                limits.put(resources.memory(), Long.toString(resources.memoryUnits(
+                        (long) Math.ceil(container.memoryMib().orElseThrow()))));
             }
-            if (container.cores().isKnown()) {
-                limits.put(QuotaResource.GPU_CORES_PERCENT.quotaName(), WorkloadColumns.plain(container.cores()));
+            if (container.cores().isKnown() && !resources.cores().isEmpty()) {
+                limits.put(resources.cores(), WorkloadColumns.plain(container.cores()));
             }
             if (!limits.isEmpty()) {
                 Map<String, Object> entry = new LinkedHashMap<>();

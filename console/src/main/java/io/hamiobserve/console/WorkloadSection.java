@@ -49,9 +49,10 @@ final class WorkloadSection {
                     + " samples", pod.pod().equals(ref.pod()) ? null
                     : links.workload(ref.namespace(), pod.pod(), ref.container()), null, null));
         }
-        facts.add(range("nvidia.com/gpumem per card", advice.currentMemoryMib(), advice.memoryLowerMib(),
+        facts.add(range(advice.resources().memory() + " per card", advice.currentMemoryMib(), advice.memoryLowerMib(),
                 advice.memoryMib(), advice.memoryUpperMib(), Kind.MIB));
-        facts.add(range("nvidia.com/gpucores per card", advice.currentCores(), advice.coresLower(), advice.cores(),
+        facts.add(range((advice.resources().cores().isEmpty() ? "compute (not requested in percent)"
+                : advice.resources().cores()) + " per card", advice.currentCores(), advice.coresLower(), advice.cores(),
                 advice.coresUpper(), Kind.PERCENT));
         facts.add(new Facts.Fact("Days of history", Format.figure(advice.historyDays(), Kind.DECIMAL), null,
                 "bounds widen by (1 + 1/days), as Kubernetes' VPA widens them", null));

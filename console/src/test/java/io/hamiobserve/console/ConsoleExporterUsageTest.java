@@ -4,17 +4,10 @@ import io.hamiobserve.domain.fleet.CardResources;
 import io.hamiobserve.domain.fleet.Figure;
 import io.hamiobserve.domain.fleet.FleetReadings;
 import io.hamiobserve.domain.fleet.UsageOrigin;
-import io.helidon.webserver.WebServer;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.time.Clock;
 import java.time.Instant;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -38,8 +31,8 @@ class ConsoleExporterUsageTest {
     private static final UsageOrigin WHOLE_CARD = new UsageOrigin("npu<exporter>", "the whole card's figure & not the container's",
             "the whole card's figure & not the container's");
 
-    private final HttpClient client = HttpClient.newHttpClient();
-    private WebServer server;
+    @RegisterExtension
+    final ServedConsole served = new ServedConsole();
 
     private static FixedHistory fleet() {
         FixedHistory fixed = new FixedHistory();
@@ -80,24 +73,11 @@ class ConsoleExporterUsageTest {
     }
 
     private String start() {
-        Console console = Console.create(fleet(), ConsoleSettings.defaults(), Clock.fixed(NOW, ZoneOffset.UTC));
-        server = WebServer.builder().port(0).host("127.0.0.1").shutdownHook(false).routing(console::routing).build()
-                .start();
-        return "http://127.0.0.1:" + server.port();
-    }
-
-    @AfterEach
-    void stop() {
-        if (server != null) {
-            server.stop();
-        }
+        return served.start(fleet(), ConsoleSettings.defaults(), NOW);
     }
 
     private String get(String url) throws Exception {
-        HttpResponse<String> response = client.send(HttpRequest.newBuilder(URI.create(url)).build(),
-                HttpResponse.BodyHandlers.ofString());
-        assertEquals(200, response.statusCode(), url);
-        return response.body();
+        return served.get(url);
     }
 
     @Test

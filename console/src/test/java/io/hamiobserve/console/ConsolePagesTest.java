@@ -1,16 +1,10 @@
 package io.hamiobserve.console;
 
-import io.helidon.webserver.WebServer;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.time.Clock;
 import java.time.Instant;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -29,25 +23,15 @@ class ConsolePagesTest {
     private static final Pattern NAV = Pattern.compile("<nav class=\"main\">(.*?)</nav>", Pattern.DOTALL);
     private static final Pattern NAV_LINK = Pattern.compile("<a href=\"([^\"]*)\"( class=\"current\")?>([^<]*)</a>");
 
-    private final HttpClient client = HttpClient.newHttpClient();
-    private WebServer server;
+    @RegisterExtension
+    final ServedConsole served = new ServedConsole();
 
     private String start(ConsoleSettings settings) {
-        Console console = Console.create(new FixedHistory(), settings, Clock.fixed(NOW, ZoneOffset.UTC));
-        server = WebServer.builder().port(0).host("127.0.0.1").shutdownHook(false).routing(console::routing).build()
-                .start();
-        return "http://127.0.0.1:" + server.port();
-    }
-
-    @AfterEach
-    void stop() {
-        if (server != null) {
-            server.stop();
-        }
+        return served.start(new FixedHistory(), settings, NOW);
     }
 
     private HttpResponse<String> get(String url) throws Exception {
-        return client.send(HttpRequest.newBuilder(URI.create(url)).build(), HttpResponse.BodyHandlers.ofString());
+        return served.send(url);
     }
 
     @Test
@@ -55,8 +39,9 @@ class ConsolePagesTest {
         List<String> paths = ConsolePages.ALL.stream().map(ConsolePage::path).toList();
         assertEquals(paths.size(), new HashSet<>(paths).size(), "two pages at one path: " + paths);
         assertEquals(List.of("/", "/nodes", "/node", "/cards", "/card", "/workloads", "/workload", "/namespaces",
-                "/rightsizing", "/capacity"), paths);
-        assertEquals(List.of("Overview", "Nodes", "Cards", "Workloads", "Namespaces", "Right-sizing", "Capacity"),
+                "/rightsizing", "/capacity", "/stuck", "/showback"), paths);
+        assertEquals(List.of("Overview", "Nodes", "Cards", "Workloads", "Namespaces", "Right-sizing", "Capacity",
+                "Stuck", "Showback"),
                 ConsolePages.NAVIGATION.stream().map(page -> page.navigation().orElseThrow()).toList());
         assertThrows(IllegalArgumentException.class, () -> ConsolePage.unlisted("/a/b", context -> null));
         assertThrows(IllegalArgumentException.class, () -> ConsolePage.unlisted("cards", context -> null));

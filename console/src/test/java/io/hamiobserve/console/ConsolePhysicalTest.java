@@ -11,18 +11,11 @@ import io.hamiobserve.domain.fleet.TrendSet;
 import io.hamiobserve.domain.fleet.UsageHistory;
 import io.hamiobserve.ports.FleetHistory;
 import io.hamiobserve.ports.SourceUnavailableException;
-import io.helidon.webserver.WebServer;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneOffset;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -40,8 +33,8 @@ class ConsolePhysicalTest {
     private static final Instant NOW = Instant.parse("2026-11-30T12:00:00Z");
     private static final double GIB = FixedHistory.GIB;
 
-    private final HttpClient client = HttpClient.newHttpClient();
-    private WebServer server;
+    @RegisterExtension
+    final ServedConsole served = new ServedConsole();
 
     /** The fixed fleet, and DCGM's counters for its first card when {@code physical} is set. */
     private static FleetHistory fleet(List<Physical> physical) {
@@ -88,24 +81,11 @@ class ConsolePhysicalTest {
     }
 
     private String start(FleetHistory history) {
-        Console console = Console.create(history, ConsoleSettings.defaults(), Clock.fixed(NOW, ZoneOffset.UTC));
-        server = WebServer.builder().port(0).host("127.0.0.1").shutdownHook(false).routing(console::routing).build()
-                .start();
-        return "http://127.0.0.1:" + server.port();
-    }
-
-    @AfterEach
-    void stop() {
-        if (server != null) {
-            server.stop();
-        }
+        return served.start(history, ConsoleSettings.defaults(), NOW);
     }
 
     private String get(String url) throws Exception {
-        HttpResponse<String> response = client.send(HttpRequest.newBuilder(URI.create(url)).build(),
-                HttpResponse.BodyHandlers.ofString());
-        assertEquals(200, response.statusCode(), url);
-        return response.body();
+        return served.get(url);
     }
 
     private static int count(String text, String part) {

@@ -12,18 +12,11 @@ import io.hamiobserve.domain.fleet.TrendSet;
 import io.hamiobserve.domain.fleet.UsageHistory;
 import io.hamiobserve.ports.FleetHistory;
 import io.hamiobserve.ports.SourceUnavailableException;
-import io.helidon.webserver.WebServer;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
 
@@ -37,8 +30,8 @@ class ShowbackPageTest {
     private static final double HOUR = 3600;
     private static final String HOSTILE = "<script>alert(1)</script>";
 
-    private final HttpClient client = HttpClient.newHttpClient();
-    private WebServer server;
+    @RegisterExtension
+    final ServedConsole served = new ServedConsole();
     private Duration asked;
 
     private FleetHistory fleet() {
@@ -86,24 +79,11 @@ class ShowbackPageTest {
     }
 
     private String start(ConsoleSettings settings) {
-        Console console = Console.create(fleet(), settings, Clock.fixed(NOW, ZoneOffset.UTC));
-        server = WebServer.builder().port(0).host("127.0.0.1").shutdownHook(false).routing(console::routing).build()
-                .start();
-        return "http://127.0.0.1:" + server.port();
-    }
-
-    @AfterEach
-    void stop() {
-        if (server != null) {
-            server.stop();
-        }
+        return served.start(fleet(), settings, NOW);
     }
 
     private String get(String url) throws Exception {
-        HttpResponse<String> response = client.send(HttpRequest.newBuilder(URI.create(url)).build(),
-                HttpResponse.BodyHandlers.ofString());
-        assertEquals(200, response.statusCode(), url);
-        return response.body();
+        return served.get(url);
     }
 
     @Test

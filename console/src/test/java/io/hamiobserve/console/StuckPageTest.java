@@ -1,17 +1,10 @@
 package io.hamiobserve.console;
 
-import io.helidon.webserver.WebServer;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneOffset;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -21,30 +14,17 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class StuckPageTest {
     private static final Instant NOW = Instant.parse("2026-11-30T12:00:00Z");
 
-    private final HttpClient client = HttpClient.newHttpClient();
-    private WebServer server;
+    @RegisterExtension
+    final ServedConsole served = new ServedConsole();
     private FixedHistory history;
 
     private String start(ConsoleSettings settings) {
         history = new FixedHistory();
-        Console console = Console.create(history, settings, Clock.fixed(NOW, ZoneOffset.UTC));
-        server = WebServer.builder().port(0).host("127.0.0.1").shutdownHook(false).routing(console::routing).build()
-                .start();
-        return "http://127.0.0.1:" + server.port();
-    }
-
-    @AfterEach
-    void stop() {
-        if (server != null) {
-            server.stop();
-        }
+        return served.start(history, settings, NOW);
     }
 
     private String get(String url) throws Exception {
-        HttpResponse<String> response = client.send(HttpRequest.newBuilder(URI.create(url)).build(),
-                HttpResponse.BodyHandlers.ofString());
-        assertEquals(200, response.statusCode(), url + ": " + response.body());
-        return response.body();
+        return served.get(url);
     }
 
     @Test

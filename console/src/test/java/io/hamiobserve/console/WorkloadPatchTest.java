@@ -1,6 +1,7 @@
 package io.hamiobserve.console;
 
 import io.hamiobserve.domain.fleet.Absence;
+import io.hamiobserve.domain.fleet.CardResources;
 import io.hamiobserve.domain.fleet.Figure;
 import io.hamiobserve.domain.fleet.WorkloadGroup;
 import io.hamiobserve.domain.fleet.WorkloadRecommendation;
@@ -33,13 +34,33 @@ class WorkloadPatchTest {
     private static final List<String> KINDS = List.of("Deployment", "StatefulSet", "DaemonSet", "Job", "CronJob");
 
     static WorkloadRecommendation recommendation(WorkloadGroup group, double memoryMib, double cores) {
+        return recommendation(group, memoryMib, cores, CardResources.HAMI_DEFAULT);
+    }
+
+    static WorkloadRecommendation recommendation(WorkloadGroup group, double memoryMib, double cores,
+                                                 CardResources resources) {
         Figure none = Figure.missing(Absence.NOT_ENOUGH_HISTORY);
         Figure memory = memoryMib > 0 ? Figure.of(memoryMib) : none;
         Figure compute = cores > 0 ? Figure.of(cores) : none;
         return new WorkloadRecommendation(group, List.of("p-0"), List.of("p-0"), 1, Figure.of(8192), Figure.of(50),
                 Figure.of(2000.0 * 1024 * 1024), none, Figure.of(27), none, Figure.of(14), 2000, memory, none, none,
                 compute, none, none, memoryMib > 0 ? Optional.empty() : Optional.of("less than 3 h of history"),
-                Optional.empty(), Optional.empty(), List.of());
+                Optional.empty(), Optional.empty(), List.of(), resources);
+    }
+
+    /**
+     * A vendor's workload is patched in its vendor's names and memory unit (Cambricon's vmemory
+     * counts 256 MiB), and gets no compute where the vendor's is not a percent of the card.
+     */
+    @Test
+    void aVendorsPatchIsInItsResourceNamesAndUnits() {
+        CardResources mlu = new CardResources("cambricon.com/vmlu", "cambricon.com/mlu.smlu.vmemory", 256, "");
+        WorkloadGroup group = new WorkloadGroup("", "ml", "Deployment", "mlu-serve", "server");
+        String yaml = WorkloadPatch.of(group, List.of(recommendation(group, 2600, 30, mlu))).yaml().orElseThrow();
+
+        assertTrue(yaml.contains("cambricon.com/mlu.smlu.vmemory: '11'") || yaml.contains("cambricon.com/mlu.smlu.vmemory: \"11\""),
+                yaml);
+        assertTrue(!yaml.contains("nvidia.com") && !yaml.contains("30"), yaml);
     }
 
     @Test

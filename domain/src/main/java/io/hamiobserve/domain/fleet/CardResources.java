@@ -25,4 +25,9 @@ public record CardResources(String count, String memory, long memoryMib, String 
             throw new IllegalArgumentException("memoryMib must be at least 1: " + memoryMib);
         }
     }
+
+    /** {@code mib} in the request's units of {@link #memory}, rounded up to whole units. */
+    public long memoryUnits(long mib) {
+        return (mib + memoryMib - 1) / memoryMib;
+    }
 }

@@ -91,7 +91,7 @@ public record Recommendation(WorkloadRef workload, String node, int cards, Figur
         if (memoryMib.isKnown()) {
             long mib = (long) memoryMib.orElseThrow();
             yaml.append("    ").append(resources.memory()).append(": ")
-                    .append((mib + resources.memoryMib() - 1) / resources.memoryMib()).append('\n');
+                    .append(resources.memoryUnits(mib)).append('\n');
         }
         if (withCores) {
             yaml.append("    ").append(resources.cores()).append(": ").append((long) cores.orElseThrow()).append('\n');

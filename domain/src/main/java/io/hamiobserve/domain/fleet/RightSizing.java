@@ -208,10 +208,13 @@ public final class RightSizing {
         Figure currentCores = Figure.missing(Absence.NOT_REPORTED);
         int cards = 0;
         java.util.TreeSet<String> podsNow = new java.util.TreeSet<>();
+        // The names its containers request cards by (the vendor's), as its running pods' shares say.
+        CardResources resources = CardResources.HAMI_DEFAULT;
         for (Workload workload : running) {
             podsNow.add(workload.ref().pod());
             cards = Math.max(cards, workload.shares().size());
             for (WorkloadShare share : workload.shares()) {
+                resources = share.resources();
                 currentMemory = currentMemory.max(share.memoryAllocated().map(bytes -> Math.round(bytes / MIB)));
                 currentCores = currentCores.max(share.coresAllocated());
             }
@@ -308,7 +311,7 @@ public final class RightSizing {
                 .collect(java.util.stream.Collectors.toCollection(() -> new java.util.TreeSet<>(podsNow)))),
                 List.copyOf(podsNow), Math.max(cards, 1), currentMemory, currentCores, peak, median, p95, p50, days,
                 samples, memory, memoryLower, memoryUpper, cores, coresLower, coresUpper, insufficient, bump,
-                replicasDiffer(perPod), perPod);
+                replicasDiffer(perPod), perPod, resources);
     }
 
     /**

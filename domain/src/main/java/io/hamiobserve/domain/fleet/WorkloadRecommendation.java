@@ -37,8 +37,10 @@ public record WorkloadRecommendation(WorkloadGroup workload, List<String> pods, 
                                      Figure historyDays, long samples, Figure memoryMib, Figure memoryLowerMib,
                                      Figure memoryUpperMib, Figure cores, Figure coresLower, Figure coresUpper,
                                      Optional<String> notEnoughData, Optional<String> limitBump,
-                                     Optional<String> replicasDiffer, List<PodFigures> perPod) {
+                                     Optional<String> replicasDiffer, List<PodFigures> perPod,
+                                     CardResources resources) {
     public WorkloadRecommendation {
+        java.util.Objects.requireNonNull(resources);
         pods = List.copyOf(pods);
         podsNow = List.copyOf(podsNow);
         perPod = List.copyOf(perPod);
