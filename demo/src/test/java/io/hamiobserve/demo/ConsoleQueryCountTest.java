@@ -39,8 +39,12 @@ class ConsoleQueryCountTest {
             "/card?uuid=" + uuid(0), "/workloads", "/workload?namespace=team&pod=pod-0&container=main",
             "/namespaces", "/rightsizing", "/capacity", "/stuck", "/card?uuid=" + npu(0),
             "/workload?namespace=ai&pod=npu-pod-0&container=main");
-    /** What no page may exceed, whatever the fleet. */
-    private static final int BOUND = 60;
+    /**
+     * What no page may exceed, whatever the fleet: the node page, the largest, reads the cards and
+     * containers now (with the DCGM fields and the vendors' exporters, one query per figure each),
+     * its trends and the ghosts' and owners' series (63 queries, cached across pages).
+     */
+    private static final int BOUND = 64;
 
     private final HttpClient client = HttpClient.newHttpClient();
 

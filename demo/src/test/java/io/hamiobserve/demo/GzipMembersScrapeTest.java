@@ -1,5 +1,8 @@
 package io.hamiobserve.demo;
 
+import io.hamiobserve.domain.RegisteredCard;
+import io.hamiobserve.domain.VendorCard;
+
 import io.hamiobserve.adapters.prometheus.LocalPrometheus;
 import io.hamiobserve.edge.Servers;
 import io.hamiobserve.exposition.testing.GzipMemberReader;
@@ -36,7 +39,18 @@ class GzipMembersScrapeTest {
 
     @Test
     void prometheusStoresEverySeriesOfAMultiMemberBody() throws Exception {
-        AllocationRole role = Fixtures.allocation(false);
+        // The demo's cluster and, beside it, more nodes than the exposition writes as one gzip stream
+        // (SegmentedExposition.MEMBERS_THRESHOLD segments): each registers a copy of a demo card.
+        AllocationRole role = Fixtures.allocation(false, ledger -> {
+            VendorCard card = DemoCluster.standard().cards().getFirst().vendorCard();
+            for (int node = 0; node < 80; node++) {
+                RegisteredCard registered = card.card();
+                ledger.putVendorCards("extra-node-" + node, List.of(new VendorCard(new RegisteredCard(
+                        "GPU-extra-" + node, 0, registered.maxShares(), registered.memoryMib(), registered.cores(),
+                        registered.type(), registered.numa(), registered.mode(), registered.healthy()),
+                        card.backend(), card.units())));
+            }
+        });
         WebServer server = Servers.serve("127.0.0.1:0", role);
         HttpClient client = HttpClient.newHttpClient();
         try {

@@ -53,6 +53,12 @@ import java.util.stream.IntStream;
 public final class SegmentedExposition implements Segments, Exposition {
     /** Below this many segments to render, rendering in parallel costs more than it saves. */
     private static final int PARALLEL_THRESHOLD = 512;
+    /**
+     * Below this many segments, gzip is one stream rather than kept members: members pay off where
+     * a scrape after one event would otherwise compress megabytes (2,500 segments at 100,000
+     * containers), and cost compression where each member holds a few lines.
+     */
+    static final int MEMBERS_THRESHOLD = 64;
 
     private final RenderCache cache;
     private final FamilyDecorator decorator;
@@ -149,6 +155,14 @@ public final class SegmentedExposition implements Segments, Exposition {
     public void writeGzip(OutputStream out, ExpositionFormat format) throws IOException {
         RenderCache.ForFormat formatCache = cache.forFormat(format);
         List<FamilyOutput> outputs = outputs(format, formatCache);
+        Set<RenderedSegment> segments = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
+        outputs.forEach(output -> segments.addAll(output.pieces()));
+        if (segments.size() < MEMBERS_THRESHOLD) {
+            // A small exposition (a node's, a small cluster's): one stream compresses it far better
+            // than a member per segment and family, and compressing it whole each time is cheap.
+            Exposition.super.writeGzip(out, format);
+            return;
+        }
         Set<RenderedSegment> uncompressed = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
         for (FamilyOutput output : outputs) {
             for (RenderedSegment piece : output.pieces()) {

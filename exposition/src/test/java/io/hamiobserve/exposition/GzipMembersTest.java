@@ -96,7 +96,7 @@ class GzipMembersTest {
         Random random = new Random(3);
         RenderCache kept = new RenderCache();
         for (int round = 0; round < 20; round++) {
-            Map<String, List<Double>> racks = racks(random, 1 + random.nextInt(30));
+            Map<String, List<Double>> racks = racks(random, SegmentedExposition.MEMBERS_THRESHOLD + random.nextInt(30));
             for (ExpositionFormat format : ExpositionFormat.values()) {
                 byte[] expected = plain(exposition(racks, new RenderCache(), FamilySelection.ALL), format);
                 for (RenderCache cache : List.of(new RenderCache(), kept)) {
@@ -116,7 +116,7 @@ class GzipMembersTest {
 
     @Test
     void theGunzippedExpositionPassesPromtool() throws Exception {
-        Map<String, List<Double>> racks = racks(new Random(9), 25);
+        Map<String, List<Double>> racks = racks(new Random(9), SegmentedExposition.MEMBERS_THRESHOLD + 1);
         RenderCache cache = new RenderCache();
         // The legacy twin's camelCase name is a lint finding of promtool, not an error: left out here.
         FamilySelection modern = FamilySelection.of(java.util.Set.of(), List.of(), List.of(), List.of("TestSlots"));
@@ -130,7 +130,7 @@ class GzipMembersTest {
 
     @Test
     void afterAChangeOnlyTheChangedSegmentsAreCompressedAgain() throws Exception {
-        Map<String, List<Double>> racks = racks(new Random(5), 40);
+        Map<String, List<Double>> racks = racks(new Random(5), SegmentedExposition.MEMBERS_THRESHOLD + 16);
         RenderCache cache = new RenderCache();
         ExpositionFormat format = ExpositionFormat.OPENMETRICS_TEXT;
         gzip(exposition(racks, cache, FamilySelection.ALL), format);
@@ -196,10 +196,11 @@ class GzipMembersTest {
     void segmentsKeptAsMembersOnlyStillWriteUncompressedAndAreSharedAcrossFormats() throws Exception {
         Random random = new Random(17);
         RenderCache cache = new RenderCache();
-        Map<String, List<Double>> racks = racks(random, 12);
+        int count = SegmentedExposition.MEMBERS_THRESHOLD + 12;
+        Map<String, List<Double>> racks = racks(random, count);
         for (int round = 0; round < 10; round++) {
             if (round > 0) {
-                racks.put("rack-" + random.nextInt(12), List.of((double) round));
+                racks.put("rack-" + random.nextInt(count), List.of((double) round));
             }
             ExpositionFormat first = round % 2 == 0 ? ExpositionFormat.OPENMETRICS_TEXT : ExpositionFormat.PROMETHEUS_TEXT;
             ExpositionFormat second = first == ExpositionFormat.OPENMETRICS_TEXT ? ExpositionFormat.PROMETHEUS_TEXT
@@ -215,6 +216,21 @@ class GzipMembersTest {
             Map<Object, SegmentedExposition.RenderedSegment> b = cache.forFormat(second).segments("racks");
             assertEquals(a.keySet(), b.keySet());
             a.forEach((key, segment) -> assertSame(segment, b.get(key), "one copy for both formats"));
+        }
+    }
+
+    /** A small exposition (fewer segments than the threshold) is one gzip stream, as compressed as can be. */
+    @Test
+    void aSmallExpositionIsOneGzipStream() throws Exception {
+        Map<String, List<Double>> racks = racks(new Random(21), SegmentedExposition.MEMBERS_THRESHOLD / 4);
+        for (ExpositionFormat format : ExpositionFormat.values()) {
+            RenderCache cache = new RenderCache();
+            for (int scrape = 0; scrape < 2; scrape++) {
+                byte[] body = gzip(exposition(racks, cache, FamilySelection.ALL), format);
+                assertEquals(1, members(body).size(), "one member");
+                assertArrayEquals(plain(exposition(racks, new RenderCache(), FamilySelection.ALL), format),
+                        gunzip(body));
+            }
         }
     }
 
