@@ -10,11 +10,8 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.List;
 import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -35,19 +32,13 @@ class CoreAllocatedAcrossVendorsTest {
     @BeforeAll
     static void startPrometheus() throws Exception {
         end = (Instant.now().getEpochSecond() / 60) * 60 - 60;
-        Path file = Files.createTempFile("hami-observe-vendors", ".om");
-        try (History series = new History(file, end - 3600, end, 60)) {
+        prometheus = History.loaded("hami-observe-vendors", end - 3600, end, 60, series -> {
             // node-m: an NVIDIA card 30 % allocated and an Ascend card 10 of its 20 AI cores (50 %).
             card(series, "node-m", "GPU-M0", "0", "NVIDIA A100", 100, 30, 30);
             card(series, "node-m", "NPU-M1", "1", "Ascend910B3", 20, 10, 50);
             // node-n: one NVIDIA card 80 % allocated.
             card(series, "node-n", "GPU-N0", "0", "NVIDIA H100", 100, 80, 80);
-        }
-        try {
-            prometheus = LocalPrometheus.start(List.of(), Duration.ofSeconds(60), List.of(file), Duration.ofSeconds(60));
-        } finally {
-            Files.deleteIfExists(file);
-        }
+        });
         history = PrometheusFleetHistory.at(prometheus.url(), Duration.ofSeconds(20));
         api = new PrometheusApi(prometheus.url(), Duration.ofSeconds(20));
     }

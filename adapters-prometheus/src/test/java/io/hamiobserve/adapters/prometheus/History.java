@@ -5,6 +5,8 @@ import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.function.LongToDoubleFunction;
@@ -18,6 +20,28 @@ final class History implements AutoCloseable {
     private final long start;
     private final long end;
     private final long step;
+
+    /** What a test writes into a history. */
+    @FunctionalInterface
+    interface Writing {
+        void write(History series) throws Exception;
+    }
+
+    /**
+     * A Prometheus that holds what {@code writing} puts in a history of samples every {@code step}
+     * seconds from {@code start} to {@code end} (backfilled by promtool; the file is gone once loaded).
+     */
+    static LocalPrometheus loaded(String name, long start, long end, long step, Writing writing) throws Exception {
+        Path file = Files.createTempFile(name, ".om");
+        try {
+            try (History series = new History(file, start, end, step)) {
+                writing.write(series);
+            }
+            return LocalPrometheus.start(List.of(), Duration.ofSeconds(60), List.of(file), Duration.ofSeconds(60));
+        } finally {
+            Files.deleteIfExists(file);
+        }
+    }
 
     History(Path file, long start, long end, long step) throws IOException {
         this.out = Files.newBufferedWriter(file, StandardCharsets.UTF_8);

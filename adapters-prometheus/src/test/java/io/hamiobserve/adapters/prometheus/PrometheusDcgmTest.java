@@ -14,8 +14,6 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
@@ -48,8 +46,7 @@ class PrometheusDcgmTest {
     static void startPrometheusWithHistory() throws Exception {
         end = (Instant.now().getEpochSecond() / 60) * 60 - 60;
         long start = end - 2 * 3600;
-        Path file = Files.createTempFile("hami-observe-dcgm", ".om");
-        try (History series = new History(file, start, end, 60)) {
+        prometheus = History.loaded("hami-observe-dcgm", start, end, 60, series -> {
             for (String[] card : new String[][] {{"node-a", DEFAULT_FORM, "0"}, {"node-a", KUBERNETES_FORM, "1"},
                     {"node-b", NO_DCGM, "0"}}) {
                 Map<String, String> registered = Map.of("node", card[0], "device_uuid", card[1], "device_index",
@@ -96,12 +93,7 @@ class PrometheusDcgmTest {
                             .series("DCGM_FI_DEV_FB_USED", gi, t -> instance.equals("1") ? 1024 : 2048);
                 }
             }
-        }
-        try {
-            prometheus = LocalPrometheus.start(List.of(), Duration.ofSeconds(60), List.of(file), Duration.ofSeconds(60));
-        } finally {
-            Files.deleteIfExists(file);
-        }
+        });
         history = PrometheusFleetHistory.at(prometheus.url(), Duration.ofSeconds(20));
     }
 

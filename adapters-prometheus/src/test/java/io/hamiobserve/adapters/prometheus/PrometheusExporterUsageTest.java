@@ -18,12 +18,9 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -55,8 +52,7 @@ class PrometheusExporterUsageTest {
     static void startPrometheusWithHistory() throws Exception {
         end = (Instant.now().getEpochSecond() / 60) * 60 - 60;
         long start = end - 4 * 3600;
-        Path file = Files.createTempFile("hami-observe-exporters", ".om");
-        try (History series = new History(file, start, end, 60)) {
+        prometheus = History.loaded("hami-observe-exporters", start, end, 60, series -> {
             // Registered cards and one container's share on each (ns, pod, card, model).
             for (String[] card : new String[][] {{"ml", "train", NPU, "Ascend910B3", "npu-a"},
                     {"ml", "infer", NPU_HAMI, "Ascend910B3", "npu-a"}, {"hy", "sim", DCU, "DCU-Z100", "dcu-a"},
@@ -104,12 +100,7 @@ class PrometheusExporterUsageTest {
                     .series("hami_observe_container_usage_source", with(whole, "source", "nvml_process"), t -> 1)
                     .series("hami_host_gpu_memory_used_bytes", Map.of("node", "gpu-a", "device_uuid", WHOLE),
                             t -> 11 * GIB);
-        }
-        try {
-            prometheus = LocalPrometheus.start(List.of(), Duration.ofSeconds(60), List.of(file), Duration.ofSeconds(60));
-        } finally {
-            Files.deleteIfExists(file);
-        }
+        });
         history = PrometheusFleetHistory.at(prometheus.url(), Duration.ofSeconds(20));
     }
 

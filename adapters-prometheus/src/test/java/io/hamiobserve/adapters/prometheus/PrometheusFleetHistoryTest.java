@@ -21,8 +21,6 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -74,8 +72,7 @@ class PrometheusFleetHistoryTest {
                 FUZZ.add(value.toString());
             }
         }
-        Path file = Files.createTempFile("hami-observe-history", ".om");
-        try (History series = new History(file, start, end, 60)) {
+        prometheus = History.loaded("hami-observe-history", start, end, 60, series -> {
             Map<String, String> a0 = card("node-a", "GPU-A0", "0", "NVIDIA A100");
             Map<String, String> b0 = card("node-b", HOSTILE_UUID, "0", HOSTILE_TYPE);
             series.series("hami_gpu_memory_limit_bytes", a0, t -> 40 * GIB)
@@ -127,12 +124,7 @@ class PrometheusFleetHistoryTest {
             for (int i = 0; i < FUZZ.size(); i++) {
                 series.series("fuzz_marker", Map.of("v", FUZZ.get(i), "i", Integer.toString(i)), end - 600, t -> 1);
             }
-        }
-        try {
-            prometheus = LocalPrometheus.start(List.of(), Duration.ofSeconds(60), List.of(file), Duration.ofSeconds(60));
-        } finally {
-            Files.deleteIfExists(file);
-        }
+        });
         history = PrometheusFleetHistory.at(prometheus.url(), Duration.ofSeconds(20));
         api = new PrometheusApi(prometheus.url(), Duration.ofSeconds(20));
     }

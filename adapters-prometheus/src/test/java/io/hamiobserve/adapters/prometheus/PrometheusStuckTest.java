@@ -6,8 +6,6 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -33,8 +31,7 @@ class PrometheusStuckTest {
     static void start() throws Exception {
         end = (Instant.now().getEpochSecond() / 60) * 60 - 120;
         long start = end - 3600;
-        Path file = Files.createTempFile("hami-observe-stuck", ".om");
-        try (History series = new History(file, start, end, 60)) {
+        prometheus = History.loaded("hami-observe-stuck", start, end, 60, series -> {
             Map<String, String> held = Map.of("namespace", "ml", "pod", "held", "node", "n1", "device_uuid", "GPU-1",
                     "reason", "deleting");
             Map<String, String> pulling = Map.of("namespace", "cv", "pod", HOSTILE_POD, "node", "n1",
@@ -67,12 +64,7 @@ class PrometheusStuckTest {
                             "insufficient_memory"), t -> 3)
                     .series("hami_observe_pending_gpu_pod_oldest_wait_seconds", Map.of("namespace", "ml", "reason",
                             "insufficient_memory"), t -> 5400);
-        }
-        try {
-            prometheus = LocalPrometheus.start(List.of(), Duration.ofSeconds(60), List.of(file), Duration.ofSeconds(60));
-        } finally {
-            Files.deleteIfExists(file);
-        }
+        });
         history = PrometheusFleetHistory.at(prometheus.url(), Duration.ofSeconds(20));
     }
 

@@ -9,8 +9,6 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -35,8 +33,7 @@ class WorkloadHistoryTest {
         end = (Instant.now().getEpochSecond() / 3600) * 3600 - 600;
         long start = end - 12 * 3600;
         long rollout = start + 6 * 3600;
-        Path file = Files.createTempFile("hami-observe-workloads", ".om");
-        try (History series = new History(file, start, end, 60)) {
+        prometheus = History.loaded("hami-observe-workloads", start, end, 60, series -> {
             // Deployment ml/serve: pod serve-old for the first six hours, serve-new (a rollout) after.
             series.series("hami_vgpu_memory_used_bytes", use("ml", "serve-old", "server"), start,
                             rollout - 60, t -> 2000 * MIB)
@@ -50,13 +47,7 @@ class WorkloadHistoryTest {
                             t -> 1);
             // A bare pod whose exporter predates the owner series: its own workload.
             series.series("hami_vgpu_memory_used_bytes", use("ml", "debug", "shell"), start, t -> 500 * MIB);
-        }
-        try {
-            prometheus = LocalPrometheus.start(List.of(), Duration.ofSeconds(60), List.of(file),
-                    Duration.ofSeconds(60));
-        } finally {
-            Files.deleteIfExists(file);
-        }
+        });
         history = PrometheusFleetHistory.at(prometheus.url(), Duration.ofSeconds(20));
     }
 
