@@ -71,18 +71,20 @@ public final class ConsoleBenchmark {
     private static final List<String> DEMO_PAGES = List.of("/", "/nodes", "/node?name=gpu-node-a", "/cards",
             "/card?uuid=GPU-002cd5f0-0000-4000-a000-000016f179d0", "/workloads",
             "/workload?namespace=ml-team&pod=llm-inference-7d9f8c6b5-x2k4q&container=server", "/namespaces", "/rightsizing",
-            "/capacity");
+            "/capacity", "/stuck", "/showback");
     private static final int NODES = 125;
     private static final List<String> LARGE_PAGES = List.of("/", "/nodes", "/node?name=" + Fleet.node(7), "/cards",
             "/card?uuid=" + Fleet.uuid(7, 3), "/workloads",
             "/workload?namespace=" + Fleet.namespace(42) + "&pod=" + Fleet.pod(42) + "&container=main",
-            "/namespaces", "/rightsizing", "/capacity");
+            "/namespaces", "/rightsizing", "/capacity", "/stuck", "/showback");
     private static final int CARDS_PER_NODE = 8;
     private static final int CONTAINERS = 10_000;
     private static final Set<String> HISTORY = Set.of("hami_gpu_memory_limit_bytes", "hami_gpu_memory_allocated_bytes",
             "hami_gpu_core_limit_ratio", "hami_gpu_core_allocated_ratio", "hami_observe_gpu_core_allocated_percent",
             "hami_host_gpu_memory_used_bytes", "hami_host_gpu_utilization_ratio", "hami_vgpu_memory_allocated_bytes", "hami_vgpu_core_allocated_ratio",
-            "hami_vgpu_memory_used_bytes", "hami_container_device_utilization_ratio");
+            "hami_vgpu_memory_used_bytes", "hami_container_device_utilization_ratio",
+            // Each pod's owner: the workload grouping and showback join on it every hour of the window.
+            "hami_observe_pod_owner");
 
     private ConsoleBenchmark() {
     }
