@@ -225,14 +225,13 @@ final class PrometheusApi {
 
     private void slot(PromQl.Query query) {
         try {
-            // Half a timeout longer than the queries that hold the slots may take: when they fail
-            // (a silent Prometheus), their slots pass to the waiting queries, which then fail for the
-            // same reason, or this one says that reason (the last to fail) instead of only "not sent".
-            if (!slots.tryAcquire(timeout.toNanos() * 3 / 2, java.util.concurrent.TimeUnit.NANOSECONDS)) {
+            if (!slots.tryAcquire(timeout.toNanos(), java.util.concurrent.TimeUnit.NANOSECONDS)) {
                 // Why the slots stay taken is what a reader needs to know: the last query that failed says.
                 String last = lastFailure;
-                throw new QueryFailed(query, MAX_IN_FLIGHT + " queries were already in flight to Prometheus at "
-                        + base + " for " + seconds(timeout.multipliedBy(3).dividedBy(2)) + " s; this one was not sent"
+                // Not one slot came free for a whole timeout: the queries holding them are what a
+                // reader needs to hear about (still unanswered, or the last that failed and why).
+                throw new QueryFailed(query, MAX_IN_FLIGHT + " queries already in flight to Prometheus at " + base
+                        + " did not answer within " + seconds(timeout) + " s; this one was not sent"
                         + (last == null ? "" : " (the last to fail: " + last + ")"), null, true);
             }
         } catch (InterruptedException interrupted) {
