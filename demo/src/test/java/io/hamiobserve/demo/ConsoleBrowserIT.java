@@ -427,10 +427,12 @@ class ConsoleBrowserIT {
         String json = new String(rightsize.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertTrue(rightsize.waitFor(60, TimeUnit.SECONDS));
         assertEquals(0, rightsize.exitValue(), json);
-        Matcher llm = Pattern.compile("\"pod\" : \"llm-inference-7d9f8c6b5-x2k4q\",[^}]*\"memory_recommended\" : (\\d+)")
-                .matcher(json);
+        // One row for the Deployment and its container across its rollout: its four pods, the brief's 2.5 GiB.
+        Matcher llm = Pattern.compile("\"owner_kind\" : \"Deployment\",\\s*\"owner_name\" : \"llm-inference\",\\s*"
+                + "\"container\" : \"server\",\\s*\"pods\" : (\\d+),[^}]*\"memory_recommended\" : (\\d+)").matcher(json);
         assertTrue(llm.find(), json);
-        assertEquals("2560", llm.group(1));
+        assertEquals("4", llm.group(1), "the pods of both ReplicaSets");
+        assertEquals("2560", llm.group(2));
     }
 
     @Test

@@ -170,7 +170,7 @@ class RoleLaunchIT {
 
         Ended help = run("scheduler", path, "--help");
         assertEquals(0, help.exit(), help.err());
-        assertEquals(List.of("help", "scheduler", "console", "rightsize"), commands(help.out()), help.out());
+        assertEquals(List.of("help", "scheduler", "console", "rightsize", "showback"), commands(help.out()), help.out());
         Ended node = run("scheduler", path, "node");
         assertEquals(2, node.exit());
         assertTrue(node.err().contains("unknown command 'node'"), node.err());
