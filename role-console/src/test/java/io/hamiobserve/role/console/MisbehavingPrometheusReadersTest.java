@@ -145,7 +145,10 @@ class MisbehavingPrometheusReadersTest {
                 new Case(FakePrometheus.json(200, "{\"status\":\"success\",\"data\":{\"resultType\":\"matrix\","
                         + "\"result\":[]}}"), "returned a matrix, not a vector"))) {
             fake.mode(each.mode());
-            String page = awaitPage(port, "/", body -> body.contains("reading them again from Prometheus failed"));
+            // A read begun under the previous misbehaviour may still end in its failure after the mend:
+            // wait for this misbehaviour's own.
+            String page = awaitPage(port, "/", body -> body.contains("reading them again from Prometheus failed")
+                    && body.contains(each.says()));
             // The kept figures are served (200), saying how old they are, which query failed and why.
             assertTrue(page.contains(each.says()), each.says() + " <- " + page);
             assertTrue(page.contains("[query "), page);
