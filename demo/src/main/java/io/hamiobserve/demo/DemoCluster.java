@@ -15,6 +15,7 @@ import io.hamiobserve.domain.PodController;
 import io.hamiobserve.domain.PodOwner;
 import io.hamiobserve.domain.PendingPod;
 import io.hamiobserve.domain.PendingReason;
+import io.hamiobserve.domain.PodLifecycle;
 import io.hamiobserve.domain.PodPhase;
 import io.hamiobserve.domain.PodPlacement;
 import io.hamiobserve.domain.PodRef;
@@ -108,13 +109,27 @@ public final class DemoCluster {
     public record Pod(PodRef ref, String node, PodPhase phase, List<Container> containers, List<MigInstance> mig,
                       Controller controller, Life life) {
         public PodPlacement placement() {
+            return placement(PodLifecycle.NOT_KNOWN);
+        }
+
+        /**
+         * The pod as the ledger holds it at {@code nowMillis}: placed when its life began (at most the
+         * history's week before), started unless it is Pending with no container running (the ghost).
+         */
+        public PodPlacement placement(long nowMillis) {
+            long placed = nowMillis - Math.min(life.bornAgo().toMillis(), Duration.ofDays(7).toMillis());
+            boolean started = phase != PodPhase.PENDING || containers.stream().anyMatch(Container::running);
+            return placement(new PodLifecycle(placed, false, PodLifecycle.UNKNOWN_TIME, started));
+        }
+
+        private PodPlacement placement(PodLifecycle lifecycle) {
             List<ContainerShares> shares = new ArrayList<>();
             boolean initFinished = containers.stream().filter(Container::init).noneMatch(Container::running);
             for (int i = 0; i < containers.size(); i++) {
                 Container container = containers.get(i);
                 shares.add(new ContainerShares(i, container.name(), container.init(), container.shares()));
             }
-            return new PodPlacement(ref, node, phase, initFinished, shares, mig, controller.podController());
+            return new PodPlacement(ref, node, phase, initFinished, shares, mig, controller.podController(), lifecycle);
         }
 
         /** The same pod in another phase. */

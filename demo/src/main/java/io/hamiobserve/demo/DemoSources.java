@@ -66,7 +66,7 @@ public final class DemoSources {
         // The ReplicaSets and Jobs first, as the informers' first lists give them.
         cluster.owners().forEach(ledger::putOwner);
         for (DemoCluster.Pod pod : cluster.pods()) {
-            ledger.putPod(pod.placement());
+            ledger.putPod(pod.placement(workload.clock().millis()));
         }
         cluster.quotas().forEach((namespace, objects) ->
                 objects.forEach((object, limits) -> ledger.putQuota(namespace, object, limits)));
@@ -87,7 +87,7 @@ public final class DemoSources {
             if (pod.ref().name().equals(DemoCluster.EVAL_JOB_NEXT)) {
                 if (minute % 2 == 0) {
                     ledger.removePending(pod.ref().uid());
-                    ledger.putPod(pod.placement());
+                    ledger.putPod(pod.placement(now));
                 } else {
                     ledger.removePod(pod.ref().uid());
                     ledger.putPending(new PendingPod(pod.ref(), minute * 60_000,
