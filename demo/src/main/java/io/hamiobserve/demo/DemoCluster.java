@@ -117,7 +117,11 @@ public final class DemoCluster {
          * history's week before), started unless it is Pending with no container running (the ghost).
          */
         public PodPlacement placement(long nowMillis) {
-            long placed = nowMillis - Math.min(life.bornAgo().toMillis(), Duration.ofDays(7).toMillis());
+            // On a whole hour, so that every role the demo runs (the whole endpoint, each shard),
+            // loading its ledger at its own instant, says the same moment.
+            long hour = Duration.ofHours(1).toMillis();
+            long placed = Math.floorDiv(nowMillis - Math.min(life.bornAgo().toMillis(), Duration.ofDays(7).toMillis()),
+                    hour) * hour;
             boolean started = phase != PodPhase.PENDING || containers.stream().anyMatch(Container::running);
             return placement(new PodLifecycle(placed, false, PodLifecycle.UNKNOWN_TIME, started));
         }
