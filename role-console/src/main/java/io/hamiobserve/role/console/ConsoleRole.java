@@ -85,6 +85,12 @@ public final class ConsoleRole implements Role {
             }
 
             @Override
+            public io.hamiobserve.domain.fleet.Stuck stuck(Instant at, Duration idleAfter)
+                    throws SourceUnavailableException {
+                return recorded(() -> history.stuck(at, idleAfter));
+            }
+
+            @Override
             public TrendSet trends(TrendScope scope, Instant end, Duration range, Duration step)
                     throws SourceUnavailableException {
                 return recorded(() -> history.trends(scope, end, range, step));
