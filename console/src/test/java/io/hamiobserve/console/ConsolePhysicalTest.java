@@ -69,6 +69,28 @@ class ConsolePhysicalTest {
             public String description() {
                 return fixed.description();
             }
+
+            @Override
+            public io.hamiobserve.domain.fleet.Stuck stuck(Instant at, Duration idleAfter)
+                    throws SourceUnavailableException {
+                return fixed.stuck(at, idleAfter);
+            }
+
+            @Override
+            public List<String> clusters() {
+                return fixed.clusters();
+            }
+
+            @Override
+            public FleetHistory inCluster(String cluster) {
+                return fixed.inCluster(cluster);
+            }
+
+            @Override
+            public io.hamiobserve.domain.fleet.CardHours cardHours(Instant from, Instant to)
+                    throws SourceUnavailableException {
+                return fixed.cardHours(from, to);
+            }
         };
     }
 

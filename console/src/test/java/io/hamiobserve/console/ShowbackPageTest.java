@@ -75,6 +75,22 @@ class ShowbackPageTest {
             public String description() {
                 return fixed.description();
             }
+
+            @Override
+            public io.hamiobserve.domain.fleet.Stuck stuck(Instant at, Duration idleAfter)
+                    throws SourceUnavailableException {
+                return fixed.stuck(at, idleAfter);
+            }
+
+            @Override
+            public List<String> clusters() {
+                return fixed.clusters();
+            }
+
+            @Override
+            public FleetHistory inCluster(String cluster) {
+                return fixed.inCluster(cluster);
+            }
         };
     }
 

@@ -1,17 +1,28 @@
 package io.hamiobserve.demo;
 
 import io.hamiobserve.domain.AllocationView;
+import io.hamiobserve.domain.CardUse;
+import io.hamiobserve.domain.Ghost;
 import io.hamiobserve.domain.HostCardReading;
+import io.hamiobserve.domain.PendingDemand;
+import io.hamiobserve.domain.PodOwner;
+import io.hamiobserve.domain.PodPlacement;
 import io.hamiobserve.domain.UsageView;
 import io.hamiobserve.domain.fleet.AccrualHistory;
+import io.hamiobserve.domain.fleet.CardAccrual;
+import io.hamiobserve.domain.fleet.CardHours;
 import io.hamiobserve.domain.fleet.Chargeback;
 import io.hamiobserve.domain.fleet.Figure;
 import io.hamiobserve.domain.fleet.FleetReadings;
 import io.hamiobserve.domain.fleet.FleetScope;
+import io.hamiobserve.domain.fleet.Funnel;
 import io.hamiobserve.domain.fleet.Measure;
 import io.hamiobserve.domain.fleet.NamespaceAccrual;
 import io.hamiobserve.domain.fleet.Provenance;
 import io.hamiobserve.domain.fleet.RightSizing;
+import io.hamiobserve.domain.fleet.ShareAccrual;
+import io.hamiobserve.domain.fleet.Showback;
+import io.hamiobserve.domain.fleet.Stuck;
 import io.hamiobserve.domain.fleet.Trend;
 import io.hamiobserve.domain.fleet.TrendScope;
 import io.hamiobserve.domain.fleet.TrendSet;
@@ -24,6 +35,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.EnumMap;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -213,6 +225,197 @@ public final class DemoFleetHistory implements FleetHistory {
         sums.forEach((namespace, sum) -> accruals.add(new NamespaceAccrual(namespace, Figure.of(sum.memoryHeld()),
                 Figure.of(sum.memoryUsed()), Figure.of(sum.coresHeld()), Figure.of(sum.coresUsed()))));
         return new AccrualHistory(at, window, accruals, provenance());
+    }
+
+    /**
+     * Card-hours as the Prometheus adapter integrates them ({@code FleetQueries.cardHours}): at each
+     * step of the window, a card the ledger registers (or a node reports) is seen, and unavailable
+     * when unhealthy or not registered; a share blocks its size ({@link
+     * AllocationView.CardAllocation#shareSize}) and uses its container's utilisation of the card, at
+     * most that size. Active: any use in the window's last {@link Funnel#ACTIVE}, read by the minute.
+     */
+    @Override
+    public CardHours cardHours(Instant from, Instant to) {
+        if (!from.isBefore(to)) {
+            throw new IllegalArgumentException("the window's start " + from + " is not before its end " + to);
+        }
+        Duration window = Duration.ofSeconds(Math.max(60, Duration.between(from, to).toSeconds() / 60 * 60));
+        long step = Showback.step(window).toSeconds();
+        Map<String, double[]> cardSeconds = new LinkedHashMap<>();
+        Map<String, CardAccrual> cardOf = new LinkedHashMap<>();
+        Map<ShareKey, double[]> shareSeconds = new LinkedHashMap<>();
+        Map<PodKey, PodOwner> owners = new HashMap<>();
+        long first = Math.floorDiv(to.minus(window).getEpochSecond(), step) * step + step;
+        for (long t = first; t <= to.getEpochSecond(); t += step) {
+            Instant instant = Instant.ofEpochSecond(t);
+            if (!history.covers(instant)) {
+                continue;
+            }
+            AllocationView allocation = history.allocation(instant);
+            List<UsageView> usage = history.usage(instant);
+            Map<String, AllocationView.CardAllocation> registered = new HashMap<>();
+            for (AllocationView.CardAllocation card : allocation.cards()) {
+                registered.put(card.card().uuid(), card);
+                cardOf.putIfAbsent(card.card().uuid(), new CardAccrual("", card.node(), card.card().uuid(),
+                        card.card().type(), 0, 0));
+                double[] seconds = cardSeconds.computeIfAbsent(card.card().uuid(), key -> new double[2]);
+                seconds[0] += step;
+                seconds[1] += card.card().healthy() ? 0 : step;
+            }
+            Map<String, Double> utilisation = new HashMap<>();
+            for (UsageView view : usage) {
+                for (HostCardReading card : view.hostCards()) {
+                    if (!registered.containsKey(card.uuid())) {
+                        cardOf.putIfAbsent(card.uuid(), new CardAccrual("", view.node(), card.uuid(), "", 0, 0));
+                        double[] seconds = cardSeconds.computeIfAbsent(card.uuid(), key -> new double[2]);
+                        seconds[0] += step;
+                        seconds[1] += step;
+                    }
+                }
+                for (UsageView.ContainerDevice device : view.containers()) {
+                    utilisation.merge(device.pod().namespace() + "\0" + device.pod().name() + "\0"
+                            + device.container() + "\0" + device.usage().uuid(),
+                            device.usage().smUtilPercent() / 100.0, Math::max);
+                }
+            }
+            for (int i = 0; i < allocation.pods().size(); i++) {
+                var pod = allocation.pods().get(i).pod();
+                owners.putIfAbsent(new PodKey(pod.namespace(), pod.name()), allocation.owners().get(i));
+            }
+            for (AllocationView.ContainerAllocation share : allocation.containers()) {
+                AllocationView.CardAllocation card = registered.get(share.uuid());
+                if (card == null) {
+                    continue; // a share on a card no node registers is reported apart, with no size
+                }
+                double size = card.shareSize(share.memoryMib(), share.cores());
+                Double used = utilisation.get(share.pod().namespace() + "\0" + share.pod().name() + "\0"
+                        + share.container().name() + "\0" + share.uuid());
+                double[] seconds = shareSeconds.computeIfAbsent(new ShareKey(share.pod().namespace(),
+                        share.pod().name(), share.container().name(), share.node(), share.uuid()),
+                        key -> new double[4]);
+                seconds[0] += size * step;
+                seconds[1] += used == null ? 0 : Math.min(Math.max(0, used), size) * step;
+                seconds[2] += share.memoryBytes() * (double) step;
+                seconds[3] += corePercent(card, share.cores()) * step;
+            }
+        }
+        java.util.Set<ShareKey> active = new java.util.HashSet<>();
+        for (long t = to.minus(Funnel.ACTIVE).getEpochSecond() + 60; t <= to.getEpochSecond(); t += 60) {
+            Instant instant = Instant.ofEpochSecond(t);
+            if (!history.covers(instant)) {
+                continue;
+            }
+            for (UsageView view : history.usage(instant)) {
+                for (UsageView.ContainerDevice device : view.containers()) {
+                    if (device.usage().smUtilPercent() > 0) {
+                        active.add(new ShareKey(device.pod().namespace(), device.pod().name(), device.container(),
+                                view.node(), device.usage().uuid()));
+                    }
+                }
+            }
+        }
+        List<CardAccrual> cards = new ArrayList<>();
+        cardSeconds.forEach((uuid, seconds) -> {
+            CardAccrual card = cardOf.get(uuid);
+            cards.add(new CardAccrual("", card.node(), uuid, card.model(), seconds[0], seconds[1]));
+        });
+        List<ShareAccrual> shares = new ArrayList<>();
+        shareSeconds.forEach((key, seconds) -> {
+            PodOwner owner = owners.getOrDefault(new PodKey(key.namespace(), key.pod()),
+                    new PodOwner(PodOwner.POD, key.pod()));
+            shares.add(new ShareAccrual("", key.namespace(), owner.kind(), owner.name(), key.pod(), key.container(),
+                    key.node(), key.uuid(), seconds[0], seconds[1], seconds[2], seconds[3], active.contains(key)));
+        });
+        return new CardHours(to.minus(window), to, cards, shares, provenance());
+    }
+
+    private record ShareKey(String namespace, String pod, String container, String node, String uuid) {
+    }
+
+    private record PodKey(String namespace, String pod) {
+    }
+
+    /** A share's cores as a percent of its card, 0 where the card's unit cannot tell. */
+    private static double corePercent(AllocationView.CardAllocation card, long cores) {
+        return card.units().cores().percentOfCard(cores, card.card().cores()).orElse(0);
+    }
+
+    /**
+     * What is stuck at {@code at}, from the same views the scheduler and node roles export it from:
+     * ghosts ({@link Ghost}) with their share's size, memory outside HAMi-Core no share covers (its
+     * first sight found by walking the simulated past back, {@link DemoHistory#STEP} at a time),
+     * containers without a kernel for {@code idleAfter}, and the pending pods' demand.
+     */
+    @Override
+    public Stuck stuck(Instant at, Duration idleAfter) {
+        AllocationView allocation = history.allocation(at);
+        Map<String, AllocationView.CardAllocation> cards = new HashMap<>();
+        allocation.cards().forEach(card -> cards.put(card.card().uuid(), card));
+        List<Stuck.GhostShare> ghosts = new ArrayList<>();
+        for (PodPlacement pod : allocation.pods()) {
+            Ghost.of(pod).ifPresent(ghost -> {
+                for (CardUse use : CardUse.of(pod)) {
+                    AllocationView.CardAllocation card = cards.get(use.uuid());
+                    ghosts.add(new Stuck.GhostShare(pod.pod().namespace(), pod.pod().name(), pod.node(), use.uuid(),
+                            ghost.reason().label(), ghost.sinceEpochSeconds(), card == null ? OptionalDouble.empty()
+                            : OptionalDouble.of(card.shareSize(use.memoryMib(), use.cores()))));
+                }
+            });
+        }
+        java.util.Set<List<String>> covered = new java.util.HashSet<>();
+        allocation.containers().forEach(share -> covered.add(List.of(share.pod().namespace(), share.pod().name(),
+                share.uuid())));
+        List<Stuck.Zombie> zombies = new ArrayList<>();
+        List<Stuck.Idle> idle = new ArrayList<>();
+        for (UsageView view : history.usage(at)) {
+            for (UsageView.UnmanagedMemory outside : view.unmanagedMemory()) {
+                String namespace = outside.pod().map(pod -> pod.namespace()).orElse("");
+                String pod = outside.pod().map(ref -> ref.name()).orElse("");
+                if (outside.usedBytes() <= 0 || covered.contains(List.of(namespace, pod, outside.uuid()))) {
+                    continue;
+                }
+                AllocationView.CardAllocation card = cards.get(outside.uuid());
+                zombies.add(new Stuck.Zombie(view.node(), outside.uuid(), namespace, pod, outside.container(),
+                        outside.usedBytes(), OptionalDouble.of(firstSeen(view.node(), outside.holder(), at)),
+                        card == null ? OptionalDouble.empty() : OptionalDouble.of(card.card().memoryBytes())));
+            }
+            for (UsageView.ContainerDevice device : view.containers()) {
+                if (device.lastKernelAgeSeconds().isPresent()
+                        && device.lastKernelAgeSeconds().getAsLong() >= idleAfter.toSeconds()) {
+                    idle.add(new Stuck.Idle(device.pod().namespace(), device.pod().name(), device.container(),
+                            view.node(), device.usage().uuid(), device.lastKernelAgeSeconds().getAsLong()));
+                }
+            }
+        }
+        List<Stuck.PendingGroup> pending = PendingDemand.of(allocation.pending(), at.toEpochMilli()).groups().stream()
+                .map(group -> new Stuck.PendingGroup(group.namespace(), group.reason().label(), group.pods(),
+                        group.oldestWaitSeconds())).toList();
+        return new Stuck(at, idleAfter, ghosts, zombies, idle, pending, provenance());
+    }
+
+    /** The earliest sample, going back from {@code at}, since which {@code holder} has held memory on its node. */
+    private double firstSeen(String node, UsageView.UnmanagedMemory.Holder holder, Instant at) {
+        Instant seen = at;
+        for (Instant t = at.minus(DemoHistory.STEP); history.covers(t); t = t.minus(DemoHistory.STEP)) {
+            boolean held = history.usage(t).stream().filter(view -> view.node().equals(node))
+                    .flatMap(view -> view.unmanagedMemory().stream())
+                    .anyMatch(outside -> outside.usedBytes() > 0 && outside.holder().equals(holder));
+            if (!held) {
+                break;
+            }
+            seen = t;
+        }
+        return seen.getEpochSecond();
+    }
+
+    @Override
+    public List<String> clusters() {
+        return List.of(); // one simulated cluster: its series carry no cluster label
+    }
+
+    @Override
+    public FleetHistory inCluster(String cluster) {
+        throw new UnsupportedOperationException("the demo's simulation is one cluster: it tells no clusters apart");
     }
 
     @Override

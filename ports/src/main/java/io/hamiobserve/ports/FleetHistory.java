@@ -23,6 +23,10 @@ import java.util.List;
  * work of each call independently of the fleet's size (a fixed set of queries, not one per card)
  * and fails with {@link SourceUnavailableException} (saying why: unreachable, too slow, refused)
  * rather than hang or answer partly.
+ *
+ * <p>No method has a default body: a decorator (a cache, a health-recording wrapper) that inherited
+ * one would silently answer the default instead of passing the call through, so every
+ * implementation states what each call does, and a source without some figures says so.
  */
 public interface FleetHistory {
     /** The fleet at {@code at}: every card, and the containers {@code scope} asks for. */
@@ -41,11 +45,10 @@ public interface FleetHistory {
 
     /**
      * Every card's seen and unavailable seconds and every container's share of each card,
-     * integrated from {@code from} to {@code to} (showback). A source that keeps no history says so.
+     * integrated from {@code from} to {@code to} (showback). A source that keeps no such history
+     * throws, saying so.
      */
-    default CardHours cardHours(Instant from, Instant to) throws SourceUnavailableException {
-        throw new SourceUnavailableException(description() + " keeps no card-hours history");
-    }
+    CardHours cardHours(Instant from, Instant to) throws SourceUnavailableException;
 
     /** Allocated and used memory and compute (and, for a card, temperature and power) over a range. */
     TrendSet trends(TrendScope scope, Instant end, Duration range, Duration step) throws SourceUnavailableException;
@@ -53,11 +56,9 @@ public interface FleetHistory {
     /**
      * What is stuck at {@code at}: ghost allocations, zombie processes, shares idle for
      * {@code idleAfter} or longer, pending GPU pods. A source that keeps none of these series
-     * answers nothing stuck.
+     * throws, saying so (an empty list would read as "nothing stuck").
      */
-    default Stuck stuck(Instant at, Duration idleAfter) throws SourceUnavailableException {
-        return Stuck.none(at, idleAfter);
-    }
+    Stuck stuck(Instant at, Duration idleAfter) throws SourceUnavailableException;
 
     /** Where the figures come from, in words for the page footer ("Prometheus at http://..."). */
     String description();
@@ -67,16 +68,12 @@ public interface FleetHistory {
      * Prometheus's external labels or a relabeling put them; sorted); empty when they carry none,
      * as for one cluster.
      */
-    default List<String> clusters() {
-        return List.of();
-    }
+    List<String> clusters();
 
     /**
      * The history of one of {@link #clusters()}: every read narrowed to that cluster's series.
      *
      * @throws UnsupportedOperationException when the source tells no clusters apart
      */
-    default FleetHistory inCluster(String cluster) {
-        throw new UnsupportedOperationException("this source tells no clusters apart");
-    }
+    FleetHistory inCluster(String cluster);
 }

@@ -38,6 +38,18 @@ public record Showback(Instant from, Instant to, Grouping by, List<Row> rows, Fl
     private static final double GIB_HOUR = 1024.0 * 1024 * 1024 * 3600;
     private static final double CARD_CORE_HOUR = 100.0 * 3600;
 
+    /**
+     * Steps per window when integrating: hourly over a week, two-hourly over KRR's 14 days. A
+     * subquery's cost grows with its steps times the series (measured in docs/benchmarks.md); a pod
+     * shorter than a step is counted to the nearest step.
+     */
+    public static final int STEPS_PER_WINDOW = 168;
+
+    /** The integration step for a window: about {@value #STEPS_PER_WINDOW} per window, whole minutes. */
+    public static java.time.Duration step(java.time.Duration window) {
+        return java.time.Duration.ofMinutes(Math.max(1, (window.toSeconds() / STEPS_PER_WINDOW + 59) / 60));
+    }
+
     public Showback {
         Objects.requireNonNull(from);
         Objects.requireNonNull(to);

@@ -1,0 +1,89 @@
+package io.hamiobserve.demo;
+
+import io.hamiobserve.domain.fleet.CardAccrual;
+import io.hamiobserve.domain.fleet.CardHours;
+import io.hamiobserve.domain.fleet.Funnel;
+import io.hamiobserve.domain.fleet.ShareAccrual;
+import io.hamiobserve.domain.fleet.Showback;
+import io.hamiobserve.domain.fleet.Stuck;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The demo's history without a Prometheus answers showback and the stuck list from its simulated week. */
+class DemoFleetHistoryTest {
+    private static final Instant NOW = Instant.parse("2026-03-02T12:00:00Z");
+    private final DemoFleetHistory history = new DemoFleetHistory(new DemoHistory(DemoCluster.standard(), NOW));
+
+    @Test
+    void aWeeksCardHoursAddUpToTheFleetAndEveryCardWasSeenForTheWholeWeek() {
+        CardHours hours = history.cardHours(NOW.minus(Duration.ofDays(7)), NOW);
+        assertEquals(Duration.ofDays(7), Duration.between(hours.from(), hours.to()));
+        long cards = DemoCluster.standard().nodes().stream().count();
+        assertTrue(hours.cards().size() > cards, "every node's cards: " + hours.cards());
+        for (CardAccrual card : hours.cards()) {
+            assertEquals(7 * 24 * 3600.0, card.seenSeconds(), 1e-6, card.toString());
+            assertFalse(card.model().isEmpty(), card.toString());
+        }
+        Showback showback = hours.report(Showback.Grouping.NAMESPACE, io.hamiobserve.domain.fleet.Prices.NONE);
+        Showback.Fleet fleet = showback.fleet();
+        assertEquals(fleet.seen(), fleet.used() + fleet.allocatedIdle() + fleet.unallocated() + fleet.unavailable());
+        assertEquals(fleet.used() + fleet.allocatedIdle(),
+                showback.rows().stream().mapToLong(Showback.Row::allocatedTicks).sum());
+        assertTrue(fleet.used() > 0 && fleet.allocatedIdle() > 0 && fleet.unallocated() > 0, fleet.toString());
+        for (ShareAccrual share : hours.shares()) {
+            assertTrue(share.usedCardSeconds() <= share.allocatedCardSeconds() + 1e-9, share.toString());
+        }
+    }
+
+    @Test
+    void theGhostHoldsItsShareWithoutUseAndTheServingPodsAreActive() {
+        CardHours hours = history.cardHours(NOW.minus(Duration.ofDays(1)), NOW);
+        ShareAccrual ghost = hours.shares().stream().filter(share -> share.pod().startsWith("embed-api-"))
+                .findFirst().orElseThrow();
+        assertEquals("Deployment", ghost.ownerKind());
+        assertEquals("embed-api", ghost.ownerName());
+        assertTrue(ghost.allocatedCardSeconds() > 0);
+        assertEquals(0.0, ghost.usedCardSeconds());
+        assertFalse(ghost.active());
+        assertTrue(hours.shares().stream().anyMatch(share -> share.active() && share.usedCardSeconds() > 0));
+        Funnel fleet = Funnel.of(hours, Showback.Grouping.NAMESPACE).getFirst();
+        assertTrue(fleet.total() >= fleet.allocated() && fleet.allocated() > fleet.active()
+                && fleet.active() >= fleet.effective(), fleet.toString());
+    }
+
+    @Test
+    void theStuckListHasTheGhostTheZombieTheIdleAndThePendingPods() {
+        Stuck stuck = history.stuck(NOW, Duration.ofHours(1));
+        Stuck.GhostShare ghost = stuck.ghosts().stream().filter(share -> share.pod().startsWith("embed-api-"))
+                .findFirst().orElseThrow();
+        assertEquals("never_started", ghost.reason());
+        assertTrue(ghost.cards().orElseThrow() > 0);
+        assertTrue(ghost.ageSeconds(NOW) > 0);
+        Stuck.Zombie zombie = stuck.zombies().stream().filter(z -> z.node().equals(DemoCluster.NODE_A))
+                .findFirst().orElseThrow();
+        assertEquals("", zombie.namespace());
+        // The stray process has run for the whole simulated week.
+        assertTrue(zombie.ageSeconds(NOW).orElseThrow() >= Duration.ofDays(7).minus(DemoHistory.STEP).toSeconds(),
+                zombie.toString());
+        assertTrue(zombie.cardHours(NOW).orElseThrow() > 0);
+        assertEquals(List.of(2L, 1L), List.of(
+                stuck.pending().stream().filter(group -> group.reason().equals("insufficient_memory"))
+                        .mapToLong(Stuck.PendingGroup::pods).sum(),
+                stuck.pending().stream().filter(group -> !group.reason().equals("insufficient_memory"))
+                        .mapToLong(Stuck.PendingGroup::pods).sum()), stuck.pending().toString());
+    }
+
+    @Test
+    void theSimulationTellsNoClustersApart() {
+        assertEquals(List.of(), history.clusters());
+        assertThrows(UnsupportedOperationException.class, () -> history.inCluster("a"));
+    }
+}
