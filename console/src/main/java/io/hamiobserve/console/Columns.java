@@ -4,8 +4,8 @@ import io.hamiobserve.console.Format.Kind;
 import io.hamiobserve.console.view.TableView;
 import io.hamiobserve.domain.fleet.Capacity;
 import io.hamiobserve.domain.fleet.Card;
-import io.hamiobserve.domain.fleet.Chargeback;
 import io.hamiobserve.domain.fleet.Figure;
+import io.hamiobserve.domain.fleet.Showback;
 import io.hamiobserve.domain.fleet.FleetReadings;
 import io.hamiobserve.domain.fleet.FleetState;
 import io.hamiobserve.domain.fleet.FleetTotals;
@@ -248,13 +248,20 @@ final class Columns {
                 "severity", true);
     }
 
-    /** Namespaces now and their chargeback over the window ({@code bills} by namespace). */
-    static Table<FleetState.NamespaceSummary> namespaces(Links links, Map<String, Chargeback> bills) {
-        Function<FleetState.NamespaceSummary, Chargeback> bill = ns -> bills.get(ns.name());
-        Function<Function<Chargeback, Figure>, Function<FleetState.NamespaceSummary, Figure>> billed =
-                f -> ns -> bill.apply(ns) == null ? Figure.missing(io.hamiobserve.domain.fleet.Absence.NOT_REPORTED)
-                        : f.apply(bill.apply(ns));
-        return new Table<>("namespaces", "Namespaces", List.of(
+    /**
+     * Namespaces now and their showback over the window ({@link Showback} grouped by namespace: the
+     * same card-hours the Showback page sums to the fleet); a namespace's quota held is its GPU
+     * memory held on average over the window ÷ its memory quota now.
+     */
+    static Table<FleetState.NamespaceSummary> namespaces(Links links, Showback report) {
+        Map<String, Showback.Row> rows = new java.util.HashMap<>();
+        report.rows().forEach(row -> rows.put(row.key(), row));
+        double windowHours = java.time.Duration.between(report.from(), report.to()).toSeconds() / 3600.0;
+        long allocatedTotal = report.rows().stream().mapToLong(Showback.Row::allocatedTicks).sum();
+        Function<Function<Showback.Row, Figure>, Function<FleetState.NamespaceSummary, Figure>> billed =
+                f -> ns -> rows.get(ns.name()) == null ? Figure.missing(io.hamiobserve.domain.fleet.Absence.NOT_REPORTED)
+                        : f.apply(rows.get(ns.name()));
+        List<Table.Column<FleetState.NamespaceSummary>> columns = new java.util.ArrayList<>(List.of(
                 Table.<FleetState.NamespaceSummary>column("namespace", "Namespace", ns -> Value.text(ns.name()))
                         .linked(ns -> links.to(WorkloadsPage.PAGE, Map.of("workloads.q", ns.name()))),
                 column("workloads", "Workloads", (FleetState.NamespaceSummary ns) -> Value.of(ns.workloads(),
@@ -275,27 +282,44 @@ final class Columns {
                         ns -> Value.of(ns.utilisation(), Kind.PERCENT)).from(Measure.CONTAINER_UTILISATION),
                 Table.<FleetState.NamespaceSummary>column("cores_quota", "Compute quota",
                         ns -> Value.of(ns.coresQuota(), Kind.PERCENT)).from(Measure.QUOTA_LIMIT),
-                Table.<FleetState.NamespaceSummary>column("memory_gib_hours_allocated", "GiB·h alloc",
-                        ns -> Value.of(billed.apply(Chargeback::memoryAllocatedGibHours).apply(ns), Kind.HOURS))
-                        .from(Measure.NAMESPACE_MEMORY_ALLOCATED_SECONDS)
-                        .explained("GPU memory held over the window, GiB-hours"),
-                Table.<FleetState.NamespaceSummary>column("memory_gib_hours_used", "GiB·h used",
-                        ns -> Value.of(billed.apply(Chargeback::memoryUsedGibHours).apply(ns), Kind.HOURS))
-                        .from(Measure.NAMESPACE_MEMORY_USED_SECONDS),
-                column("memory_efficiency", "Mem efficiency", (FleetState.NamespaceSummary ns) ->
-                        Value.of(billed.apply(Chargeback::memoryEfficiency).apply(ns), Kind.FRACTION)),
                 Table.<FleetState.NamespaceSummary>column("card_hours_allocated", "Card·h alloc",
-                        ns -> Value.of(billed.apply(Chargeback::coresAllocatedCardHours).apply(ns), Kind.HOURS))
-                        .from(Measure.NAMESPACE_CORES_ALLOCATED_SECONDS)
-                        .explained("compute held over the window, in whole-card hours"),
+                        ns -> Value.of(billed.apply(row -> Figure.of(row.allocatedCardHours())).apply(ns), Kind.HOURS))
+                        .from(Measure.SHARE_CARD_SECONDS_ALLOCATED)
+                        .explained("cards blocked over the window: each share's larger of memory and core fraction"),
                 Table.<FleetState.NamespaceSummary>column("card_hours_used", "Card·h used",
-                        ns -> Value.of(billed.apply(Chargeback::coresUsedCardHours).apply(ns), Kind.HOURS))
-                        .from(Measure.NAMESPACE_CORES_USED_SECONDS),
-                column("share", "Share of cluster", (FleetState.NamespaceSummary ns) ->
-                        Value.of(billed.apply(Chargeback::memoryShareOfCluster).apply(ns), Kind.FRACTION)),
-                column("quota_held", "Quota held", (FleetState.NamespaceSummary ns) ->
-                        Value.of(billed.apply(Chargeback::memoryQuotaHeld).apply(ns), Kind.FRACTION))),
-                "memory_gib_hours_allocated", true);
+                        ns -> Value.of(billed.apply(row -> Figure.of(row.usedCardHours())).apply(ns), Kind.HOURS))
+                        .from(Measure.SHARE_CARD_SECONDS_USED)
+                        .explained("each share's utilisation of its card, at most its size"),
+                column("efficiency", "Efficiency", (FleetState.NamespaceSummary ns) ->
+                        Value.of(billed.apply(row -> optional(row.efficiency())).apply(ns), Kind.FRACTION)),
+                Table.<FleetState.NamespaceSummary>column("memory_gib_hours_allocated", "GiB·h alloc",
+                        ns -> Value.of(billed.apply(row -> Figure.of(row.memoryGibHours())).apply(ns), Kind.HOURS))
+                        .from(Measure.SHARE_MEMORY_SECONDS)
+                        .explained("GPU memory held over the window, GiB-hours"),
+                Table.<FleetState.NamespaceSummary>column("core_hours_allocated", "Core·h alloc",
+                        ns -> Value.of(billed.apply(row -> Figure.of(row.coreHours())).apply(ns), Kind.HOURS))
+                        .from(Measure.SHARE_CORE_SECONDS)
+                        .explained("compute held over the window, in whole-card hours"),
+                column("share", "Share of fleet", (FleetState.NamespaceSummary ns) -> Value.of(billed.apply(
+                        row -> Figure.of(row.allocatedTicks()).fractionOf(Figure.of(allocatedTotal))).apply(ns),
+                        Kind.FRACTION)),
+                Table.<FleetState.NamespaceSummary>column("quota_held", "Quota held", ns -> Value.of(billed.apply(
+                        row -> Figure.of(row.memoryGibHours()).fractionOf(ns.memoryQuota().map(
+                                bytes -> bytes / (1024.0 * 1024 * 1024) * windowHours))).apply(ns), Kind.FRACTION))
+                        .explained("GPU memory held on average over the window ÷ the memory quota")));
+        // With prices, what each namespace's blocked hours cost and their idle part (as on the Showback page).
+        if (report.rows().stream().anyMatch(row -> row.cost().isPresent())) {
+            columns.add(column("cost", "Cost", (FleetState.NamespaceSummary ns) ->
+                    Value.of(billed.apply(row -> optional(row.cost())).apply(ns), Kind.DECIMAL)));
+            columns.add(column("idle_cost", "Idle cost", (FleetState.NamespaceSummary ns) ->
+                    Value.of(billed.apply(row -> optional(row.idleCost())).apply(ns), Kind.DECIMAL)));
+        }
+        return new Table<>("namespaces", "Namespaces", columns, "card_hours_allocated", true);
+    }
+
+    private static Figure optional(java.util.OptionalDouble value) {
+        return value.isPresent() ? Figure.of(value.getAsDouble())
+                : Figure.missing(io.hamiobserve.domain.fleet.Absence.NOT_REPORTED);
     }
 
     static Table<Capacity.ModelCapacity> capacity() {

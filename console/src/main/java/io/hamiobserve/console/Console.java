@@ -72,7 +72,7 @@ public final class Console {
 
     /**
      * Reads, in the background, what the fleet-wide pages need (every container now, each one's
-     * use over the default window, the namespaces' accrual over a week, the cluster's trends) and
+     * use over the default window, a week's card-hours (showback and the namespaces' bill), the cluster's trends) and
      * reads it again every {@link ConsoleSettings#refresh} whether or not anyone is looking, so a
      * visit — the first after start included — is served kept answers and never waits for a
      * fleet-wide read; each page says when its figures were read and how often they are. Until the

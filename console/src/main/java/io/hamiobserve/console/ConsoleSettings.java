@@ -14,7 +14,7 @@ import java.util.Optional;
  * @param banner             a notice over every page (the demo says where its figures come from), or empty
  * @param fresh              how long the fleet's current figures are reused across requests
  * @param refresh            how often the fleet-wide answers (every container now, the window
- *                           summaries, chargeback, the cluster's trends) are read again in the
+ *                           summaries, card-hours, the cluster's trends) are read again in the
  *                           background, whether or not anyone is looking
  * @param readyTimeout       how long readiness waits for the first of those reads at start
  * @param readLimit          how long a page waits for figures being read, and the oldest read a page

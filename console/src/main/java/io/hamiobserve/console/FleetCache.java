@@ -1,6 +1,5 @@
 package io.hamiobserve.console;
 
-import io.hamiobserve.domain.fleet.AccrualHistory;
 import io.hamiobserve.domain.fleet.FleetScope;
 import io.hamiobserve.domain.fleet.FleetState;
 import io.hamiobserve.domain.fleet.TrendScope;
@@ -136,15 +135,11 @@ final class FleetCache {
                 when -> history.usage(when, window, settledAfter, scope));
     }
 
-    AccrualHistory accruals(Instant at, Duration window) throws SourceUnavailableException {
-        return cached(List.of("accruals", window), longer(), at, when -> history.accruals(when, window));
-    }
-
     Stuck stuck(Instant at, Duration idleAfter) throws SourceUnavailableException {
         return cached(List.of("stuck", idleAfter), fresh, at, when -> history.stuck(when, idleAfter));
     }
 
-    /** Card-hours over the {@code window} ending at {@code at}, kept as long as a chargeback. */
+    /** Card-hours over the {@code window} ending at {@code at} (showback, and the namespaces' bill), kept longer. */
     io.hamiobserve.domain.fleet.CardHours cardHours(Instant at, Duration window) throws SourceUnavailableException {
         return cached(List.of("cardHours", window), longer(), at, when -> history.cardHours(when.minus(window), when));
     }

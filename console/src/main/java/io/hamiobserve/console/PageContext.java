@@ -84,7 +84,7 @@ final class PageContext {
 
     /**
      * Reads what the fleet-wide pages need with their default windows and ranges — every container
-     * now, the cards, each container's use over the default window, a week's chargeback, the
+     * now, the cards, each container's use over the default window, a week's card-hours (showback), the
      * cluster's trends — all at once (as a page sends its reads) through {@code keeper}, and
      * returns when every read has answered; the first failure is thrown.
      */
@@ -93,7 +93,7 @@ final class PageContext {
         TimeRange range = TimeRange.DAY;
         keeper.all(List.of(
                 () -> keeper.usage(at, RightSizing.DEFAULT_WINDOW, RightSizing.MIN_HISTORY, FleetScope.EVERYTHING),
-                () -> keeper.accruals(at, Duration.ofDays(7)),
+                () -> keeper.cardHours(at, Duration.ofDays(7)),
                 () -> keeper.trends(new TrendScope.Cluster(), at, range.length(), range.step()),
                 () -> keeper.state(at, FleetScope.CARDS_ONLY),
                 () -> keeper.state(at, FleetScope.EVERYTHING)));

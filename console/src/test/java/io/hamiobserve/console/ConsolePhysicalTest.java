@@ -1,6 +1,5 @@
 package io.hamiobserve.console;
 
-import io.hamiobserve.domain.fleet.AccrualHistory;
 import io.hamiobserve.domain.fleet.Absence;
 import io.hamiobserve.domain.fleet.Figure;
 import io.hamiobserve.domain.fleet.FleetReadings;
@@ -52,11 +51,6 @@ class ConsolePhysicalTest {
             public UsageHistory usage(Instant at, Duration window, Duration settledAfter, FleetScope scope)
                     throws SourceUnavailableException {
                 return fixed.usage(at, window, settledAfter, scope);
-            }
-
-            @Override
-            public AccrualHistory accruals(Instant at, Duration window) throws SourceUnavailableException {
-                return fixed.accruals(at, window);
             }
 
             @Override

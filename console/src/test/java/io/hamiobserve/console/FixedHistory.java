@@ -1,12 +1,10 @@
 package io.hamiobserve.console;
 
 import io.hamiobserve.domain.fleet.Absence;
-import io.hamiobserve.domain.fleet.AccrualHistory;
 import io.hamiobserve.domain.fleet.Figure;
 import io.hamiobserve.domain.fleet.FleetReadings;
 import io.hamiobserve.domain.fleet.FleetScope;
 import io.hamiobserve.domain.fleet.Measure;
-import io.hamiobserve.domain.fleet.NamespaceAccrual;
 import io.hamiobserve.domain.fleet.Provenance;
 import io.hamiobserve.domain.fleet.Trend;
 import io.hamiobserve.domain.fleet.TrendScope;
@@ -136,18 +134,6 @@ final class FixedHistory implements FleetHistory {
                         Figure.of(27.4), 2000, 1800, Figure.of(25)),
                 new UsageHistory.ShareHistory("ml-team", "notebook", "jupyter", "GPU-A0", Figure.of(3180 * MIB),
                         Figure.of(8), 50, 10, Figure.of(5))), provenance());
-    }
-
-    @Override
-    public AccrualHistory accruals(Instant at, Duration window) throws SourceUnavailableException {
-        check();
-        double seconds = window.toSeconds();
-        return new AccrualHistory(at, window, List.of(
-                new NamespaceAccrual("ml-team", Figure.of(12 * GIB * seconds), Figure.of(5 * GIB * seconds),
-                        Figure.of(50 * seconds), Figure.of(27 * seconds)),
-                new NamespaceAccrual(HOSTILE_NAMESPACE, Figure.of(20 * GIB * seconds),
-                        Figure.missing(Absence.NO_USAGE_YET), Figure.of(40 * seconds),
-                        Figure.missing(Absence.NO_USAGE_YET))), provenance());
     }
 
     /**

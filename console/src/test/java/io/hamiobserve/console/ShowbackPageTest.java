@@ -1,6 +1,5 @@
 package io.hamiobserve.console;
 
-import io.hamiobserve.domain.fleet.AccrualHistory;
 import io.hamiobserve.domain.fleet.CardAccrual;
 import io.hamiobserve.domain.fleet.CardHours;
 import io.hamiobserve.domain.fleet.FleetReadings;
@@ -46,11 +45,6 @@ class ShowbackPageTest {
             public UsageHistory usage(Instant at, Duration window, Duration settledAfter, FleetScope scope)
                     throws SourceUnavailableException {
                 return fixed.usage(at, window, settledAfter, scope);
-            }
-
-            @Override
-            public AccrualHistory accruals(Instant at, Duration window) throws SourceUnavailableException {
-                return fixed.accruals(at, window);
             }
 
             @Override
@@ -146,5 +140,45 @@ class ShowbackPageTest {
         assertTrue(lines.contains("unhealthy / unregistered,24,,,,,,,24,"), csv);
         String page = get(base + "/showback");
         assertTrue(page.contains(">Cost<") || page.contains("Cost</"), page);
+    }
+
+    /** The namespaces page bills from the same card-hours: its lines are the showback's rows by namespace. */
+    @Test
+    void theNamespacesPageBillsEachNamespaceFromShowbackWithCostAndEscapesItsName() throws Exception {
+        String base = start(ConsoleSettings.defaults().withPrices(new Prices(Map.of("A100-SXM4-80GB", 2.0, "L4", 1.0))));
+        List<String> lines = get(base + "/namespaces?export=namespaces.csv").lines().toList();
+        List<String> header = List.of(lines.getFirst().split(","));
+        assertTrue(header.containsAll(List.of("namespace", "card_hours_allocated", "card_hours_used", "efficiency",
+                "memory_gib_hours_allocated", "core_hours_allocated", "share", "quota_held", "cost", "idle_cost")),
+                header.toString());
+        Map<String, String> ml = row(header, lines, "ml");
+        assertEquals("84", ml.get("card_hours_allocated"));
+        assertEquals("42", ml.get("card_hours_used"));
+        assertEquals("0.5", ml.get("efficiency"));
+        assertEquals("168", ml.get("cost"), "84 card-hours of an A100 at 2");
+        assertEquals("84", ml.get("idle_cost"));
+        assertEquals("0.875", ml.get("share"), "84 of the 96 card-hours allocated");
+        Map<String, String> hostile = row(header, lines, HOSTILE);
+        assertEquals("12", hostile.get("card_hours_allocated"));
+        assertEquals("0", hostile.get("card_hours_used"));
+        assertEquals("12", hostile.get("cost"));
+        assertEquals(Duration.ofDays(7), asked, "the Showback page's default window");
+        String page = get(base + "/namespaces");
+        assertFalse(page.contains(HOSTILE), "a namespace is escaped");
+        assertTrue(page.contains("&lt;script&gt;alert(1)&lt;/script&gt;"), page);
+        assertTrue(page.contains("Card-hours allocated"), page);
+        get(base + "/namespaces?window=30d");
+        assertEquals(Duration.ofDays(30), asked);
+    }
+
+    private static Map<String, String> row(List<String> header, List<String> lines, String namespace) {
+        String line = lines.stream().filter(each -> each.startsWith(namespace + ",")).findFirst().orElseThrow(
+                () -> new AssertionError("no row for " + namespace + " in " + lines));
+        String[] cells = line.split(",", -1);
+        Map<String, String> row = new java.util.HashMap<>();
+        for (int i = 0; i < header.size(); i++) {
+            row.put(header.get(i), cells[i]);
+        }
+        return row;
     }
 }

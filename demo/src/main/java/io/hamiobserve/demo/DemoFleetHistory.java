@@ -8,16 +8,13 @@ import io.hamiobserve.domain.PendingDemand;
 import io.hamiobserve.domain.PodOwner;
 import io.hamiobserve.domain.PodPlacement;
 import io.hamiobserve.domain.UsageView;
-import io.hamiobserve.domain.fleet.AccrualHistory;
 import io.hamiobserve.domain.fleet.CardAccrual;
 import io.hamiobserve.domain.fleet.CardHours;
-import io.hamiobserve.domain.fleet.Chargeback;
 import io.hamiobserve.domain.fleet.Figure;
 import io.hamiobserve.domain.fleet.FleetReadings;
 import io.hamiobserve.domain.fleet.FleetScope;
 import io.hamiobserve.domain.fleet.Funnel;
 import io.hamiobserve.domain.fleet.Measure;
-import io.hamiobserve.domain.fleet.NamespaceAccrual;
 import io.hamiobserve.domain.fleet.Provenance;
 import io.hamiobserve.domain.fleet.RightSizing;
 import io.hamiobserve.domain.fleet.ShareAccrual;
@@ -151,14 +148,6 @@ public final class DemoFleetHistory implements FleetHistory {
     private record Sample(long epochSecond, double usedBytes, double utilisation) {
     }
 
-    /** A namespace's byte-seconds and percent-seconds, held and used. */
-    private record Accrued(double memoryHeld, double memoryUsed, double coresHeld, double coresUsed) {
-        Accrued plus(Accrued other) {
-            return new Accrued(memoryHeld + other.memoryHeld, memoryUsed + other.memoryUsed,
-                    coresHeld + other.coresHeld, coresUsed + other.coresUsed);
-        }
-    }
-
     @Override
     public UsageHistory usage(Instant at, Duration window, Duration settledAfter, FleetScope scope) {
         Map<Share, List<Sample>> samples = new LinkedHashMap<>();
@@ -198,33 +187,6 @@ public final class DemoFleetHistory implements FleetHistory {
         int upper = Math.min(sorted.length - 1, lower + 1);
         double weight = rank - lower;
         return sorted[lower] * (1 - weight) + sorted[upper] * weight;
-    }
-
-    @Override
-    public AccrualHistory accruals(Instant at, Duration window) {
-        long step = Chargeback.step(window).toSeconds();
-        Map<String, Accrued> sums = new TreeMap<>();
-        long first = Math.floorDiv(at.minus(window).getEpochSecond(), step) * step + step;
-        for (long t = first; t <= at.getEpochSecond(); t += step) {
-            Instant instant = Instant.ofEpochSecond(t);
-            if (!history.covers(instant)) {
-                continue;
-            }
-            for (AllocationView.ContainerAllocation share : history.allocation(instant).containers()) {
-                sums.merge(share.pod().namespace(), new Accrued(share.memoryBytes() * (double) step, 0,
-                        share.cores() * (double) step, 0), Accrued::plus);
-            }
-            for (UsageView view : history.usage(instant)) {
-                for (UsageView.ContainerDevice device : view.containers()) {
-                    sums.merge(device.pod().namespace(), new Accrued(0, device.usage().usedBytes() * (double) step, 0,
-                            device.usage().smUtilPercent() * (double) step), Accrued::plus);
-                }
-            }
-        }
-        List<NamespaceAccrual> accruals = new ArrayList<>();
-        sums.forEach((namespace, sum) -> accruals.add(new NamespaceAccrual(namespace, Figure.of(sum.memoryHeld()),
-                Figure.of(sum.memoryUsed()), Figure.of(sum.coresHeld()), Figure.of(sum.coresUsed()))));
-        return new AccrualHistory(at, window, accruals, provenance());
     }
 
     /**

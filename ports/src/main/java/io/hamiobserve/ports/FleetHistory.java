@@ -1,6 +1,5 @@
 package io.hamiobserve.ports;
 
-import io.hamiobserve.domain.fleet.AccrualHistory;
 import io.hamiobserve.domain.fleet.CardHours;
 import io.hamiobserve.domain.fleet.FleetReadings;
 import io.hamiobserve.domain.fleet.FleetScope;
@@ -15,8 +14,8 @@ import java.util.List;
 
 /**
  * What the fleet's metrics say now and over a window: every card, share and container at an
- * instant, each container's use summarised over a window (for right-sizing), each namespace's
- * accrued allocation and use (for chargeback), and trends for charts. Read-only.
+ * instant, each container's use summarised over a window (for right-sizing), every card's and share's
+ * card-hours (for showback), what is stuck, and trends for charts. Read-only.
  *
  * <p>A scope says which containers a caller needs; an implementation reads at least those (an
  * in-memory one may return everything). Every answer carries, for each measure, the query it came from. An implementation bounds the
@@ -39,9 +38,6 @@ public interface FleetHistory {
      */
     UsageHistory usage(Instant at, Duration window, Duration settledAfter, FleetScope scope)
             throws SourceUnavailableException;
-
-    /** Each namespace's allocated and used memory and compute, integrated over {@code window}. */
-    AccrualHistory accruals(Instant at, Duration window) throws SourceUnavailableException;
 
     /**
      * Every card's seen and unavailable seconds and every container's share of each card,

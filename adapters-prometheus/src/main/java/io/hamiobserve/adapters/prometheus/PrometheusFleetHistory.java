@@ -2,8 +2,6 @@ package io.hamiobserve.adapters.prometheus;
 
 import io.hamiobserve.adapters.prometheus.PrometheusApi.Sample;
 import io.hamiobserve.domain.fleet.Absence;
-import io.hamiobserve.domain.fleet.Chargeback;
-import io.hamiobserve.domain.fleet.AccrualHistory;
 import io.hamiobserve.domain.fleet.CardAccrual;
 import io.hamiobserve.domain.fleet.CardHours;
 import io.hamiobserve.domain.fleet.ShareAccrual;
@@ -11,9 +9,9 @@ import io.hamiobserve.domain.fleet.Figure;
 import io.hamiobserve.domain.fleet.FleetReadings;
 import io.hamiobserve.domain.fleet.FleetScope;
 import io.hamiobserve.domain.fleet.Measure;
-import io.hamiobserve.domain.fleet.NamespaceAccrual;
 import io.hamiobserve.domain.fleet.Provenance;
 import io.hamiobserve.domain.fleet.RightSizing;
+import io.hamiobserve.domain.fleet.Showback;
 import io.hamiobserve.domain.fleet.Stuck;
 import io.hamiobserve.domain.fleet.Trend;
 import io.hamiobserve.domain.fleet.TrendScope;
@@ -576,38 +574,6 @@ public final class PrometheusFleetHistory implements FleetHistory {
     }
 
     @Override
-    public AccrualHistory accruals(Instant at, Duration window) throws SourceUnavailableException {
-        probeOnce();
-        Duration step = Chargeback.step(window);
-        Map<String, Object> values = Map.of("window", window, "step", step, "stepSeconds", step.toSeconds());
-        boolean recorded = recordedCovers(RecordingRules.Group.NAMESPACES, at, window);
-        Batch batch = new Batch(at);
-        var memoryAllocated = batch.query(Measure.NAMESPACE_MEMORY_ALLOCATED_SECONDS, accrual(
-                "namespace_memory_allocated_seconds", RecordingRules.MEMORY_ALLOCATED, recorded).bind(values));
-        var memoryUsed = batch.query(Measure.NAMESPACE_MEMORY_USED_SECONDS, accrual(
-                "namespace_memory_used_seconds", RecordingRules.MEMORY_USED, recorded).bind(values));
-        var coresAllocated = batch.query(Measure.NAMESPACE_CORES_ALLOCATED_SECONDS, accrual(
-                "namespace_cores_allocated_seconds", RecordingRules.CORES_ALLOCATED, recorded).bind(values));
-        var coresUsed = batch.query(Measure.NAMESPACE_CORES_USED_SECONDS, accrual(
-                "namespace_cores_used_seconds", RecordingRules.CORES_USED, recorded).bind(values));
-        batch.await();
-        Map<String, Double> memory = byKey(memoryAllocated.join(), "namespace");
-        Map<String, Double> memoryUse = byKey(memoryUsed.join(), "namespace");
-        Map<String, Double> cores = byKey(coresAllocated.join(), "namespace");
-        Map<String, Double> coresUse = byKey(coresUsed.join(), "namespace");
-        TreeSet<String> namespaces = new TreeSet<>(memory.keySet());
-        namespaces.addAll(memoryUse.keySet());
-        namespaces.addAll(cores.keySet());
-        List<NamespaceAccrual> accruals = new ArrayList<>();
-        for (String namespace : namespaces) {
-            accruals.add(new NamespaceAccrual(namespace, figure(memory.get(namespace)),
-                    figure(memoryUse.get(namespace), Absence.NO_USAGE_YET), figure(cores.get(namespace)),
-                    figure(coresUse.get(namespace), Absence.NO_USAGE_YET)));
-        }
-        return new AccrualHistory(at, window, accruals, batch.provenance);
-    }
-
-    @Override
     public Stuck stuck(Instant at, Duration idleAfter) throws SourceUnavailableException {
         probeOnce();
         Batch batch = new Batch(at);
@@ -667,7 +633,7 @@ public final class PrometheusFleetHistory implements FleetHistory {
         }
         probeOnce();
         Duration window = Duration.ofSeconds(Math.max(60, Duration.between(from, to).toSeconds() / 60 * 60));
-        Duration step = Chargeback.step(window);
+        Duration step = Showback.step(window);
         Map<String, Object> values = Map.of("window", window, "step", step, "stepSeconds", step.toSeconds());
         CardHourQueries queries = FleetQueries.cardHours(clusterLabel);
         Batch batch = new Batch(to);

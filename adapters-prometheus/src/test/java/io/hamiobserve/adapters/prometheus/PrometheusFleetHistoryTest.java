@@ -1,14 +1,11 @@
 package io.hamiobserve.adapters.prometheus;
 
 import io.hamiobserve.domain.fleet.Absence;
-import io.hamiobserve.domain.fleet.AccrualHistory;
-import io.hamiobserve.domain.fleet.Chargeback;
 import io.hamiobserve.domain.fleet.Figure;
 import io.hamiobserve.domain.fleet.FleetReadings;
 import io.hamiobserve.domain.fleet.FleetScope;
 import io.hamiobserve.domain.fleet.FleetState;
 import io.hamiobserve.domain.fleet.Measure;
-import io.hamiobserve.domain.fleet.NamespaceAccrual;
 import io.hamiobserve.domain.fleet.Recommendation;
 import io.hamiobserve.domain.fleet.RightSizing;
 import io.hamiobserve.domain.fleet.Trend;
@@ -250,20 +247,6 @@ class PrometheusFleetHistoryTest {
         Recommendation alice = recommendations.stream().filter(r -> r.workload().pod().equals("notebook-alice"))
                 .findFirst().orElseThrow();
         assertTrue(alice.idle(), "no utilisation for three hours");
-    }
-
-    @Test
-    void chargebackIntegratesEachNamespaceOverTheWindow() throws Exception {
-        AccrualHistory accruals = history.accruals(Instant.ofEpochSecond(end), Duration.ofHours(6));
-        NamespaceAccrual ml = accruals.namespaces().stream().filter(ns -> ns.namespace().equals("ml-team"))
-                .findFirst().orElseThrow();
-        // 12 GiB held for six hours, to one integration step either way.
-        double step = Chargeback.step(Duration.ofHours(6)).toSeconds() / 3600.0;
-        assertEquals(12 * 6, ml.memoryAllocatedByteSeconds().orElseThrow() / GIB / 3600, 12 * step + 1e-9);
-        assertEquals(50 * 6, ml.coresAllocatedPercentSeconds().orElseThrow() / 3600, 50 * step + 1e-9);
-        NamespaceAccrual hostile = accruals.namespaces().stream()
-                .filter(ns -> ns.namespace().equals(HOSTILE_NAMESPACE)).findFirst().orElseThrow();
-        assertEquals(Figure.missing(Absence.NO_USAGE_YET), hostile.memoryUsedByteSeconds());
     }
 
     @Test

@@ -1,11 +1,8 @@
 package io.hamiobserve.adapters.prometheus;
 
-import io.hamiobserve.domain.fleet.AccrualHistory;
-import io.hamiobserve.domain.fleet.Chargeback;
 import io.hamiobserve.domain.fleet.Figure;
 import io.hamiobserve.domain.fleet.FleetScope;
 import io.hamiobserve.domain.fleet.Measure;
-import io.hamiobserve.domain.fleet.NamespaceAccrual;
 import io.hamiobserve.domain.fleet.RightSizing;
 import io.hamiobserve.domain.fleet.UsageHistory;
 import org.junit.jupiter.api.AfterAll;
@@ -192,43 +189,6 @@ class RecordingRulesTest {
             long lag = now.get(i).samples() - recordedNow.get(i).samples();
             assertTrue(lag >= 0 && lag <= 60, "samples not yet recorded: " + lag);
         }
-    }
-
-    @Test
-    void chargebackReadsTheSameBillFromTheRecordedNamespaceSumsAndCountsEachShareOnce() throws Exception {
-        Duration window = Duration.ofHours(6);
-        AccrualHistory fromSamples = fromRaw.accruals(Instant.ofEpochSecond(at), window);
-        AccrualHistory fromRecords = fromRecorded.accruals(Instant.ofEpochSecond(at), window);
-        assertTrue(fromRecords.provenance().get(Measure.NAMESPACE_MEMORY_ALLOCATED_SECONDS).expression()
-                .contains(RecordingRules.MEMORY_ALLOCATED.record()));
-        assertFalse(fromSamples.provenance().get(Measure.NAMESPACE_MEMORY_ALLOCATED_SECONDS).expression()
-                .contains(RecordingRules.MEMORY_ALLOCATED.record()));
-        // Allocations hold still: the same figures exactly. Use moves: a recorded sum is the value
-        // of the minute's evaluation, up to a minute before the step (the group runs at an offset
-        // into each minute), so the two integrals differ by what changed within that minute.
-        assertEquals(fromSamples.namespaces().size(), fromRecords.namespaces().size());
-        for (int i = 0; i < fromSamples.namespaces().size(); i++) {
-            NamespaceAccrual expected = fromSamples.namespaces().get(i);
-            NamespaceAccrual actual = fromRecords.namespaces().get(i);
-            assertEquals(expected.namespace(), actual.namespace());
-            assertEquals(expected.memoryAllocatedByteSeconds(), actual.memoryAllocatedByteSeconds());
-            assertEquals(expected.coresAllocatedPercentSeconds(), actual.coresAllocatedPercentSeconds());
-            assertEquals(expected.memoryUsedByteSeconds().orElseThrow(), actual.memoryUsedByteSeconds().orElseThrow(),
-                    0.01 * expected.memoryUsedByteSeconds().orElseThrow());
-            assertEquals(expected.coresUsedPercentSeconds().orElseThrow(), actual.coresUsedPercentSeconds().orElseThrow(),
-                    0.01 * expected.coresUsedPercentSeconds().orElseThrow());
-        }
-
-        NamespaceAccrual ml = fromSamples.namespaces().stream().filter(ns -> ns.namespace().equals("ml-team"))
-                .findFirst().orElseThrow();
-        // 12 GiB held for six hours (to one integration step): two replicas report it, it is billed once.
-        double step = Chargeback.step(window).toSeconds() / 3600.0;
-        assertEquals(12 * 6, ml.memoryAllocatedByteSeconds().orElseThrow() / GIB / 3600, 12 * step + 1e-9);
-        assertEquals(50 * 6, ml.coresAllocatedPercentSeconds().orElseThrow() / 3600, 50 * step + 1e-9);
-        NamespaceAccrual batch = fromSamples.namespaces().stream().filter(ns -> ns.namespace().equals("batch"))
-                .findFirst().orElseThrow();
-        assertEquals(16 * 6, batch.memoryAllocatedByteSeconds().orElseThrow() / GIB / 3600, 16 * step + 1e-9);
-        assertEquals(70 * 6, batch.coresUsedPercentSeconds().orElseThrow() / 3600, 70 * step + 1e-9);
     }
 
     private static List<UsageHistory.ShareHistory> sorted(List<UsageHistory.ShareHistory> shares) {

@@ -362,7 +362,7 @@ public final class ConsoleBenchmark {
                 io.hamiobserve.domain.fleet.RightSizing.MIN_HISTORY,
                 io.hamiobserve.domain.fleet.FleetScope.EVERYTHING).provenance().values()
                 .forEach(query -> expressions.put(query.name(), query.expression()));
-        history.accruals(at, Duration.ofDays(7)).provenance().values()
+        history.cardHours(at.minus(Duration.ofDays(7)), at).provenance().values()
                 .forEach(query -> expressions.put(query.name(), query.expression()));
         HttpClient client = HttpClient.newHttpClient();
         System.out.printf("%d queries, each alone, median of 3 (load average %s)%n", expressions.size(),

@@ -6,7 +6,6 @@ import io.hamiobserve.exposition.Exposition;
 import io.hamiobserve.app.metrics.SelfMetrics;
 import io.hamiobserve.app.metrics.SkipCounter;
 import io.hamiobserve.app.metrics.SourceHealth;
-import io.hamiobserve.domain.fleet.AccrualHistory;
 import io.hamiobserve.domain.fleet.FleetReadings;
 import io.hamiobserve.domain.fleet.FleetScope;
 import io.hamiobserve.domain.fleet.TrendScope;
@@ -71,11 +70,6 @@ public final class ConsoleRole implements Role {
             public UsageHistory usage(Instant at, Duration window, Duration settledAfter, FleetScope scope)
                     throws SourceUnavailableException {
                 return recorded(() -> history.usage(at, window, settledAfter, scope));
-            }
-
-            @Override
-            public AccrualHistory accruals(Instant at, Duration window) throws SourceUnavailableException {
-                return recorded(() -> history.accruals(at, window));
             }
 
             @Override
