@@ -196,6 +196,16 @@ abstract class FleetPage implements ConsolePage.Handler {
         return table.view(rows, request.parameters(), links, request.path(), queries, caption, empty);
     }
 
+    /** The funnel section: its grouping's choices, the funnel and where it loses the most. */
+    void funnel(Builder page, Request request, ShowbackView.FunnelSection section) {
+        page.add(new Choices("Funnel by", ShowbackView.FunnelSection.GROUPS.stream().map(by -> new Link(by.label(),
+                links.to(request.path(), with(request.parameters(), "funnel", by.label())), by == section.by()))
+                .toList()));
+        page.add(view(section.table(), section.funnel(), request, page.anchors(), "", "No card was seen in the window."));
+        page.add(view(section.lossTable(), section.losses(), request, page.anchors(), "",
+                "Nothing lost: every allocation is active and effective."));
+    }
+
     /** A table and its rows, for export. */
     record Rows<R>(Table<R> table, List<R> rows) {
         String export(String format, Map<String, String> parameters) {

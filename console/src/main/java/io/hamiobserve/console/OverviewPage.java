@@ -6,7 +6,9 @@ import io.hamiobserve.console.PageKit.Request;
 import io.hamiobserve.console.PageKit.Result;
 import io.hamiobserve.console.view.Tiles;
 import io.hamiobserve.domain.fleet.Card;
+import io.hamiobserve.domain.fleet.CardHours;
 import io.hamiobserve.domain.fleet.Figure;
+import io.hamiobserve.domain.fleet.Funnel;
 import io.hamiobserve.domain.fleet.FleetScope;
 import io.hamiobserve.domain.fleet.FleetState;
 import io.hamiobserve.domain.fleet.FleetTotals;
@@ -17,6 +19,7 @@ import io.hamiobserve.domain.fleet.TrendSet;
 import io.hamiobserve.domain.fleet.WorkloadShare;
 import io.hamiobserve.ports.SourceUnavailableException;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -30,6 +33,8 @@ final class OverviewPage extends FleetPage {
     private static final int TOP = 10;
     /** The most clusters whose totals the overview reads (each a cards-only read of its own). */
     static final int MAX_CLUSTER_ROWS = 16;
+    /** The funnel's window: the Showback page's default, so both read the same card-hours. */
+    static final Duration FUNNEL_WINDOW = Duration.ofDays(7);
 
     OverviewPage(PageContext context) {
         super(context);
@@ -39,6 +44,7 @@ final class OverviewPage extends FleetPage {
     public Result build(Request request) throws SourceUnavailableException {
         TimeRange range = range(request, TimeRange.DAY);
         fleet.ahead(() -> fleet.trends(new TrendScope.Cluster(), request.at(), range.length(), range.step()));
+        fleet.ahead(() -> fleet.cardHours(request.at(), FUNNEL_WINDOW));
         FleetState state = fleet.state(request.at(), FleetScope.EVERYTHING);
         Builder page = page("Overview", request, state);
         Map<Measure, String> queries = page.queries(state.provenance());
@@ -47,11 +53,17 @@ final class OverviewPage extends FleetPage {
         List<Card> attention = PhysicalView.attention(state.cards());
         List<String[]> health = Columns.healthRows(state.health());
         List<Columns.ClusterTotals> clusters = clusterTotals(request);
-        Optional<Result> export = export(request, Map.of("clusters", rows(Columns.clusters(links), clusters),
+        // The Showback page's funnel over its default window: the card-hours the background refresh keeps.
+        CardHours hours = fleet.cardHours(request.at(), FUNNEL_WINDOW);
+        page.queries(hours.provenance());
+        ShowbackView.FunnelSection funnel = ShowbackView.FunnelSection.of(hours, request.get("funnel"), links);
+        Map<String, Rows<?>> tables = new java.util.HashMap<>(funnel.exports());
+        tables.putAll(Map.of("clusters", rows(Columns.clusters(links), clusters),
                 "nodes", rows(Columns.nodes(links), state.nodes()),
                 "idle", rows(Columns.idleShares(links), idle), "beyond", rows(Columns.beyondAllocation(links), beyond),
                 "health", rows(Columns.health(), health), "hardware", rows(PhysicalView.attentionTable(links),
                         attention)));
+        Optional<Result> export = export(request, tables);
         if (export.isPresent()) {
             return export.get();
         }
@@ -92,6 +104,11 @@ final class OverviewPage extends FleetPage {
         page.add(rangeChoices(request, range));
         TrendSet trends = fleet.trends(new TrendScope.Cluster(), request.at(), range.length(), range.step());
         charts(page, "cluster", trends, "");
+        page.note("info", "The funnel over the last " + Format.duration(FUNNEL_WINDOW) + ", in cards' worth: total "
+                + "(registered, healthy), allocated (what shares block), active (shares with some use in the last "
+                + Funnel.ACTIVE.toMinutes() + " minutes), effective (of those, shares that used at least "
+                + Math.round(Funnel.EFFECTIVE * 100) + " % of their allocation); the Showback page has its card-hours.");
+        funnel(page, request, funnel);
         if (!health.isEmpty()) {
             page.add(view(Columns.health(), health, request, queries, "Sources failing, stale ledgers, skipped "
                     + "inputs and endpoints Prometheus cannot scrape.", ""));

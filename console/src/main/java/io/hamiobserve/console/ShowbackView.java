@@ -55,6 +55,30 @@ record ShowbackView(Showback report, Table<ShowbackReport.Line> table, List<Show
                         anchors.get(Measure.CARD_SECONDS_UNAVAILABLE))));
     }
 
+    /**
+     * The fleet funnel over a window's card-hours, by the group a request names ({@code funnel}:
+     * namespace unless model or cluster), and where it loses the most: the one funnel component the
+     * Showback page and the overview both draw ({@link FleetPage#funnel}).
+     */
+    record FunnelSection(Showback.Grouping by, List<Funnel> funnel, List<Funnel.Loss> losses, Table<Funnel> table,
+                         Table<Funnel.Loss> lossTable) {
+        static final List<Showback.Grouping> GROUPS = List.of(Showback.Grouping.NAMESPACE, Showback.Grouping.MODEL,
+                Showback.Grouping.CLUSTER);
+
+        static FunnelSection of(CardHours hours, String by, Links links) {
+            Showback.Grouping grouping = GROUPS.stream().filter(group -> group.label().equals(by)).findFirst()
+                    .orElse(Showback.Grouping.NAMESPACE);
+            return new FunnelSection(grouping, Funnel.of(hours, grouping), Funnel.losses(hours, 10),
+                    ShowbackView.funnelTable("Funnel by " + grouping.label() + ", cards' worth"),
+                    ShowbackView.lossTable(links));
+        }
+
+        /** Its tables for export, as {@code funnel} and {@code losses}. */
+        Map<String, FleetPage.Rows<?>> exports() {
+            return Map.of("funnel", FleetPage.rows(table, funnel), "losses", FleetPage.rows(lossTable, losses));
+        }
+    }
+
     /** The funnel's table, in cards' worth: the fleet first, then each group of {@code by} (cluster, model or namespace). */
     static Table<Funnel> funnelTable(String title) {
         return new Table<>("funnel", title, List.of(

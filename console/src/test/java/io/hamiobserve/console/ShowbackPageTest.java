@@ -142,6 +142,24 @@ class ShowbackPageTest {
         assertTrue(page.contains(">Cost<") || page.contains("Cost</"), page);
     }
 
+    /** The overview draws the Showback page's funnel component over the same week's card-hours. */
+    @Test
+    void theOverviewShowsTheSameFunnelAndLossesAsTheShowbackPage() throws Exception {
+        String base = start(ConsoleSettings.defaults());
+        String page = get(base + "/");
+        assertEquals(Duration.ofDays(7), asked);
+        assertTrue(page.contains("Funnel by namespace, cards&#39; worth") || page.contains("Funnel by namespace, cards' worth"), page);
+        assertTrue(page.contains("Where the funnel loses the most"), page);
+        assertTrue(page.contains("workloads.q=trainer"), "a loss links to its workload");
+        assertFalse(page.contains(HOSTILE), "a namespace is escaped");
+        for (String funnel : List.of("namespace", "model", "cluster")) {
+            assertEquals(get(base + "/showback?funnel=" + funnel + "&export=funnel.csv"),
+                    get(base + "/?funnel=" + funnel + "&export=funnel.csv"), funnel);
+        }
+        assertEquals(get(base + "/showback?export=losses.json"), get(base + "/?export=losses.json"));
+        assertTrue(get(base + "/?funnel=model").contains("Funnel by model"));
+    }
+
     /** The namespaces page bills from the same card-hours: its lines are the showback's rows by namespace. */
     @Test
     void theNamespacesPageBillsEachNamespaceFromShowbackWithCostAndEscapesItsName() throws Exception {
