@@ -22,7 +22,7 @@ final class Charts {
     }
 
     /** What a chart's axis measures: the script formats ticks and the legend by it. */
-    enum Unit { BYTES, PERCENT, CELSIUS, WATTS }
+    enum Unit { BYTES, PERCENT, CELSIUS, WATTS, CARDS }
 
     /**
      * One line.

@@ -108,6 +108,15 @@ final class OverviewPage extends FleetPage {
                 + "(registered, healthy), allocated (what shares block), active (shares with some use in the last "
                 + Funnel.ACTIVE.toMinutes() + " minutes), effective (of those, shares that used at least "
                 + Math.round(Funnel.EFFECTIVE * 100) + " % of their allocation); the Showback page has its card-hours.");
+        page.add(Charts.chart("cluster-funnel", "Funnel: cards' worth", Charts.Unit.CARDS, times(trends),
+                lines(trends, Measure.TREND_FUNNEL_TOTAL, "total", "total", Measure.TREND_FUNNEL_ALLOCATED,
+                        "allocated", "allocated", Measure.TREND_FUNNEL_ACTIVE, "active", "active",
+                        Measure.TREND_FUNNEL_EFFECTIVE, "effective", "effective"), List.of(),
+                anchors(page, trends, Measure.TREND_FUNNEL_TOTAL, Measure.TREND_FUNNEL_ALLOCATED,
+                        Measure.TREND_FUNNEL_ACTIVE, Measure.TREND_FUNNEL_EFFECTIVE),
+                "At each step: active is some use in the " + Funnel.ACTIVE.toMinutes() + " minutes before it, "
+                        + "effective a share using at least " + Math.round(Funnel.EFFECTIVE * 100)
+                        + " % of its allocation at that step."));
         funnel(page, request, funnel);
         if (!health.isEmpty()) {
             page.add(view(Columns.health(), health, request, queries, "Sources failing, stale ledgers, skipped "

@@ -392,7 +392,10 @@ public final class DemoFleetHistory implements FleetHistory {
             AllocationView allocation = history.allocation(at);
             List<UsageView> usage = history.usage(at);
             switch (scope) {
-                case TrendScope.Cluster cluster -> cards(lines, i, grid, allocation, usage, card -> true, false);
+                case TrendScope.Cluster cluster -> {
+                    cards(lines, i, grid, allocation, usage, card -> true, false);
+                    funnel(lines, i, grid, at, allocation, usage);
+                }
                 case TrendScope.Node node -> cards(lines, i, grid, allocation, usage,
                         card -> card.node().equals(node.name()), false);
                 case TrendScope.OneCard card -> cards(lines, i, grid, allocation, usage,
@@ -456,6 +459,61 @@ public final class DemoFleetHistory implements FleetHistory {
             put(lines, Measure.TREND_TEMPERATURE, "", i, grid, hosts.getFirst().temperatureCelsius().orElse(Double.NaN));
             put(lines, Measure.TREND_POWER, "", i, grid, hosts.getFirst().powerWatts().orElse(Double.NaN));
         }
+    }
+
+    /**
+     * The fleet funnel at one step, as the Prometheus adapter's funnel trend reads it: healthy
+     * registered cards, the shares' sizes, those of shares with use in the {@link Funnel#ACTIVE}
+     * before (read by the minute), and those of shares using at least {@link Funnel#EFFECTIVE} of
+     * their size at the step.
+     */
+    private void funnel(Map<Measure, Map<String, double[]>> lines, int i, TrendSet.Grid grid, Instant at,
+                        AllocationView allocation, List<UsageView> usage) {
+        Map<String, AllocationView.CardAllocation> cards = new HashMap<>();
+        allocation.cards().forEach(card -> cards.put(card.card().uuid(), card));
+        Map<List<String>, Double> now = new HashMap<>();
+        java.util.Set<List<String>> active = new java.util.HashSet<>();
+        for (UsageView view : usage) {
+            for (UsageView.ContainerDevice device : view.containers()) {
+                now.merge(List.of(device.pod().namespace(), device.pod().name(), device.container(),
+                        device.usage().uuid()), device.usage().smUtilPercent() / 100.0, Math::max);
+            }
+        }
+        for (long t = at.minus(Funnel.ACTIVE).getEpochSecond() + 60; t <= at.getEpochSecond(); t += 60) {
+            Instant instant = Instant.ofEpochSecond(t);
+            if (!history.covers(instant)) {
+                continue;
+            }
+            for (UsageView view : history.usage(instant)) {
+                for (UsageView.ContainerDevice device : view.containers()) {
+                    if (device.usage().smUtilPercent() > 0) {
+                        active.add(List.of(device.pod().namespace(), device.pod().name(), device.container(),
+                                device.usage().uuid()));
+                    }
+                }
+            }
+        }
+        double allocated = 0;
+        double activeCards = 0;
+        double effective = 0;
+        for (AllocationView.ContainerAllocation share : allocation.containers()) {
+            AllocationView.CardAllocation card = cards.get(share.uuid());
+            if (card == null) {
+                continue;
+            }
+            double size = card.shareSize(share.memoryMib(), share.cores());
+            List<String> key = List.of(share.pod().namespace(), share.pod().name(), share.container().name(),
+                    share.uuid());
+            allocated += size;
+            activeCards += active.contains(key) ? size : 0;
+            Double used = now.get(key);
+            effective += used != null && size > 0 && used >= Funnel.EFFECTIVE * size ? size : 0;
+        }
+        put(lines, Measure.TREND_FUNNEL_TOTAL, "", i, grid, allocation.cards().stream()
+                .filter(card -> card.card().healthy()).count());
+        put(lines, Measure.TREND_FUNNEL_ALLOCATED, "", i, grid, allocated);
+        put(lines, Measure.TREND_FUNNEL_ACTIVE, "", i, grid, activeCards);
+        put(lines, Measure.TREND_FUNNEL_EFFECTIVE, "", i, grid, effective);
     }
 
     private static void workload(Map<Measure, Map<String, double[]>> lines, int i, TrendSet.Grid grid,

@@ -82,6 +82,41 @@ class DemoFleetHistoryTest {
     }
 
     @Test
+    void theClustersTrendCarriesTheFunnelAtEachStepEachStageWithinTheOneBefore() {
+        io.hamiobserve.domain.fleet.TrendSet trends = history.trends(new io.hamiobserve.domain.fleet.TrendScope.Cluster(),
+                NOW, Duration.ofHours(24), Duration.ofMinutes(30));
+        double[] total = line(trends, io.hamiobserve.domain.fleet.Measure.TREND_FUNNEL_TOTAL);
+        double[] allocated = line(trends, io.hamiobserve.domain.fleet.Measure.TREND_FUNNEL_ALLOCATED);
+        double[] active = line(trends, io.hamiobserve.domain.fleet.Measure.TREND_FUNNEL_ACTIVE);
+        double[] effective = line(trends, io.hamiobserve.domain.fleet.Measure.TREND_FUNNEL_EFFECTIVE);
+        for (int i = 0; i < total.length; i++) {
+            assertTrue(total[i] >= allocated[i] && allocated[i] > active[i] && active[i] >= effective[i],
+                    "step " + i + ": " + total[i] + " " + allocated[i] + " " + active[i] + " " + effective[i]);
+            assertTrue(active[i] > 0, "the serving pods use their cards at every step");
+        }
+        // At a step, the trend is the funnel of that step's card-hours (a one-minute window ending
+        // there): the same shares, sizes, activity and, over one step, the same effectiveness.
+        long[] times = trends.of(io.hamiobserve.domain.fleet.Measure.TREND_FUNNEL_TOTAL).getFirst().times();
+        for (int i : new int[] {0, times.length / 2, times.length - 1}) {
+            Instant at = Instant.ofEpochSecond(times[i]);
+            Funnel step = Funnel.of(history.cardHours(at.minusSeconds(60), at), Showback.Grouping.NAMESPACE)
+                    .getFirst();
+            assertEquals(step.total(), total[i], 1e-9, "total at " + at);
+            assertEquals(step.allocated(), allocated[i], 1e-9, "allocated at " + at);
+            assertEquals(step.active(), active[i], 1e-9, "active at " + at);
+            assertEquals(step.effective(), effective[i], 1e-9, "effective at " + at);
+        }
+    }
+
+    private static double[] line(io.hamiobserve.domain.fleet.TrendSet trends, io.hamiobserve.domain.fleet.Measure measure) {
+        List<io.hamiobserve.domain.fleet.Trend> lines = trends.of(measure);
+        assertEquals(1, lines.size(), measure.toString());
+        double[] values = lines.getFirst().values();
+        assertTrue(java.util.Arrays.stream(values).noneMatch(Double::isNaN), measure + " at every step");
+        return values;
+    }
+
+    @Test
     void theSimulationTellsNoClustersApart() {
         assertEquals(List.of(), history.clusters());
         assertThrows(UnsupportedOperationException.class, () -> history.inCluster("a"));

@@ -291,6 +291,33 @@ final class FleetQueries {
             coresAllocatedPercent(""));
     static final Template CLUSTER_UTILISATION = new Template("trend_utilisation_percent",
             "avg(max by (device_uuid) (hami_host_gpu_utilization_ratio))");
+    // The fleet funnel at each step of a range, in cards' worth (Funnel): registered healthy cards,
+    // what shares block (each the larger of its memory and core fractions, ShareSize), the part of
+    // that whose share used its card in the last 15 minutes (Funnel.ACTIVE), and the part whose
+    // share uses at least half of it at the step (Funnel.EFFECTIVE). A fixed four queries whatever
+    // the fleet; the window's funnel (showback's card-hours) counts "effective" over the window.
+    private static final String FUNNEL_CARD = "node, device_uuid";
+    private static final String FUNNEL_SHARE = "namespace, pod, container, node, device_uuid";
+    private static final String FUNNEL_REGISTERED = "max by (" + FUNNEL_CARD + ") (hami_gpu_memory_limit_bytes)";
+
+    /** Each share's size in cards at an instant: the larger of its memory and core fractions, each at most 1. */
+    private static String funnelShareSize() {
+        String memory = "clamp_max(max by (" + FUNNEL_SHARE + ") (hami_observe_vgpu_container_memory_allocated_bytes)"
+                + " / on (" + FUNNEL_CARD + ") group_left " + FUNNEL_REGISTERED + ", 1)";
+        String cores = "clamp_max(max by (" + FUNNEL_SHARE + ") (hami_observe_vgpu_container_core_allocated_ratio) / 100, 1)";
+        return "((" + memory + " >= " + cores + ") or " + cores + " or " + memory + ")";
+    }
+
+    static final Template FUNNEL_TOTAL = new Template("trend_funnel_total",
+            "count(" + FUNNEL_REGISTERED + " unless on (" + FUNNEL_CARD + ") (max by (" + FUNNEL_CARD
+                    + ") (hami_observe_gpu_healthy) == 0))");
+    static final Template FUNNEL_ALLOCATED = new Template("trend_funnel_allocated", "sum(" + funnelShareSize() + ")");
+    static final Template FUNNEL_ACTIVE = new Template("trend_funnel_active", "sum(" + funnelShareSize()
+            + " and on (" + FUNNEL_SHARE + ") (max by (" + FUNNEL_SHARE
+            + ") (max_over_time(hami_container_device_utilization_ratio[15m])) > 0))");
+    static final Template FUNNEL_EFFECTIVE = new Template("trend_funnel_effective", "sum(" + funnelShareSize()
+            + " and on (" + FUNNEL_SHARE + ") (max by (" + FUNNEL_SHARE
+            + ") (hami_container_device_utilization_ratio) / 100 >= 0.5 * " + funnelShareSize() + "))");
     static final Template NODE_MEMORY_TOTAL = new Template("node_trend_memory_total",
             "sum(max by (device_uuid) (hami_gpu_memory_limit_bytes{node=${node}}))");
     static final Template NODE_MEMORY_ALLOCATED = new Template("node_trend_memory_allocated",

@@ -695,6 +695,10 @@ public final class PrometheusFleetHistory implements FleetHistory {
                 queries.put(Measure.TREND_MEMORY_USED, CLUSTER_MEMORY_USED.plain());
                 queries.put(Measure.TREND_CORES_ALLOCATED, CLUSTER_CORES_ALLOCATED.plain());
                 queries.put(Measure.TREND_UTILISATION, CLUSTER_UTILISATION.plain());
+                queries.put(Measure.TREND_FUNNEL_TOTAL, FUNNEL_TOTAL.plain());
+                queries.put(Measure.TREND_FUNNEL_ALLOCATED, FUNNEL_ALLOCATED.plain());
+                queries.put(Measure.TREND_FUNNEL_ACTIVE, FUNNEL_ACTIVE.plain());
+                queries.put(Measure.TREND_FUNNEL_EFFECTIVE, FUNNEL_EFFECTIVE.plain());
             }
             case TrendScope.Node node -> {
                 queries.put(Measure.TREND_MEMORY_TOTAL, NODE_MEMORY_TOTAL.bind("node", node.name()));

@@ -5,7 +5,7 @@
 
   var COLOURS = {
     total: '#8c96a8', allocated: '#2f6fbe', used: '#f28e2b', peak: '#d9534f',
-    recommended: '#2e7d32', temperature: '#d9534f', power: '#6a51a3'
+    recommended: '#2e7d32', temperature: '#d9534f', power: '#6a51a3', active: '#59a14f', effective: '#1b5e20'
   };
 
   function bytes(value) {
@@ -28,6 +28,7 @@
       case 'percent': return value.toFixed(Math.abs(value) < 10 ? 1 : 0) + ' %';
       case 'celsius': return Math.round(value) + ' °C';
       case 'watts': return Math.round(value) + ' W';
+      case 'cards': return value.toFixed(Math.abs(value) < 10 ? 2 : 1) + ' cards';
       default: return String(value);
     }
   }

@@ -78,6 +78,14 @@ public enum Measure {
     TREND_UTILISATION,
     TREND_TEMPERATURE,
     TREND_POWER,
+    /** The fleet funnel at each step, in cards' worth ({@link Funnel}): registered, healthy cards. */
+    TREND_FUNNEL_TOTAL,
+    /** What shares block ({@link ShareSize}). */
+    TREND_FUNNEL_ALLOCATED,
+    /** The allocation of shares with some use in the {@link Funnel#ACTIVE} before the step. */
+    TREND_FUNNEL_ACTIVE,
+    /** The allocation of shares using at least {@link Funnel#EFFECTIVE} of it at the step. */
+    TREND_FUNNEL_EFFECTIVE,
     GHOST_SINCE,
     GHOST_CARDS,
     ZOMBIE_MEMORY,
