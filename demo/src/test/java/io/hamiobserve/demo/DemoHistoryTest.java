@@ -129,6 +129,31 @@ class DemoHistoryTest {
                         / counted.stream().mapToDouble(card -> card.coresTotal().orElseThrow()).sum();
                 assertTrue(Math.abs(rawSums - meanPercent) > 1, "raw sums " + rawSums + " vs mean " + meanPercent);
 
+                // The funnel's trend at the sample: the same cards and shares' sizes both ways; each stage
+                // within the one before (activity over 15 minutes: Prometheus's history is sampled every
+                // 293 s, the simulation read by the minute).
+                var prometheusTrends = fromPrometheus.trends(new TrendScope.Cluster(), end, Duration.ofSeconds(10),
+                        Duration.ofSeconds(1));
+                var simulatedTrends = fromSimulation.trends(new TrendScope.Cluster(), end, Duration.ofSeconds(10),
+                        Duration.ofSeconds(1));
+                java.util.function.BiFunction<io.hamiobserve.domain.fleet.TrendSet, Measure, Double> last =
+                        (set, measure) -> { Trend trend = set.of(measure).getFirst();
+                            return trend.at(trend.size() - 1).orElseThrow(); };
+                assertEquals(last.apply(simulatedTrends, Measure.TREND_FUNNEL_TOTAL),
+                        last.apply(prometheusTrends, Measure.TREND_FUNNEL_TOTAL), 1e-9, "the cards");
+                // The shares' sizes: a pod that stopped within Prometheus's five-minute lookback of the
+                // sample (the history is written every 293 s, with no staleness marker) still counts
+                // there, not in the simulation: the two agree to such a share (at most half a card).
+                assertEquals(last.apply(simulatedTrends, Measure.TREND_FUNNEL_ALLOCATED),
+                        last.apply(prometheusTrends, Measure.TREND_FUNNEL_ALLOCATED), 0.5, "the shares' sizes");
+                for (var set : List.of(prometheusTrends, simulatedTrends)) {
+                    double allocated = last.apply(set, Measure.TREND_FUNNEL_ALLOCATED);
+                    double active = last.apply(set, Measure.TREND_FUNNEL_ACTIVE);
+                    double effective = last.apply(set, Measure.TREND_FUNNEL_EFFECTIVE);
+                    assertTrue(allocated > active && active > 0 && active >= effective && effective > 0,
+                            allocated + " " + active + " " + effective);
+                }
+
                 UsageHistory prometheusUsage = fromPrometheus.usage(end, RightSizing.DEFAULT_WINDOW,
                         RightSizing.MIN_HISTORY, FleetScope.EVERYTHING);
                 Recommendation prometheusAdvice = briefsPod(viaPrometheus, prometheusUsage);
