@@ -256,6 +256,27 @@ class ConsoleBrowserIT {
         assertTrue(rows("showback") >= 5, "a card model and the fleet's lines");
     }
 
+    @Test
+    void theOverviewDrawsTheFunnelItsTrendAndWhereItLoses() throws Exception {
+        open(console + "/?range=24h", "overview-funnel");
+        assertEquals("4", browser.findElement(By.id("cluster-funnel")).getAttribute("data-drawn"),
+                "total, allocated, active and effective");
+        Number painted = (Number) ((JavascriptExecutor) browser).executeScript("""
+                const canvas = document.querySelector('#cluster-funnel canvas');
+                const data = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data;
+                let painted = 0;
+                for (let i = 3; i < data.length; i += 4) { if (data[i] > 0) painted++; }
+                return painted;""");
+        assertTrue(painted.longValue() > 2000, "the funnel's trend has painted pixels: " + painted);
+        assertTrue(rows("funnel") >= 2, "the fleet and a namespace");
+        assertTrue(rows("losses") >= 1, "the ghost allocation is never active");
+        assertTrue(browser.findElement(By.id("losses")).getText().contains("embed-api"), "the ghost's workload");
+        browser.findElement(By.cssSelector("#losses tbody a[href*='workloads.q=']")).click();
+        assertTrue(browser.getCurrentUrl().contains("/workloads"), browser.getCurrentUrl());
+        open(console + "/?funnel=model", "overview-funnel-model");
+        assertTrue(browser.findElement(By.id("funnel")).getText().contains("A100"), "a card model's funnel");
+    }
+
     /**
      * Every link the console renders leads to a page that answers: starting from the navigation,
      * each page is opened in the browser and every link on it (resolved by the browser, same
