@@ -104,10 +104,6 @@ final class OverviewPage extends FleetPage {
         page.add(rangeChoices(request, range));
         TrendSet trends = fleet.trends(new TrendScope.Cluster(), request.at(), range.length(), range.step());
         charts(page, "cluster", trends, "");
-        page.note("info", "The funnel over the last " + Format.duration(FUNNEL_WINDOW) + ", in cards' worth: total "
-                + "(registered, healthy), allocated (what shares block), active (shares with some use in the last "
-                + Funnel.ACTIVE.toMinutes() + " minutes), effective (of those, shares that used at least "
-                + Math.round(Funnel.EFFECTIVE * 100) + " % of their allocation); the Showback page has its card-hours.");
         page.add(Charts.chart("cluster-funnel", "Funnel: cards' worth", Charts.Unit.CARDS, times(trends),
                 lines(trends, Measure.TREND_FUNNEL_TOTAL, "total", "total", Measure.TREND_FUNNEL_ALLOCATED,
                         "allocated", "allocated", Measure.TREND_FUNNEL_ACTIVE, "active", "active",
@@ -117,6 +113,11 @@ final class OverviewPage extends FleetPage {
                 "At each step: active is some use in the " + Funnel.ACTIVE.toMinutes() + " minutes before it, "
                         + "effective a share using at least " + Math.round(Funnel.EFFECTIVE * 100)
                         + " % of its allocation at that step."));
+        page.note("info", "The funnel over the last " + Format.duration(FUNNEL_WINDOW) + ", in cards' worth: total "
+                + "(registered, healthy), allocated (what shares block), active (shares with some use in the last "
+                + Funnel.ACTIVE.toMinutes() + " minutes), effective (of those, shares that used at least "
+                + Math.round(Funnel.EFFECTIVE * 100) + " % of their allocation over it). An average over the window: a card "
+                + "seen for part of it counts as that part of a card. The Showback page has its card-hours.");
         funnel(page, request, funnel);
         if (!health.isEmpty()) {
             page.add(view(Columns.health(), health, request, queries, "Sources failing, stale ledgers, skipped "
