@@ -37,7 +37,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class ConsoleQueryCountTest {
     private static final List<String> PAGES = List.of("/", "/nodes", "/node?name=node-0", "/cards",
             "/card?uuid=" + uuid(0), "/workloads", "/workload?namespace=team&pod=pod-0&container=main",
-            "/namespaces", "/rightsizing", "/capacity", "/stuck", "/card?uuid=" + npu(0),
+            "/namespaces", "/rightsizing", "/capacity", "/stuck", "/showback", "/card?uuid=" + npu(0),
             "/workload?namespace=ai&pod=npu-pod-0&container=main");
     /**
      * What no page may exceed, whatever the fleet: the node page, the largest, reads the cards and
