@@ -33,7 +33,8 @@ final class WorkloadColumns {
                 column("owner_kind", "Kind", (WorkloadRecommendation r) -> Value.text(r.workload().ownerKind())),
                 // Drill down: the pods of the workload that hold shares now, in the workloads table.
                 Table.<WorkloadRecommendation>column("owner_name", "Workload", r -> Value.text(r.workload().ownerName()))
-                        .linked(r -> links.to("/workloads", Map.of("workloads.q", r.workload().ownerName())))
+                        .linked(r -> links.to("/workloads", inCluster(r, Map.of("workloads.q",
+                                r.workload().ownerName()))))
                         .from(Measure.CONTAINER_OWNER),
                 column("container", "Container", (WorkloadRecommendation r) -> Value.text(r.workload().container())),
                 Table.<WorkloadRecommendation>column("pods", "Pods", r -> Value.of(r.pods().size(), Kind.COUNT))
@@ -75,6 +76,19 @@ final class WorkloadColumns {
                         .from(Measure.CONTAINER_SAMPLES).explained("memory samples of all its pods together"),
                 column("note", "Note", (WorkloadRecommendation r) -> Value.text(note(r)))),
                 "severity", true);
+    }
+
+    /**
+     * A row's link parameters with the row's cluster, when its series name one: from all clusters'
+     * page, a workload opens in the cluster it runs in.
+     */
+    static Map<String, String> inCluster(WorkloadRecommendation r, Map<String, String> parameters) {
+        if (r.workload().cluster().isEmpty()) {
+            return parameters;
+        }
+        Map<String, String> carried = new java.util.LinkedHashMap<>(parameters);
+        carried.put(Links.CLUSTER, r.workload().cluster());
+        return carried;
     }
 
     /** Why there is no target, a limit hit, pods that differ: each said, in one cell. */

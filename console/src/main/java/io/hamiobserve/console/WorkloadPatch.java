@@ -87,9 +87,13 @@ record WorkloadPatch(WorkloadGroup controller, Optional<String> yaml, Optional<S
         return new WorkloadPatch(controller, Optional.of(new Dump(settings).dumpToString(tree)), Optional.empty());
     }
 
-    /** The file the patch is written to: the namespace, kind and name, with nothing a shell or a path reads. */
+    /**
+     * The file the patch is written to: the cluster (when the series name one), namespace, kind and
+     * name, with nothing a shell or a path reads; two clusters' same-named workloads write two files.
+     */
     String fileName() {
-        return (controller.namespace() + "-" + controller.ownerKind() + "-" + controller.ownerName())
+        String cluster = controller.cluster().isEmpty() ? "" : controller.cluster() + "-";
+        return (cluster + controller.namespace() + "-" + controller.ownerKind() + "-" + controller.ownerName())
                 .toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9.-]", "_") + ".patch.yaml";
     }
 
@@ -106,6 +110,11 @@ record WorkloadPatch(WorkloadGroup controller, Optional<String> yaml, Optional<S
     String script() {
         StringBuilder out = new StringBuilder("# ").append(Table.printable(controller.ownerKind() + " "
                 + controller.namespace() + "/" + controller.ownerName())).append('\n');
+        if (!controller.cluster().isEmpty()) {
+            // kubectl applies to its current context: one engine's clusters each need their own.
+            out.append("# cluster ").append(Table.printable(controller.cluster()))
+                    .append(": apply with that cluster's kube context (kubectl config use-context)\n");
+        }
         if (yaml.isEmpty()) {
             return out.append("# no patch: ").append(Table.printable(why.orElseThrow())).append("\n\n").toString();
         }

@@ -127,6 +127,25 @@ class WorkloadPatchTest {
                 + "'ml___rm_-rf__-deployment-a__b_.patch.yaml'", patch.command());
     }
 
+    @Test
+    void aClusterIsNamedAboveItsPatchAndInItsFile() {
+        List<WorkloadPatch> patches = WorkloadPatch.of(List.of(
+                recommendation(new WorkloadGroup("east", "ml", "Deployment", "serve", "server"), 2560, 30),
+                recommendation(new WorkloadGroup("west", "ml", "Deployment", "serve", "server"), 6400, 30)));
+        assertEquals(2, patches.size());
+        assertTrue(patches.get(0).script().startsWith("# Deployment ml/serve\n# cluster east: apply with that "
+                + "cluster's kube context (kubectl config use-context)\ncat > 'east-ml-deployment-serve.patch.yaml'"),
+                patches.get(0).script());
+        assertEquals("kubectl patch deployment 'serve' -n 'ml' --type strategic --patch-file "
+                + "'west-ml-deployment-serve.patch.yaml'", patches.get(1).command());
+        assertTrue(patches.get(1).yaml().orElseThrow().contains("6400"), patches.get(1).yaml().orElseThrow());
+        // Without a cluster label the script is as it was: no cluster line, no prefix.
+        WorkloadPatch one = WorkloadPatch.of(List.of(recommendation(
+                new WorkloadGroup("", "ml", "Deployment", "serve", "server"), 2560, 30))).getFirst();
+        assertTrue(one.script().startsWith("# Deployment ml/serve\ncat > 'ml-deployment-serve.patch.yaml'"),
+                one.script());
+    }
+
     @SuppressWarnings("unchecked")
     private static Map<String, Object> podSpec(String kind, Map<String, Object> object) {
         Map<String, Object> spec = (Map<String, Object>) object.get("spec");

@@ -103,51 +103,55 @@ final class FleetQueries {
     static final Template TARGETS_DOWN = new Template("targets_down",
             "(up == 0) and on (job) (count by (job) (hami_build_info))");
 
-    // Each container's use over a window (right-sizing), from the raw series.
+    // Each container's use over a window (right-sizing), from the raw series. Every figure of a
+    // container, and every owner, is kept apart by the cluster label (${cluster}, named by a flag):
+    // several clusters in one engine may run the same namespace/pod/container names, and one
+    // cluster's history must not lend another its peak. A label the series lack groups as if not
+    // named (Prometheus's by), so one cluster without the label reads as before.
     static final Template MEMORY_PEAK = new Template("container_memory_peak",
-            "max by (namespace, pod, container, device_uuid) (max_over_time(hami_vgpu_memory_used_bytes{${where}}[${window}]))");
+            "max by (${cluster}, namespace, pod, container, device_uuid) (max_over_time(hami_vgpu_memory_used_bytes{${where}}[${window}]))");
     static final Template UTILISATION_P95 = new Template("container_utilisation_p95",
-            "max by (namespace, pod, container, device_uuid) "
+            "max by (${cluster}, namespace, pod, container, device_uuid) "
                     + "(quantile_over_time(0.95, hami_container_device_utilization_ratio{${where}}[${window}]))");
     static final Template MEMORY_SAMPLES = new Template("container_memory_samples",
-            "max by (namespace, pod, container, device_uuid) (count_over_time(hami_vgpu_memory_used_bytes{${where}}[${window}]))");
+            "max by (${cluster}, namespace, pod, container, device_uuid) (count_over_time(hami_vgpu_memory_used_bytes{${where}}[${window}]))");
     // The same from the hourly recorded series (alerts/hami-observe-console.rules.yml): 336 samples
     // per container over 14 days whatever the scrape interval. The last hour, not recorded yet, is
     // read raw beside the peak.
     static final Template RECORDED_MEMORY_PEAK = new Template("container_memory_peak",
-            "max by (namespace, pod, container, device_uuid) (max_over_time("
+            "max by (${cluster}, namespace, pod, container, device_uuid) (max_over_time("
                     + RecordingRules.CONTAINER_MEMORY_PEAK_HOURLY + "{${where}}[${window}])"
                     + " or max_over_time(hami_vgpu_memory_used_bytes{${where}}[1h]))");
     static final Template RECORDED_MEMORY_SAMPLES = new Template("container_memory_samples",
-            "max by (namespace, pod, container, device_uuid) (sum_over_time("
+            "max by (${cluster}, namespace, pod, container, device_uuid) (sum_over_time("
                     + RecordingRules.CONTAINER_MEMORY_SAMPLES_HOURLY + "{${where}}[${window}]))");
     // Samples in the window minus those of its last hours: whether history goes back that far. A
     // short range, where an offset range over the whole window costs as much as the window again.
     static final Template MEMORY_SAMPLES_RECENT = new Template("container_memory_samples_recent",
-            "max by (namespace, pod, container, device_uuid) "
+            "max by (${cluster}, namespace, pod, container, device_uuid) "
                     + "(count_over_time(hami_vgpu_memory_used_bytes{${where}}[${settled}]))");
     static final Template UTILISATION_RECENT_MAX = new Template("container_utilisation_recent_max",
-            "max by (namespace, pod, container, device_uuid) "
+            "max by (${cluster}, namespace, pod, container, device_uuid) "
                     + "(max_over_time(hami_container_device_utilization_ratio{${where}}[${recent}]))");
 
     // Each container's medians (the VPA's lower-bound percentile). Memory's is of its hourly peaks
     // (the VPA's memory histogram holds peaks too), recorded or computed from the raw series at
     // each hour, so both read the same figure; compute's is of the samples.
     static final Template MEMORY_MEDIAN = new Template("container_memory_median",
-            "max by (namespace, pod, container, device_uuid) (quantile_over_time(0.5, (max by (namespace, pod, "
+            "max by (${cluster}, namespace, pod, container, device_uuid) (quantile_over_time(0.5, (max by (${cluster}, namespace, pod, "
                     + "container, device_uuid) (max_over_time(hami_vgpu_memory_used_bytes{${where}}[1h])))"
                     + "[${window}:1h]))");
     static final Template RECORDED_MEMORY_MEDIAN = new Template("container_memory_median",
-            "max by (namespace, pod, container, device_uuid) (quantile_over_time(0.5, "
+            "max by (${cluster}, namespace, pod, container, device_uuid) (quantile_over_time(0.5, "
                     + RecordingRules.CONTAINER_MEMORY_PEAK_HOURLY + "{${where}}[${window}]))");
     static final Template UTILISATION_MEDIAN = new Template("container_utilisation_median",
-            "max by (namespace, pod, container, device_uuid) "
+            "max by (${cluster}, namespace, pod, container, device_uuid) "
                     + "(quantile_over_time(0.5, hami_container_device_utilization_ratio{${where}}[${window}]))");
 
     // Every pod's top controller in the window (the scheduler role's hami_observe_pod_owner), looked
     // up once an hour: a pod that ran only on day 2 still names its Deployment. The owner of a pod
     // does not change, so an hourly look is enough, at a twelfth of the samples of the whole range.
-    private static final String OWNER_AT_EACH_HOUR = "max by (namespace, pod, owner_kind, owner_name) "
+    private static final String OWNER_AT_EACH_HOUR = "max by (${cluster}, namespace, pod, owner_kind, owner_name) "
             + "(last_over_time(hami_observe_pod_owner{${owners}}[" + RecordingRules.LOOKBACK + "]))";
     static final Template POD_OWNERS = new Template("pod_owners",
             "max_over_time((" + OWNER_AT_EACH_HOUR + ")[${window}:1h])");
@@ -158,17 +162,17 @@ final class FleetQueries {
     // cover the window, else from the raw series.
     static Template containerHours(boolean recorded) {
         return new Template("container_hours", recorded
-                ? "max by (namespace, pod, container, device_uuid) (count_over_time("
+                ? "max by (${cluster}, namespace, pod, container, device_uuid) (count_over_time("
                 + RecordingRules.CONTAINER_MEMORY_PEAK_HOURLY + "{${where}}[${window}]))"
-                : "count_over_time((max by (namespace, pod, container, device_uuid) "
+                : "count_over_time((max by (${cluster}, namespace, pod, container, device_uuid) "
                 + "(last_over_time(hami_vgpu_memory_used_bytes{${where}}[1h])))[${window}:1h])");
     }
 
     static Template workloadHours(boolean recorded) {
         String series = recorded ? RecordingRules.CONTAINER_MEMORY_PEAK_HOURLY : "hami_vgpu_memory_used_bytes";
-        return new Template("workload_hours", "count_over_time((max by (namespace, owner_kind, owner_name, container) "
-                + "(max by (namespace, pod, container) (last_over_time(" + series + "{${where}}[1h]))"
-                + " * on (namespace, pod) group_left (owner_kind, owner_name) " + OWNER_AT_EACH_HOUR
+        return new Template("workload_hours", "count_over_time((max by (${cluster}, namespace, owner_kind, owner_name, container) "
+                + "(max by (${cluster}, namespace, pod, container) (last_over_time(" + series + "{${where}}[1h]))"
+                + " * on (${cluster}, namespace, pod) group_left (owner_kind, owner_name) " + OWNER_AT_EACH_HOUR
                 + "))[${window}:1h])");
     }
 

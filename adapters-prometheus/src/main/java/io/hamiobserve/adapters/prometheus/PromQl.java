@@ -65,6 +65,18 @@ final class PromQl {
         }
     }
 
+    /**
+     * A label name put into a {@code by (...)} list (the cluster label, named by a flag): checked to
+     * be a label name, written as it is.
+     */
+    record Label(String name) {
+        Label {
+            if (!name.matches("[a-zA-Z_][a-zA-Z0-9_]*")) {
+                throw new IllegalArgumentException("not a label name: " + name);
+            }
+        }
+    }
+
     /** A query ready to send: its template's name and the full expression. */
     record Query(String name, String expression) {
     }
@@ -189,6 +201,7 @@ final class PromQl {
         return switch (value) {
             case String text -> quote(text);
             case Matchers matchers -> matchers.render();
+            case Label label -> label.name();
             case Duration duration -> duration(duration);
             case Integer number -> number.toString();
             case Long number -> number.toString();

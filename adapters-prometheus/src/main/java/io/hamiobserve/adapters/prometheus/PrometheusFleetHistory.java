@@ -504,33 +504,38 @@ public final class PrometheusFleetHistory implements FleetHistory {
         PromQl.Matchers where = scoped.use();
         PromQl.Matchers owners = scoped.owners();
         Batch batch = new Batch(at);
+        PromQl.Label by = new PromQl.Label(clusterLabel);
         // What reads only raw series goes first: Prometheus works on it while the coverage of the
         // recorded series is looked up.
-        var p95 = batch.query(Measure.CONTAINER_UTILISATION_P95, UTILISATION_P95.bind("where", where, "window",
-                window));
+        var p95 = batch.query(Measure.CONTAINER_UTILISATION_P95, UTILISATION_P95.bind(Map.of("where", where, "window",
+                window, "cluster", by)));
         Duration recentPart = settledAfter.compareTo(window) < 0 ? settledAfter : window;
         var recentSamples = batch.query(Measure.CONTAINER_SAMPLES_RECENT,
-                MEMORY_SAMPLES_RECENT.bind("where", where, "settled", recentPart));
+                MEMORY_SAMPLES_RECENT.bind(Map.of("where", where, "settled", recentPart, "cluster", by)));
         var recent = batch.query(Measure.CONTAINER_UTILISATION_RECENT_MAX,
-                UTILISATION_RECENT_MAX.bind("where", where, "recent", RightSizing.IDLE_AFTER));
-        boolean recorded = recordedCovers(RecordingRules.Group.HOURLY, at, window);
+                UTILISATION_RECENT_MAX.bind(Map.of("where", where, "recent", RightSizing.IDLE_AFTER, "cluster", by)));
+        // The hourly records keep no cluster label (the rules group by namespace and container), so
+        // with several clusters in the engine each container's figures come from the raw series.
+        boolean recorded = whole.clusters.size() < 2 && recordedCovers(RecordingRules.Group.HOURLY, at, window);
+        Map<String, Object> overWindow = Map.of("where", where, "window", window, "cluster", by);
         var peaks = batch.query(Measure.CONTAINER_MEMORY_PEAK, (recorded ? RECORDED_MEMORY_PEAK : MEMORY_PEAK)
-                .bind("where", where, "window", window));
+                .bind(overWindow));
         var samples = batch.query(Measure.CONTAINER_SAMPLES, (recorded ? RECORDED_MEMORY_SAMPLES : MEMORY_SAMPLES)
-                .bind("where", where, "window", window));
+                .bind(overWindow));
         var exported = exporters.over(batch::query, window, recentPart, RightSizing.IDLE_AFTER);
         var memoryMedian = batch.query(Measure.CONTAINER_MEMORY_MEDIAN, (recorded ? RECORDED_MEMORY_MEDIAN
-                : MEMORY_MEDIAN).bind("where", where, "window", window));
+                : MEMORY_MEDIAN).bind(overWindow));
         var utilisationMedian = batch.query(Measure.CONTAINER_UTILISATION_MEDIAN,
-                UTILISATION_MEDIAN.bind("where", where, "window", window));
-        var podOwners = batch.query(Measure.CONTAINER_OWNER, POD_OWNERS.bind("owners", owners, "window", window));
+                UTILISATION_MEDIAN.bind(overWindow));
+        var podOwners = batch.query(Measure.CONTAINER_OWNER, POD_OWNERS.bind(Map.of("owners", owners, "window", window,
+                "cluster", by)));
         var shareHours = batch.query(Measure.CONTAINER_HOURS, containerHours(recorded)
-                .bind("where", where, "window", window));
+                .bind(overWindow));
         var groupHours = batch.query(Measure.WORKLOAD_HOURS, workloadHours(recorded)
-                .bind(Map.of("where", where, "owners", owners, "window", window)));
+                .bind(Map.of("where", where, "owners", owners, "window", window, "cluster", by)));
         batch.await();
 
-        String[] shareKey = {"namespace", "pod", "container", "device_uuid"};
+        String[] shareKey = {clusterLabel, "namespace", "pod", "container", "device_uuid"};
         Map<String, Double> p95ByShare = byKey(p95.join(), shareKey);
         Map<String, Double> samplesByShare = byKey(samples.join(), shareKey);
         Map<String, Double> recentByShareCount = byKey(recentSamples.join(), shareKey);
@@ -539,15 +544,16 @@ public final class PrometheusFleetHistory implements FleetHistory {
         Map<String, Double> utilisationMedianByShare = byKey(utilisationMedian.join(), shareKey);
         Map<String, Double> hoursByShare = byKey(shareHours.join(), shareKey);
         Map<String, Sample> ownerByPod = new HashMap<>();
-        podOwners.join().forEach(owner -> ownerByPod.putIfAbsent(key(owner, "namespace", "pod"), owner));
+        podOwners.join().forEach(owner -> ownerByPod.putIfAbsent(key(owner, clusterLabel, "namespace", "pod"), owner));
         List<UsageHistory.ShareHistory> shares = new ArrayList<>();
         for (Sample peak : peaks.join()) {
             String id = key(peak, shareKey);
-            Sample owner = ownerByPod.get(key(peak, "namespace", "pod"));
+            Sample owner = ownerByPod.get(key(peak, clusterLabel, "namespace", "pod"));
+            String inCluster = peak.label(clusterLabel);
             // A pod no owner series names (an exporter before the series, a pod gone before it) is its own workload.
             WorkloadGroup workload = owner == null || owner.label("owner_kind").isEmpty()
-                    ? WorkloadGroup.barePod("", peak.label("namespace"), peak.label("pod"), peak.label("container"))
-                    : new WorkloadGroup("", peak.label("namespace"), owner.label("owner_kind"),
+                    ? WorkloadGroup.barePod(inCluster, peak.label("namespace"), peak.label("pod"), peak.label("container"))
+                    : new WorkloadGroup(inCluster, peak.label("namespace"), owner.label("owner_kind"),
                     owner.label("owner_name"), peak.label("container"));
             Double hours = hoursByShare.get(id);
             shares.add(new UsageHistory.ShareHistory(peak.label("namespace"), peak.label("pod"),
@@ -566,7 +572,7 @@ public final class PrometheusFleetHistory implements FleetHistory {
         Map<WorkloadGroup, Long> workloadHours = new HashMap<>();
         for (Sample hours : groupHours.join()) {
             if (!Double.isNaN(hours.value()) && !hours.label("owner_kind").isEmpty()) {
-                workloadHours.putIfAbsent(new WorkloadGroup("", hours.label("namespace"), hours.label("owner_kind"),
+                workloadHours.putIfAbsent(new WorkloadGroup(hours.label(clusterLabel), hours.label("namespace"), hours.label("owner_kind"),
                         hours.label("owner_name"), hours.label("container")), count(hours.value()));
             }
         }

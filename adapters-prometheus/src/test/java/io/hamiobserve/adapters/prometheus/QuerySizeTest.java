@@ -44,6 +44,8 @@ class QuerySizeTest {
             case "index" -> Integer.toString(Integer.MAX_VALUE);
             case "window", "settled", "recent", "step" -> Duration.ofDays(90);
             case "stepSeconds", "seconds" -> Long.MAX_VALUE;
+            // The cluster label's name (a flag); a label name has no length limit, 63 is generous.
+            case "cluster" -> new PromQl.Label(name(63).replace('-', '_'));
             default -> throw new AssertionError("no realistic filling for ${" + placeholder + "}: add one");
         };
     }
