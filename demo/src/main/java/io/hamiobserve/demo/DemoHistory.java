@@ -35,6 +35,9 @@ public final class DemoHistory {
      */
     public static final Duration STEP = Duration.ofSeconds(293);
 
+    /** The label that tells the demo's clusters apart when it runs several ({@code --demo.clusters}). */
+    public static final String CLUSTER_LABEL = "cluster";
+
     /** The series the console reads over time (trends, right-sizing, chargeback). */
     static final Set<String> HISTORY_FAMILIES = Set.of("hami_gpu_memory_limit_bytes", "hami_gpu_memory_allocated_bytes",
             "hami_gpu_core_limit_ratio", "hami_gpu_core_allocated_ratio", "hami_observe_gpu_core_allocated_percent",
@@ -46,6 +49,12 @@ public final class DemoHistory {
             "hami_observe_pod_owner");
 
     private final DemoCluster cluster;
+    /**
+     * The value of the {@code cluster} label on every series written, as a Prometheus's external
+     * labels put it on one cluster's series when several share the engine; empty for one cluster
+     * (no label, as before).
+     */
+    private final String clusterName;
     private final Instant now;
     private final Instant start;
     /** The cluster's states over the history (which pods lived, in which phase), each held once. */
@@ -64,7 +73,16 @@ public final class DemoHistory {
 
     /** @param now the demo's start: history covers the {@link #LENGTH} before it, and goes on live after */
     public DemoHistory(DemoCluster cluster, Instant now) {
+        this(cluster, now, "");
+    }
+
+    /**
+     * One of several clusters behind one Prometheus: its series carry {@code cluster="<name>"}
+     * (node, pod and card names may equal another cluster's, as real clusters' often do).
+     */
+    public DemoHistory(DemoCluster cluster, Instant now, String clusterName) {
         this.cluster = cluster;
+        this.clusterName = clusterName;
         this.now = now;
         this.start = now.minus(LENGTH);
     }
@@ -76,6 +94,11 @@ public final class DemoHistory {
 
     public DemoCluster cluster() {
         return cluster;
+    }
+
+    /** The cluster label's value on this history's series; empty for the one-cluster demo. */
+    public String clusterName() {
+        return clusterName;
     }
 
     /** The simulation at {@code at}, with the pods that lived then. */
@@ -246,7 +269,8 @@ public final class DemoHistory {
         List<DemoDcgm.History> dcgm = DemoDcgm.nodes(cluster).stream().map(node -> new DemoDcgm.History(cluster, node,
                 Labels.of("job", DemoPrometheus.DCGM_JOB, "instance",
                         dcgmInstances.getOrDefault(node, "dcgm-exporter-" + node)))).toList();
-        try (HistoryFile out = new HistoryFile(file)) {
+        try (HistoryFile out = new HistoryFile(file, clusterName.isEmpty() ? Labels.EMPTY
+                : Labels.of(CLUSTER_LABEL, clusterName))) {
             for (int i = 0; i < instants.size(); i++) {
                 Instant at = instants.get(i);
                 List<HistoryFile.Family> families = new ArrayList<>();

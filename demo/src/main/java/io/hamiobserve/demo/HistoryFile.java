@@ -33,6 +33,11 @@ public final class HistoryFile implements AutoCloseable {
 
     private final OutputStream out;
     private final OpenMetricsTextFormatWriter writer = OpenMetricsTextFormatWriter.create();
+    /**
+     * Labels every series gets, as a Prometheus's external labels (or a relabeling) add them to a
+     * cluster's series: the demo's second cluster is told apart by {@code cluster="west"}. Empty for one.
+     */
+    private final Labels external;
     private long samples;
 
     /** A family's series with the scrape's labels added, ready to be stamped with an instant. */
@@ -40,7 +45,13 @@ public final class HistoryFile implements AutoCloseable {
     }
 
     public HistoryFile(Path file) throws IOException {
+        this(file, Labels.EMPTY);
+    }
+
+    /** @param external labels added to every series written (a series' own label of the name wins) */
+    public HistoryFile(Path file, Labels external) throws IOException {
         this.out = new BufferedOutputStream(Files.newOutputStream(file), 1 << 16);
+        this.external = external;
     }
 
     /**
@@ -80,8 +91,8 @@ public final class HistoryFile implements AutoCloseable {
             metadata.putIfAbsent(name, family.metadata());
             List<GaugeSnapshot.GaugeDataPointSnapshot> into = points.computeIfAbsent(name, key -> new ArrayList<>());
             for (int p = 0; p < family.values().length; p++) {
-                into.add(new GaugeSnapshot.GaugeDataPointSnapshot(family.values()[p], family.labels().get(p), null,
-                        at.toEpochMilli()));
+                into.add(new GaugeSnapshot.GaugeDataPointSnapshot(family.values()[p],
+                        withExternal(family.labels().get(p)), null, at.toEpochMilli()));
             }
             samples += family.values().length;
         }
@@ -92,6 +103,16 @@ public final class HistoryFile implements AutoCloseable {
         byte[] bytes = buffer.toByteArray();
         // The writer ends every exposition with "# EOF"; the file has one, at its very end.
         out.write(bytes, 0, endsWithEof(bytes) ? bytes.length - EOF.length : bytes.length);
+    }
+
+    private Labels withExternal(Labels labels) {
+        Labels merged = labels;
+        for (int i = 0; i < external.size(); i++) {
+            if (!merged.contains(external.getName(i))) {
+                merged = merged.add(external.getName(i), external.getValue(i));
+            }
+        }
+        return merged;
     }
 
     public long samples() {
