@@ -40,6 +40,8 @@ class PrometheusExporterUsageTest {
     private static final String NPU = "npu-vdie-0001";
     private static final String NPU_HAMI = "npu-vdie-0002";
     private static final String DCU = "dcu-0001";
+    private static final String VDCU = "dcu-0002";
+    private static final String METAX = "GPU-mx-0001";
     private static final String MLU = "MLU-0001";
     private static final String WHOLE = "GPU-00000000-0000-4000-a000-000000000009";
     private static final String SILENT = "npu-vdie-0003";
@@ -56,6 +58,7 @@ class PrometheusExporterUsageTest {
             // Registered cards and one container's share on each (ns, pod, card, model).
             for (String[] card : new String[][] {{"ml", "train", NPU, "Ascend910B3", "npu-a"},
                     {"ml", "infer", NPU_HAMI, "Ascend910B3", "npu-a"}, {"hy", "sim", DCU, "DCU-Z100", "dcu-a"},
+                    {"hy", "vd", VDCU, "DCU-Z100", "dcu-b"}, {"mx", "sg", METAX, "Metax-SGPU", "mx-a"},
                     {"mlu", "serve", MLU, "MLU", "mlu-a"}, {"gpu", "whole", WHOLE, "NVIDIA-A100", "gpu-a"},
                     {"ml", "quiet", SILENT, "Ascend910B3", "npu-b"}}) {
                 Map<String, String> registered = Map.of("node", card[4], "device_uuid", card[2], "device_index", "0",
@@ -88,6 +91,24 @@ class PrometheusExporterUsageTest {
                     "node", "dcu-a");
             series.series("vhcu_usedmemory_bytes", vhcu, t -> t > end - 1800 ? 5 * GIB : 4 * GIB)
                     .series("vhcu_utilizationrate", vhcu, t -> 80);
+            // MetaX's exporter: the card by its UUID (deviceId is its index on the node, 0 on every
+            // node), the sGPU share by the workload only, scraped without honour_labels.
+            Map<String, String> mxCard = Map.of("uuid", METAX, "deviceId", "0", "Hostname", "mx-a");
+            series.series("mx_gpu_usage", mxCard, t -> 65)
+                    .series("mx_memory_used", Map.of("uuid", METAX, "deviceId", "0", "type", "vram"), t -> 12 * GIB)
+                    .series("mx_memory_used", Map.of("uuid", METAX, "deviceId", "0", "type", "ram"), t -> 99 * GIB);
+            Map<String, String> sgpu = Map.of("deviceId", "0", "Hostname", "mx-a", "exported_namespace", "mx",
+                    "exported_pod", "sg", "exported_container", "c");
+            series.series("mx_sgpu_used_memory", sgpu, t -> 6 * GIB).series("mx_sgpu_usage", sgpu, t -> 25);
+            // dcu-exporter's own vDCU series: the card by device_id, the workload by name; a vDCU no pod
+            // holds has no workload labels and names no container.
+            Map<String, String> vdcu = Map.of("device_id", VDCU, "dcu_pod_namespace", "hy", "dcu_pod_name", "vd",
+                    "container", "c", "vdcu_minor_number", "1", "node", "dcu-b");
+            series.series("vdcu_usedmemory_bytes", vdcu, t -> 3 * GIB)
+                    .series("vdcu_utilizationrate", vdcu, t -> 40);
+            Map<String, String> idleVdcu = Map.of("device_id", VDCU, "vdcu_minor_number", "2", "node", "dcu-b");
+            series.series("vdcu_usedmemory_bytes", idleVdcu, t -> 60 * GIB)
+                    .series("vdcu_utilizationrate", idleVdcu, t -> 99);
             // mlu-exporter: utilisation per card and virtual function; containers by the info series.
             series.series("mlu_utilization", Map.of("uuid", MLU, "vf", "0"), t -> 30)
                     .series("mlu_physical_memory_used", Map.of("uuid", MLU), t -> 3 * GIB)
@@ -161,6 +182,27 @@ class PrometheusExporterUsageTest {
         assertEquals(80, share.utilisation().orElseThrow());
         assertTrue(share.origin().orElseThrow().utilisationMeaning().contains("vHCU"));
         assertTrue(share.origin().orElseThrow().memoryIsOwn());
+    }
+
+    @Test
+    void metaxCardsAreTheirUuidsAndAnSgpuShareJoinsItsContainersOnlyCard() throws Exception {
+        Card card = state(FleetScope.EVERYTHING).card(METAX).orElseThrow();
+        assertEquals(12 * GIB, card.memoryUsed().orElseThrow(), "the VRAM, not the host memory");
+        assertEquals(65, card.utilisation().orElseThrow());
+        WorkloadShare share = share(state(FleetScope.EVERYTHING), "mx", "sg");
+        assertEquals(METAX, share.uuid());
+        assertEquals(6 * GIB, share.memoryUsed().orElseThrow());
+        assertEquals(25, share.utilisation().orElseThrow());
+        assertTrue(share.origin().orElseThrow().utilisationMeaning().contains("sGPU"));
+    }
+
+    @Test
+    void dcuExportersVdcuSeriesNameTheirWorkloadAndAnUnheldVdcuIsNobodys() throws Exception {
+        WorkloadShare share = share(state(FleetScope.EVERYTHING), "hy", "vd");
+        assertEquals(VDCU, share.uuid());
+        assertEquals(3 * GIB, share.memoryUsed().orElseThrow());
+        assertEquals(40, share.utilisation().orElseThrow(), "the held vDCU's percent, not the unheld one's");
+        assertTrue(share.origin().orElseThrow().utilisationMeaning().contains("vDCU"));
     }
 
     @Test

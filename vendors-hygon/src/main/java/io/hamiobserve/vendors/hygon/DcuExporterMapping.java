@@ -15,11 +15,16 @@ import java.util.Optional;
  * ({@code vhcu_usedmemory_bytes}, {@code vhcu_utilizationrate}; by {@code hcu_pod_namespace},
  * {@code hcu_pod_name}, {@code container}, naming no card: joined to the container's only card).
  * A vHCU's busy percent is relative to the vHCU (the container's share), not to the card: said
- * next to it. dcu-exporter's own container series name the pod by UID only, which the console's
- * series do not carry, so they are not mapped.
+ * next to it. dcu-exporter's own vDCU series ({@code vdcu_usedmemory_bytes}, bytes;
+ * {@code vdcu_utilizationrate}, % of the vDCU) name the card by {@code device_id} and the workload by
+ * {@code dcu_pod_namespace}, {@code dcu_pod_name}, {@code container}, which it reads from the kubelet's
+ * pod-resources socket (checked against dcu-exporter's {@code main.go}, module {@code dcu-exporter-v2}):
+ * names, not a pod UID, so no join is needed.
  */
 public final class DcuExporterMapping implements UsageExporterMapping {
-    static final String VHCU_RELATIVE = "percent of the container's vHCU (its share of the card), not of the card";
+    /** One note for both virtual shares: a mapping's figure of one kind carries one meaning. */
+    static final String SHARE_RELATIVE =
+            "percent of the container's vHCU or vDCU (its share of the card), not of the card";
 
     @Override
     public String name() {
@@ -39,7 +44,11 @@ public final class DcuExporterMapping implements UsageExporterMapping {
                 UsageSeries.container(Kind.CONTAINER_MEMORY_USED, "vhcu_usedmemory_bytes", "", "hcu_pod_namespace",
                         "hcu_pod_name", "container", 1, ""),
                 UsageSeries.container(Kind.CONTAINER_UTILISATION, "vhcu_utilizationrate", "", "hcu_pod_namespace",
-                        "hcu_pod_name", "container", 1, VHCU_RELATIVE));
+                        "hcu_pod_name", "container", 1, SHARE_RELATIVE),
+                UsageSeries.container(Kind.CONTAINER_MEMORY_USED, "vdcu_usedmemory_bytes", "device_id",
+                        "dcu_pod_namespace", "dcu_pod_name", "container", 1, ""),
+                UsageSeries.container(Kind.CONTAINER_UTILISATION, "vdcu_utilizationrate", "device_id",
+                        "dcu_pod_namespace", "dcu_pod_name", "container", 1, SHARE_RELATIVE));
     }
 
     /**

@@ -9,15 +9,18 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * MetaX's exporter: per card ({@code deviceId}) {@code mx_gpu_usage} (%) and
- * {@code mx_memory_used{type="vram"}} (bytes); per sGPU share {@code mx_sgpu_usage} (%, of the
+ * MetaX's exporter: per card ({@code uuid}, the card's UUID as HAMi registers it) {@code mx_gpu_usage}
+ * (%) and {@code mx_memory_used{type="vram"}} (bytes); per sGPU share {@code mx_sgpu_usage} (%, of the
  * share's compute) and {@code mx_sgpu_used_memory} (bytes), named by the workload's
  * {@code namespace}, {@code pod}, {@code container} (stored {@code exported_*} by a scrape that does
- * not honour labels, as MetaX's deployment does).
+ * not honour labels, as MetaX's deployment does). The exporter is not public; the labels are those
+ * HAMi-WebUI queries ({@code server/internal/exporter/exporter.go}): the card series by {@code uuid},
+ * the sGPU series by {@code Hostname} and {@code deviceId}, the card's index on its node, which is no
+ * UUID, so an sGPU figure is joined to its container's only card.
  */
 public final class MetaxExporterMapping implements UsageExporterMapping {
     static final String SGPU_RELATIVE = "percent of the container's sGPU compute share, not of the card";
-    private static final String CARD = "deviceId";
+    private static final String CARD = "uuid";
 
     @Override
     public String name() {
@@ -34,9 +37,9 @@ public final class MetaxExporterMapping implements UsageExporterMapping {
         return List.of(
                 UsageSeries.card(Kind.CARD_MEMORY_USED, "mx_memory_used", CARD, 1, "").where("type", "vram"),
                 UsageSeries.card(Kind.CARD_UTILISATION, "mx_gpu_usage", CARD, 1, ""),
-                UsageSeries.container(Kind.CONTAINER_MEMORY_USED, "mx_sgpu_used_memory", CARD, "namespace", "pod",
+                UsageSeries.container(Kind.CONTAINER_MEMORY_USED, "mx_sgpu_used_memory", "", "namespace", "pod",
                         "container", 1, ""),
-                UsageSeries.container(Kind.CONTAINER_UTILISATION, "mx_sgpu_usage", CARD, "namespace", "pod",
+                UsageSeries.container(Kind.CONTAINER_UTILISATION, "mx_sgpu_usage", "", "namespace", "pod",
                         "container", 1, SGPU_RELATIVE));
     }
 
