@@ -57,6 +57,14 @@ public final class Ledger {
     private boolean synced;
     private long lastSyncEpochMillis;
     private long version;
+    /**
+     * Per node, the {@link #version} of the last change to what the node's series say (its cards'
+     * totals, its pods and their owners); nodes untouched since the registry last changed are
+     * absent. See {@link NodeStamps}.
+     */
+    private final Map<String, Long> nodeStamps = new HashMap<>();
+    /** The {@link #version} of the last change to what any node registers. */
+    private long registryStamp;
     /** Pods that request a HAMi resource and are not placed, by UID (unmet demand). */
     private final Map<String, PendingPod> pendingByUid = new HashMap<>();
     /** The same, in view order. */
@@ -150,6 +158,7 @@ public final class Ledger {
                 nodesByCard.computeIfAbsent(card.card().uuid(), uuid -> new TreeSet<>()).add(node);
             }
             version++;
+            registryChanged();
         }
     }
 
@@ -162,6 +171,33 @@ public final class Ledger {
         if (previous != null) {
             unindex(node, previous);
             version++;
+            registryChanged();
+        }
+    }
+
+    /**
+     * A registration changed: which node counts a card, a card's type or size (which the series of
+     * pods on other nodes may read), so every node's series may have changed. Rare next to pod
+     * events; the per-node stamps start again, which also forgets nodes that left.
+     */
+    private void registryChanged() {
+        registryStamp = version;
+        nodeStamps.clear();
+    }
+
+    /**
+     * A pod's entry changes: its node's series change, and so do those of every node that
+     * registers a card it holds (the card's totals).
+     */
+    private void touched(PodEntry entry) {
+        nodeStamps.put(entry.placement().node(), version);
+        for (CardUse use : entry.uses()) {
+            TreeSet<String> nodes = nodesByCard.get(use.uuid());
+            if (nodes != null) {
+                for (String node : nodes) {
+                    nodeStamps.put(node, version);
+                }
+            }
         }
     }
 
@@ -212,9 +248,11 @@ public final class Ledger {
         if (unchanged) {
             return List.of();
         }
+        version++;
         PodEntry previous = forget(uid);
         if (previous != null) {
             apply(previous, -1);
+            touched(previous);
         }
         List<OwnerChains.Finding> findings = List.of();
         if (placement.holdsAllocation()) {
@@ -224,9 +262,9 @@ public final class Ledger {
             podsInOrder.put(PodOrder.of(placement), entry);
             controllerUid(placement).ifPresent(owner -> index(podsByControllerUid, owner, uid));
             apply(entry, +1);
+            touched(entry);
             findings = finding(placement.pod(), resolution);
         }
-        version++;
         return findings;
     }
 
@@ -338,6 +376,7 @@ public final class Ledger {
             if (!resolution.owner().equals(entry.owner)) {
                 entry.owner = resolution.owner();
                 version++;
+                nodeStamps.put(entry.placement.node(), version);
             }
         }
         return findings;
@@ -404,6 +443,7 @@ public final class Ledger {
         if (previous != null) {
             apply(previous, -1);
             version++;
+            touched(previous);
         }
     }
 
@@ -514,6 +554,18 @@ public final class Ledger {
             int byName = name.compareTo(other.name);
             return byName != 0 ? byName : uid.compareTo(other.uid);
         }
+    }
+
+    /**
+     * The allocation view and its nodes' stamps, read at one moment: a reader that kept what it
+     * made of a node's part of an earlier view may reuse it while the node's stamp is the same.
+     */
+    public synchronized StampedView stampedView() {
+        return new StampedView(view(), new NodeStamps(registryStamp, nodeStamps));
+    }
+
+    /** A view and the stamps of its nodes at the same moment. */
+    public record StampedView(AllocationView view, NodeStamps stamps) {
     }
 
     /** The allocation view of the ledger as it is now. */
