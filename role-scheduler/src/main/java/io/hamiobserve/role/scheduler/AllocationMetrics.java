@@ -50,9 +50,11 @@ import static io.hamiobserve.exposition.MetricFamily.hamiGauge;
  * <p>The exposition is segmented (see {@link SegmentedExposition}): one segment per node's cards
  * and one per node's pods, so that after a pod event only the nodes it touches are rendered again.
  * Segments are keyed by the domain's immutable records, which are equal exactly when their series
- * are. Every per-card and per-container series carries its node, so segments of different nodes
- * never produce the same series; within a node, the segment's snapshot deduplicates (two pods of
- * one name on one card, a replaced pod whose deletion has not arrived yet, keep the first).
+ * are; the role keys a node's segments by the ledger's stamp of the node instead ({@link NodeStamps}),
+ * which changes with every event that touches the node, so a scrape compares no records.
+ * Every per-card and per-container series carries its node, so segments of different nodes never
+ * produce the same series; within a node, the segment's snapshot deduplicates (two pods of one name
+ * on one card, a replaced pod whose deletion has not arrived yet, keep the first).
  */
 public final class AllocationMetrics {
     // HAMi's allocation series.
