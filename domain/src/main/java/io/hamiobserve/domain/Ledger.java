@@ -57,6 +57,16 @@ public final class Ledger {
     private boolean synced;
     private long lastSyncEpochMillis;
     private long version;
+    /**
+     * Per node, the {@link #version} of the last change to what the node's series say (its cards'
+     * totals, its pods and their owners); nodes untouched since the registry last changed are
+     * absent. See {@link NodeStamps}.
+     */
+    private final Map<String, Long> nodeStamps = new HashMap<>();
+    /** The {@link #version} of the last change to what any node registers. */
+    private long registryStamp;
+    /** Each node's part of the view as last assembled, reused while its stamp is the same. */
+    private final Map<String, NodePart> parts = new HashMap<>();
     /** Pods that request a HAMi resource and are not placed, by UID (unmet demand). */
     private final Map<String, PendingPod> pendingByUid = new HashMap<>();
     /** The same, in view order. */
@@ -150,6 +160,7 @@ public final class Ledger {
                 nodesByCard.computeIfAbsent(card.card().uuid(), uuid -> new TreeSet<>()).add(node);
             }
             version++;
+            registryChanged();
         }
     }
 
@@ -162,6 +173,34 @@ public final class Ledger {
         if (previous != null) {
             unindex(node, previous);
             version++;
+            registryChanged();
+        }
+    }
+
+    /**
+     * A registration changed: which node counts a card, a card's type or size (which the series of
+     * pods on other nodes may read), so every node's series may have changed. Rare next to pod
+     * events; the per-node stamps start again, which also forgets nodes that left.
+     */
+    private void registryChanged() {
+        registryStamp = version;
+        nodeStamps.clear();
+        parts.clear();
+    }
+
+    /**
+     * A pod's entry changes: its node's series change, and so do those of every node that
+     * registers a card it holds (the card's totals).
+     */
+    private void touched(PodEntry entry) {
+        nodeStamps.put(entry.placement().node(), version);
+        for (CardUse use : entry.uses()) {
+            TreeSet<String> nodes = nodesByCard.get(use.uuid());
+            if (nodes != null) {
+                for (String node : nodes) {
+                    nodeStamps.put(node, version);
+                }
+            }
         }
     }
 
@@ -212,9 +251,11 @@ public final class Ledger {
         if (unchanged) {
             return List.of();
         }
+        version++;
         PodEntry previous = forget(uid);
         if (previous != null) {
             apply(previous, -1);
+            touched(previous);
         }
         List<OwnerChains.Finding> findings = List.of();
         if (placement.holdsAllocation()) {
@@ -224,9 +265,9 @@ public final class Ledger {
             podsInOrder.put(PodOrder.of(placement), entry);
             controllerUid(placement).ifPresent(owner -> index(podsByControllerUid, owner, uid));
             apply(entry, +1);
+            touched(entry);
             findings = finding(placement.pod(), resolution);
         }
-        version++;
         return findings;
     }
 
@@ -338,6 +379,7 @@ public final class Ledger {
             if (!resolution.owner().equals(entry.owner)) {
                 entry.owner = resolution.owner();
                 version++;
+                nodeStamps.put(entry.placement.node(), version);
             }
         }
         return findings;
@@ -404,6 +446,7 @@ public final class Ledger {
         if (previous != null) {
             apply(previous, -1);
             version++;
+            touched(previous);
         }
     }
 
@@ -496,6 +539,16 @@ public final class Ledger {
             return new PodOrder(placement.node(), pod.namespace(), pod.name(), pod.uid());
         }
 
+        /** Before every pod of {@code node}. */
+        static PodOrder first(String node) {
+            return new PodOrder(node, "", "", "");
+        }
+
+        /** After every pod of {@code node}, before every pod of a node after it. */
+        static PodOrder after(String node) {
+            return new PodOrder(node + "\0", "", "", "");
+        }
+
         /** A pending pod has no node: pending pods sort by namespace, name, UID. */
         static PodOrder of(PodRef pod) {
             return new PodOrder("", pod.namespace(), pod.name(), pod.uid());
@@ -516,56 +569,115 @@ public final class Ledger {
         }
     }
 
-    /** The allocation view of the ledger as it is now. */
-    public synchronized AllocationView view() {
-        List<AllocationView.CardAllocation> cards = new ArrayList<>();
-        List<AllocationView.MigInstanceOnCard> migInstances = new ArrayList<>();
-        // A card registered by two nodes (moved, node renamed, or a node lying) is counted once: the
-        // first node by name owns it, and it stays registered until no node lists it.
-        Map<String, RegisteredCard> registered = new HashMap<>();
-        Map<String, String> nodeByCard = new HashMap<>();
-        cardsByNode.forEach((node, nodeCards) -> {
-            for (VendorCard vendorCard : nodeCards) {
-                RegisteredCard card = vendorCard.card();
-                if (!nodesByCard.get(card.uuid()).first().equals(node)) {
-                    continue;
-                }
-                registered.put(card.uuid(), card);
-                nodeByCard.put(card.uuid(), node);
-                CardTotals totals = cardTotals.get(card.uuid());
-                cards.add(totals == null
-                        ? new AllocationView.CardAllocation(node, card, 0, 0, 0, vendorCard.backend(),
-                                vendorCard.units())
-                        : new AllocationView.CardAllocation(node, card, totals.memoryMib.saturated(),
-                                totals.cores.saturated(), Quantities.toIntSaturated(totals.slots),
-                                vendorCard.backend(), vendorCard.units()));
-            }
-        });
+    /**
+     * The allocation view and its nodes' stamps, read at one moment: a reader that kept what it
+     * made of a node's part of an earlier view may reuse it while the node's stamp is the same.
+     */
+    public synchronized StampedView stampedView() {
+        return new StampedView(view(), new NodeStamps(registryStamp, nodeStamps));
+    }
 
-        Collection<PodEntry> entries = podsInOrder.values();
+    /** A view and the stamps of its nodes at the same moment. */
+    public record StampedView(AllocationView view, NodeStamps stamps) {
+    }
+
+    /**
+     * What one node contributes to the view, assembled when its stamp (see {@link NodeStamps})
+     * last changed: its cards with their totals, its pods and their owners, and what those pods
+     * hold of cards no node registers and of MIG instances.
+     */
+    private record NodePart(long registry, long stamp, List<AllocationView.CardAllocation> cards,
+                            List<PodPlacement> pods, List<PodOwner> owners,
+                            List<AllocationView.UnregisteredCardShare> unregistered,
+                            List<AllocationView.MigInstanceOnCard> migInstances) {
+    }
+
+    /**
+     * The allocation view of the ledger as it is now. Assembled node by node from the parts kept
+     * for the nodes no event touched since the last view: after one pod event, one or two nodes'
+     * parts are assembled anew and the others' lists are copied, never the whole ledger walked.
+     */
+    public synchronized AllocationView view() {
+        // Nodes in name order: those that register cards and those that pods are placed on.
+        TreeSet<String> nodes = new TreeSet<>(cardsByNode.keySet());
+        for (PodOrder first = podsInOrder.isEmpty() ? null : podsInOrder.firstKey(); first != null;
+             first = podsInOrder.ceilingKey(PodOrder.after(first.node()))) {
+            nodes.add(first.node());
+        }
+        List<AllocationView.CardAllocation> cards = new ArrayList<>();
+        List<PodPlacement> pods = new ArrayList<>(podsInOrder.size());
+        List<PodOwner> owners = new ArrayList<>(podsInOrder.size());
+        List<AllocationView.UnregisteredCardShare> unregistered = new ArrayList<>();
+        List<AllocationView.MigInstanceOnCard> migInstances = new ArrayList<>();
+        for (String node : nodes) {
+            long stamp = nodeStamps.getOrDefault(node, registryStamp);
+            NodePart part = parts.get(node);
+            if (part == null || part.registry() != registryStamp || part.stamp() != stamp) {
+                part = nodePart(node, stamp);
+                parts.put(node, part);
+            }
+            cards.addAll(part.cards());
+            pods.addAll(part.pods());
+            owners.addAll(part.owners());
+            unregistered.addAll(part.unregistered());
+            migInstances.addAll(part.migInstances());
+        }
+        if (parts.size() > nodes.size()) {
+            parts.keySet().retainAll(nodes);
+        }
+        return new AllocationView(cards, pods, owners, quotaUsages(), migInstances, unregistered,
+                List.copyOf(pendingInOrder.values()),
+                new AllocationView.LedgerFreshness(synced, lastSyncEpochMillis, version));
+    }
+
+    private NodePart nodePart(String node, long stamp) {
+        List<AllocationView.CardAllocation> cards = new ArrayList<>();
+        for (VendorCard vendorCard : cardsByNode.getOrDefault(node, List.of())) {
+            RegisteredCard card = vendorCard.card();
+            // A card registered by two nodes (moved, node renamed, or a node lying) is counted once: the
+            // first node by name owns it, and it stays registered until no node lists it.
+            if (!nodesByCard.get(card.uuid()).first().equals(node)) {
+                continue;
+            }
+            CardTotals totals = cardTotals.get(card.uuid());
+            cards.add(totals == null
+                    ? new AllocationView.CardAllocation(node, card, 0, 0, 0, vendorCard.backend(),
+                            vendorCard.units())
+                    : new AllocationView.CardAllocation(node, card, totals.memoryMib.saturated(),
+                            totals.cores.saturated(), Quantities.toIntSaturated(totals.slots),
+                            vendorCard.backend(), vendorCard.units()));
+        }
+        Collection<PodEntry> entries = podsInOrder.subMap(PodOrder.first(node), true, PodOrder.after(node), false)
+                .values();
         List<PodPlacement> pods = new ArrayList<>(entries.size());
         List<PodOwner> owners = new ArrayList<>(entries.size());
         List<AllocationView.UnregisteredCardShare> unregistered = new ArrayList<>();
+        List<AllocationView.MigInstanceOnCard> migInstances = new ArrayList<>();
         for (PodEntry entry : entries) {
             PodPlacement placement = entry.placement();
             pods.add(placement);
             owners.add(entry.owner);
             for (CardUse use : entry.uses()) {
-                if (!nodeByCard.containsKey(use.uuid())) {
+                if (!nodesByCard.containsKey(use.uuid())) {
                     unregistered.add(new AllocationView.UnregisteredCardShare(placement.pod(), placement.node(), use));
                 }
             }
             for (MigInstance instance : placement.migInstances()) {
-                RegisteredCard card = registered.get(instance.gpuUuid());
-                if (instance.ready() && card != null && card.mode() == CardMode.MIG) {
-                    migInstances.add(new AllocationView.MigInstanceOnCard(nodeByCard.get(card.uuid()), card,
-                            placement.pod(), instance));
+                TreeSet<String> registrants = nodesByCard.get(instance.gpuUuid());
+                if (!instance.ready() || registrants == null) {
+                    continue;
+                }
+                String owner = registrants.first();
+                for (VendorCard vendorCard : cardsByNode.get(owner)) {
+                    RegisteredCard card = vendorCard.card();
+                    if (card.uuid().equals(instance.gpuUuid()) && card.mode() == CardMode.MIG) {
+                        migInstances.add(new AllocationView.MigInstanceOnCard(owner, card, placement.pod(), instance));
+                    }
                 }
             }
         }
-        return new AllocationView(cards, pods, owners, quotaUsages(), migInstances, unregistered,
-                List.copyOf(pendingInOrder.values()),
-                new AllocationView.LedgerFreshness(synced, lastSyncEpochMillis, version));
+        return new NodePart(registryStamp, stamp, List.copyOf(cards), List.copyOf(pods), List.copyOf(owners),
+                List.copyOf(unregistered), List.copyOf(migInstances));
     }
 
     private List<AllocationView.QuotaUsage> quotaUsages() {

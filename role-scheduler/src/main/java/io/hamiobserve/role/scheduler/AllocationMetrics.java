@@ -21,6 +21,7 @@ import io.hamiobserve.domain.DeviceShare;
 import io.hamiobserve.domain.DeviceUnits;
 import io.hamiobserve.domain.HamiCoreFigures;
 import io.hamiobserve.domain.MigInstance;
+import io.hamiobserve.domain.NodeStamps;
 import io.hamiobserve.domain.PendingDemand;
 import io.hamiobserve.domain.PodOwner;
 import io.hamiobserve.domain.PodPlacement;
@@ -49,9 +50,11 @@ import static io.hamiobserve.exposition.MetricFamily.hamiGauge;
  * <p>The exposition is segmented (see {@link SegmentedExposition}): one segment per node's cards
  * and one per node's pods, so that after a pod event only the nodes it touches are rendered again.
  * Segments are keyed by the domain's immutable records, which are equal exactly when their series
- * are. Every per-card and per-container series carries its node, so segments of different nodes
- * never produce the same series; within a node, the segment's snapshot deduplicates (two pods of
- * one name on one card, a replaced pod whose deletion has not arrived yet, keep the first).
+ * are; the role keys a node's segments by the ledger's stamp of the node instead ({@link NodeStamps}),
+ * which changes with every event that touches the node, so a scrape compares no records.
+ * Every per-card and per-container series carries its node, so segments of different nodes never
+ * produce the same series; within a node, the segment's snapshot deduplicates (two pods of one name
+ * on one card, a replaced pod whose deletion has not arrived yet, keep the first).
  */
 public final class AllocationMetrics {
     // HAMi's allocation series.
@@ -249,8 +252,22 @@ public final class AllocationMetrics {
     public static Exposition exposition(AllocationView view, Shard shard, FamilyDecorator decorator,
                                         ContainerSeries form, FamilySelection selection, RenderCache cache,
                                         Families tail, long nowEpochMillis) {
+        return exposition(view, null, shard, decorator, form, selection, cache, tail, nowEpochMillis);
+    }
+
+    /**
+     * The same, each node's segments keyed by the ledger's stamp of the node ({@link NodeStamps})
+     * rather than by its records: a scrape after an event compares no records and renders only the
+     * nodes the event touched.
+     *
+     * @param stamps the stamps of {@code view}'s moment ({@link io.hamiobserve.domain.Ledger#stampedView}),
+     *               or {@code null} to key nodes by their records
+     */
+    public static Exposition exposition(AllocationView view, NodeStamps stamps, Shard shard,
+                                        FamilyDecorator decorator, ContainerSeries form, FamilySelection selection,
+                                        RenderCache cache, Families tail, long nowEpochMillis) {
         SegmentedExposition exposition = new SegmentedExposition(cache, decorator, selection);
-        describe(view, shard, form, exposition);
+        describe(view, stamps, shard, form, exposition);
         if (shard.ownsClusterSeries()) {
             exposition.append(pendingDemand(PendingDemand.of(view.pending(), nowEpochMillis)));
         }
@@ -320,9 +337,18 @@ public final class AllocationMetrics {
      * zero) only on the shard that owns them; the ledger's health on every shard.
      */
     public static void describe(AllocationView view, Shard shard, ContainerSeries form, Segments into) {
+        describe(view, null, shard, form, into);
+    }
+
+    /**
+     * The same, each node's segments keyed by {@code stamps} (see {@link NodeStamps}), or by the
+     * node's records when {@code null}.
+     */
+    public static void describe(AllocationView view, NodeStamps stamps, Shard shard, ContainerSeries form,
+                                Segments into) {
         AllocationView owned = view.ownedBy(shard);
-        addCards(owned, into);
-        addContainers(owned, form, into);
+        addCards(owned, stamps, into);
+        addContainers(owned, form, stamps, into);
         GhostSeries.describe(owned, into);
         if (shard.ownsClusterSeries()) {
             addUnregisteredCards(owned, into);
@@ -332,7 +358,7 @@ public final class AllocationMetrics {
         addLedgerHealth(owned, into);
     }
 
-    private static void addCards(AllocationView view, Segments exposition) {
+    private static void addCards(AllocationView view, NodeStamps stamps, Segments exposition) {
         var section = exposition.section("cards", families -> {
             families.of(GPU_MEMORY_LIMIT);
             families.of(GPU_CORE_LIMIT);
@@ -354,7 +380,8 @@ public final class AllocationMetrics {
                 to++;
             }
             List<CardAllocation> node = cards.subList(from, to);
-            section.segment(List.copyOf(node), families -> node.forEach(card -> addCard(card, families)));
+            Object key = stamps == null ? List.copyOf(node) : stamps.of(node.get(0).node());
+            section.segment(key, families -> node.forEach(card -> addCard(card, families)));
             from = to;
         }
     }
@@ -387,7 +414,8 @@ public final class AllocationMetrics {
                 families.get(GPU_CORE_ALLOCATED_PERCENT).add(percent, node, card.uuid(), index, card.type()));
     }
 
-    private static void addContainers(AllocationView view, ContainerSeries form, Segments exposition) {
+    private static void addContainers(AllocationView view, ContainerSeries form, NodeStamps stamps,
+                                      Segments exposition) {
         var section = exposition.section("containers", families -> {
             families.of(VGPU_MEMORY_ALLOCATED);
             families.of(VGPU_CORE_ALLOCATED);
@@ -414,15 +442,28 @@ public final class AllocationMetrics {
             while (to < pods.size() && pods.get(to).node().equals(pods.get(from).node())) {
                 to++;
             }
-            List<PodPlacement> node = List.copyOf(pods.subList(from, to));
-            List<PodOwner> nodeOwners = List.copyOf(owners.subList(from, to));
-            Map<String, RegisteredCard> cards = normalised.isEmpty() ? Map.of() : referenced(node, normalised);
-            section.segment(List.of(node, nodeOwners, cards, form), families -> {
-                for (int i = 0; i < node.size(); i++) {
-                    addPod(node.get(i), nodeOwners.get(i), form, cards, families);
-                }
-            });
+            if (stamps != null) {
+                // The stamp changes with the node's pods and owners and with every registration.
+                List<PodPlacement> node = pods.subList(from, to);
+                List<PodOwner> nodeOwners = owners.subList(from, to);
+                section.segment(List.of(stamps.of(node.get(0).node()), form), families ->
+                        addPods(node, nodeOwners, form, normalised.isEmpty() ? Map.of() : referenced(node, normalised),
+                                families));
+            } else {
+                List<PodPlacement> node = List.copyOf(pods.subList(from, to));
+                List<PodOwner> nodeOwners = List.copyOf(owners.subList(from, to));
+                Map<String, RegisteredCard> cards = normalised.isEmpty() ? Map.of() : referenced(node, normalised);
+                section.segment(List.of(node, nodeOwners, cards, form), families ->
+                        addPods(node, nodeOwners, form, cards, families));
+            }
             from = to;
+        }
+    }
+
+    private static void addPods(List<PodPlacement> pods, List<PodOwner> owners, ContainerSeries form,
+                                Map<String, RegisteredCard> normalised, Families families) {
+        for (int i = 0; i < pods.size(); i++) {
+            addPod(pods.get(i), owners.get(i), form, normalised, families);
         }
     }
 

@@ -105,11 +105,12 @@ public final class AllocationRole implements Role {
     @Override
     public Exposition collect() {
         long started = System.nanoTime();
-        AllocationView view = ledger.view();
+        Ledger.StampedView stamped = ledger.stampedView();
+        AllocationView view = stamped.view();
         health.record(SOURCE, view.freshness().synced(), System.nanoTime() - started,
                 view.freshness().synced() ? null : notReadyReason());
-        return AllocationMetrics.exposition(view, shard, legacyNames, containerSeries, selection, renderCache,
-                SelfMetrics.families(build, skips, health), clock.millis());
+        return AllocationMetrics.exposition(view, stamped.stamps(), shard, legacyNames, containerSeries, selection,
+                renderCache, SelfMetrics.families(build, skips, health), clock.millis());
     }
 
     @Override

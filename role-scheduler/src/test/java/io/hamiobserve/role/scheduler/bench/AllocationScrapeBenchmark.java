@@ -386,10 +386,12 @@ public final class AllocationScrapeBenchmark {
         @Override
         public Exposition collect() {
             long started = System.nanoTime();
-            AllocationView view = ledger.view();
+            Ledger.StampedView stamped = ledger.stampedView();
+            AllocationView view = stamped.view();
             health.record(AllocationRole.SOURCE, view.freshness().synced(), System.nanoTime() - started, null);
-            return AllocationMetrics.exposition(view, shard, FamilyDecorator.NONE, ContainerSeries.POD_EFFECTIVE,
-                    selection, cache, SelfMetrics.families(build, skips, health), System.currentTimeMillis());
+            return AllocationMetrics.exposition(view, stamped.stamps(), shard, FamilyDecorator.NONE,
+                    ContainerSeries.POD_EFFECTIVE, selection, cache, SelfMetrics.families(build, skips, health),
+                    System.currentTimeMillis());
         }
 
         @Override

@@ -1,0 +1,35 @@
+package io.hamiobserve.domain;
+
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * When each node's part of the allocation view last changed, as the {@link Ledger} tells it at
+ * the moment of a view ({@link Ledger#stampedView}): a node's {@link #of key} is equal to an
+ * earlier one exactly when nothing that node's series say has changed in between (its cards and
+ * their totals, its pods and their owners), or more often; never equal after such a change.
+ *
+ * <p>A scrape keeps what it rendered of each node under this key and renders again only the nodes
+ * whose key is new, without comparing the node's records. Keys are made per node on request, so a
+ * scrape that asks for a few nodes costs a few keys.
+ *
+ * @param registry the ledger's version when any node's registration last changed: every key
+ *                 changes with it (a card's type or owner may change what other nodes' pods say)
+ * @param nodes    per node touched since then, the version of its last change; others are at
+ *                 {@code registry}
+ */
+public record NodeStamps(long registry, Map<String, Long> nodes) {
+    public NodeStamps {
+        nodes = Map.copyOf(nodes);
+    }
+
+    /** The key of {@code node}'s part of the view. */
+    public Key of(String node) {
+        Objects.requireNonNull(node, "node");
+        return new Key(node, registry, nodes.getOrDefault(node, registry));
+    }
+
+    /** One node's key: its name, the registration's stamp and the node's own. */
+    public record Key(String node, long registry, long stamp) {
+    }
+}

@@ -1,0 +1,121 @@
+package io.hamiobserve.role.scheduler;
+
+import io.hamiobserve.domain.Ledger;
+import io.hamiobserve.domain.NodeStamps;
+import io.hamiobserve.domain.PodPhase;
+import io.hamiobserve.domain.PodPlacement;
+import io.hamiobserve.domain.PodRef;
+import io.hamiobserve.domain.ContainerShares;
+import io.hamiobserve.domain.DeviceShare;
+import io.hamiobserve.domain.RegisteredCard;
+import io.hamiobserve.domain.CardMode;
+import io.hamiobserve.domain.Shard;
+import io.hamiobserve.exposition.ExpositionFormat;
+import io.hamiobserve.exposition.Families;
+import io.hamiobserve.exposition.FamilyDecorator;
+import io.hamiobserve.exposition.FamilySelection;
+import io.hamiobserve.exposition.RenderCache;
+import io.hamiobserve.exposition.SegmentedExposition;
+import io.hamiobserve.exposition.testing.CountingSegments;
+import org.junit.jupiter.api.Test;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+
+/**
+ * The allocation exposition keyed by the ledger's node stamps ({@link Ledger#stampedView}): after
+ * any sequence of events, what a scrape writes from the segments it kept equals a rendering from
+ * scratch, byte for byte, and an event renders again only the nodes it touched.
+ */
+class StampedAllocationExpositionTest {
+    private static final Families NO_TAIL = new Families();
+
+    private final AtomicLong rendered = new AtomicLong();
+
+    private String write(Ledger.StampedView stamped, NodeStamps stamps, Shard shard, boolean legacy,
+                         RenderCache cache, ExpositionFormat format) throws IOException {
+        SegmentedExposition exposition = new SegmentedExposition(cache,
+                legacy ? AllocationMetrics.LEGACY_NAMES : FamilyDecorator.NONE, FamilySelection.ALL);
+        AllocationMetrics.describe(stamped.view(), stamps, shard, ContainerSeries.POD_EFFECTIVE,
+                new CountingSegments(exposition, rendered));
+        exposition.append(NO_TAIL);
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        exposition.write(out, format);
+        return out.toString(StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void afterRandomEventsTheKeptSegmentsWriteWhatAFreshRenderingWrites() throws IOException {
+        for (long seed = 1; seed <= 16; seed++) {
+            RandomCluster cluster = new RandomCluster(seed);
+            Ledger ledger = cluster.ledger(40);
+            boolean legacy = seed % 2 == 0;
+            List<Shard> shards = seed % 3 == 0 ? List.of(new Shard(0, 2), new Shard(1, 2)) : List.of(Shard.ALL);
+            List<RenderCache> kept = new ArrayList<>();
+            shards.forEach(shard -> kept.add(new RenderCache()));
+            for (int step = 0; step < 40; step++) {
+                // Single events as well as bursts: pods put, changed, moved and removed, nodes
+                // re-registering (cards moving between nodes), owners above pods changing.
+                cluster.change(ledger, step % 5 == 0 ? 1 + step % 7 : 1);
+                Ledger.StampedView stamped = ledger.stampedView();
+                for (int i = 0; i < shards.size(); i++) {
+                    for (ExpositionFormat format : ExpositionFormat.values()) {
+                        String fromScratch = write(stamped, null, shards.get(i), legacy, new RenderCache(), format);
+                        assertEquals(fromScratch, write(stamped, stamped.stamps(), shards.get(i), legacy, kept.get(i),
+                                format), "seed " + seed + ", step " + step + ", " + shards.get(i) + ", " + format);
+                    }
+                }
+            }
+        }
+    }
+
+    @Test
+    void aPodEventRendersOnlyItsNodeAndTheNodeOfTheCardItHolds() throws IOException {
+        Ledger ledger = new Ledger();
+        for (int node = 0; node < 20; node++) {
+            ledger.putNode(RandomCluster.nodeName(node), List.of(card(node, 0), card(node, 1)));
+            for (int pod = 0; pod < 5; pod++) {
+                ledger.putPod(placement("job-" + node + "-" + pod, node, node, pod % 2, 1024));
+            }
+        }
+        ledger.markSynced(1_000);
+        RenderCache cache = new RenderCache();
+        Ledger.StampedView first = ledger.stampedView();
+        String initial = write(first, first.stamps(), Shard.ALL, false, cache, ExpositionFormat.PROMETHEUS_TEXT);
+        long start = rendered.get();
+        assertEquals(initial, write(ledger.stampedView(), ledger.stampedView().stamps(), Shard.ALL, false, cache,
+                ExpositionFormat.PROMETHEUS_TEXT));
+        assertEquals(start, rendered.get(), "an unchanged ledger renders nothing");
+
+        // A pod on node 3 holding a share of a card node 9 registers: node 3's pods, node 9's cards,
+        // and the namespace's quota use.
+        ledger.putPod(placement("borrower", 3, 9, 0, 2048));
+        Ledger.StampedView after = ledger.stampedView();
+        assertNotEquals(first.stamps().of(RandomCluster.nodeName(9)), after.stamps().of(RandomCluster.nodeName(9)));
+        assertEquals(first.stamps().of(RandomCluster.nodeName(5)), after.stamps().of(RandomCluster.nodeName(5)));
+        String written = write(after, after.stamps(), Shard.ALL, false, cache, ExpositionFormat.PROMETHEUS_TEXT);
+        long renderedAfterEvent = rendered.get() - start;
+        assertEquals(write(after, null, Shard.ALL, false, new RenderCache(), ExpositionFormat.PROMETHEUS_TEXT),
+                written);
+        // One stamp per node covers its cards and its pods: both nodes' two segments, and the quota use.
+        assertEquals(2 + 2 + 1, renderedAfterEvent);
+    }
+
+    private static RegisteredCard card(int node, int index) {
+        return new RegisteredCard("GPU-" + node + "-" + index, index, 10, 16384, 100, "NVIDIA A100", 0,
+                CardMode.HAMI_CORE, true);
+    }
+
+    private static PodPlacement placement(String name, int node, int cardNode, int card, long memoryMib) {
+        return new PodPlacement(new PodRef("team", name, "uid-" + name), RandomCluster.nodeName(node),
+                PodPhase.RUNNING, true, List.of(new ContainerShares(0, "main", false,
+                List.of(new DeviceShare("GPU-" + cardNode + "-" + card, "NVIDIA", memoryMib, 10)))));
+    }
+}
