@@ -150,11 +150,24 @@ final class FleetQueries {
 
     // Every pod's top controller in the window (the scheduler role's hami_observe_pod_owner), looked
     // up once an hour: a pod that ran only on day 2 still names its Deployment. The owner of a pod
-    // does not change, so an hourly look is enough, at a twelfth of the samples of the whole range.
+    // does not change, so an hourly look is enough. Each look reaches back the whole hour, as the
+    // hourly record does (RecordingRules.POD_OWNER_HOURLY): a pod that ended at half past still
+    // names its owner for the hour it ran in.
     private static final String OWNER_AT_EACH_HOUR = "max by (${cluster}, namespace, pod, owner_kind, owner_name) "
-            + "(last_over_time(hami_observe_pod_owner{${owners}}[" + RecordingRules.LOOKBACK + "]))";
-    static final Template POD_OWNERS = new Template("pod_owners",
-            "max_over_time((" + OWNER_AT_EACH_HOUR + ")[${window}:1h])");
+            + "(last_over_time(hami_observe_pod_owner{${owners}}[1h]))";
+
+    /**
+     * Each pod's owner over the window: from the hourly owner records when they cover it (336
+     * samples a pod over 14 days, where joining at every hour cost Prometheus tens of CPU seconds a
+     * refresh at 10,000 pods: docs/benchmarks.md), the hour not recorded yet read raw beside them.
+     */
+    static Template podOwnersOverWindow(boolean recorded) {
+        return new Template("pod_owners", recorded
+                ? "max by (${cluster}, namespace, pod, owner_kind, owner_name) (max_over_time("
+                + RecordingRules.POD_OWNER_HOURLY + "{${owners}}[${window}])"
+                + " or last_over_time(hami_observe_pod_owner{${owners}}[1h]))"
+                : "max_over_time((" + OWNER_AT_EACH_HOUR + ")[${window}:1h])");
+    }
 
     // The hours of the window with samples: of each container (bare pods, pods no owner names),
     // and of each workload across all its pods, joined to the owner at each hour (rollouts and
@@ -168,10 +181,17 @@ final class FleetQueries {
                 + "(last_over_time(hami_vgpu_memory_used_bytes{${where}}[1h])))[${window}:1h])");
     }
 
+    /**
+     * A workload's hours: recorded, the hours of its hourly record (the join made once an hour by
+     * the rules, over every pod: only the fleet-wide read can use it, as it keeps no pod, node or
+     * card); raw, the join at each hour of the window.
+     */
     static Template workloadHours(boolean recorded) {
-        String series = recorded ? RecordingRules.CONTAINER_MEMORY_PEAK_HOURLY : "hami_vgpu_memory_used_bytes";
-        return new Template("workload_hours", "count_over_time((max by (${cluster}, namespace, owner_kind, owner_name, container) "
-                + "(max by (${cluster}, namespace, pod, container) (last_over_time(" + series + "{${where}}[1h]))"
+        return new Template("workload_hours", recorded
+                ? "max by (${cluster}, namespace, owner_kind, owner_name, container) (count_over_time("
+                + RecordingRules.WORKLOAD_MEMORY_PEAK_HOURLY + "[${window}]))"
+                : "count_over_time((max by (${cluster}, namespace, owner_kind, owner_name, container) "
+                + "(max by (${cluster}, namespace, pod, container) (last_over_time(hami_vgpu_memory_used_bytes{${where}}[1h]))"
                 + " * on (${cluster}, namespace, pod) group_left (owner_kind, owner_name) " + OWNER_AT_EACH_HOUR
                 + "))[${window}:1h])");
     }

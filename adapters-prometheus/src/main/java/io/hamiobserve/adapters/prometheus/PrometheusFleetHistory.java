@@ -527,11 +527,16 @@ public final class PrometheusFleetHistory implements FleetHistory {
                 : MEMORY_MEDIAN).bind(overWindow));
         var utilisationMedian = batch.query(Measure.CONTAINER_UTILISATION_MEDIAN,
                 UTILISATION_MEDIAN.bind(overWindow));
-        var podOwners = batch.query(Measure.CONTAINER_OWNER, POD_OWNERS.bind(Map.of("owners", owners, "window", window,
-                "cluster", by)));
+        // The owner records keep the rules' cluster label: under that name they serve one cluster's
+        // read and several clusters' at once; under another the label is summed away in them.
+        boolean ownersRecorded = (clusterLabel.equals(RecordingRules.CLUSTER) || (cluster.isEmpty()
+                && whole.clusters.size() < 2)) && coverage.covers(RecordingRules.Group.OWNERS, at, window);
+        var podOwners = batch.query(Measure.CONTAINER_OWNER, podOwnersOverWindow(ownersRecorded)
+                .bind(Map.of("owners", owners, "window", window, "cluster", by)));
         var shareHours = batch.query(Measure.CONTAINER_HOURS, containerHours(recorded)
                 .bind(overWindow));
-        var groupHours = batch.query(Measure.WORKLOAD_HOURS, workloadHours(recorded)
+        // The workload record keeps no pod, node or card: a narrowed read joins at each hour itself.
+        var groupHours = batch.query(Measure.WORKLOAD_HOURS, workloadHours(ownersRecorded && where.labels().isEmpty())
                 .bind(Map.of("where", where, "owners", owners, "window", window, "cluster", by)));
         batch.await();
 

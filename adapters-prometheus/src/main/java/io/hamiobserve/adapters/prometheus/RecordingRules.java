@@ -23,10 +23,17 @@ final class RecordingRules {
     static final String EVALUATED = "hami_observe:console_rules:evaluated";
     static final String CONTAINER_MEMORY_PEAK_HOURLY = "container:hami_vgpu_memory_used_bytes:max_1h";
     static final String CONTAINER_MEMORY_SAMPLES_HOURLY = "container:hami_vgpu_memory_used_bytes:count_1h";
+    static final String POD_OWNER_HOURLY = "pod:hami_observe_pod_owner:last_1h";
+    static final String WORKLOAD_MEMORY_PEAK_HOURLY = "workload:hami_vgpu_memory_used_bytes:max_1h";
+    /**
+     * The cluster label the owner records keep (the rule file names it; {@code --cluster-label}'s
+     * default). Under another name they sum it away, and several clusters read the raw series.
+     */
+    static final String CLUSTER = "cluster";
 
     /** A rule group, by the {@code group} label of its {@link #EVALUATED} series. */
     enum Group {
-        NAMESPACES("namespaces"), HOURLY("hourly");
+        NAMESPACES("namespaces"), HOURLY("hourly"), OWNERS("owners");
 
         final String label;
 

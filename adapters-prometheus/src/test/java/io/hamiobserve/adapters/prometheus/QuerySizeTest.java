@@ -65,6 +65,7 @@ class QuerySizeTest {
         for (boolean recorded : new boolean[] {true, false}) {
             templates.add(FleetQueries.containerHours(recorded));
             templates.add(FleetQueries.workloadHours(recorded));
+            templates.add(FleetQueries.podOwnersOverWindow(recorded));
         }
         return templates;
     }

@@ -66,6 +66,8 @@ class QueryTemplateSeriesTest {
                     FleetQueries.containerHours(recorded).text());
             all.put("FleetQueries.workloadHours" + (recorded ? " recorded" : ""),
                     FleetQueries.workloadHours(recorded).text());
+            all.put("FleetQueries.podOwnersOverWindow" + (recorded ? " recorded" : ""),
+                    FleetQueries.podOwnersOverWindow(recorded).text());
         }
         all.put("FleetQueries.podOwners", FleetQueries.podOwners(CLUSTER_LABEL).text());
         // The showback's card-hours: every template of the set (FleetQueries.integrated makes some of them).
@@ -89,7 +91,8 @@ class QueryTemplateSeriesTest {
             }
         }
         assertEquals(Set.of("FleetQueries.accrual", "FleetQueries.clusters", "FleetQueries.containerHours",
-                "FleetQueries.workloadHours", "FleetQueries.podOwners", "FleetQueries.integrated"),
+                "FleetQueries.workloadHours", "FleetQueries.podOwners", "FleetQueries.podOwnersOverWindow",
+                "FleetQueries.integrated"),
                 new HashSet<>(factories));
     }
 

@@ -17,9 +17,11 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -56,6 +58,10 @@ class RecordingRulesTest {
                 allocation(series, replica, "ml-team", "llm", "0", 8 * GIB, 30);
                 allocation(series, replica, "ml-team", "notebook", "0", 4 * GIB, 20);
                 allocation(series, replica, "batch", "trainer", "0", 16 * GIB, 50);
+                // Two pods name their controller (the notebook is a bare pod); the trainer's Job
+                // ended, as a CronJob's do, half an hour before the history does.
+                owner(series, replica, "ml-team", "llm", "Deployment", "llm", base + 30, Long.MAX_VALUE);
+                owner(series, replica, "batch", "trainer", "CronJob", "nightly", base + 30, at - 1800);
             }
             use(series, "ml-team", "llm", "server", t -> (2 + (t / 60 % 7) / 10.0) * GIB, t -> 20 + t / 60 % 10);
             use(series, "ml-team", "notebook", "jupyter", t -> 3 * GIB, t -> 0);
@@ -91,6 +97,13 @@ class RecordingRulesTest {
                 .series("hami_vgpu_core_allocated_ratio", labels, t -> cores);
     }
 
+    private static void owner(History series, String instance, String namespace, String pod, String kind, String name,
+                              long from, long until) throws Exception {
+        Map<String, String> labels = Map.of("namespace", namespace, "pod", pod, "node", "node-a", "owner_kind", kind,
+                "owner_name", name, "instance", instance, "job", "hami-observe-scheduler");
+        series.series("hami_observe_pod_owner", labels, from, until, t -> 1);
+    }
+
     private static void use(History series, String namespace, String pod, String container,
                             java.util.function.LongToDoubleFunction memory,
                             java.util.function.LongToDoubleFunction utilisation) throws Exception {
@@ -122,7 +135,7 @@ class RecordingRulesTest {
             String output = new String(check.getInputStream().readAllBytes());
             assertTrue(check.waitFor(60, TimeUnit.SECONDS));
             assertEquals(0, check.exitValue(), output);
-            assertTrue(output.contains("SUCCESS: 8 rules found"), output);
+            assertTrue(output.contains("SUCCESS: 11 rules found"), output);
         } finally {
             Files.deleteIfExists(file);
         }
@@ -157,6 +170,20 @@ class RecordingRulesTest {
         assertTrue(fromRecords.provenance(Measure.CONTAINER_SAMPLES).expression()
                 .contains(RecordingRules.CONTAINER_MEMORY_SAMPLES_HOURLY));
 
+        // Each pod's owner and each workload's hours, from the owner records as from the hourly
+        // join over the raw series (the hours again within the one hour at either end).
+        assertTrue(fromRecords.provenance(Measure.CONTAINER_OWNER).expression()
+                .contains(RecordingRules.POD_OWNER_HOURLY));
+        assertTrue(fromRecords.provenance(Measure.WORKLOAD_HOURS).expression()
+                .contains(RecordingRules.WORKLOAD_MEMORY_PEAK_HOURLY));
+        assertFalse(fromSamples.provenance(Measure.WORKLOAD_HOURS).expression().contains(":max_1h"));
+        assertEquals(fromSamples.workloadHours().keySet(), fromRecords.workloadHours().keySet());
+        // (A bare pod's hours are its container's: only pods an owner names are joined.)
+        assertEquals(Set.of("Deployment/llm", "CronJob/nightly"), fromSamples.workloadHours().keySet()
+                .stream().map(group -> group.ownerKind() + "/" + group.ownerName()).collect(Collectors.toSet()));
+        fromSamples.workloadHours().forEach((group, hours) -> assertTrue(
+                Math.abs(hours - fromRecords.workloadHours().get(group)) <= 1,
+                group + ": " + hours + " hours, recorded " + fromRecords.workloadHours().get(group)));
         List<UsageHistory.ShareHistory> expected = sorted(fromSamples.shares());
         assertEquals(3, expected.size());
         // The hours with samples: the raw series are looked at on each whole hour, the records were
