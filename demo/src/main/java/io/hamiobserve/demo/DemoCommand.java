@@ -192,7 +192,8 @@ public final class DemoCommand implements Subcommand {
             DemoCacheRoot otherFiles = DemoCacheRoot.create();
             clusters.add(new Simulated(name, other, new AllocationRole(DemoSources.ledger(other), legacy.on(),
                     ContainerSeries.POD_EFFECTIVE, build, Shard.ALL, other.clock()),
-                    node(other, DemoCluster.NODE_A, otherFiles, build), node(other, DemoCluster.NODE_B, otherFiles, build),
+                    node(other, DemoCluster.NODE_A, otherFiles, build),
+                    node(other, DemoCluster.NODE_B, otherFiles, build),
                     otherFiles));
         }
         List<AllocationRole> shards = new ArrayList<>();

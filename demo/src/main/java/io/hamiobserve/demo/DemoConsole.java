@@ -105,7 +105,8 @@ public final class DemoConsole {
                 + ", only: several clusters meet in a Prometheus." : "";
         return new Served(serve(settings, new DemoFleetHistory(clusters.get(0).history()), "Demo without Prometheus: "
                 + "these pages read the simulation's own history through the same port a Prometheus would serve. "
-                + "Install Debian's prometheus package (or pass --prometheus URL) to see them over a real one." + others,
+                + "Install Debian's prometheus package (or pass --prometheus URL) to see them over a real one."
+                + others,
                 Optional.empty()), Optional.empty());
     }
 
