@@ -1,6 +1,5 @@
 package io.hamiobserve.demo;
 
-import io.hamiobserve.app.Role;
 import io.hamiobserve.role.scheduler.AllocationRole;
 import io.hamiobserve.role.scheduler.ContainerSeries;
 import io.hamiobserve.role.console.ConsoleFlags;
@@ -17,7 +16,10 @@ import io.hamiobserve.edge.http.EdgeConfig;
 import io.hamiobserve.edge.http.EdgeStartup;
 import io.hamiobserve.app.metrics.BuildInfo;
 import io.hamiobserve.domain.Shard;
+import io.hamiobserve.edge.http.MetricsSource;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.ParameterException;
 import io.hamiobserve.role.console.PriceFlags;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -26,11 +28,13 @@ import picocli.CommandLine.ParentCommand;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.stream.Stream;
 
 /** {@code hami-observe demo}, the default: both views and the console on an embedded simulated cluster. */
 @Command(name = "demo", sortOptions = false,
@@ -45,6 +49,10 @@ public final class DemoCommand implements Subcommand {
     static final String DCGM_BINDS_DEFAULT = "127.0.0.1:0, 127.0.0.1:0";
     /** Where the Ascend node's simulated exporters listen unless told: free loopback ports, printed at start. */
     static final String ASCEND_BINDS_DEFAULT = "127.0.0.1:0, 127.0.0.1:0";
+    /** Where the endpoints of the clusters after the first listen: free loopback ports, printed at start. */
+    static final String OTHER_CLUSTERS_BIND = "127.0.0.1:0";
+    /** The key of a cluster's allocation endpoint among its endpoints. */
+    private static final String SCHEDULER = "scheduler";
 
     @ParentCommand
     private HamiObserve hamiObserve;
@@ -79,6 +87,12 @@ public final class DemoCommand implements Subcommand {
     @Option(names = "--once", negatable = true, arity = "0..1", fallbackValue = "true",
             description = "print the allocation view and the first node's usage view once and exit")
     private boolean once;
+
+    @Option(names = "--demo.clusters", paramLabel = "NAME,...", split = ",",
+            description = "simulate several clusters, each with its own exporters, behind the demo's one Prometheus, "
+                    + "which scrapes each cluster's with the target label cluster=NAME (at most " + DemoClusters.MOST
+                    + " lower-case names; default: one cluster, no label)")
+    private List<String> clustersGiven = new ArrayList<>();
 
     @Option(names = "--demo.prometheus", paramLabel = "auto|off", defaultValue = "auto",
             description = "start a local Prometheus with history when one is installed (auto), or read the "
@@ -124,6 +138,7 @@ public final class DemoCommand implements Subcommand {
     @Override
     public Integer call() {
         Launch launch = hamiObserve.launch();
+        List<String> clusterNames = validClusterNames();
         if (!once) {
             Servers.prepare();
         }
@@ -145,41 +160,69 @@ public final class DemoCommand implements Subcommand {
             return 0;
         }
         EdgeConfig edgeConfig = edge.edge();
-        List<String> binds = new ArrayList<>(List.of(allocationBind, usageBind, secondUsageBind));
-        binds.addAll(shardBinds);
         List<String> dcgmNodes = DemoDcgm.nodes(workload.cluster());
         List<String> dcgmAt = dcgmBinds.isEmpty() ? List.of(DCGM_BINDS_DEFAULT.split(",\\s*")) : dcgmBinds;
         if (dcgmAt.size() != dcgmNodes.size()) {
-            throw new picocli.CommandLine.ParameterException(new picocli.CommandLine(this), "--demo-dcgm-bind-address "
+            throw new ParameterException(new CommandLine(this), "--demo-dcgm-bind-address "
                     + "is given " + dcgmAt.size() + " times for " + dcgmNodes.size() + " GPU nodes " + dcgmNodes);
         }
-        binds.addAll(dcgmAt);
         List<String> ascendNodes = DemoAscend.nodes(workload.cluster());
         List<DemoAscend.Exporter> ascendExporters = List.of(DemoAscend.Exporter.values());
         List<String> ascendAt = ascendBinds.isEmpty() ? List.of(ASCEND_BINDS_DEFAULT.split(",\\s*")) : ascendBinds;
         if (ascendAt.size() != ascendNodes.size() * ascendExporters.size()) {
-            throw new picocli.CommandLine.ParameterException(new picocli.CommandLine(this), "--demo-ascend-bind-address "
+            throw new ParameterException(new CommandLine(this), "--demo-ascend-bind-address "
                     + "is given " + ascendAt.size() + " times for " + ascendExporters.size() + " exporters on "
                     + ascendNodes);
         }
+        Simulated first = new Simulated(clusterNames.get(0), workload, allocation, nodeA, nodeB, cacheFiles);
+        // The first cluster's endpoints at the addresses given, the shards, then the other clusters'.
+        List<String> binds = new ArrayList<>(List.of(allocationBind, usageBind, secondUsageBind));
+        binds.addAll(dcgmAt);
         binds.addAll(ascendAt);
+        binds.addAll(shardBinds);
+        for (int other = 1; other < clusterNames.size(); other++) {
+            first.keys().forEach(key -> binds.add(OTHER_CLUSTERS_BIND));
+        }
         EdgeStartup.Checked checked = EdgeStartup.check(edgeConfig, binds);
+        List<Simulated> clusters = new ArrayList<>(List.of(first));
+        for (String name : clusterNames.subList(1, clusterNames.size())) {
+            // Another cluster like the first (the same node, pod and card names, as real clusters' often
+            // are), with exporters of its own; only its cluster label tells its series apart.
+            DemoWorkload other = new DemoWorkload(DemoCluster.standard(), workload.clock());
+            DemoCacheRoot otherFiles = DemoCacheRoot.create();
+            clusters.add(new Simulated(name, other, new AllocationRole(DemoSources.ledger(other), legacy.on(),
+                    ContainerSeries.POD_EFFECTIVE, build, Shard.ALL, other.clock()),
+                    node(other, DemoCluster.NODE_A, otherFiles, build),
+                    node(other, DemoCluster.NODE_B, otherFiles, build),
+                    otherFiles));
+        }
         List<AllocationRole> shards = new ArrayList<>();
         for (int index = 0; index < shardBinds.size(); index++) {
             // Each shard reads the demo's ledger for itself, as each pod of a sharded StatefulSet does.
             shards.add(new AllocationRole(DemoSources.ledger(workload), legacy.on(), ContainerSeries.POD_EFFECTIVE,
                     build, new Shard(index, shardBinds.size()), workload.clock()).start());
         }
-        List<Role> roles = new ArrayList<>(List.of(allocation.start(), nodeA.start(), nodeB.start()));
-        roles.addAll(shards);
-        List<io.hamiobserve.edge.http.MetricsSource> sources = new ArrayList<>(roles);
-        dcgmNodes.forEach(node -> sources.add(new DemoDcgm(workload, node, DemoDcgm.formOf(node))));
-        ascendNodes.forEach(node -> ascendExporters.forEach(exporter ->
-                sources.add(new DemoAscend(workload, node, exporter))));
+        clusters.forEach(Simulated::start);
+        List<MetricsSource> sources = new ArrayList<>(first.sources());
+        sources.addAll(shards);
+        clusters.subList(1, clusters.size()).forEach(cluster -> sources.addAll(cluster.sources()));
         List<Servers.Served> servers = Servers.serveAll(checked, sources);
+        List<Map<String, Servers.Served>> endpoints = new ArrayList<>();
+        int next = 0;
+        for (Simulated cluster : clusters) {
+            Map<String, Servers.Served> served = new LinkedHashMap<>();
+            for (String key : cluster.keys()) {
+                served.put(key, servers.get(next++));
+            }
+            endpoints.add(served);
+            if (cluster == first) {
+                next += shards.size();
+            }
+        }
+        Map<String, Servers.Served> firstAt = endpoints.get(0);
         Path cacheRoot = cacheFiles.path();
         launch.out().printf("""
-                hami-observe demo: a simulated cluster with GPU nodes %s and %s, and the Ascend node %s
+                hami-observe demo: a simulated cluster%s with GPU nodes %s and %s, and the Ascend node %s
                   (its usage from the simulated exporters an Ascend cluster runs: HAMi's plugin and npu-exporter)
                   allocation view (scheduler):   curl http://localhost:%d/metrics
                   usage view of %s:      curl http://localhost:%d/metrics
@@ -187,54 +230,52 @@ public final class DemoCommand implements Subcommand {
                   health:                        /healthz and /readyz on each port
                   HAMi-Core cache files written under %s
                   (read them: bin/hami-observe inspect-cache %s)
-                """, DemoCluster.NODE_A, DemoCluster.NODE_B, DemoCluster.NPU_NODE, servers.get(0).port(), DemoCluster.NODE_A,
-                servers.get(1).port(), DemoCluster.NODE_B, servers.get(2).port(), cacheRoot,
-                cacheRoot.resolve(DemoCluster.NODE_A).resolve("containers"));
+                """, first.name().isEmpty() ? "" : " (" + first.name() + ")", DemoCluster.NODE_A, DemoCluster.NODE_B,
+                DemoCluster.NPU_NODE, firstAt.get(SCHEDULER).port(), DemoCluster.NODE_A,
+                firstAt.get(DemoCluster.NODE_A).port(), DemoCluster.NODE_B, firstAt.get(DemoCluster.NODE_B).port(),
+                cacheRoot, cacheRoot.resolve(DemoCluster.NODE_A).resolve("containers"));
         for (int index = 0; index < shards.size(); index++) {
             launch.out().printf("  allocation view, shard %d of %d: curl http://localhost:%d/metrics%n", index,
-                    shards.size(), servers.get(3 + index).port());
+                    shards.size(), servers.get(first.keys().size() + index).port());
         }
-        int firstDcgm = 3 + shards.size();
-        for (int index = 0; index < dcgmNodes.size(); index++) {
+        for (String node : dcgmNodes) {
             launch.out().printf("  dcgm-exporter of %s (simulated, %s form): curl http://localhost:%d/metrics%n",
-                    dcgmNodes.get(index), DemoDcgm.formOf(dcgmNodes.get(index)).name().toLowerCase(java.util.Locale.ROOT),
-                    servers.get(firstDcgm + index).port());
+                    node, DemoDcgm.formOf(node).name().toLowerCase(java.util.Locale.ROOT),
+                    firstAt.get(DemoConsole.DCGM_PREFIX + node).port());
         }
-        int firstAscend = firstDcgm + dcgmNodes.size();
-        for (int n = 0; n < ascendNodes.size(); n++) {
-            for (int e = 0; e < ascendExporters.size(); e++) {
-                launch.out().printf("  %s of %s (simulated): curl http://localhost:%d/metrics%n",
-                        ascendExporters.get(e).job, ascendNodes.get(n),
-                        servers.get(firstAscend + n * ascendExporters.size() + e).port());
+        for (String node : ascendNodes) {
+            for (DemoAscend.Exporter exporter : ascendExporters) {
+                launch.out().printf("  %s of %s (simulated): curl http://localhost:%d/metrics%n", exporter.job, node,
+                        firstAt.get(DemoConsole.ascendKey(exporter, node)).port());
             }
         }
-        Map<String, Servers.Served> endpoints = new LinkedHashMap<>();
-        endpoints.put("scheduler", servers.get(0));
-        endpoints.put(DemoCluster.NODE_A, servers.get(1));
-        endpoints.put(DemoCluster.NODE_B, servers.get(2));
-        for (int index = 0; index < dcgmNodes.size(); index++) {
-            endpoints.put(DemoConsole.DCGM_PREFIX + dcgmNodes.get(index), servers.get(firstDcgm + index));
-        }
-        for (int n = 0; n < ascendNodes.size(); n++) {
-            for (int e = 0; e < ascendExporters.size(); e++) {
-                endpoints.put(DemoConsole.ascendKey(ascendExporters.get(e), ascendNodes.get(n)),
-                        servers.get(firstAscend + n * ascendExporters.size() + e));
-            }
+        for (int index = 1; index < clusters.size(); index++) {
+            launch.out().printf("  cluster %s (the same nodes and pods, its own exporters): %s%n",
+                    clusters.get(index).name(), String.join(", ", endpoints.get(index).entrySet().stream()
+                            .map(at -> at.getKey() + " on :" + at.getValue().port()).toList()));
         }
         List<Servers.Served> all = new ArrayList<>(servers);
-        List<AutoCloseable> closeables = new ArrayList<>(List.of(allocation, nodeA, nodeB));
+        List<AutoCloseable> closeables = new ArrayList<>();
+        clusters.forEach(cluster -> closeables.addAll(List.of(cluster.allocation(), cluster.nodeA(), cluster.nodeB())));
         closeables.addAll(shards);
+        List<AutoCloseable> cacheRoots = clusters.stream().map(Simulated::cacheFiles).map(AutoCloseable.class::cast)
+                .toList();
+        Instant now = workload.clock().instant();
+        List<DemoConsole.Cluster> consoleClusters = new ArrayList<>();
+        for (int index = 0; index < clusters.size(); index++) {
+            consoleClusters.add(new DemoConsole.Cluster(new DemoHistory(clusters.get(index).workload().cluster(), now,
+                    clusters.get(index).name()), endpoints.get(index)));
+        }
         DemoConsole.Served web;
         try {
             web = DemoConsole.start(new DemoConsole.Settings(edgeConfig, console.bind(), console.routePrefix(),
                             prometheus.backend(), prometheus.timeout(), console.prometheusExternal(),
                             localPrometheus != LocalPrometheusChoice.OFF,
                             prices.prices().isEmpty() ? DemoPrices.bundled() : prices.prices()),
-                    new DemoHistory(workload.cluster(), workload.clock().instant()), workload.clock().instant(),
-                    endpoints, launch.out());
+                    consoleClusters, now, launch.out());
         } catch (RuntimeException failed) {
             // The console could not start (its port is taken, say): nothing of the demo keeps running.
-            closeables.add(cacheFiles);
+            closeables.addAll(cacheRoots);
             Servers.shutdown(servers, closeables, Duration.ZERO);
             throw failed;
         }
@@ -247,9 +288,49 @@ public final class DemoCommand implements Subcommand {
                 (System.nanoTime() - began) / 1e9);
         launch.out().flush();
         // The cache files go last, once no scrape can write them any more.
-        closeables.add(cacheFiles);
+        closeables.addAll(cacheRoots);
         Serving.stopOnShutdown(all, closeables, edgeConfig.shutdownDrain());
         return KEEP_RUNNING;
+    }
+
+    /** The validated {@code --demo.clusters}: one cluster without a name unless several are named. */
+    List<String> validClusterNames() {
+        try {
+            return DemoClusters.names(clustersGiven);
+        } catch (IllegalArgumentException refused) {
+            throw new ParameterException(new CommandLine(this), "--demo.clusters: " + refused.getMessage());
+        }
+    }
+
+    /**
+     * One simulated cluster's exporters: the allocation view, both GPU nodes' usage views, and the
+     * vendors' exporters the demo simulates (each GPU node's dcgm-exporter, the Ascend node's two).
+     */
+    private record Simulated(String name, DemoWorkload workload, AllocationRole allocation, UsageRole nodeA,
+                             UsageRole nodeB, DemoCacheRoot cacheFiles) {
+        void start() {
+            allocation.start();
+            nodeA.start();
+            nodeB.start();
+        }
+
+        /** Each endpoint's key ({@link DemoConsole.Cluster#endpoints}), in the order of {@link #sources}. */
+        List<String> keys() {
+            List<String> keys = new ArrayList<>(List.of(SCHEDULER, DemoCluster.NODE_A, DemoCluster.NODE_B));
+            DemoDcgm.nodes(workload.cluster()).forEach(node -> keys.add(DemoConsole.DCGM_PREFIX + node));
+            DemoAscend.nodes(workload.cluster()).forEach(node -> Stream.of(DemoAscend.Exporter.values())
+                    .forEach(exporter -> keys.add(DemoConsole.ascendKey(exporter, node))));
+            return keys;
+        }
+
+        List<MetricsSource> sources() {
+            List<MetricsSource> sources = new ArrayList<>(List.of(allocation, nodeA, nodeB));
+            DemoDcgm.nodes(workload.cluster()).forEach(node ->
+                    sources.add(new DemoDcgm(workload, node, DemoDcgm.formOf(node))));
+            DemoAscend.nodes(workload.cluster()).forEach(node -> Stream.of(DemoAscend.Exporter.values())
+                    .forEach(exporter -> sources.add(new DemoAscend(workload, node, exporter))));
+            return sources;
+        }
     }
 
     private UsageRole node(DemoWorkload workload, String node, DemoCacheRoot root, BuildInfo build) {

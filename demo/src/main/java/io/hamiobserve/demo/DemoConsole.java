@@ -17,6 +17,7 @@ import java.net.URI;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
@@ -49,13 +50,42 @@ public final class DemoConsole {
     }
 
     /**
-     * @param endpoints the demo's allocation endpoint under "scheduler", then each node's usage
+     * One simulated cluster: its history and its endpoints.
+     *
+     * @param endpoints the cluster's allocation endpoint under "scheduler", then each node's usage
      *                  endpoint under its node's name, each NVIDIA node's dcgm-exporter under
      *                  {@link #DCGM_PREFIX} and its node's name, and each Ascend node's exporters
      *                  under {@link #ascendKey}
      */
-    public static Served start(Settings settings, DemoHistory history, Instant now,
-                               Map<String, Servers.Served> endpoints, PrintStream out) {
+    public record Cluster(DemoHistory history, Map<String, Servers.Served> endpoints) {
+        /** Where the demo's Prometheus scrapes this cluster. */
+        DemoPrometheus.Cluster targets() {
+            String scheduler = "127.0.0.1:" + endpoints.get("scheduler").port();
+            Map<String, String> nodes = new LinkedHashMap<>();
+            Map<String, String> dcgm = new LinkedHashMap<>();
+            Map<String, Map<DemoAscend.Exporter, String>> ascend = new LinkedHashMap<>();
+            for (String node : DemoAscend.nodes(history.cluster())) {
+                for (DemoAscend.Exporter exporter : DemoAscend.Exporter.values()) {
+                    Servers.Served served = endpoints.get(ascendKey(exporter, node));
+                    if (served != null) {
+                        ascend.computeIfAbsent(node, key -> new java.util.EnumMap<>(DemoAscend.Exporter.class))
+                                .put(exporter, "127.0.0.1:" + served.port());
+                    }
+                }
+            }
+            endpoints.forEach((name, served) -> {
+                if (name.startsWith(DCGM_PREFIX)) {
+                    dcgm.put(name.substring(DCGM_PREFIX.length()), "127.0.0.1:" + served.port());
+                } else if (!name.equals("scheduler") && !name.contains(":")) {
+                    nodes.put(name, "127.0.0.1:" + served.port());
+                }
+            });
+            return new DemoPrometheus.Cluster(history, scheduler, nodes, dcgm, ascend);
+        }
+    }
+
+    /** @param clusters the demo's simulated clusters (one, unless {@code --demo.clusters} names several) */
+    public static Served start(Settings settings, List<Cluster> clusters, Instant now, PrintStream out) {
         if (settings.prometheus().isPresent()) {
             FleetHistory prometheus = PrometheusFleetHistory.at(settings.prometheus().get(),
                     settings.prometheusTimeout());
@@ -65,41 +95,24 @@ public final class DemoConsole {
         }
         if (settings.localPrometheus() && LocalPrometheus.binary().isPresent()) {
             try {
-                return overLocalPrometheus(settings, history, now, endpoints, out);
+                return overLocalPrometheus(settings, clusters, now, out);
             } catch (IOException failed) {
                 out.println("  (no local Prometheus: " + failed.getMessage() + "; the console reads the simulation)");
             }
         }
-        return new Served(serve(settings, new DemoFleetHistory(history), "Demo without Prometheus: these pages read "
-                + "the simulation's own history through the same port a Prometheus would serve. Install Debian's "
-                + "prometheus package (or pass --prometheus URL) to see them over a real one.", Optional.empty()),
-                Optional.empty());
+        // The simulation's own history is one cluster's: several clusters need a Prometheus to meet in.
+        String others = clusters.size() > 1 ? " It shows the first cluster, " + clusters.get(0).history().clusterName()
+                + ", only: several clusters meet in a Prometheus." : "";
+        return new Served(serve(settings, new DemoFleetHistory(clusters.get(0).history()), "Demo without Prometheus: "
+                + "these pages read the simulation's own history through the same port a Prometheus would serve. "
+                + "Install Debian's prometheus package (or pass --prometheus URL) to see them over a real one."
+                + others,
+                Optional.empty()), Optional.empty());
     }
 
-    private static Served overLocalPrometheus(Settings settings, DemoHistory history, Instant now,
-                                              Map<String, Servers.Served> endpoints, PrintStream out)
+    private static Served overLocalPrometheus(Settings settings, List<Cluster> clusters, Instant now, PrintStream out)
             throws IOException {
-        String scheduler = "127.0.0.1:" + endpoints.get("scheduler").port();
-        Map<String, String> nodes = new LinkedHashMap<>();
-        Map<String, String> dcgm = new LinkedHashMap<>();
-        Map<String, Map<DemoAscend.Exporter, String>> ascend = new LinkedHashMap<>();
-        for (String node : DemoAscend.nodes(history.cluster())) {
-            for (DemoAscend.Exporter exporter : DemoAscend.Exporter.values()) {
-                Servers.Served served = endpoints.get(ascendKey(exporter, node));
-                if (served != null) {
-                    ascend.computeIfAbsent(node, key -> new java.util.EnumMap<>(DemoAscend.Exporter.class))
-                            .put(exporter, "127.0.0.1:" + served.port());
-                }
-            }
-        }
-        endpoints.forEach((name, served) -> {
-            if (name.startsWith(DCGM_PREFIX)) {
-                dcgm.put(name.substring(DCGM_PREFIX.length()), "127.0.0.1:" + served.port());
-            } else if (!name.equals("scheduler") && !name.contains(":")) {
-                nodes.put(name, "127.0.0.1:" + served.port());
-            }
-        });
-        DemoPrometheus.Started started = DemoPrometheus.start(history, scheduler, nodes, dcgm, ascend, now);
+        DemoPrometheus.Started started = DemoPrometheus.start(clusters.stream().map(Cluster::targets).toList(), now);
         LocalPrometheus prometheus = started.prometheus();
         out.printf("  local Prometheus:              %s (the last %d h of history, %,d samples, written in "
                         + "%.1f s; loaded and ready in %.1f s)%n", prometheus.url(),
@@ -117,10 +130,13 @@ public final class DemoConsole {
             out.flush();
         });
         FleetHistory reading = PrometheusFleetHistory.at(prometheus.url(), settings.prometheusTimeout());
+        String scraped = clusters.size() > 1 ? clusters.size() + " simulated clusters ("
+                + String.join(", ", clusters.stream().map(cluster -> cluster.history().clusterName()).toList())
+                + ", told apart by their cluster label)" : "the simulated cluster";
         ConsoleServing.Served served = serve(settings, reading, "Demo: a local Prometheus (" + prometheus.url()
-                        + ") scrapes the simulated cluster every " + DemoPrometheus.SCRAPE_INTERVAL.toSeconds()
+                        + ") scrapes " + scraped + " every " + DemoPrometheus.SCRAPE_INTERVAL.toSeconds()
                         + " s. It started with the last " + DemoPrometheus.AT_ONCE.toHours() + " hours of the "
-                        + "cluster's history and takes in the rest of " + DemoHistory.LENGTH.toDays()
+                        + "history and takes in the rest of " + DemoHistory.LENGTH.toDays()
                         + " days within about a minute.",
                 Optional.of(settings.prometheusExternal().orElse(prometheus.url())));
         return new Served(served, Optional.of(prometheus));

@@ -45,62 +45,68 @@ public final class DemoPrometheus {
     static final String HISTORY_FILE_PREFIX = "hami-observe-demo-history";
 
     /**
-     * Writes the recent history, starts Prometheus with it scraping the endpoints, and loads the
-     * rest in the background.
+     * One simulated cluster's endpoints, each {@code host:port}, and its history.
      *
-     * @param scheduler the allocation endpoint's {@code host:port}
-     * @param nodes     each node's usage endpoint {@code host:port}
-     * @param dcgm      each NVIDIA node's simulated dcgm-exporter {@code host:port}
-     * @param ascend    each Ascend node's simulated exporters' {@code host:port} ({@link DemoAscend})
+     * @param scheduler the allocation endpoint
+     * @param nodes     each node's usage endpoint
+     * @param dcgm      each NVIDIA node's simulated dcgm-exporter
+     * @param ascend    each Ascend node's simulated exporters ({@link DemoAscend})
      */
-    public static Started start(DemoHistory history, String scheduler, Map<String, String> nodes,
-                                Map<String, String> dcgm, Map<String, Map<DemoAscend.Exporter, String>> ascend,
-                                Instant now) throws IOException {
+    public record Cluster(DemoHistory history, String scheduler, Map<String, String> nodes, Map<String, String> dcgm,
+                          Map<String, Map<DemoAscend.Exporter, String>> ascend) {
+        /** Writes this cluster's history from {@code from} to {@code to} into {@code files}. */
+        long write(List<Path> files, Instant from, Instant to, boolean includeEnd) throws IOException {
+            return history.writeOpenMetrics(files, from, to, includeEnd, scheduler, nodes, dcgm, ascend);
+        }
+
+        /** The labels every target of this cluster gets: its {@code cluster} label, when it has a name. */
+        Map<String, String> labels(Map<String, String> own) {
+            if (history.clusterName().isEmpty()) {
+                return own;
+            }
+            Map<String, String> labels = new LinkedHashMap<>(own);
+            labels.put(DemoHistory.CLUSTER_LABEL, history.clusterName());
+            return labels;
+        }
+    }
+
+    /**
+     * Writes the recent history of every cluster, starts Prometheus with it scraping their endpoints
+     * (each cluster's targets labelled with its name, as a cluster's own Prometheus adds it as an
+     * external label), and loads the rest in the background.
+     */
+    public static Started start(List<Cluster> clusters, Instant now) throws IOException {
         long began = System.nanoTime();
         Instant end = now.minusSeconds(1);
         Instant split = end.minus(AT_ONCE);
-        Path recent = historyFile();
+        List<Path> recent = new java.util.ArrayList<>();
         LocalPrometheus prometheus;
-        long samples;
+        long samples = 0;
         long written;
         try {
-            samples = history.writeOpenMetrics(List.of(recent), split, end, true, scheduler, nodes, dcgm, ascend);
+            for (Cluster cluster : clusters) {
+                Path file = historyFile();
+                recent.add(file);
+                samples += cluster.write(List.of(file), split, end, true);
+            }
             written = System.nanoTime();
-            Map<String, Map<String, String>> nodeTargets = new LinkedHashMap<>();
-            nodes.forEach((node, target) -> nodeTargets.put(target, Map.of("node", node)));
-            Map<String, Map<String, String>> dcgmTargets = new LinkedHashMap<>();
-            dcgm.values().forEach(target -> dcgmTargets.put(target, Map.of()));
-            List<LocalPrometheus.Job> jobs = new java.util.ArrayList<>(List.of(
-                    new LocalPrometheus.Job("hami-observe-scheduler", Map.of(scheduler, Map.of())),
-                    new LocalPrometheus.Job("hami-observe-node", nodeTargets)));
-            if (!dcgmTargets.isEmpty()) {
-                jobs.add(new LocalPrometheus.Job(DCGM_JOB, dcgmTargets));
-            }
-            for (DemoAscend.Exporter exporter : DemoAscend.Exporter.values()) {
-                Map<String, Map<String, String>> targets = new LinkedHashMap<>();
-                ascend.forEach((node, at) -> {
-                    if (at.containsKey(exporter)) {
-                        targets.put(at.get(exporter), Map.of("node", node));
-                    }
-                });
-                if (!targets.isEmpty()) {
-                    jobs.add(new LocalPrometheus.Job(exporter.job, targets));
-                }
-            }
-            prometheus = LocalPrometheus.start(jobs,
-                    SCRAPE_INTERVAL, List.of(recent), Duration.ofSeconds(60));
+            prometheus = LocalPrometheus.start(jobs(clusters), SCRAPE_INTERVAL, recent, Duration.ofSeconds(60));
         } finally {
-            Files.deleteIfExists(recent);
+            for (Path file : recent) {
+                Files.deleteIfExists(file);
+            }
         }
         Duration startup = Duration.ofNanos(System.nanoTime() - written);
         CompletableFuture<Long> rest = CompletableFuture.supplyAsync(() -> {
-            // Two parts written and loaded side by side: the machine's cores share the work.
+            // Two parts per cluster written and loaded side by side: the machine's cores share the work.
             List<Path> files = new java.util.ArrayList<>();
             try {
-                files.add(historyFile());
-                files.add(historyFile());
-                long older = history.writeOpenMetrics(files, history.start(), split, false, scheduler, nodes, dcgm,
-                        ascend);
+                long older = 0;
+                for (Cluster cluster : clusters) {
+                    List<Path> parts = List.of(historyFile(), historyFile());
+                    files.addAll(parts);
+                    older += cluster.write(parts, cluster.history().start(), split, false);
+                }
                 prometheus.addHistory(files);
                 return older;
             } catch (IOException failed) {
@@ -116,6 +122,34 @@ public final class DemoPrometheus {
             }
         }, runnable -> Thread.ofPlatform().daemon().name("demo-history").start(runnable));
         return new Started(prometheus, samples, Duration.ofNanos(written - began), startup, rest);
+    }
+
+    /**
+     * The scrape jobs over every cluster's endpoints: one job per exporter, as in one cluster, its
+     * targets from all clusters, each labelled with its cluster's name (none for the one-cluster demo).
+     */
+    static List<LocalPrometheus.Job> jobs(List<Cluster> clusters) {
+        Map<String, Map<String, String>> schedulers = new LinkedHashMap<>();
+        Map<String, Map<String, String>> nodeTargets = new LinkedHashMap<>();
+        Map<String, Map<String, String>> dcgmTargets = new LinkedHashMap<>();
+        Map<DemoAscend.Exporter, Map<String, Map<String, String>>> ascendTargets =
+                new java.util.EnumMap<>(DemoAscend.Exporter.class);
+        for (Cluster cluster : clusters) {
+            schedulers.put(cluster.scheduler(), cluster.labels(Map.of()));
+            cluster.nodes().forEach((node, target) -> nodeTargets.put(target, cluster.labels(Map.of("node", node))));
+            cluster.dcgm().values().forEach(target -> dcgmTargets.put(target, cluster.labels(Map.of())));
+            cluster.ascend().forEach((node, at) -> at.forEach((exporter, target) -> ascendTargets
+                    .computeIfAbsent(exporter, key -> new LinkedHashMap<>())
+                    .put(target, cluster.labels(Map.of("node", node)))));
+        }
+        List<LocalPrometheus.Job> jobs = new java.util.ArrayList<>(List.of(
+                new LocalPrometheus.Job("hami-observe-scheduler", schedulers),
+                new LocalPrometheus.Job("hami-observe-node", nodeTargets)));
+        if (!dcgmTargets.isEmpty()) {
+            jobs.add(new LocalPrometheus.Job(DCGM_JOB, dcgmTargets));
+        }
+        ascendTargets.forEach((exporter, targets) -> jobs.add(new LocalPrometheus.Job(exporter.job, targets)));
+        return jobs;
     }
 
     /**

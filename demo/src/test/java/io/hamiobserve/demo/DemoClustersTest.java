@@ -9,6 +9,9 @@ import io.hamiobserve.domain.fleet.WorkloadGroup;
 import io.hamiobserve.domain.fleet.WorkloadRecommendation;
 import org.junit.jupiter.api.Test;
 
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -17,7 +20,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
+import static io.hamiobserve.app.testing.CommandLines.assertRefused;
+import static io.hamiobserve.app.testing.CommandLines.parsed;
+import static io.hamiobserve.app.testing.CommandLines.run;
+import static io.hamiobserve.app.testing.CommandLines.value;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -76,5 +84,82 @@ class DemoClustersTest {
                 Files.deleteIfExists(file);
             }
         }
+    }
+
+    @Test
+    void theFlagNamesTheClustersAndRefusesHostileOnesWithExitTwo() {
+        assertEquals(List.of("east", "west"), value(parsed("demo", "--demo.clusters", "east,west"), "--demo.clusters"));
+        assertEquals(List.of(""), DemoClusters.names(List.of()), "no flag: one cluster, no label");
+        assertEquals(List.of("prod-eu-1"), DemoClusters.names(List.of("prod-eu-1")));
+        assertRefused(run("demo", "--demo.clusters", "east,east"), "--demo.clusters", "'east' is given twice");
+        assertRefused(run("demo", "--demo.clusters", "a,b,c,d,e"), "--demo.clusters", "at most 4 clusters, not 5");
+        assertRefused(run("demo", "--demo.clusters", "East"), "--demo.clusters", "'East' is not a lower-case name");
+        assertRefused(run("demo", "--demo.clusters", "east,<script>"), "'<script>' is not a lower-case name");
+        assertRefused(run("demo", "--demo.clusters", "a\"}\n"), "'a\"}\\u000a' is not a lower-case name");
+        assertRefused(run("demo", "--demo.clusters", "west-"), "'west-' is not");
+        assertRefused(run("demo", "--demo.clusters", "east,,west"), "'' is not");
+        assertRefused(run("demo", "--demo.clusters", "x".repeat(64)), "'" + "x".repeat(64) + "' is not");
+        assertRefused(run("demo", "--demo.clusters", "y".repeat(10_000)), "'" + "y".repeat(70) + "...' is not");
+    }
+
+    @Test
+    void eachClustersTargetsAreScrapedUnderItsClusterLabel() throws Exception {
+        Instant now = Instant.now();
+        List<DemoPrometheus.Cluster> clusters = List.of(targets(now, "east", 10), targets(now, "west", 20));
+        List<LocalPrometheus.Job> jobs = DemoPrometheus.jobs(clusters);
+        // The jobs of one cluster, each with both clusters' targets.
+        assertEquals(DemoPrometheus.jobs(List.of(targets(now, "", 10))).stream().map(LocalPrometheus.Job::name)
+                .toList(), jobs.stream().map(LocalPrometheus.Job::name).toList());
+        Map<String, Map<String, String>> targets = new java.util.LinkedHashMap<>();
+        jobs.forEach(job -> targets.putAll(job.targets()));
+        assertEquals(14, targets.size(), targets.toString());
+        targets.forEach((target, labels) -> assertEquals(target.endsWith(":1") ? "east" : "west",
+                labels.get(DemoHistory.CLUSTER_LABEL), target + " " + labels));
+        assertEquals(Map.of("node", DemoCluster.NODE_B, "cluster", "west"), targets.get("127.0.0.22:2"));
+        // One cluster without a name: no cluster label, as the demo always was.
+        DemoPrometheus.jobs(List.of(targets(now, "", 10))).forEach(job -> job.targets().values().forEach(labels ->
+                assertFalse(labels.containsKey(DemoHistory.CLUSTER_LABEL), labels.toString())));
+
+        // Prometheus reads that configuration and labels each cluster's targets.
+        try (LocalPrometheus prometheus = LocalPrometheus.start(jobs, Duration.ofMinutes(1), List.of(),
+                Duration.ofSeconds(60))) {
+            HttpClient client = HttpClient.newHttpClient();
+            String active = "";
+            // Prometheus discovers its static targets just after it answers ready.
+            for (int wait = 0; wait < 100 && count(active, "\"instance\"") < 14; wait++) {
+                Thread.sleep(wait == 0 ? 0 : 100);
+                active = client.send(HttpRequest.newBuilder(prometheus.url().resolve("/api/v1/targets?state=active"))
+                        .build(), HttpResponse.BodyHandlers.ofString()).body();
+            }
+            assertEquals(7, count(active, "\"cluster\":\"west\",\"instance\":\"127.0.0.2"), active);
+            assertEquals(7, count(active, "\"cluster\":\"east\",\"instance\":\"127.0.0.1"), active);
+        }
+    }
+
+    /**
+     * A cluster whose endpoints are all {@code 127.0.0.<first + i>:<n>}: east's end in {@code :1},
+     * west's don't (loopback addresses nothing listens on; the config is what is tested).
+     */
+    private static DemoPrometheus.Cluster targets(Instant now, String name, int first) {
+        String port = name.equals("west") ? ":2" : ":1";
+        Map<String, String> nodes = new java.util.LinkedHashMap<>();
+        nodes.put(DemoCluster.NODE_A, "127.0.0." + (first + 1) + port);
+        nodes.put(DemoCluster.NODE_B, "127.0.0." + (first + 2) + port);
+        Map<String, String> dcgm = new java.util.LinkedHashMap<>();
+        dcgm.put(DemoCluster.NODE_A, "127.0.0." + (first + 3) + port);
+        dcgm.put(DemoCluster.NODE_B, "127.0.0." + (first + 4) + port);
+        Map<DemoAscend.Exporter, String> ascend = new java.util.EnumMap<>(DemoAscend.Exporter.class);
+        ascend.put(DemoAscend.Exporter.HAMI_PLUGIN, "127.0.0." + (first + 5) + port);
+        ascend.put(DemoAscend.Exporter.NPU_EXPORTER, "127.0.0." + (first + 6) + port);
+        return new DemoPrometheus.Cluster(new DemoHistory(DemoCluster.standard(), now, name),
+                "127.0.0." + first + port, nodes, dcgm, Map.of(DemoCluster.NPU_NODE, ascend));
+    }
+
+    private static int count(String text, String part) {
+        int found = 0;
+        for (int at = text.indexOf(part); at >= 0; at = text.indexOf(part, at + 1)) {
+            found++;
+        }
+        return found;
     }
 }
