@@ -27,6 +27,9 @@ class ConsoleExporterUsageTest {
     private static final Instant NOW = Instant.parse("2026-11-30T12:00:00Z");
     private static final double GIB = FixedHistory.GIB;
     private static final String NPU = "npu-vdie-0001";
+    /** Card ids an exporter carried: quotes, a backslash, markup; then a newline and 100 KB more. */
+    private static final String HOSTILE = "npu-\"q\"\\b<script>alert(1)</script>";
+    private static final String LONG = HOSTILE + "\n" + "x".repeat(100 * 1024);
     /** An exporter's name and meaning as a vendor module declares them: text, escaped like any other. */
     private static final UsageOrigin WHOLE_CARD = new UsageOrigin("npu<exporter>", "the whole card's figure & not the container's",
             "the whole card's figure & not the container's");
@@ -44,6 +47,11 @@ class ConsoleExporterUsageTest {
             List<FleetReadings.Host> hosts = new ArrayList<>(readings.hosts());
             Figure none = Figure.missing(io.hamiobserve.domain.fleet.Absence.NOT_REPORTED);
             hosts.add(new FleetReadings.Host("", NPU, Figure.of(20 * GIB), Figure.of(55), none, none, none));
+            registered.add(new FleetReadings.Registered("npu-a", HOSTILE, 1, "Ascend910B3", "", Figure.of(1),
+                    Figure.of(64 * GIB), Figure.of(0), Figure.of(20), Figure.of(0), Figure.of(0), Figure.of(4)));
+            hosts.add(new FleetReadings.Host("", HOSTILE, Figure.of(1 * GIB), Figure.of(33), none, none, none));
+            registered.add(new FleetReadings.Registered("npu-a", LONG, 2, "Ascend910B3", "", Figure.of(1),
+                    Figure.of(64 * GIB), Figure.of(0), Figure.of(20), Figure.of(0), Figure.of(0), Figure.of(4)));
             List<FleetReadings.Allocation> allocations = new ArrayList<>(readings.allocations());
             allocations.add(new FleetReadings.Allocation("ai", "train", 0, "npu-a", NPU, Figure.of(16 * GIB),
                     Figure.of(50)));
@@ -61,6 +69,7 @@ class ConsoleExporterUsageTest {
                     "whole", "w", 0.75 * GIB));
             List<FleetReadings.Origin> origins = List.of(
                     new FleetReadings.Origin(NPU, "", "", "", new UsageOrigin("npu<exporter>", "", "")),
+                    new FleetReadings.Origin(HOSTILE, "", "", "", new UsageOrigin("npu<exporter>", "", "")),
                     new FleetReadings.Origin(NPU, "ai", "train", "c", WHOLE_CARD),
                     new FleetReadings.Origin("GPU-A1", "gpu", "whole", "w", UsageOrigin.DRIVER_PROCESSES));
             return new FleetReadings(readings.at(), registered, hosts, allocations, names, uses, unmanaged,
@@ -105,5 +114,27 @@ class ConsoleExporterUsageTest {
         String workload = get(start() + "/workload?namespace=ai&pod=train&container=c");
         assertTrue(workload.contains("huawei.com/Ascend910B3-memory"), workload);
         assertFalse(workload.contains("nvidia.com/gpumem"), workload);
+    }
+
+    @Test
+    void aHostileCardIdFromAnExporterIsEscapedTextOnItsPageAndTheNodes() throws Exception {
+        String base = start();
+        String card = get(base + "/card?uuid=" + java.net.URLEncoder.encode(HOSTILE, java.nio.charset.StandardCharsets.UTF_8));
+        assertTrue(card.contains("33 % (npu&lt;exporter&gt;)"), "the card's own page, its exporter's figure");
+        assertTrue(card.contains("&lt;script&gt;alert(1)&lt;/script&gt;"), "the id as text");
+        assertFalse(card.contains("<script>alert(1)"), "never markup");
+        String node = get(base + "/node?name=npu-a");
+        assertTrue(node.contains("&lt;script&gt;alert(1)&lt;/script&gt;\n" + "x".repeat(100 * 1024)),
+                "both ids as text on the node's page, the 100 KB one whole");
+        assertFalse(node.contains("<script>alert(1)"), "never markup");
+        // The 100 KB id's own page is past any URL's length: a clear 414, not a failure of the
+        // console; a control character in a card id asked for is refused with its reason.
+        assertEquals(414, served.send(base + "/card?uuid=" + java.net.URLEncoder.encode(LONG,
+                java.nio.charset.StandardCharsets.UTF_8)).statusCode());
+        var newline = served.send(base + "/card?uuid=" + java.net.URLEncoder.encode(HOSTILE + "\n",
+                java.nio.charset.StandardCharsets.UTF_8));
+        assertEquals(400, newline.statusCode());
+        assertTrue(newline.body().contains("control characters"), newline.body());
+        assertEquals(200, served.send(base + "/nodes").statusCode());
     }
 }

@@ -45,6 +45,9 @@ class PrometheusExporterUsageTest {
     private static final String MLU = "MLU-0001";
     private static final String WHOLE = "GPU-00000000-0000-4000-a000-000000000009";
     private static final String SILENT = "npu-vdie-0003";
+    /** Card ids an exporter may carry: text for PromQL strings and pages alike, never syntax. */
+    private static final String HOSTILE = "npu-\"q\"\\b\\\nline<script>alert(1)</script>'} or vector(1)";
+    private static final String LONG = "npu-" + "x".repeat(100 * 1024);
 
     private static long end;
     private static LocalPrometheus prometheus;
@@ -114,6 +117,24 @@ class PrometheusExporterUsageTest {
                     .series("mlu_physical_memory_used", Map.of("uuid", MLU), t -> 3 * GIB)
                     .series("mlu_container", Map.of("uuid", MLU, "vf", "0", "namespace", "mlu", "pod", "serve",
                             "container", "c"), t -> 1);
+            // Hostile card ids in npu-exporter's series and the registry's (the long one for five minutes
+            // only, to keep the backfill small), one container on the hostile card.
+            for (String hostile : new String[] {HOSTILE, LONG}) {
+                long from = hostile.equals(LONG) ? end - 300 : start;
+                Map<String, String> registered = Map.of("node", "npu-h", "device_uuid", hostile, "device_index", "0",
+                        "device_type", "Ascend910B3");
+                series.series("hami_gpu_memory_limit_bytes", registered, from, t -> 64 * GIB)
+                        .series("npu_chip_info_hbm_used_memory", Map.of("vdie_id", hostile, "id", "0"), from,
+                                t -> 1024)
+                        .series("npu_chip_info_utilization", Map.of("vdie_id", hostile, "id", "0"), from, t -> 33);
+            }
+            Map<String, String> hostileShare = Map.of("namespace", "ml", "pod", "h\"<b>", "container_index", "0",
+                    "node", "npu-h", "device_uuid", HOSTILE);
+            series.series("hami_observe_vgpu_container_memory_allocated_bytes", hostileShare, t -> 16 * GIB)
+                    .series("hami_observe_container_info", Map.of("namespace", "ml", "pod", "h\"<b>",
+                            "container_index", "0", "container", "c", "init", "false"), t -> 1)
+                    .series("container_npu_used_memory", Map.of("vdie_id", HOSTILE, "id", "0",
+                            "exported_namespace", "ml", "pod_name", "h\"<b>", "container_name", "c"), t -> 1024);
             // A whole card without HAMi-Core: the node role's per-process figures under HAMi's names.
             Map<String, String> whole = Map.of("namespace", "gpu", "pod", "whole", "container", "c",
                     "vdevice_index", "0", "device_uuid", WHOLE, "node", "gpu-a");
@@ -274,5 +295,23 @@ class PrometheusExporterUsageTest {
         assertTrue(ascendSnippet.contains("huawei.com/Ascend910B3: 1")
                 && ascendSnippet.contains("huawei.com/Ascend910B3-memory: "), ascendSnippet);
         assertFalse(ascendSnippet.contains("-core"), ascendSnippet);
+    }
+
+    @Test
+    void hostileCardIdsInAnExportersSeriesAreDataEverywhereAndQueriesStayWhole() throws Exception {
+        FleetState state = state(FleetScope.EVERYTHING);
+        assertEquals(1024 * MIB, state.card(HOSTILE).orElseThrow().memoryUsed().orElseThrow());
+        assertEquals(33, state.card(HOSTILE).orElseThrow().utilisation().orElseThrow());
+        assertEquals(1024 * MIB, state.card(LONG).orElseThrow().memoryUsed().orElseThrow(), "a 100 KB id");
+        assertEquals(1024 * MIB, share(state, "ml", "h\"<b>").memoryUsed().orElseThrow());
+        // One card's page: the id is a quoted PromQL string, so its "or vector(1)" selects nothing else.
+        for (String hostile : new String[] {HOSTILE, LONG}) {
+            FleetReadings readings = history.readings(Instant.ofEpochSecond(end), new FleetScope.OnCard(hostile));
+            // The exporters' cards on it: this one only, no other card's and no label-less "vector(1)".
+            assertEquals(java.util.List.of(hostile), readings.hosts().stream().map(FleetReadings.Host::uuid)
+                    .filter(uuid -> !uuid.startsWith("GPU-")).toList());
+            assertEquals(1024 * MIB, FleetState.of(readings).card(hostile).orElseThrow().memoryUsed().orElseThrow());
+        }
+        assertTrue(state.card(NPU).orElseThrow().memoryUsed().isKnown(), "the other cards are untouched");
     }
 }
