@@ -72,7 +72,7 @@ final class DcgmQueries {
      */
     static final Template DISAGREEMENT = new Template("dcgm_hami_memory_disagreement",
             "min_over_time((abs(max by (device_uuid) (hami_host_gpu_memory_used_bytes{${hami}}) - on (device_uuid) "
-                    + "label_replace(1048576 * " + FRAMEBUFFER_MIB + ", \"device_uuid\", \"$1\", \"UUID\", \"(.+)\")))["
+                    + PromQl.relabelled("1048576 * " + FRAMEBUFFER_MIB, "device_uuid", "UUID") + "))["
                     + PromQl.duration(Physical.DISAGREEMENT_WINDOW) + ":1m])");
 
     /** Each figure's measure and template, in the order they are sent. */

@@ -234,13 +234,8 @@ final class ExporterUsageQueries {
         return "label_replace(" + scaled + ", \"" + MAPPING + "\", \"" + mapping + "\", \"\", \"\")";
     }
 
-    /**
-     * {@code target} set from {@code source} where it has a value: any value, a newline included
-     * ({@code (?s)}; RE2's {@code .} stops at one, and an exporter's label is text it chose).
-     */
     private static String relabel(String expression, String target, String source) {
-        return source.equals(target) ? expression
-                : "label_replace(" + expression + ", \"" + target + "\", \"$1\", \"" + source + "\", \"(?s)(.+)\")";
+        return PromQl.relabelled(expression, target, source);
     }
 
     /** A workload label: the exporter's own name, then its {@code exported_} form, which wins where present. */

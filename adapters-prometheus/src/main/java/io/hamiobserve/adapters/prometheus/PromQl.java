@@ -238,4 +238,14 @@ final class PromQl {
         }
         return out.append('"').toString();
     }
+
+    /**
+     * {@code expression} with {@code target} set from {@code source} where it has a value: any
+     * value, a newline included ({@code (?s)}; RE2's {@code .} stops at one, and an exporter's label
+     * is text it chose). Both names are the project's own constants, never input.
+     */
+    static String relabelled(String expression, String target, String source) {
+        return source.equals(target) ? expression
+                : "label_replace(" + expression + ", \"" + target + "\", \"$1\", \"" + source + "\", \"(?s)(.+)\")";
+    }
 }
