@@ -24,9 +24,25 @@ final class RecordingRules {
     static final String CONTAINER_MEMORY_PEAK_HOURLY = "container:hami_vgpu_memory_used_bytes:max_1h";
     static final String CONTAINER_MEMORY_SAMPLES_HOURLY = "container:hami_vgpu_memory_used_bytes:count_1h";
 
+    /**
+     * The label the showback records keep clusters apart by ({@code by (cluster, ...)}): the
+     * console's default --cluster-label. A console told another label reads the raw series.
+     */
+    static final String CLUSTER_LABEL = "cluster";
+    /** An hour less a millisecond: an hourly rule's range, open at its left end whatever the engine. */
+    static final String HOUR_LESS_A_MILLISECOND = "59m59s999ms";
+    // Showback's hourly integrals (FleetQueries.Integral): each card's seconds seen and unavailable,
+    // each share's card-seconds allocated and used, memory byte-seconds and core-percent-seconds.
+    static final String CARD_SECONDS_SEEN = "cluster_card:hami_observe_card_seconds_seen:sum_1h";
+    static final String CARD_SECONDS_UNAVAILABLE = "cluster_card:hami_observe_card_seconds_unavailable:sum_1h";
+    static final String SHARE_CARD_SECONDS_ALLOCATED = "cluster_share:hami_observe_share_card_seconds_allocated:sum_1h";
+    static final String SHARE_CARD_SECONDS_USED = "cluster_share:hami_observe_share_card_seconds_used:sum_1h";
+    static final String SHARE_MEMORY_BYTE_SECONDS = "cluster_share:hami_observe_share_memory_byte_seconds:sum_1h";
+    static final String SHARE_CORE_PERCENT_SECONDS = "cluster_share:hami_observe_share_core_percent_seconds:sum_1h";
+
     /** A rule group, by the {@code group} label of its {@link #EVALUATED} series. */
     enum Group {
-        NAMESPACES("namespaces"), HOURLY("hourly");
+        NAMESPACES("namespaces"), HOURLY("hourly"), SHOWBACK("showback");
 
         final String label;
 
