@@ -178,20 +178,6 @@ final class FleetQueries {
                 + "))[${window}:1h])");
     }
 
-    // Each namespace's accrual over a window (chargeback): the namespace's sum at each step times
-    // the step, from the recorded namespace sums when they cover the window, else computed from
-    // every container at every step (the rules' expressions, de-duplicated over the exporter's
-    // instance: two scheduler replicas must not double a bill).
-    // A recorded sum is taken as the mean of its records within the step (one a minute): it does
-    // not depend on when in each minute the engine runs the group (Prometheus at an offset hashed
-    // from the group's name, vmalert on the minute), where the latest record would, for
-    // allocations that change by the minute (one namespace of the demo: 6 % apart over 48 hours, 0.5 % with the mean);
-    // and a missed evaluation (a busy engine) does not drop a step.
-    static Template accrual(String name, RecordingRules.NamespaceSum sum, boolean recorded) {
-        String series = recorded ? "(avg_over_time(" + sum.record() + "[${step}]))" : "(" + sum.atEachStep() + ")";
-        return new Template(name, "sum_over_time(" + series + "[${window}:${step}]) * ${stepSeconds}");
-    }
-
     /**
      * Showback's queries (card-hours, docs/console.md "Showback"), each integrated over the window
      * at a fixed step, grouped by {@code cluster} (the label named by --cluster-label) so clusters
@@ -236,18 +222,19 @@ final class FleetQueries {
          * minutes before them ({@code headMs}, {@code headOffsetMs}) and after them up to the query's
          * time ({@code tailMs}), at the records' own one-minute steps, so the parts add up to the
          * window without a gap or a minute counted twice. Each part is labelled apart before the sum,
-         * as {@code or} would keep only the first of two series with the same labels.
+         * (label {@code part}, which no grouped series carries), as {@code or} would keep only the
+         * first of two series with the same labels.
          */
         Template recorded(boolean head, boolean tail) {
             StringBuilder parts = new StringBuilder("label_replace(sum_over_time(" + record
-                    + "[${recordedMs}ms] offset ${recordedOffsetMs}ms), \"hami_observe_part\", \"recorded\", \"\", \"\")");
+                    + "[${recordedMs}ms] offset ${recordedOffsetMs}ms), \"part\", \"recorded\", \"\", \"\")");
             if (head) {
                 parts.append(" or label_replace(sum_over_time(").append(atEachStep)
-                        .append("[${headMs}ms:1m] offset ${headOffsetMs}ms) * 60, \"hami_observe_part\", \"head\", \"\", \"\")");
+                        .append("[${headMs}ms:1m] offset ${headOffsetMs}ms) * 60, \"part\", \"head\", \"\", \"\")");
             }
             if (tail) {
                 parts.append(" or label_replace(sum_over_time(").append(atEachStep)
-                        .append("[${tailMs}ms:1m]) * 60, \"hami_observe_part\", \"tail\", \"\", \"\")");
+                        .append("[${tailMs}ms:1m]) * 60, \"part\", \"tail\", \"\", \"\")");
             }
             return new Template(name, "sum by (" + by + ") (" + parts + ")");
         }
@@ -312,7 +299,7 @@ final class FleetQueries {
     // the time of the evaluation that wrote it), looked up at each minute.
     static final Template RULES_LAST_RUN = new Template("console_rules_last_run",
             "max by (group) (max_over_time(timestamp(" + RecordingRules.EVALUATED + ")[2h:1m]))");
-    // Inside a subquery every selector states its lookback (see RecordingRules.NamespaceSum).
+    // Inside a subquery every selector states its lookback (a bare selector in a subquery looks back Prometheus's 5 minutes but VictoriaMetrics' up to a whole step).
     static final Template HISTORY_HOURS = new Template("history_hours",
             "count_over_time((count(last_over_time(hami_gpu_memory_limit_bytes[" + RecordingRules.LOOKBACK
                     + "])) > 0)[${window}:1h])");

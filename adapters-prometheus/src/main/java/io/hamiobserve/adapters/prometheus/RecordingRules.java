@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.util.List;
 
 /**
  * The console's recording rules: the series they record and the expressions they record, which
@@ -42,7 +41,7 @@ final class RecordingRules {
 
     /** A rule group, by the {@code group} label of its {@link #EVALUATED} series. */
     enum Group {
-        NAMESPACES("namespaces"), HOURLY("hourly"), SHOWBACK("showback");
+        HOURLY("hourly"), SHOWBACK("showback");
 
         final String label;
 
@@ -51,39 +50,8 @@ final class RecordingRules {
         }
     }
 
-    /**
-     * A namespace's sum of a per-container series at an instant, recorded every minute.
-     *
-     * @param atEachStep the same sum inside a subquery, each series read with an explicit 5-minute
-     *                   lookback: a bare selector in a subquery looks back Prometheus's 5 minutes,
-     *                   but VictoriaMetrics' up to a whole step (an hour for a week's chargeback),
-     *                   which counts a vanished pod for the rest of the hour
-     */
-    record NamespaceSum(String record, String expression, String atEachStep) {
-    }
-
     /** The lookback written into subqueries: Prometheus's default, stated so every engine uses it. */
     static final String LOOKBACK = "5m";
-
-    // Each series is reduced with max over everything but the share's identity first: a second
-    // scheduler-side replica reports every share again under its own instance.
-    private static final String ALLOCATED_SHARE = "namespace, pod, container_index, device_uuid";
-    private static final String USED_SHARE = "namespace, pod, container, device_uuid";
-
-    /** The sum per namespace of {@code series}, each share counted once. */
-    private static NamespaceSum namespaceSum(String series, String share) {
-        return new NamespaceSum("namespace:" + series + ":sum",
-                "sum by (namespace) (max by (" + share + ") (" + series + "))",
-                "sum by (namespace) (max by (" + share + ") (last_over_time(" + series + "[" + LOOKBACK + "])))");
-    }
-
-    static final NamespaceSum MEMORY_ALLOCATED = namespaceSum("hami_vgpu_memory_allocated_bytes", ALLOCATED_SHARE);
-    static final NamespaceSum MEMORY_USED = namespaceSum("hami_vgpu_memory_used_bytes", USED_SHARE);
-    static final NamespaceSum CORES_ALLOCATED = namespaceSum("hami_vgpu_core_allocated_ratio", ALLOCATED_SHARE);
-    static final NamespaceSum CORES_USED = namespaceSum("hami_container_device_utilization_ratio", USED_SHARE);
-
-    static final List<NamespaceSum> NAMESPACE_SUMS = List.of(MEMORY_ALLOCATED, MEMORY_USED, CORES_ALLOCATED,
-            CORES_USED);
 
     /** The rule file's text. */
     static String file() {

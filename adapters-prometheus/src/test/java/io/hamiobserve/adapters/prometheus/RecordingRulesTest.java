@@ -107,9 +107,6 @@ class RecordingRulesTest {
         while (rule.find()) {
             rules.putIfAbsent(rule.group(1), rule.group(2));
         }
-        for (RecordingRules.NamespaceSum sum : RecordingRules.NAMESPACE_SUMS) {
-            assertEquals(sum.expression(), rules.get(sum.record()), sum.record());
-        }
         assertTrue(rules.get(RecordingRules.CONTAINER_MEMORY_PEAK_HOURLY).contains("max_over_time(hami_vgpu_memory_used_bytes["));
         assertTrue(rules.get(RecordingRules.CONTAINER_MEMORY_SAMPLES_HOURLY).contains("count_over_time(hami_vgpu_memory_used_bytes["));
         assertTrue(rules.containsKey(RecordingRules.EVALUATED));
@@ -126,7 +123,7 @@ class RecordingRulesTest {
             String output = new String(check.getInputStream().readAllBytes());
             assertTrue(check.waitFor(60, TimeUnit.SECONDS));
             assertEquals(0, check.exitValue(), output);
-            assertTrue(output.contains("SUCCESS: 15 rules found"), output);
+            assertTrue(output.contains("SUCCESS: 10 rules found"), output);
         } finally {
             Files.deleteIfExists(file);
         }
