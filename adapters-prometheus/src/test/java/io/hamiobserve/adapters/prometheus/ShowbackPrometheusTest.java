@@ -150,7 +150,8 @@ class ShowbackPrometheusTest {
                 Measure.SHARE_CARD_SECONDS_ALLOCATED, Measure.SHARE_CARD_SECONDS_USED, Measure.SHARE_MEMORY_SECONDS,
                 Measure.SHARE_CORE_SECONDS)) {
             String read = fromRecords.provenance().get(measure).expression();
-            assertTrue(read.contains(":sum_1h[") && read.contains("\"head\"") && read.contains("\"tail\""), read);
+            assertTrue(read.contains(":sum_1h[") && read.contains("\"head\"") && read.contains("\"tail\""),
+                    () -> read + " read; the rules ran " + runs());
             assertTrue(!fromRaw.provenance().get(measure).expression().contains(":sum_1h"), measure.name());
         }
         // The records integrate at one-minute steps, the raw week at hourly ones: a state that changes
@@ -182,6 +183,18 @@ class ShowbackPrometheusTest {
                     by.label());
             assertEquals(fleet.used() + fleet.allocatedIdle(),
                     report.rows().stream().mapToLong(Showback.Row::allocatedTicks).sum(), by.label());
+        }
+    }
+
+    /** Each rule group's runs over the history, and its last, as the recorded Prometheus holds them. */
+    private static String runs() {
+        try {
+            PrometheusApi api = new PrometheusApi(recordedPrometheus.url(), Duration.ofSeconds(30));
+            return PrometheusApi.await(api.instant(new PromQl.Template("runs", "count_over_time("
+                    + RecordingRules.EVALUATED + "[8d]) or max_over_time(timestamp(" + RecordingRules.EVALUATED
+                    + ")[8d:1m])").plain(), to)).toString();
+        } catch (Exception failed) {
+            return failed.toString();
         }
     }
 
