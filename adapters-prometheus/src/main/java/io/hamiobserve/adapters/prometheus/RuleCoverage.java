@@ -36,14 +36,7 @@ final class RuleCoverage {
     }
 
     boolean covers(RecordingRules.Group group, Instant at, Duration window) throws SourceUnavailableException {
-        Known answer = known.get(window);
-        if (answer == null || Duration.between(answer.at(), at).abs().compareTo(KEEP) > 0) {
-            answer = ask(at, window);
-            if (known.size() >= MAX_WINDOWS) {
-                known.clear();
-            }
-            known.put(window, answer);
-        }
+        Known answer = answer(at, window);
         long ruleHours = answer.ruleHours().getOrDefault(group.label, 0L);
         return ruleHours > 0 && ruleHours + 1 >= answer.historyHours();
     }
@@ -54,9 +47,20 @@ final class RuleCoverage {
      */
     java.util.Optional<Instant> lastRun(RecordingRules.Group group, Instant at, Duration window)
             throws SourceUnavailableException {
-        covers(group, at, window);
-        Long millis = known.get(window).lastRunMillis().get(group.label);
+        Long millis = answer(at, window).lastRunMillis().get(group.label);
         return millis == null ? java.util.Optional.empty() : java.util.Optional.of(Instant.ofEpochMilli(millis));
+    }
+
+    private Known answer(Instant at, Duration window) throws SourceUnavailableException {
+        Known answer = known.get(window);
+        if (answer == null || Duration.between(answer.at(), at).abs().compareTo(KEEP) > 0) {
+            answer = ask(at, window);
+            if (known.size() >= MAX_WINDOWS) {
+                known.clear();
+            }
+            known.put(window, answer);
+        }
+        return answer;
     }
 
     private Known ask(Instant at, Duration window) throws SourceUnavailableException {
