@@ -2,6 +2,8 @@ package io.hamiobserve.adapters.prometheus;
 
 import io.hamiobserve.adapters.prometheus.PromQl.Template;
 
+import java.util.List;
+
 /**
  * Every query the console sends, named. Each reads one of HAMi's series (or one of this project's
  * additions) for the whole fleet at once, so the number of queries per page is fixed whatever the
@@ -196,32 +198,73 @@ final class FleetQueries {
                 + "))[${window}:1h])");
     }
 
-    // Each namespace's accrual over a window (chargeback): the namespace's sum at each step times
-    // the step, from the recorded namespace sums when they cover the window, else computed from
-    // every container at every step (the rules' expressions, de-duplicated over the exporter's
-    // instance: two scheduler replicas must not double a bill).
-    // A recorded sum is taken as the mean of its records within the step (one a minute): it does
-    // not depend on when in each minute the engine runs the group (Prometheus at an offset hashed
-    // from the group's name, vmalert on the minute), where the latest record would, for
-    // allocations that change by the minute (one namespace of the demo: 6 % apart over 48 hours, 0.5 % with the mean);
-    // and a missed evaluation (a busy engine) does not drop a step.
-    static Template accrual(String name, RecordingRules.NamespaceSum sum, boolean recorded) {
-        String series = recorded ? "(avg_over_time(" + sum.record() + "[${step}]))" : "(" + sum.atEachStep() + ")";
-        return new Template(name, "sum_over_time(" + series + "[${window}:${step}]) * ${stepSeconds}");
-    }
-
     /**
      * Showback's queries (card-hours, docs/console.md "Showback"), each integrated over the window
      * at a fixed step, grouped by {@code cluster} (the label named by --cluster-label) so clusters
      * in one engine stay apart. Every selector inside a subquery states its lookback.
      *
      * <p>A share's size at each step is the larger of its memory fraction (its memory ÷ its card's)
-     * and its core fraction (HAMi's core percent ÷ 100): ShareSize, the rule written in PromQL.
-     * Its use is its utilisation of the card, at most its size.
+     * and its core fraction (HAMi's core percent ÷ 100): ShareSize, the rule written in PromQL
+     * ({@link #shareSize}, which the funnel trend reads too). Its use is its utilisation of the card,
+     * at most its size.
      */
-    record CardHourQueries(Template seen, Template unavailable, Template models, Template allocated,
-                           Template used, Template memory, Template cores, Template owners,
+    record CardHourQueries(Integral seen, Integral unavailable, Template models, Integral allocated,
+                           Integral used, Integral memory, Integral cores, Template owners,
                            Template active) {
+        List<Integral> integrals() {
+            return List.of(seen, unavailable, allocated, used, memory, cores);
+        }
+    }
+
+    /**
+     * One figure integrated over a window: {@code atEachStep} (grouped by {@code by}) summed at each
+     * step times the step. The hourly rule group {@code hami-observe-console-showback} records the
+     * same integral of each hour, at one-minute steps, as {@code record}; {@link #recorded} reads
+     * those hours and computes the minutes at the window's ends the records do not hold.
+     */
+    record Integral(String name, String record, String by, String atEachStep) {
+        /** From the raw series over the whole window. */
+        Template raw() {
+            return new Template(name, "sum_over_time(" + atEachStep + "[${window}:${step}]) * ${stepSeconds}");
+        }
+
+        /**
+         * The rule's expression: the hour up to its evaluation, left end open (a millisecond less
+         * than an hour: consecutive evaluations count no minute twice), one step a minute.
+         */
+        String rule() {
+            return "sum_over_time(" + atEachStep + "[" + RecordingRules.HOUR_LESS_A_MILLISECOND + ":1m]) * 60";
+        }
+
+        /**
+         * The records of the hours {@code (to - offset - hours, to - offset]} (placeholders
+         * {@code recordedMs}, {@code recordedOffsetMs}), and where {@code head} / {@code tail}, the raw
+         * minutes before them ({@code headMs}, {@code headOffsetMs}) and after them up to the query's
+         * time ({@code tailMs}), at the records' own one-minute steps, so the parts add up to the
+         * window without a gap or a minute counted twice. Each part is labelled apart before the sum,
+         * (label {@code part}, which no grouped series carries), as {@code or} would keep only the
+         * first of two series with the same labels.
+         */
+        Template recorded(boolean head, boolean tail) {
+            StringBuilder parts = new StringBuilder("label_replace(sum_over_time(" + record
+                    + "[${recordedMs}ms] offset ${recordedOffsetMs}ms), \"part\", \"recorded\", \"\", \"\")");
+            if (head) {
+                parts.append(" or label_replace(sum_over_time(").append(atEachStep)
+                        .append("[${headMs}ms:1m] offset ${headOffsetMs}ms) * 60, \"part\", \"head\", \"\", \"\")");
+            }
+            if (tail) {
+                parts.append(" or label_replace(sum_over_time(").append(atEachStep)
+                        .append("[${tailMs}ms:1m]) * 60, \"part\", \"tail\", \"\", \"\")");
+            }
+            return new Template(name, "sum by (" + by + ") (" + parts + ")");
+        }
+    }
+
+    /** Each share's size in cards at an instant: the larger of its memory and core fractions, each at most 1. */
+    private static String shareSize(String memory, String cores, String registered, String card) {
+        String memoryFraction = "clamp_max(" + memory + " / on (" + card + ") group_left " + registered + ", 1)";
+        String coreFraction = "clamp_max(" + cores + " / 100, 1)";
+        return "((" + memoryFraction + " >= " + coreFraction + ") or " + coreFraction + " or " + memoryFraction + ")";
     }
 
     static CardHourQueries cardHours(String cluster) {
@@ -239,20 +282,18 @@ final class FleetQueries {
                 + lookback + "))";
         String cores = "max by (" + share + ") (last_over_time(hami_observe_vgpu_container_core_allocated_ratio"
                 + lookback + "))";
-        String memoryFraction = "clamp_max(" + memory + " / on (" + card + ") group_left " + registered + ", 1)";
-        String coreFraction = "clamp_max(" + cores + " / 100, 1)";
-        String size = "((" + memoryFraction + " >= " + coreFraction + ") or " + coreFraction + " or " + memoryFraction + ")";
+        String size = shareSize(memory, cores, registered, card);
         String utilisation = "(max by (" + share + ") (last_over_time(hami_container_device_utilization_ratio"
                 + lookback + ")) / 100)";
         String used = "((" + utilisation + " <= " + size + ") or (" + size + " and " + utilisation + "))";
         return new CardHourQueries(
-                integrated("card_seconds_seen", seen),
-                integrated("card_seconds_unavailable", unavailable),
+                new Integral("card_seconds_seen", RecordingRules.CARD_SECONDS_SEEN, card, seen),
+                new Integral("card_seconds_unavailable", RecordingRules.CARD_SECONDS_UNAVAILABLE, card, unavailable),
                 new Template("card_models", "max by (" + card + ", device_type) (last_over_time(hami_gpu_memory_limit_bytes[${window}]))"),
-                integrated("share_card_seconds_allocated", size),
-                integrated("share_card_seconds_used", used),
-                integrated("share_memory_byte_seconds", "(" + memory + ")"),
-                integrated("share_core_percent_seconds", "(" + cores + ")"),
+                new Integral("share_card_seconds_allocated", RecordingRules.SHARE_CARD_SECONDS_ALLOCATED, share, size),
+                new Integral("share_card_seconds_used", RecordingRules.SHARE_CARD_SECONDS_USED, share, used),
+                new Integral("share_memory_byte_seconds", RecordingRules.SHARE_MEMORY_BYTE_SECONDS, share, "(" + memory + ")"),
+                new Integral("share_core_percent_seconds", RecordingRules.SHARE_CORE_PERCENT_SECONDS, share, "(" + cores + ")"),
                 podOwners(cluster),
                 // The funnel's "active": any use in the window's last 15 minutes (Funnel.ACTIVE).
                 new Template("share_active", "max by (" + share + ") (max_over_time("
@@ -269,16 +310,16 @@ final class FleetQueries {
                 + "(last_over_time(hami_observe_pod_owner[${window}]))");
     }
 
-    private static Template integrated(String name, String atEachStep) {
-        return new Template(name, "sum_over_time(" + atEachStep + "[${window}:${step}]) * ${stepSeconds}");
-    }
-
     // Whether the recorded series cover a window: the hours in it during which each rule group ran,
     // and the hours in it with any raw history (card totals, which every exporter setup reports).
     static final Template RULE_HOURS = new Template("console_rules_hours",
             "count_over_time((max by (group) (last_over_time(" + RecordingRules.EVALUATED
                     + "[1h])))[${window}:1h])");
-    // Inside a subquery every selector states its lookback (see RecordingRules.NamespaceSum).
+    // When each group last ran within two hours: its evaluation's own timestamp (a record carries
+    // the time of the evaluation that wrote it), looked up at each minute.
+    static final Template RULES_LAST_RUN = new Template("console_rules_last_run",
+            "max by (group) (max_over_time(timestamp(" + RecordingRules.EVALUATED + ")[2h:1m]))");
+    // Inside a subquery every selector states its lookback (a bare selector in a subquery looks back Prometheus's 5 minutes but VictoriaMetrics' up to a whole step).
     static final Template HISTORY_HOURS = new Template("history_hours",
             "count_over_time((count(last_over_time(hami_gpu_memory_limit_bytes[" + RecordingRules.LOOKBACK
                     + "])) > 0)[${window}:1h])");
@@ -324,12 +365,11 @@ final class FleetQueries {
     private static final String FUNNEL_SHARE = "namespace, pod, container, node, device_uuid";
     private static final String FUNNEL_REGISTERED = "max by (" + FUNNEL_CARD + ") (hami_gpu_memory_limit_bytes)";
 
-    /** Each share's size in cards at an instant: the larger of its memory and core fractions, each at most 1. */
+    /** Each share's size in cards at an instant ({@link #shareSize}), from the series at that instant. */
     private static String funnelShareSize() {
-        String memory = "clamp_max(max by (" + FUNNEL_SHARE + ") (hami_observe_vgpu_container_memory_allocated_bytes)"
-                + " / on (" + FUNNEL_CARD + ") group_left " + FUNNEL_REGISTERED + ", 1)";
-        String cores = "clamp_max(max by (" + FUNNEL_SHARE + ") (hami_observe_vgpu_container_core_allocated_ratio) / 100, 1)";
-        return "((" + memory + " >= " + cores + ") or " + cores + " or " + memory + ")";
+        return shareSize("max by (" + FUNNEL_SHARE + ") (hami_observe_vgpu_container_memory_allocated_bytes)",
+                "max by (" + FUNNEL_SHARE + ") (hami_observe_vgpu_container_core_allocated_ratio)", FUNNEL_REGISTERED,
+                FUNNEL_CARD);
     }
 
     static final Template FUNNEL_TOTAL = new Template("trend_funnel_total",

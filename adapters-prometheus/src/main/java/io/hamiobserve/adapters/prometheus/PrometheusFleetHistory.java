@@ -33,6 +33,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Function;
 import java.util.OptionalDouble;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
@@ -529,7 +530,7 @@ public final class PrometheusFleetHistory implements FleetHistory {
                 UTILISATION_MEDIAN.bind(overWindow));
         // The owner records keep the rules' cluster label: under that name they serve one cluster's
         // read and several clusters' at once; under another the label is summed away in them.
-        boolean ownersRecorded = (clusterLabel.equals(RecordingRules.CLUSTER) || (cluster.isEmpty()
+        boolean ownersRecorded = (clusterLabel.equals(RecordingRules.CLUSTER_LABEL) || (cluster.isEmpty()
                 && whole.clusters.size() < 2)) && coverage.covers(RecordingRules.Group.OWNERS, at, window);
         var podOwners = batch.query(Measure.CONTAINER_OWNER, podOwnersOverWindow(ownersRecorded)
                 .bind(Map.of("owners", owners, "window", window, "cluster", by)));
@@ -648,13 +649,14 @@ public final class PrometheusFleetHistory implements FleetHistory {
         Map<String, Object> values = Map.of("window", window, "step", step, "stepSeconds", step.toSeconds());
         CardHourQueries queries = FleetQueries.cardHours(clusterLabel);
         Batch batch = new Batch(to);
-        var seen = batch.query(Measure.CARD_SECONDS_SEEN, queries.seen().bind(values));
-        var unavailable = batch.query(Measure.CARD_SECONDS_UNAVAILABLE, queries.unavailable().bind(values));
+        Function<FleetQueries.Integral, PromQl.Query> integral = integrals(queries, to, window, values);
+        var seen = batch.query(Measure.CARD_SECONDS_SEEN, integral.apply(queries.seen()));
+        var unavailable = batch.query(Measure.CARD_SECONDS_UNAVAILABLE, integral.apply(queries.unavailable()));
         var models = batch.query(Measure.CARD_MODELS, queries.models().bind(values));
-        var allocated = batch.query(Measure.SHARE_CARD_SECONDS_ALLOCATED, queries.allocated().bind(values));
-        var used = batch.query(Measure.SHARE_CARD_SECONDS_USED, queries.used().bind(values));
-        var memory = batch.query(Measure.SHARE_MEMORY_SECONDS, queries.memory().bind(values));
-        var cores = batch.query(Measure.SHARE_CORE_SECONDS, queries.cores().bind(values));
+        var allocated = batch.query(Measure.SHARE_CARD_SECONDS_ALLOCATED, integral.apply(queries.allocated()));
+        var used = batch.query(Measure.SHARE_CARD_SECONDS_USED, integral.apply(queries.used()));
+        var memory = batch.query(Measure.SHARE_MEMORY_SECONDS, integral.apply(queries.memory()));
+        var cores = batch.query(Measure.SHARE_CORE_SECONDS, integral.apply(queries.cores()));
         var owners = batch.query(Measure.POD_OWNERS, queries.owners().bind(values));
         var active = batch.query(Measure.SHARE_ACTIVE, queries.active().plain());
         batch.await();
@@ -687,6 +689,37 @@ public final class PrometheusFleetHistory implements FleetHistory {
                     coreSeconds.getOrDefault(id, 0.0), activeShares.containsKey(id)));
         }
         return new CardHours(to.minus(window), to, cards, shares, batch.provenance);
+    }
+
+    /**
+     * How showback's integrals are read over {@code (to - window, to]}: from the hourly records
+     * (docs/console.md "Recording rules") when they cover the window, they keep the cluster label this
+     * console reads, and the group ran within the window: the whole hours up to its last run from
+     * the records, the minutes before and after them from the raw series at the records' one-minute
+     * steps. Otherwise every integral from the raw series at the window's step.
+     */
+    private Function<FleetQueries.Integral, PromQl.Query> integrals(FleetQueries.CardHourQueries queries, Instant to,
+                                                                   Duration window, Map<String, Object> values)
+            throws SourceUnavailableException {
+        Instant from = to.minus(window);
+        Optional<Instant> lastRun = clusterLabel.equals(RecordingRules.CLUSTER_LABEL)
+                && coverage.covers(RecordingRules.Group.SHOWBACK, to, window)
+                ? coverage.lastRun(RecordingRules.Group.SHOWBACK, to, window) : Optional.empty();
+        if (lastRun.isEmpty() || !lastRun.get().isAfter(from) || lastRun.get().isAfter(to)) {
+            return part -> scoped(part.raw().bind(values));
+        }
+        long last = lastRun.get().toEpochMilli();
+        long hours = (last - from.toEpochMilli()) / 3_600_000;
+        if (hours == 0) {
+            return part -> scoped(part.raw().bind(values));
+        }
+        long recordedFrom = last - hours * 3_600_000;
+        long head = recordedFrom - from.toEpochMilli();
+        long tail = to.toEpochMilli() - last;
+        Map<String, Object> parts = Map.of("recordedMs", hours * 3_600_000 - 1, "recordedOffsetMs", tail,
+                "headMs", Math.max(1, head - 1), "headOffsetMs", to.toEpochMilli() - recordedFrom,
+                "tailMs", Math.max(1, tail - 1));
+        return part -> scoped(part.recorded(head > 1, tail > 1).bind(parts));
     }
 
     @Override

@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.util.List;
 
 /**
  * The console's recording rules: the series they record and the expressions they record, which
@@ -25,15 +24,26 @@ final class RecordingRules {
     static final String CONTAINER_MEMORY_SAMPLES_HOURLY = "container:hami_vgpu_memory_used_bytes:count_1h";
     static final String POD_OWNER_HOURLY = "pod:hami_observe_pod_owner:last_1h";
     static final String WORKLOAD_MEMORY_PEAK_HOURLY = "workload:hami_vgpu_memory_used_bytes:max_1h";
+
     /**
-     * The cluster label the owner records keep (the rule file names it; {@code --cluster-label}'s
-     * default). Under another name they sum it away, and several clusters read the raw series.
+     * The label the showback and owner records keep clusters apart by ({@code by (cluster, ...)}):
+     * the console's default --cluster-label. A console told another label reads the raw series.
      */
-    static final String CLUSTER = "cluster";
+    static final String CLUSTER_LABEL = "cluster";
+    /** An hour less a millisecond: an hourly rule's range, open at its left end whatever the engine. */
+    static final String HOUR_LESS_A_MILLISECOND = "59m59s999ms";
+    // Showback's hourly integrals (FleetQueries.Integral): each card's seconds seen and unavailable,
+    // each share's card-seconds allocated and used, memory byte-seconds and core-percent-seconds.
+    static final String CARD_SECONDS_SEEN = "cluster_card:hami_observe_card_seconds_seen:sum_1h";
+    static final String CARD_SECONDS_UNAVAILABLE = "cluster_card:hami_observe_card_seconds_unavailable:sum_1h";
+    static final String SHARE_CARD_SECONDS_ALLOCATED = "cluster_share:hami_observe_share_card_seconds_allocated:sum_1h";
+    static final String SHARE_CARD_SECONDS_USED = "cluster_share:hami_observe_share_card_seconds_used:sum_1h";
+    static final String SHARE_MEMORY_BYTE_SECONDS = "cluster_share:hami_observe_share_memory_byte_seconds:sum_1h";
+    static final String SHARE_CORE_PERCENT_SECONDS = "cluster_share:hami_observe_share_core_percent_seconds:sum_1h";
 
     /** A rule group, by the {@code group} label of its {@link #EVALUATED} series. */
     enum Group {
-        NAMESPACES("namespaces"), HOURLY("hourly"), OWNERS("owners");
+        HOURLY("hourly"), SHOWBACK("showback"), OWNERS("owners");
 
         final String label;
 
@@ -42,39 +52,8 @@ final class RecordingRules {
         }
     }
 
-    /**
-     * A namespace's sum of a per-container series at an instant, recorded every minute.
-     *
-     * @param atEachStep the same sum inside a subquery, each series read with an explicit 5-minute
-     *                   lookback: a bare selector in a subquery looks back Prometheus's 5 minutes,
-     *                   but VictoriaMetrics' up to a whole step (an hour for a week's chargeback),
-     *                   which counts a vanished pod for the rest of the hour
-     */
-    record NamespaceSum(String record, String expression, String atEachStep) {
-    }
-
     /** The lookback written into subqueries: Prometheus's default, stated so every engine uses it. */
     static final String LOOKBACK = "5m";
-
-    // Each series is reduced with max over everything but the share's identity first: a second
-    // scheduler-side replica reports every share again under its own instance.
-    private static final String ALLOCATED_SHARE = "namespace, pod, container_index, device_uuid";
-    private static final String USED_SHARE = "namespace, pod, container, device_uuid";
-
-    /** The sum per namespace of {@code series}, each share counted once. */
-    private static NamespaceSum namespaceSum(String series, String share) {
-        return new NamespaceSum("namespace:" + series + ":sum",
-                "sum by (namespace) (max by (" + share + ") (" + series + "))",
-                "sum by (namespace) (max by (" + share + ") (last_over_time(" + series + "[" + LOOKBACK + "])))");
-    }
-
-    static final NamespaceSum MEMORY_ALLOCATED = namespaceSum("hami_vgpu_memory_allocated_bytes", ALLOCATED_SHARE);
-    static final NamespaceSum MEMORY_USED = namespaceSum("hami_vgpu_memory_used_bytes", USED_SHARE);
-    static final NamespaceSum CORES_ALLOCATED = namespaceSum("hami_vgpu_core_allocated_ratio", ALLOCATED_SHARE);
-    static final NamespaceSum CORES_USED = namespaceSum("hami_container_device_utilization_ratio", USED_SHARE);
-
-    static final List<NamespaceSum> NAMESPACE_SUMS = List.of(MEMORY_ALLOCATED, MEMORY_USED, CORES_ALLOCATED,
-            CORES_USED);
 
     /** The rule file's text. */
     static String file() {

@@ -28,7 +28,7 @@ final class RuleCoverage {
     private final PrometheusApi api;
     private final Map<Duration, Known> known = new ConcurrentHashMap<>();
 
-    private record Known(Instant at, Map<String, Long> ruleHours, long historyHours) {
+    private record Known(Instant at, Map<String, Long> ruleHours, long historyHours, Map<String, Long> lastRunMillis) {
     }
 
     RuleCoverage(PrometheusApi api) {
@@ -36,6 +36,22 @@ final class RuleCoverage {
     }
 
     boolean covers(RecordingRules.Group group, Instant at, Duration window) throws SourceUnavailableException {
+        Known answer = answer(at, window);
+        long ruleHours = answer.ruleHours().getOrDefault(group.label, 0L);
+        return ruleHours > 0 && ruleHours + 1 >= answer.historyHours();
+    }
+
+    /**
+     * When the group last ran before the window's end, as the coverage was last asked (at most
+     * {@link #KEEP} ago: a later run is then not read yet, and what it recorded is computed raw).
+     */
+    java.util.Optional<Instant> lastRun(RecordingRules.Group group, Instant at, Duration window)
+            throws SourceUnavailableException {
+        Long millis = answer(at, window).lastRunMillis().get(group.label);
+        return millis == null ? java.util.Optional.empty() : java.util.Optional.of(Instant.ofEpochMilli(millis));
+    }
+
+    private Known answer(Instant at, Duration window) throws SourceUnavailableException {
         Known answer = known.get(window);
         if (answer == null || Duration.between(answer.at(), at).abs().compareTo(KEEP) > 0) {
             answer = ask(at, window);
@@ -44,13 +60,13 @@ final class RuleCoverage {
             }
             known.put(window, answer);
         }
-        long ruleHours = answer.ruleHours().getOrDefault(group.label, 0L);
-        return ruleHours > 0 && ruleHours + 1 >= answer.historyHours();
+        return answer;
     }
 
     private Known ask(Instant at, Duration window) throws SourceUnavailableException {
         CompletableFuture<List<Sample>> rules = api.instant(FleetQueries.RULE_HOURS.bind("window", window), at);
         CompletableFuture<List<Sample>> history = api.instant(FleetQueries.HISTORY_HOURS.bind("window", window), at);
+        CompletableFuture<List<Sample>> lastRuns = api.instant(FleetQueries.RULES_LAST_RUN.plain(), at);
         Map<String, Long> ruleHours = new java.util.HashMap<>();
         for (Sample sample : PrometheusApi.await(rules)) {
             if (!Double.isNaN(sample.value())) {
@@ -59,6 +75,12 @@ final class RuleCoverage {
         }
         long historyHours = PrometheusApi.await(history).stream().mapToDouble(Sample::value)
                 .filter(value -> !Double.isNaN(value)).mapToLong(Math::round).max().orElse(0);
-        return new Known(at, Map.copyOf(ruleHours), historyHours);
+        Map<String, Long> lastRunMillis = new java.util.HashMap<>();
+        for (Sample sample : PrometheusApi.await(lastRuns)) {
+            if (Double.isFinite(sample.value())) {
+                lastRunMillis.put(sample.label("group"), Math.round(sample.value() * 1000));
+            }
+        }
+        return new Known(at, Map.copyOf(ruleHours), historyHours, Map.copyOf(lastRunMillis));
     }
 }

@@ -44,6 +44,8 @@ class QuerySizeTest {
             case "index" -> Integer.toString(Integer.MAX_VALUE);
             case "window", "settled", "recent", "step" -> Duration.ofDays(90);
             case "stepSeconds", "seconds" -> Long.MAX_VALUE;
+            // Showback's parts read from the hourly records and the raw minutes around them, in milliseconds.
+            case "recordedMs", "recordedOffsetMs", "headMs", "headOffsetMs", "tailMs" -> Long.MAX_VALUE;
             // The cluster label's name (a flag); a label name has no length limit, 63 is generous.
             case "cluster" -> new PromQl.Label(name(63).replace('-', '_'));
             default -> throw new AssertionError("no realistic filling for ${" + placeholder + "}: add one");
@@ -58,9 +60,9 @@ class QuerySizeTest {
                 templates.add((PromQl.Template) field.get(null));
             }
         }
-        for (RecordingRules.NamespaceSum sum : RecordingRules.NAMESPACE_SUMS) {
-            templates.add(FleetQueries.accrual("accrual_recorded", sum, true));
-            templates.add(FleetQueries.accrual("accrual_raw", sum, false));
+        for (FleetQueries.Integral integral : FleetQueries.cardHours(RecordingRules.CLUSTER_LABEL).integrals()) {
+            templates.add(integral.raw());
+            templates.add(integral.recorded(true, true));
         }
         for (boolean recorded : new boolean[] {true, false}) {
             templates.add(FleetQueries.containerHours(recorded));

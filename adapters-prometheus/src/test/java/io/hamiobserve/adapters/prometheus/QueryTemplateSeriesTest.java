@@ -54,12 +54,6 @@ class QueryTemplateSeriesTest {
             }
         }
         DcgmQueries.ALL.forEach((measure, template) -> all.put("DcgmQueries.ALL " + measure, template.text()));
-        for (RecordingRules.NamespaceSum sum : RecordingRules.NAMESPACE_SUMS) {
-            for (boolean recorded : new boolean[] {true, false}) {
-                all.put("FleetQueries.accrual " + sum.record() + (recorded ? " recorded" : ""),
-                        FleetQueries.accrual("accrual", sum, recorded).text());
-            }
-        }
         all.put("FleetQueries.clusters", FleetQueries.clusters(CLUSTER_LABEL).text());
         for (boolean recorded : new boolean[] {true, false}) {
             all.put("FleetQueries.containerHours" + (recorded ? " recorded" : ""),
@@ -70,11 +64,17 @@ class QueryTemplateSeriesTest {
                     FleetQueries.podOwnersOverWindow(recorded).text());
         }
         all.put("FleetQueries.podOwners", FleetQueries.podOwners(CLUSTER_LABEL).text());
-        // The showback's card-hours: every template of the set (FleetQueries.integrated makes some of them).
+        // The showback's card-hours: every template of the set, the integrals both from the raw
+        // series and from their hourly records.
         FleetQueries.CardHourQueries cardHours = FleetQueries.cardHours(CLUSTER_LABEL);
         for (var component : FleetQueries.CardHourQueries.class.getRecordComponents()) {
-            all.put("FleetQueries.cardHours " + component.getName(),
-                    ((Template) component.getAccessor().invoke(cardHours)).text());
+            Object part = component.getAccessor().invoke(cardHours);
+            if (part instanceof FleetQueries.Integral integral) {
+                all.put("FleetQueries.cardHours " + component.getName(), integral.raw().text());
+                all.put("FleetQueries.cardHours " + component.getName() + " recorded", integral.recorded(true, true).text());
+            } else {
+                all.put("FleetQueries.cardHours " + component.getName(), ((Template) part).text());
+            }
         }
         return all;
     }
@@ -90,9 +90,8 @@ class QueryTemplateSeriesTest {
                 }
             }
         }
-        assertEquals(Set.of("FleetQueries.accrual", "FleetQueries.clusters", "FleetQueries.containerHours",
-                "FleetQueries.workloadHours", "FleetQueries.podOwners", "FleetQueries.podOwnersOverWindow",
-                "FleetQueries.integrated"),
+        assertEquals(Set.of("FleetQueries.clusters", "FleetQueries.containerHours",
+                "FleetQueries.workloadHours", "FleetQueries.podOwners", "FleetQueries.podOwnersOverWindow"),
                 new HashSet<>(factories));
     }
 

@@ -120,12 +120,13 @@ class RecordingRulesTest {
         while (rule.find()) {
             rules.putIfAbsent(rule.group(1), rule.group(2));
         }
-        for (RecordingRules.NamespaceSum sum : RecordingRules.NAMESPACE_SUMS) {
-            assertEquals(sum.expression(), rules.get(sum.record()), sum.record());
-        }
         assertTrue(rules.get(RecordingRules.CONTAINER_MEMORY_PEAK_HOURLY).contains("max_over_time(hami_vgpu_memory_used_bytes["));
         assertTrue(rules.get(RecordingRules.CONTAINER_MEMORY_SAMPLES_HOURLY).contains("count_over_time(hami_vgpu_memory_used_bytes["));
         assertTrue(rules.containsKey(RecordingRules.EVALUATED));
+        for (FleetQueries.Integral integral : FleetQueries.cardHours(RecordingRules.CLUSTER_LABEL).integrals()) {
+            assertEquals(integral.rule(), rules.get(integral.record()), integral.record());
+            assertTrue(integral.rule().contains("by (" + RecordingRules.CLUSTER_LABEL + ", "), integral.record());
+        }
 
         Path file = Files.createTempFile("hami-observe-console", ".rules.yml");
         try {
@@ -135,7 +136,7 @@ class RecordingRulesTest {
             String output = new String(check.getInputStream().readAllBytes());
             assertTrue(check.waitFor(60, TimeUnit.SECONDS));
             assertEquals(0, check.exitValue(), output);
-            assertTrue(output.contains("SUCCESS: 11 rules found"), output);
+            assertTrue(output.contains("SUCCESS: 13 rules found"), output);
         } finally {
             Files.deleteIfExists(file);
         }
