@@ -262,20 +262,8 @@ public final class DemoFleetHistory implements FleetHistory {
             }
         }
         java.util.Set<ShareKey> active = new java.util.HashSet<>();
-        for (long t = to.minus(Funnel.ACTIVE).getEpochSecond() + 60; t <= to.getEpochSecond(); t += 60) {
-            Instant instant = Instant.ofEpochSecond(t);
-            if (!history.covers(instant)) {
-                continue;
-            }
-            for (UsageView view : history.usage(instant)) {
-                for (UsageView.ContainerDevice device : view.containers()) {
-                    if (device.usage().smUtilPercent() > 0) {
-                        active.add(new ShareKey(device.pod().namespace(), device.pod().name(), device.container(),
-                                view.node(), device.usage().uuid()));
-                    }
-                }
-            }
-        }
+        activeBefore(to, (view, device) -> active.add(new ShareKey(device.pod().namespace(), device.pod().name(),
+                device.container(), view.node(), device.usage().uuid())));
         List<CardAccrual> cards = new ArrayList<>();
         cardSeconds.forEach((uuid, seconds) -> {
             CardAccrual card = cardOf.get(uuid);
@@ -462,6 +450,26 @@ public final class DemoFleetHistory implements FleetHistory {
     }
 
     /**
+     * Every container device with some use in the {@link Funnel#ACTIVE} before {@code at}, read by
+     * the minute as Prometheus's {@code max_over_time(...[15m]) > 0} reads the scraped minutes.
+     */
+    private void activeBefore(Instant at, java.util.function.BiConsumer<UsageView, UsageView.ContainerDevice> found) {
+        for (long t = at.minus(Funnel.ACTIVE).getEpochSecond() + 60; t <= at.getEpochSecond(); t += 60) {
+            Instant instant = Instant.ofEpochSecond(t);
+            if (!history.covers(instant)) {
+                continue;
+            }
+            for (UsageView view : history.usage(instant)) {
+                for (UsageView.ContainerDevice device : view.containers()) {
+                    if (device.usage().smUtilPercent() > 0) {
+                        found.accept(view, device);
+                    }
+                }
+            }
+        }
+    }
+
+    /**
      * The fleet funnel at one step, as the Prometheus adapter's funnel trend reads it: healthy
      * registered cards, the shares' sizes, those of shares with use in the {@link Funnel#ACTIVE}
      * before (read by the minute), and those of shares using at least {@link Funnel#EFFECTIVE} of
@@ -479,20 +487,8 @@ public final class DemoFleetHistory implements FleetHistory {
                         device.usage().uuid()), device.usage().smUtilPercent() / 100.0, Math::max);
             }
         }
-        for (long t = at.minus(Funnel.ACTIVE).getEpochSecond() + 60; t <= at.getEpochSecond(); t += 60) {
-            Instant instant = Instant.ofEpochSecond(t);
-            if (!history.covers(instant)) {
-                continue;
-            }
-            for (UsageView view : history.usage(instant)) {
-                for (UsageView.ContainerDevice device : view.containers()) {
-                    if (device.usage().smUtilPercent() > 0) {
-                        active.add(List.of(device.pod().namespace(), device.pod().name(), device.container(),
-                                device.usage().uuid()));
-                    }
-                }
-            }
-        }
+        activeBefore(at, (view, device) -> active.add(List.of(device.pod().namespace(), device.pod().name(),
+                device.container(), device.usage().uuid())));
         double allocated = 0;
         double activeCards = 0;
         double effective = 0;
