@@ -442,20 +442,15 @@ public final class AllocationMetrics {
             while (to < pods.size() && pods.get(to).node().equals(pods.get(from).node())) {
                 to++;
             }
-            if (stamps != null) {
-                // The stamp changes with the node's pods and owners and with every registration.
-                List<PodPlacement> node = pods.subList(from, to);
-                List<PodOwner> nodeOwners = owners.subList(from, to);
-                section.segment(List.of(stamps.of(node.get(0).node()), form), families ->
-                        addPods(node, nodeOwners, form, normalised.isEmpty() ? Map.of() : referenced(node, normalised),
-                                families));
-            } else {
-                List<PodPlacement> node = List.copyOf(pods.subList(from, to));
-                List<PodOwner> nodeOwners = List.copyOf(owners.subList(from, to));
-                Map<String, RegisteredCard> cards = normalised.isEmpty() ? Map.of() : referenced(node, normalised);
-                section.segment(List.of(node, nodeOwners, cards, form), families ->
-                        addPods(node, nodeOwners, form, cards, families));
-            }
+            List<PodPlacement> node = stamps == null ? List.copyOf(pods.subList(from, to)) : pods.subList(from, to);
+            List<PodOwner> nodeOwners = stamps == null ? List.copyOf(owners.subList(from, to))
+                    : owners.subList(from, to);
+            // A stamp changes with the node's pods and owners and with every registration; without
+            // one the records themselves, and the normalised cards they hold, are the key. Keyed by
+            // a stamp, the held cards are looked up only when the node is rendered.
+            Object key = stamps == null ? List.of(node, nodeOwners, held(node, normalised), form)
+                    : List.of(stamps.of(node.get(0).node()), form);
+            section.segment(key, families -> addPods(node, nodeOwners, form, held(node, normalised), families));
             from = to;
         }
     }
@@ -484,8 +479,10 @@ public final class AllocationMetrics {
     }
 
     /** The normalised cards that {@code pods} hold shares of (usually cards of their own node). */
-    private static Map<String, RegisteredCard> referenced(List<PodPlacement> pods,
-                                                          Map<String, RegisteredCard> normalised) {
+    private static Map<String, RegisteredCard> held(List<PodPlacement> pods, Map<String, RegisteredCard> normalised) {
+        if (normalised.isEmpty()) {
+            return Map.of();
+        }
         Map<String, RegisteredCard> held = new HashMap<>();
         for (PodPlacement pod : pods) {
             for (ContainerShares container : pod.containers()) {
