@@ -208,9 +208,8 @@ final class FleetQueries {
      * ({@link #shareSize}, which the funnel trend reads too). Its use is its utilisation of the card,
      * at most its size.
      */
-    record CardHourQueries(Integral seen, Integral unavailable, Template models, Integral allocated,
-                           Integral used, Integral memory, Integral cores, Template owners,
-                           Template active) {
+    record CardHourQueries(Integral seen, Integral unavailable, Template models, Template recordedModels,
+                           Integral allocated, Integral used, Integral memory, Integral cores, Template active) {
         List<Integral> integrals() {
             return List.of(seen, unavailable, allocated, used, memory, cores);
         }
@@ -289,25 +288,20 @@ final class FleetQueries {
         return new CardHourQueries(
                 new Integral("card_seconds_seen", RecordingRules.CARD_SECONDS_SEEN, card, seen),
                 new Integral("card_seconds_unavailable", RecordingRules.CARD_SECONDS_UNAVAILABLE, card, unavailable),
-                new Template("card_models", "max by (" + card + ", device_type) (last_over_time(hami_gpu_memory_limit_bytes[${window}]))"),
+                new Template("card_models", "max by (" + card + ", device_type) "
+                        + "(last_over_time(hami_gpu_memory_limit_bytes[${window}]))"),
+                // Recorded: each card's model at each hour (a card gone on day 2 still has its
+                // model), and the hour not recorded yet read raw beside them.
+                new Template("card_models", "max by (" + card + ", device_type) (max_over_time("
+                        + RecordingRules.CARD_MODEL_HOURLY + "[${window}])) or max by (" + card
+                        + ", device_type) (last_over_time(hami_gpu_memory_limit_bytes[1h]))"),
                 new Integral("share_card_seconds_allocated", RecordingRules.SHARE_CARD_SECONDS_ALLOCATED, share, size),
                 new Integral("share_card_seconds_used", RecordingRules.SHARE_CARD_SECONDS_USED, share, used),
                 new Integral("share_memory_byte_seconds", RecordingRules.SHARE_MEMORY_BYTE_SECONDS, share, "(" + memory + ")"),
                 new Integral("share_core_percent_seconds", RecordingRules.SHARE_CORE_PERCENT_SECONDS, share, "(" + cores + ")"),
-                podOwners(cluster),
                 // The funnel's "active": any use in the window's last 15 minutes (Funnel.ACTIVE).
                 new Template("share_active", "max by (" + share + ") (max_over_time("
                         + "hami_container_device_utilization_ratio[15m])) > 0"));
-    }
-
-    /**
-     * Each pod's top controller over a window, joined to a pod's figures on (namespace, pod): the one
-     * place the owner series is read, so every report that groups by workload groups alike.
-     */
-    static Template podOwners(String cluster) {
-        clusters(cluster);
-        return new Template("pod_owners", "max by (" + cluster + ", namespace, pod, owner_kind, owner_name) "
-                + "(last_over_time(hami_observe_pod_owner[${window}]))");
     }
 
     // Whether the recorded series cover a window: the hours in it during which each rule group ran,

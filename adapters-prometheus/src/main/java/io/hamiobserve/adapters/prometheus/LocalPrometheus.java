@@ -131,11 +131,15 @@ public final class LocalPrometheus implements AutoCloseable {
         return started;
     }
 
+    /** promtool's block length when it evaluates recording rules (TSDB's default block). */
+    private static final long TWO_HOURS_MILLIS = 2 * 3_600_000L;
+
     /**
-     * Evaluates the recording rules over the span of the blocks in {@code data}, from the first
-     * whole minute (so the hourly rules meet samples taken on whole hours exactly once) to an hour
-     * past the last sample (the hour that records it).
+     * Evaluates the recording rules over the span of the blocks in {@code data}, from the start of
+     * the two-hour block holding the first sample to an hour past the last sample (the hour that
+     * records it). Each group evaluates at its own offset into the hour, as Prometheus does.
      */
+
     private static void record(Path promtool, URI url, Path rules, Path data, Path staging, Path directory)
             throws IOException {
         long first = Long.MAX_VALUE;
@@ -150,12 +154,21 @@ public final class LocalPrometheus implements AutoCloseable {
         if (first == Long.MAX_VALUE) {
             return;
         }
-        long start = Math.floorDiv(first, 60_000) * 60;
+        // From the start of promtool's two-hour block that holds the history's first sample: promtool
+        // 2.42 evaluates a rule block by block and stops at the first block with no evaluation time
+        // in it, so a start late in a block, before the group's evaluation offset (a hash of the
+        // file's path and the group's name), recorded nothing for the whole group (measured: about
+        // half of the groups, at random, for a history starting at half past an hour).
+        long start = Math.floorDiv(first, TWO_HOURS_MILLIS) * TWO_HOURS_MILLIS / 1000;
         long end = Math.min(System.currentTimeMillis() / 1000, last / 1000 + 3600);
         Path log = directory.resolve("promtool-rules.log");
         run(List.of(promtool.toString(), "tsdb", "create-blocks-from", "rules", "--url=" + url,
                 "--start=" + start, "--end=" + end, "--output-dir=" + staging, rules.toString()), log,
                 "evaluating the recording rules over the history");
+        try (Stream<Path> written = Files.list(staging)) {
+            Files.writeString(log, "blocks written from " + start + " to " + end + ": " + written.count() + "\n",
+                    java.nio.file.StandardOpenOption.APPEND);
+        }
     }
 
     private static long millis(String meta, String field) throws IOException {
@@ -242,6 +255,19 @@ public final class LocalPrometheus implements AutoCloseable {
     /** Where Prometheus answers. */
     public URI url() {
         return url;
+    }
+
+    /**
+     * What promtool said while it evaluated the recording rules over the history ({@link
+     * #startRecorded}), for a test to say why records are missing; empty when nothing was recorded.
+     */
+    public String recordingLog() {
+        try {
+            Path log = directory.resolve("promtool-rules.log");
+            return Files.isRegularFile(log) ? Files.readString(log) : "";
+        } catch (IOException unreadable) {
+            return unreadable.toString();
+        }
     }
 
     /**

@@ -649,15 +649,22 @@ public final class PrometheusFleetHistory implements FleetHistory {
         Map<String, Object> values = Map.of("window", window, "step", step, "stepSeconds", step.toSeconds());
         CardHourQueries queries = FleetQueries.cardHours(clusterLabel);
         Batch batch = new Batch(to);
-        Function<FleetQueries.Integral, PromQl.Query> integral = integrals(queries, to, window, values);
+        Optional<Instant> lastRun = showbackLastRun(to, window);
+        Function<FleetQueries.Integral, PromQl.Query> integral = integrals(queries, to, window, values, lastRun);
         var seen = batch.query(Measure.CARD_SECONDS_SEEN, integral.apply(queries.seen()));
         var unavailable = batch.query(Measure.CARD_SECONDS_UNAVAILABLE, integral.apply(queries.unavailable()));
-        var models = batch.query(Measure.CARD_MODELS, queries.models().bind(values));
+        var models = batch.query(Measure.CARD_MODELS, (lastRun.isPresent() ? queries.recordedModels()
+                : queries.models()).bind(values));
         var allocated = batch.query(Measure.SHARE_CARD_SECONDS_ALLOCATED, integral.apply(queries.allocated()));
         var used = batch.query(Measure.SHARE_CARD_SECONDS_USED, integral.apply(queries.used()));
         var memory = batch.query(Measure.SHARE_MEMORY_SECONDS, integral.apply(queries.memory()));
         var cores = batch.query(Measure.SHARE_CORE_SECONDS, integral.apply(queries.cores()));
-        var owners = batch.query(Measure.POD_OWNERS, queries.owners().bind(values));
+        // Each pod's owner as right-sizing reads it: from the hourly owner records when they cover
+        // the window and keep this console's cluster label, so a month reads 720 samples a pod.
+        boolean ownersRecorded = clusterLabel.equals(RecordingRules.CLUSTER_LABEL)
+                && coverage.covers(RecordingRules.Group.OWNERS, to, window);
+        var owners = batch.query(Measure.POD_OWNERS, podOwnersOverWindow(ownersRecorded).bind(Map.of(
+                "owners", PromQl.Matchers.NONE, "window", window, "cluster", new PromQl.Label(clusterLabel))));
         var active = batch.query(Measure.SHARE_ACTIVE, queries.active().plain());
         batch.await();
         String[] card = {clusterLabel, "node", "device_uuid"};
@@ -692,27 +699,36 @@ public final class PrometheusFleetHistory implements FleetHistory {
     }
 
     /**
+     * When showback's hourly records were last written, where they can serve a read over
+     * {@code (to - window, to]}: they cover the window, keep the cluster label this console reads,
+     * and the group's last run is at least a whole hour into the window and not after its end.
+     * Empty: everything is read from the raw series.
+     */
+    private Optional<Instant> showbackLastRun(Instant to, Duration window) throws SourceUnavailableException {
+        if (!clusterLabel.equals(RecordingRules.CLUSTER_LABEL)
+                || !coverage.covers(RecordingRules.Group.SHOWBACK, to, window)) {
+            return Optional.empty();
+        }
+        Instant from = to.minus(window);
+        return coverage.lastRun(RecordingRules.Group.SHOWBACK, to, window)
+                .filter(run -> !run.isAfter(to) && Duration.between(from, run).toHours() >= 1);
+    }
+
+    /**
      * How showback's integrals are read over {@code (to - window, to]}: from the hourly records
-     * (docs/console.md "Recording rules") when they cover the window, they keep the cluster label this
-     * console reads, and the group ran within the window: the whole hours up to its last run from
-     * the records, the minutes before and after them from the raw series at the records' one-minute
-     * steps. Otherwise every integral from the raw series at the window's step.
+     * (docs/console.md "Recording rules") when {@code lastRun} says they serve it — the whole hours
+     * up to that run from the records, the minutes before and after them from the raw series at the
+     * records' one-minute steps — otherwise every integral from the raw series at the window's step.
      */
     private Function<FleetQueries.Integral, PromQl.Query> integrals(FleetQueries.CardHourQueries queries, Instant to,
-                                                                   Duration window, Map<String, Object> values)
-            throws SourceUnavailableException {
+                                                                   Duration window, Map<String, Object> values,
+                                                                   Optional<Instant> lastRun) {
         Instant from = to.minus(window);
-        Optional<Instant> lastRun = clusterLabel.equals(RecordingRules.CLUSTER_LABEL)
-                && coverage.covers(RecordingRules.Group.SHOWBACK, to, window)
-                ? coverage.lastRun(RecordingRules.Group.SHOWBACK, to, window) : Optional.empty();
-        if (lastRun.isEmpty() || !lastRun.get().isAfter(from) || lastRun.get().isAfter(to)) {
+        if (lastRun.isEmpty()) {
             return part -> scoped(part.raw().bind(values));
         }
         long last = lastRun.get().toEpochMilli();
         long hours = (last - from.toEpochMilli()) / 3_600_000;
-        if (hours == 0) {
-            return part -> scoped(part.raw().bind(values));
-        }
         long recordedFrom = last - hours * 3_600_000;
         long head = recordedFrom - from.toEpochMilli();
         long tail = to.toEpochMilli() - last;

@@ -40,6 +40,8 @@ final class RecordingRules {
     static final String SHARE_CARD_SECONDS_USED = "cluster_share:hami_observe_share_card_seconds_used:sum_1h";
     static final String SHARE_MEMORY_BYTE_SECONDS = "cluster_share:hami_observe_share_memory_byte_seconds:sum_1h";
     static final String SHARE_CORE_PERCENT_SECONDS = "cluster_share:hami_observe_share_core_percent_seconds:sum_1h";
+    /** Each card's model (its memory limit, labelled {@code device_type}) at each hour, for showback by model. */
+    static final String CARD_MODEL_HOURLY = "cluster_card:hami_gpu_memory_limit_bytes:last_1h";
 
     /** A rule group, by the {@code group} label of its {@link #EVALUATED} series. */
     enum Group {

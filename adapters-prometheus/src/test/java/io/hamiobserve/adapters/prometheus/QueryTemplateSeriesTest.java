@@ -63,7 +63,6 @@ class QueryTemplateSeriesTest {
             all.put("FleetQueries.podOwnersOverWindow" + (recorded ? " recorded" : ""),
                     FleetQueries.podOwnersOverWindow(recorded).text());
         }
-        all.put("FleetQueries.podOwners", FleetQueries.podOwners(CLUSTER_LABEL).text());
         // The showback's card-hours: every template of the set, the integrals both from the raw
         // series and from their hourly records.
         FleetQueries.CardHourQueries cardHours = FleetQueries.cardHours(CLUSTER_LABEL);
@@ -91,7 +90,7 @@ class QueryTemplateSeriesTest {
             }
         }
         assertEquals(Set.of("FleetQueries.clusters", "FleetQueries.containerHours",
-                "FleetQueries.workloadHours", "FleetQueries.podOwners", "FleetQueries.podOwnersOverWindow"),
+                "FleetQueries.workloadHours", "FleetQueries.podOwnersOverWindow"),
                 new HashSet<>(factories));
     }
 

@@ -136,7 +136,7 @@ class RecordingRulesTest {
             String output = new String(check.getInputStream().readAllBytes());
             assertTrue(check.waitFor(60, TimeUnit.SECONDS));
             assertEquals(0, check.exitValue(), output);
-            assertTrue(output.contains("SUCCESS: 13 rules found"), output);
+            assertTrue(output.contains("SUCCESS: 14 rules found"), output);
         } finally {
             Files.deleteIfExists(file);
         }

@@ -161,6 +161,13 @@ class ShowbackPrometheusTest {
                     () -> read + " read; the rules ran " + runs());
             assertTrue(!fromRaw.provenance().get(measure).expression().contains(":sum_1h"), measure.name());
         }
+        // Each card's model and each pod's owner from their hourly records (with the raw last
+        // hour), never from every raw sample of the window.
+        for (Measure measure : List.of(Measure.CARD_MODELS, Measure.POD_OWNERS)) {
+            String read = fromRecords.provenance().get(measure).expression();
+            assertTrue(read.contains(":last_1h") && read.contains("[1h]"), () -> read + " read; the rules ran " + runs());
+            assertTrue(!fromRaw.provenance().get(measure).expression().contains(":last_1h"), measure.name());
+        }
         // The records integrate at one-minute steps, the raw week at hourly ones: a state that changes
         // (a share starting, a card turning healthy) may be a minute apart, never more.
         Map<String, CardAccrual> rawCards = fromRaw.cards().stream().collect(Collectors.toMap(CardAccrual::uuid, c -> c));
@@ -199,7 +206,7 @@ class ShowbackPrometheusTest {
             PrometheusApi api = new PrometheusApi(recordedPrometheus.url(), Duration.ofSeconds(30));
             return PrometheusApi.await(api.instant(new PromQl.Template("runs", "count_over_time("
                     + RecordingRules.EVALUATED + "[8d]) or max_over_time(timestamp(" + RecordingRules.EVALUATED
-                    + ")[8d:1m])").plain(), to)).toString();
+                    + ")[8d:1m])").plain(), to)) + "; promtool said: " + recordedPrometheus.recordingLog();
         } catch (Exception failed) {
             return failed.toString();
         }

@@ -64,6 +64,8 @@ import java.util.Set;
  * the fleet-wide reads alone.
  *
  * <p>Run: {@code bin/bench demo io.hamiobserve.demo.bench.ConsoleBenchmark [demo|large|both] [requests]},
+ * {@code showback [days] [requests]} (the large fleet over a month unless told: the showback
+ * report by every grouping, then the pages with their 30-day windows),
  * {@code hold [requests] [minutes]} (keeps the large fleet's Prometheus up), then
  * {@code attach|attach-cold URL END [requests]} or {@code queries URL END} against it.
  */
@@ -103,14 +105,21 @@ public final class ConsoleBenchmark {
             queries(URI.create(args[1]), Instant.ofEpochSecond(Long.parseLong(args[2])));
             return;
         }
+        if (which.equals("showback")) {
+            // showback [days] [requests]: the large fleet over a month (unless told), the monthly
+            // showback report by every grouping, then the pages with their 30-day windows.
+            int days = args.length > 1 ? Integer.parseInt(args[1]) : 30;
+            large(days, args.length > 2 ? Integer.parseInt(args[2]) : 3, Duration.ZERO, true);
+            return;
+        }
         int requests = args.length > 1 ? Integer.parseInt(args[1]) : 7;
         if (!which.equals("large") && !which.equals("hold")) {
             demo(requests);
         }
         if (!which.equals("demo")) {
             // hold [requests] [minutes]: keep the large fleet's Prometheus up (an hour unless told).
-            large(requests, which.equals("hold") ? Duration.ofMinutes(args.length > 2 ? Long.parseLong(args[2]) : 60)
-                    : Duration.ZERO);
+            large(7, requests, which.equals("hold") ? Duration.ofMinutes(args.length > 2 ? Long.parseLong(args[2]) : 60)
+                    : Duration.ZERO, false);
         }
     }
 
@@ -128,7 +137,7 @@ public final class ConsoleBenchmark {
         }
     }
 
-    private static void large(int requests, Duration hold) throws Exception {
+    private static void large(int days, int requests, Duration hold, boolean showback) throws Exception {
         long end = Math.floorDiv(Instant.now().getEpochSecond(), 3600) * 3600 - 3600;
         Fleet fleet = new Fleet();
         List<Path> files = new ArrayList<>();
@@ -139,13 +148,13 @@ public final class ConsoleBenchmark {
                 scheduler, HISTORY::contains);
         List<HistoryFile.Family> allocationNow = HistoryFile.labelled(AllocationMetrics.snapshots(fleet.view),
                 scheduler, name -> true);
-        for (int day = 7; day >= 0; day--) {
+        for (int day = days; day >= 0; day--) {
             Path file = Files.createTempFile("bench-large-day" + day, ".om");
             files.add(file);
             try (HistoryFile out = new HistoryFile(file)) {
                 for (int hour = 0; hour < 24; hour++) {
                     long t = end - day * 86_400L - (23 - hour) * 3600L;
-                    if (t < end - 7 * 86_400L || t > end) {
+                    if (t < end - days * 86_400L || t > end) {
                         continue;
                     }
                     boolean now = t == end;
@@ -160,10 +169,10 @@ public final class ConsoleBenchmark {
                 }
                 samples += out.samples();
             }
-            System.out.printf("large: day %d written (%,d samples so far, %.0f s)%n", 7 - day, samples,
+            System.out.printf("large: day %d written (%,d samples so far, %.0f s)%n", days - day, samples,
                     seconds(started));
         }
-        System.out.printf("large: %,d samples over 7 days, %,d MB of OpenMetrics, written in %.1f s%n", samples,
+        System.out.printf("large: %,d samples over %d days, %,d MB of OpenMetrics, written in %.1f s%n", samples, days,
                 files.stream().mapToLong(ConsoleBenchmark::size).sum() / 1_000_000, seconds(started));
         try (LocalPrometheus prometheus = load(files)) {
             if (hold.isPositive()) {
@@ -171,12 +180,49 @@ public final class ConsoleBenchmark {
                         hold.toMinutes(), end);
                 Thread.sleep(hold);
             }
-            pages("large (1,000 cards, 10,000 containers, 7 days at 1 h)", prometheus.url(),
-                    Instant.ofEpochSecond(end), LARGE_PAGES, requests);
+            if (showback) {
+                showbackReports(prometheus.url(), Instant.ofEpochSecond(end), Duration.ofDays(days));
+            }
+            List<String> pages = new ArrayList<>(LARGE_PAGES);
+            if (showback) {
+                pages.addAll(List.of("/showback?window=30d", "/namespaces?window=30d", "/showback?window=30d&by=workload"));
+            }
+            pages("large (1,000 cards, 10,000 containers, " + days + " days at 1 h)", prometheus.url(),
+                    Instant.ofEpochSecond(end), pages, requests);
         } finally {
             for (Path file : files) {
                 Files.deleteIfExists(file);
             }
+        }
+    }
+
+    /**
+     * The showback report over {@code window} as {@code hami-observe showback} writes it (CSV), by
+     * every grouping, each from a new reader (nothing kept: the rules' coverage is asked again),
+     * three times: the wall time and the CPU seconds Prometheus spent on it.
+     */
+    private static void showbackReports(URI prometheus, Instant end, Duration window) throws Exception {
+        HttpClient client = HttpClient.newHttpClient();
+        System.out.printf("%nshowback report over %d days, by each grouping (CSV; load average %s)%n",
+                window.toDays(), loadAverage());
+        System.out.printf("  %-10s %28s %22s %8s%n", "by", "wall (each of 3)", "Prometheus CPU (each)", "lines");
+        for (io.hamiobserve.domain.fleet.Showback.Grouping by : io.hamiobserve.domain.fleet.Showback.Grouping.values()) {
+            StringBuilder walls = new StringBuilder();
+            StringBuilder cpus = new StringBuilder();
+            long lines = 0;
+            for (int run = 0; run < 3; run++) {
+                FleetHistory history = PrometheusFleetHistory.at(prometheus, Duration.ofSeconds(120));
+                java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+                double cpuBefore = prometheusCpuSeconds(client, prometheus);
+                long started = System.nanoTime();
+                io.hamiobserve.console.ShowbackReport.write(history, end.minus(window), end, by,
+                        io.hamiobserve.domain.fleet.Prices.NONE, io.hamiobserve.console.ShowbackReport.Output.CSV,
+                        new java.io.PrintStream(out, true, java.nio.charset.StandardCharsets.UTF_8));
+                walls.append(String.format("%,7.0f ms", seconds(started) * 1000));
+                cpus.append(String.format("%6.1f s", prometheusCpuSeconds(client, prometheus) - cpuBefore));
+                lines = out.toString(java.nio.charset.StandardCharsets.UTF_8).lines().count();
+            }
+            System.out.printf("  %-10s %28s %22s %,8d%n", by.label(), walls, cpus, lines);
         }
     }
 
