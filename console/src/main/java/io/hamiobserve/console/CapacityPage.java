@@ -10,6 +10,8 @@ import io.hamiobserve.domain.fleet.FleetScope;
 import io.hamiobserve.domain.fleet.FleetState;
 import io.hamiobserve.domain.fleet.Measure;
 import io.hamiobserve.domain.fleet.PodShape;
+import io.hamiobserve.domain.fleet.Recommendation;
+import io.hamiobserve.domain.fleet.RightSizing;
 import io.hamiobserve.domain.fleet.Stuck;
 import io.hamiobserve.ports.SourceUnavailableException;
 
@@ -29,7 +31,10 @@ final class CapacityPage extends FleetPage {
 
     @Override
     public Result build(Request request) throws SourceUnavailableException {
-        FleetState state = fleet.state(request.at(), FleetScope.CARDS_ONLY);
+        // What would fit after right-sizing needs every container's recommendation: the same
+        // usage read the Right-sizing page makes (kept by the console's refresh), asked first.
+        fleet.ahead(() -> fleet.usage(request.at(), window(request), RightSizing.MIN_HISTORY, FleetScope.EVERYTHING));
+        FleetState state = fleet.state(request.at(), FleetScope.EVERYTHING);
         Builder page = page("Capacity", request, state);
         Map<Measure, String> queries = page.queries(state.provenance());
         String memory = request.get("memory").isBlank() ? "4096" : request.get("memory");
@@ -45,7 +50,9 @@ final class CapacityPage extends FleetPage {
             page.add(new ShapeForm(links.to(PAGE), memory, cores, cards, message, links.cluster().orElse(null)));
             return page.html(400);
         }
-        List<Capacity.ModelCapacity> models = Capacity.of(state.cards(), shape);
+        List<Recommendation> recommendations = List.copyOf(recommendations(request, state.workloads(), page,
+                FleetScope.EVERYTHING).values());
+        List<Capacity.ModelCapacity> models = Capacity.of(state.cards(), shape, recommendations);
         // Unmet demand, read once with the stuck list (a fixed set of queries).
         Stuck demand = fleet.stuck(request.at(), settings.idleAfter());
         Optional<Result> export = export(request, Map.of("capacity", rows(Columns.capacity(), models),
@@ -55,14 +62,21 @@ final class CapacityPage extends FleetPage {
         }
         page.add(new ShapeForm(links.to(PAGE), memory, cores, cards, null, links.cluster().orElse(null)));
         long fits = models.stream().mapToLong(Capacity.ModelCapacity::fits).sum();
+        long fitsAfter = models.stream().mapToLong(Capacity.ModelCapacity::fitsAfterRightSizing).sum();
         page.add(new Tiles(List.of(
                 new Tiles.Tile("Pods that fit now", Long.toString(fits), shape.memoryMib() + " MiB × " + shape.cores()
                         + " % on " + shape.cards() + " card" + (shape.cards() == 1 ? "" : "s") + " each", fits > 0
-                        ? "good" : "bad", null, queries.get(Measure.CARD_MEMORY_ALLOCATED)))));
+                        ? "good" : "bad", null, queries.get(Measure.CARD_MEMORY_ALLOCATED)),
+                new Tiles.Tile("Pods that fit after right-sizing", Long.toString(fitsAfter),
+                        (fitsAfter >= fits ? "+" : "") + (fitsAfter - fits) + " with every recommendation applied ("
+                                + windowLabel(request) + " of history)", fitsAfter > fits ? "good" : "", null,
+                        queries.get(Measure.CARD_MEMORY_ALLOCATED)))));
         page.note("info", "Per card model, as HAMi's scheduler would place them one after another: each card takes "
                 + "as many as its free memory, free compute and free share slots allow; a pod of several cards "
                 + "needs distinct cards of one node. Unhealthy cards, MIG cards and cards lacking a figure are not "
-                + "counted.");
+                + "counted. After right-sizing: each card's allocations as they would be with every recommendation "
+                + "of the Right-sizing page applied — a cut gives back, a raise for a limit hit takes; a workload "
+                + "without enough history keeps its request.");
         page.add(view(Columns.capacity(), models, request, queries, "", "No cards."));
         // Unmet demand next to what still fits: whether to buy cards or to right-size.
         page.note("info", "Pods waiting for a GPU, by why: insufficient_memory or insufficient_cores mean no card "

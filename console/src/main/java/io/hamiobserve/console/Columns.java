@@ -329,6 +329,10 @@ final class Columns {
                 Table.<Capacity.ModelCapacity>column("counted", "Counted", m -> Value.of(m.counted(), Kind.COUNT))
                         .explained("healthy cards shared through HAMi-Core with every figure known"),
                 column("fits", "Pods that fit", (Capacity.ModelCapacity m) -> Value.of(m.fits(), Kind.COUNT)),
+                Table.<Capacity.ModelCapacity>column("fits_after_rightsizing", "After right-sizing",
+                        m -> Value.of(m.fitsAfterRightSizing(), Kind.COUNT))
+                        .explained("pods of this shape that would fit with every right-sizing recommendation "
+                                + "applied"),
                 Table.<Capacity.ModelCapacity>column("free_memory", "Free memory",
                         m -> Value.of(m.freeMemory(), Kind.BYTES)).from(Measure.CARD_MEMORY_ALLOCATED),
                 Table.<Capacity.ModelCapacity>column("stranded_memory", "Stranded",

@@ -239,6 +239,8 @@ class ConsoleBrowserIT {
         String capacity = browser.findElement(By.tagName("main")).getText();
         assertTrue(capacity.contains("Pods waiting for a GPU"), capacity);
         assertTrue(rows("capacity") > 0, "what still fits is still there");
+        assertTrue(capacity.contains("Pods that fit after right-sizing") && capacity.contains("After right-sizing"),
+                "what would fit after right-sizing, as a tile and per model: " + capacity);
     }
 
     /**

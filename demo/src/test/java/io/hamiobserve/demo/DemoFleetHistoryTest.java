@@ -23,6 +23,26 @@ class DemoFleetHistoryTest {
     private final DemoFleetHistory history = new DemoFleetHistory(new DemoHistory(DemoCluster.standard(), NOW));
 
     @Test
+    void rightSizingTheDemosWorkloadsMakesRoomForPodsThatDoNotFitNow() throws Exception {
+        io.hamiobserve.domain.fleet.FleetState state = io.hamiobserve.domain.fleet.FleetState.of(history.readings(NOW,
+                io.hamiobserve.domain.fleet.FleetScope.EVERYTHING));
+        List<io.hamiobserve.domain.fleet.Recommendation> recommendations = io.hamiobserve.domain.fleet.RightSizing
+                .recommendAll(state.workloads(), history.usage(NOW, Duration.ofDays(7),
+                        io.hamiobserve.domain.fleet.RightSizing.MIN_HISTORY,
+                        io.hamiobserve.domain.fleet.FleetScope.EVERYTHING));
+        assertTrue(recommendations.stream().anyMatch(r -> r.memoryFreedBytes() > 0), recommendations.toString());
+        // The brief's workload asks 8 GiB and uses about 2: a pod of 4 GiB finds more room once
+        // every recommendation is applied, on the card models whose shares shrink.
+        io.hamiobserve.domain.fleet.PodShape shape = new io.hamiobserve.domain.fleet.PodShape(4096, 0, 1);
+        List<io.hamiobserve.domain.fleet.Capacity.ModelCapacity> models = io.hamiobserve.domain.fleet.Capacity
+                .of(state.cards(), shape, recommendations);
+        long now = models.stream().mapToLong(io.hamiobserve.domain.fleet.Capacity.ModelCapacity::fits).sum();
+        long after = models.stream()
+                .mapToLong(io.hamiobserve.domain.fleet.Capacity.ModelCapacity::fitsAfterRightSizing).sum();
+        assertTrue(after > now, models.toString());
+    }
+
+    @Test
     void aWeeksCardHoursAddUpToTheFleetAndEveryCardWasSeenForTheWholeWeek() {
         CardHours hours = history.cardHours(NOW.minus(Duration.ofDays(7)), NOW);
         assertEquals(Duration.ofDays(7), Duration.between(hours.from(), hours.to()));

@@ -12,6 +12,9 @@ import java.util.TreeMap;
  *
  * <p>Cards that are unhealthy, shared as MIG instances (their shapes are MIG profiles, not
  * memory and cores) or lack a figure are not counted, and the result says how many were left out.
+ *
+ * <p>Beside what fits now, what would fit with every right-sizing recommendation applied: whether
+ * the pods waiting for a GPU call for more cards or for right-sizing the ones held.
  */
 public final class Capacity {
     private Capacity() {
@@ -26,22 +29,68 @@ public final class Capacity {
      * @param cards           cards of the model
      * @param counted         cards counted (healthy, HAMi-Core, every figure known)
      * @param fits            pods of the shape that fit now
+     * @param fitsAfterRightSizing pods of the shape that would fit with every recommendation applied
+     *                        ({@link #afterRightSizing}); equal to {@code fits} without recommendations
      * @param freeMemory      Σ free memory of the counted cards, bytes
      * @param strandedMemory  free memory that no further pod of the shape can use (fragmentation), bytes
      * @param largestFreeMemory the most free memory on any one counted card, bytes
      * @param limitedBy       per resource, how many counted cards it limits first
      */
-    public record ModelCapacity(String model, int cards, int counted, long fits, double freeMemory,
-                                double strandedMemory, double largestFreeMemory, Map<Limit, Integer> limitedBy) {
+    public record ModelCapacity(String model, int cards, int counted, long fits, long fitsAfterRightSizing,
+                                double freeMemory, double strandedMemory, double largestFreeMemory,
+                                Map<Limit, Integer> limitedBy) {
     }
 
     public static List<ModelCapacity> of(List<Card> cards, PodShape shape) {
+        return of(cards, shape, List.of());
+    }
+
+    /** Per card model, what fits now and what would fit with {@code recommendations} applied. */
+    public static List<ModelCapacity> of(List<Card> cards, PodShape shape, List<Recommendation> recommendations) {
+        Map<String, List<Card>> byModel = byModel(cards);
+        Map<String, List<Card>> rightSized = byModel(afterRightSizing(cards, recommendations));
+        List<ModelCapacity> out = new ArrayList<>();
+        byModel.forEach((model, ofModel) -> {
+            ModelCapacity now = ofModel(model, ofModel, shape);
+            long after = ofModel(model, rightSized.get(model), shape).fits();
+            out.add(new ModelCapacity(model, now.cards(), now.counted(), now.fits(), after, now.freeMemory(),
+                    now.strandedMemory(), now.largestFreeMemory(), now.limitedBy()));
+        });
+        return out;
+    }
+
+    /**
+     * The cards as they would be with every recommendation applied: on each card a recommendation
+     * names, memory and compute allocated change by its recommended minus its current request per
+     * card — a cut gives back, a raise (a limit hit) takes. A figure the recommendation lacks (not
+     * enough history) changes nothing; an allocation never goes below zero.
+     */
+    public static List<Card> afterRightSizing(List<Card> cards, List<Recommendation> recommendations) {
+        Map<String, double[]> change = new java.util.HashMap<>();
+        for (Recommendation recommendation : recommendations) {
+            Figure memoryMib = recommendation.memoryChangeMib();
+            Figure cores = recommendation.coresChange();
+            for (String uuid : new java.util.LinkedHashSet<>(recommendation.uuids())) {
+                double[] delta = change.computeIfAbsent(uuid, card -> new double[2]);
+                delta[0] += memoryMib.isKnown() ? memoryMib.orElseThrow() * MIB : 0;
+                delta[1] += cores.isKnown() ? cores.orElseThrow() : 0;
+            }
+        }
+        return cards.stream().map(card -> {
+            double[] delta = change.get(card.uuid());
+            return delta == null ? card : card.withAllocation(
+                    card.memoryAllocated().map(allocated -> Math.max(0, allocated + delta[0])),
+                    card.coresAllocated().map(allocated -> Math.max(0, allocated + delta[1])));
+        }).toList();
+    }
+
+    private static final double MIB = 1024.0 * 1024.0;
+
+    private static Map<String, List<Card>> byModel(List<Card> cards) {
         Map<String, List<Card>> byModel = new TreeMap<>();
         cards.forEach(card -> byModel.computeIfAbsent(card.model().isEmpty() ? "(unregistered)" : card.model(),
                 model -> new ArrayList<>()).add(card));
-        List<ModelCapacity> out = new ArrayList<>();
-        byModel.forEach((model, ofModel) -> out.add(ofModel(model, ofModel, shape)));
-        return out;
+        return byModel;
     }
 
     private static ModelCapacity ofModel(String model, List<Card> cards, PodShape shape) {
@@ -70,7 +119,7 @@ public final class Capacity {
         }
         long fits = unitsByNode.values().stream().mapToLong(units -> podsOnNode(units, shape.cards())).sum();
         double usable = fits * shape.cards() * shapeBytes;
-        return new ModelCapacity(model, cards.size(), counted, fits, free, Math.max(0, free - usable), largest,
+        return new ModelCapacity(model, cards.size(), counted, fits, fits, free, Math.max(0, free - usable), largest,
                 Map.copyOf(limitedBy));
     }
 

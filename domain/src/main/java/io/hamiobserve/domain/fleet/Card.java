@@ -54,6 +54,16 @@ public record Card(String node, String uuid, int index, String model, String mod
         return "mig".equals(mode);
     }
 
+    /**
+     * The same card with other memory and compute allocated on it: what applying right-sizing
+     * would leave ({@link Capacity#afterRightSizing}).
+     */
+    public Card withAllocation(Figure memoryAllocated, Figure coresAllocated) {
+        return new Card(node, uuid, index, model, mode, healthy, memoryTotal, memoryAllocated, memoryUsed, coresTotal,
+                coresAllocated, utilisation, slotsUsed, slotsTotal, temperature, power, beyondAllocation,
+                coresAllocatedPercent, shares, physical, origin);
+    }
+
     public Figure memoryFree() {
         return memoryTotal.minus(memoryAllocated).map(free -> Math.max(0, free));
     }

@@ -64,6 +64,53 @@ class CapacityTest {
     }
 
     @Test
+    void rightSizingGivesBackWhatItCutsTakesWhatItRaisesAndLeavesWhatItCannotTell() {
+        FleetState state = new Readings()
+                // 40 GiB, 32 allocated: 8 free → one pod of 8 GiB now.
+                .card("n1", "GPU-0", 0, "A100", "hami-core", 40, 32, 40, 2, 10)
+                // 40 GiB, 36 allocated: nothing fits now.
+                .card("n1", "GPU-1", 1, "A100", "hami-core", 40, 36, 20, 2, 10)
+                // 24 GiB, 20 allocated, on another model.
+                .card("n2", "GPU-2", 0, "L4", "hami-core", 24, 20, 10, 1, 10)
+                .state();
+        PodShape shape = new PodShape(8192, 10, 1);
+        List<Recommendation> recommendations = List.of(
+                // A 16 GiB request on GPU-0 that needs 4: 12 GiB back on GPU-0.
+                recommendation("a", List.of("GPU-0"), 16_384, 4096, 30, 10),
+                // Two cards of 10 GiB each that need 6: 4 GiB back on GPU-0 and on GPU-1.
+                recommendation("b", List.of("GPU-0", "GPU-1"), 10_240, 6144, 5, 5),
+                // A limit hit on the L4: 4 GiB more, so its free 4 GiB is gone.
+                recommendation("c", List.of("GPU-2"), 8192, 12_288, 10, 10),
+                // Not enough history: no figure, nothing changes.
+                new Recommendation(new WorkloadRef("ns", "d", "c"), "n1", 1, Figure.of(16_384), Figure.of(30),
+                        Figure.missing(Absence.NOT_REPORTED), Figure.missing(Absence.NOT_REPORTED), 3,
+                        Figure.missing(Absence.NOT_REPORTED), Figure.missing(Absence.NOT_REPORTED),
+                        java.util.Optional.of("2 hours of history"), false, List.of("GPU-1")));
+        List<Card> after = Capacity.afterRightSizing(state.cards(), recommendations);
+        assertEquals((32 - 12 - 4) * GIB, after.get(0).memoryAllocated().orElseThrow(), 1);
+        assertEquals(40 - 20 - 0.0, after.get(0).coresAllocated().orElseThrow(), 1e-9);
+        assertEquals((36 - 4) * GIB, after.get(1).memoryAllocated().orElseThrow(), 1);
+        assertEquals((20 + 4) * GIB, after.get(2).memoryAllocated().orElseThrow(), 1);
+        Map<String, Capacity.ModelCapacity> byModel = new java.util.HashMap<>();
+        Capacity.of(state.cards(), shape, recommendations).forEach(model -> byModel.put(model.model(), model));
+        // A100: now 8 free on GPU-0 → 1; after, 24 free on GPU-0 → 3 and 8 on GPU-1 → 1.
+        assertEquals(1, byModel.get("A100").fits());
+        assertEquals(4, byModel.get("A100").fitsAfterRightSizing());
+        // The L4's 4 GiB free fits nothing now or after its raise.
+        assertEquals(0, byModel.get("L4").fits());
+        assertEquals(0, byModel.get("L4").fitsAfterRightSizing());
+        // Without recommendations the two are the same.
+        Capacity.of(state.cards(), shape).forEach(model -> assertEquals(model.fits(), model.fitsAfterRightSizing()));
+    }
+
+    private static Recommendation recommendation(String pod, List<String> uuids, long currentMib, long recommendedMib,
+                                                 long currentCores, long recommendedCores) {
+        return new Recommendation(new WorkloadRef("ns", pod, "c"), "n1", uuids.size(), Figure.of(currentMib),
+                Figure.of(currentCores), Figure.of(recommendedMib * 1024.0 * 1024 / 1.15), Figure.of(recommendedCores),
+                500, Figure.of(recommendedMib), Figure.of(recommendedCores), java.util.Optional.empty(), false, uuids);
+    }
+
+    @Test
     void shapesOutsideWhatACardCanBeAreRefused() {
         assertThrows(IllegalArgumentException.class, () -> new PodShape(0, 10, 1));
         assertThrows(IllegalArgumentException.class, () -> new PodShape(1024, 101, 1));
