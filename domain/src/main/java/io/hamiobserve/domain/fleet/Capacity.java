@@ -63,7 +63,9 @@ public final class Capacity {
      * The cards as they would be with every recommendation applied: on each card a recommendation
      * names, memory and compute allocated change by its recommended minus its current request per
      * card — a cut gives back, a raise (a limit hit) takes. A figure the recommendation lacks (not
-     * enough history) changes nothing; an allocation never goes below zero.
+     * enough history) changes nothing; an allocation never goes below zero. Compute changes only
+     * on cards counted in percent (a total of 100, HAMi-Core's {@code gpucores}): the recommended
+     * compute is a utilisation percentile, not a count of a vendor's cores.
      */
     public static List<Card> afterRightSizing(List<Card> cards, List<Recommendation> recommendations) {
         Map<String, double[]> change = new java.util.HashMap<>();
@@ -78,9 +80,13 @@ public final class Capacity {
         }
         return cards.stream().map(card -> {
             double[] delta = change.get(card.uuid());
-            return delta == null ? card : card.withAllocation(
-                    card.memoryAllocated().map(allocated -> Math.max(0, allocated + delta[0])),
-                    card.coresAllocated().map(allocated -> Math.max(0, allocated + delta[1])));
+            if (delta == null) {
+                return card;
+            }
+            boolean percent = card.coresTotal().isKnown() && card.coresTotal().orElseThrow() == 100;
+            return card.withAllocation(card.memoryAllocated().map(allocated -> Math.max(0, allocated + delta[0])),
+                    percent ? card.coresAllocated().map(allocated -> Math.max(0, allocated + delta[1]))
+                            : card.coresAllocated());
         }).toList();
     }
 

@@ -99,6 +99,15 @@ class CapacityTest {
         // The L4's 4 GiB free fits nothing now or after its raise.
         assertEquals(0, byModel.get("L4").fits());
         assertEquals(0, byModel.get("L4").fitsAfterRightSizing());
+        // A card counted in a vendor's cores (20 AI cores, 8 allocated): a percentile of utilisation
+        // is not a count of them, so only memory changes there.
+        Readings vendor = new Readings();
+        vendor.registered.add(new FleetReadings.Registered("n3", "NPU-0", 0, "Ascend910B3", "hami-core", Figure.of(1),
+                Figure.of(64 * GIB), Figure.of(32 * GIB), Figure.of(20), Figure.of(8), Figure.of(1), Figure.of(4)));
+        Card npu = Capacity.afterRightSizing(vendor.state().cards(),
+                List.of(recommendation("e", List.of("NPU-0"), 32_768, 16_384, 8, 35))).getFirst();
+        assertEquals(16 * GIB, npu.memoryAllocated().orElseThrow(), 1);
+        assertEquals(8, npu.coresAllocated().orElseThrow(), 1e-9);
         // Without recommendations the two are the same.
         Capacity.of(state.cards(), shape).forEach(model -> assertEquals(model.fits(), model.fitsAfterRightSizing()));
     }
