@@ -5,15 +5,11 @@ import io.hamiobserve.domain.fleet.Figure;
 import io.hamiobserve.domain.fleet.FleetReadings;
 import io.hamiobserve.domain.fleet.FleetScope;
 import io.hamiobserve.domain.fleet.Physical;
-import io.hamiobserve.domain.fleet.TrendScope;
-import io.hamiobserve.domain.fleet.TrendSet;
-import io.hamiobserve.domain.fleet.UsageHistory;
 import io.hamiobserve.ports.FleetHistory;
 import io.hamiobserve.ports.SourceUnavailableException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.regex.Matcher;
@@ -38,52 +34,13 @@ class ConsolePhysicalTest {
     /** The fixed fleet, and DCGM's counters for its first card when {@code physical} is set. */
     private static FleetHistory fleet(List<Physical> physical) {
         FixedHistory fixed = new FixedHistory();
-        return new FleetHistory() {
+        return new ForwardingHistory(fixed) {
             @Override
             public FleetReadings readings(Instant at, FleetScope scope) throws SourceUnavailableException {
                 FleetReadings r = fixed.readings(at, scope);
                 return new FleetReadings(r.at(), r.registered(), r.hosts(), r.allocations(), r.names(), r.uses(),
                         r.unmanaged(), r.quotas(), r.sources(), r.ledgerAges(), r.skips(), r.targetsDown(),
                         r.containersByNode(), r.provenance(), physical);
-            }
-
-            @Override
-            public UsageHistory usage(Instant at, Duration window, Duration settledAfter, FleetScope scope)
-                    throws SourceUnavailableException {
-                return fixed.usage(at, window, settledAfter, scope);
-            }
-
-            @Override
-            public TrendSet trends(TrendScope scope, Instant end, Duration range, Duration step)
-                    throws SourceUnavailableException {
-                return fixed.trends(scope, end, range, step);
-            }
-
-            @Override
-            public String description() {
-                return fixed.description();
-            }
-
-            @Override
-            public io.hamiobserve.domain.fleet.Stuck stuck(Instant at, Duration idleAfter)
-                    throws SourceUnavailableException {
-                return fixed.stuck(at, idleAfter);
-            }
-
-            @Override
-            public List<String> clusters() {
-                return fixed.clusters();
-            }
-
-            @Override
-            public FleetHistory inCluster(String cluster) {
-                return fixed.inCluster(cluster);
-            }
-
-            @Override
-            public io.hamiobserve.domain.fleet.CardHours cardHours(Instant from, Instant to)
-                    throws SourceUnavailableException {
-                return fixed.cardHours(from, to);
             }
         };
     }

@@ -2,15 +2,9 @@ package io.hamiobserve.console;
 
 import io.hamiobserve.domain.fleet.CardAccrual;
 import io.hamiobserve.domain.fleet.CardHours;
-import io.hamiobserve.domain.fleet.FleetReadings;
-import io.hamiobserve.domain.fleet.FleetScope;
 import io.hamiobserve.domain.fleet.Prices;
 import io.hamiobserve.domain.fleet.ShareAccrual;
-import io.hamiobserve.domain.fleet.TrendScope;
-import io.hamiobserve.domain.fleet.TrendSet;
-import io.hamiobserve.domain.fleet.UsageHistory;
 import io.hamiobserve.ports.FleetHistory;
-import io.hamiobserve.ports.SourceUnavailableException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -35,18 +29,7 @@ class ShowbackPageTest {
 
     private FleetHistory fleet() {
         FixedHistory fixed = new FixedHistory();
-        return new FleetHistory() {
-            @Override
-            public FleetReadings readings(Instant at, FleetScope scope) throws SourceUnavailableException {
-                return fixed.readings(at, scope);
-            }
-
-            @Override
-            public UsageHistory usage(Instant at, Duration window, Duration settledAfter, FleetScope scope)
-                    throws SourceUnavailableException {
-                return fixed.usage(at, window, settledAfter, scope);
-            }
-
+        return new ForwardingHistory(fixed) {
             @Override
             public CardHours cardHours(Instant from, Instant to) {
                 asked = Duration.between(from, to);
@@ -57,33 +40,6 @@ class ShowbackPageTest {
                                         "GPU-1", 84 * HOUR, 42 * HOUR, 0, 0),
                                 new ShareAccrual("", HOSTILE, "Pod", "=cmd", "=cmd", "main", "node-b", "GPU-2",
                                         12 * HOUR, 0, 0, 0)), Map.of());
-            }
-
-            @Override
-            public TrendSet trends(TrendScope scope, Instant end, Duration range, Duration step)
-                    throws SourceUnavailableException {
-                return fixed.trends(scope, end, range, step);
-            }
-
-            @Override
-            public String description() {
-                return fixed.description();
-            }
-
-            @Override
-            public io.hamiobserve.domain.fleet.Stuck stuck(Instant at, Duration idleAfter)
-                    throws SourceUnavailableException {
-                return fixed.stuck(at, idleAfter);
-            }
-
-            @Override
-            public List<String> clusters() {
-                return fixed.clusters();
-            }
-
-            @Override
-            public FleetHistory inCluster(String cluster) {
-                return fixed.inCluster(cluster);
             }
         };
     }
