@@ -20,6 +20,7 @@ import io.hamiobserve.domain.fleet.UsageHistory;
 import io.hamiobserve.domain.fleet.WorkloadGroup;
 import io.hamiobserve.ports.FleetHistory;
 import io.hamiobserve.ports.SourceUnavailableException;
+import io.hamiobserve.ports.spi.UsageSeries;
 
 import java.net.URI;
 import java.time.Duration;
@@ -770,9 +771,11 @@ public final class PrometheusFleetHistory implements FleetHistory {
             case TrendScope.OneCard card -> {
                 queries.put(Measure.TREND_MEMORY_TOTAL, CARD_TREND_MEMORY_TOTAL.bind("uuid", card.uuid()));
                 queries.put(Measure.TREND_MEMORY_ALLOCATED, CARD_TREND_MEMORY_ALLOCATED.bind("uuid", card.uuid()));
-                queries.put(Measure.TREND_MEMORY_USED, CARD_TREND_MEMORY_USED.bind("uuid", card.uuid()));
+                queries.put(Measure.TREND_MEMORY_USED, orExported(CARD_TREND_MEMORY_USED.bind("uuid", card.uuid()),
+                        UsageSeries.Kind.CARD_MEMORY_USED, card.uuid()));
                 queries.put(Measure.TREND_CORES_ALLOCATED, CARD_TREND_CORES_ALLOCATED.bind("uuid", card.uuid()));
-                queries.put(Measure.TREND_UTILISATION, CARD_TREND_UTILISATION.bind("uuid", card.uuid()));
+                queries.put(Measure.TREND_UTILISATION, orExported(CARD_TREND_UTILISATION.bind("uuid", card.uuid()),
+                        UsageSeries.Kind.CARD_UTILISATION, card.uuid()));
                 queries.put(Measure.TREND_TEMPERATURE, CARD_TREND_TEMPERATURE.bind("uuid", card.uuid()));
                 queries.put(Measure.TREND_POWER, CARD_TREND_POWER.bind("uuid", card.uuid()));
             }
@@ -808,6 +811,16 @@ public final class PrometheusFleetHistory implements FleetHistory {
             }
         }
         return new TrendSet(scope, first, stepSeconds, steps, trends);
+    }
+
+    /**
+     * A card's trend from the node role's series, or at the steps it has none from the vendor's
+     * own exporter (the card's figure of that kind, as the card page reads it now): a card that
+     * only npu-exporter, dcu-exporter or MetaX's exporter reports still draws its use.
+     */
+    private PromQl.Query orExported(PromQl.Query own, UsageSeries.Kind kind, String uuid) {
+        return exporters.now(kind, uuid).map(exported -> new PromQl.Query(own.name(),
+                "(" + own.expression() + ") or max(" + exported.expression() + ")")).orElse(own);
     }
 
     private static Figure figure(Double value) {

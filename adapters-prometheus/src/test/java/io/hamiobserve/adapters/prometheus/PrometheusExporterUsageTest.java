@@ -9,6 +9,9 @@ import io.hamiobserve.domain.fleet.FleetState;
 import io.hamiobserve.domain.fleet.Measure;
 import io.hamiobserve.domain.fleet.Recommendation;
 import io.hamiobserve.domain.fleet.RightSizing;
+import io.hamiobserve.domain.fleet.Trend;
+import io.hamiobserve.domain.fleet.TrendScope;
+import io.hamiobserve.domain.fleet.TrendSet;
 import io.hamiobserve.domain.fleet.UsageHistory;
 import io.hamiobserve.domain.fleet.UsageOrigin;
 import io.hamiobserve.domain.fleet.Workload;
@@ -180,6 +183,23 @@ class PrometheusExporterUsageTest {
         Card mlu = state.card(MLU).orElseThrow();
         assertEquals(3 * GIB, mlu.memoryUsed().orElseThrow());
         assertEquals(30, mlu.utilisation().orElseThrow());
+    }
+
+    @Test
+    void aCardOnlyItsVendorsExporterReportsDrawsItsUseInItsTrend() throws Exception {
+        for (Object[] expected : new Object[][] {{NPU, 20480 * MIB, 55.0}, {DCU, 9 * GIB, 70.0}}) {
+            String uuid = (String) expected[0];
+            TrendSet trends = history.trends(new TrendScope.OneCard(uuid), Instant.ofEpochSecond(end),
+                    Duration.ofHours(1), Duration.ofMinutes(5));
+            Trend memory = trends.of(Measure.TREND_MEMORY_USED).getFirst();
+            Trend utilisation = trends.of(Measure.TREND_UTILISATION).getFirst();
+            assertEquals((double) expected[1], memory.values()[memory.values().length - 1], uuid);
+            assertEquals((double) expected[2], utilisation.values()[utilisation.values().length - 1], uuid);
+        }
+        // A card no exporter reports draws no line, never a zero.
+        TrendSet silent = history.trends(new TrendScope.OneCard(SILENT), Instant.ofEpochSecond(end),
+                Duration.ofHours(1), Duration.ofMinutes(5));
+        assertFalse(silent.of(Measure.TREND_MEMORY_USED).getFirst().hasData());
     }
 
     @Test
