@@ -282,7 +282,8 @@ final class ExporterUsageQueries {
          * series report come first and are left), where each one's use comes from, and the
          * resource names of the registered card models.
          */
-        Reading read(List<FleetReadings.Host> hosts, List<FleetReadings.Use> uses, Collection<String> models) {
+        Reading read(List<FleetReadings.Host> hosts, List<FleetReadings.Use> uses,
+                     List<FleetReadings.Registered> registered, List<FleetReadings.Allocation> allocations) {
             Set<String> reportedCards = new java.util.HashSet<>();
             hosts.forEach(host -> reportedCards.add(host.uuid()));
             Set<List<String>> reportedShares = new java.util.HashSet<>();
@@ -293,7 +294,9 @@ final class ExporterUsageQueries {
             List<FleetReadings.Origin> origins = new ArrayList<>(cards.origins());
             origins.addAll(containers.origins());
             origins.addAll(driverProcesses(sources.join()));
-            return new Reading(cards.hosts(), containers.uses(), origins, resources(models));
+            origins.addAll(corelessShares(uses, registered, allocations));
+            return new Reading(cards.hosts(), containers.uses(), origins,
+                    resources(registered.stream().map(FleetReadings.Registered::model).toList()));
         }
     }
 
@@ -425,6 +428,34 @@ final class ExporterUsageQueries {
     }
 
     /** The resources of each registered card model a vendor module names (HAMi's default names for the rest). */
+    /**
+     * What a vendor module says of HAMi-named usage on shares that hold no cores of their card
+     * ({@link UsageExporterMapping#corelessShare}): one origin per such use, on the cards of a model
+     * a mapping names.
+     */
+    List<FleetReadings.Origin> corelessShares(List<FleetReadings.Use> uses, List<FleetReadings.Registered> registered,
+                                              List<FleetReadings.Allocation> allocations) {
+        Map<String, String> modelOf = new HashMap<>();
+        registered.forEach(card -> modelOf.putIfAbsent(card.uuid(), card.model()));
+        Set<List<String>> coreless = new java.util.HashSet<>();
+        for (FleetReadings.Allocation allocation : allocations) {
+            if (allocation.cores().isKnown() && allocation.cores().orElseThrow() == 0) {
+                coreless.add(List.of(allocation.namespace(), allocation.pod(), allocation.uuid()));
+            }
+        }
+        List<FleetReadings.Origin> origins = new ArrayList<>();
+        for (FleetReadings.Use use : uses) {
+            String model = modelOf.get(use.uuid());
+            if (model == null || !coreless.contains(List.of(use.namespace(), use.pod(), use.uuid()))) {
+                continue;
+            }
+            mappings.values().stream().map(mapping -> mapping.corelessShare(model)).flatMap(Optional::stream)
+                    .findFirst().ifPresent(origin -> origins.add(new FleetReadings.Origin(use.uuid(), use.namespace(),
+                            use.pod(), use.container(), origin)));
+        }
+        return origins;
+    }
+
     Map<String, CardResources> resources(Collection<String> models) {
         Map<String, CardResources> resources = new HashMap<>();
         for (String model : models) {

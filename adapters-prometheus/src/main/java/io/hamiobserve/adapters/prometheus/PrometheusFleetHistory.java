@@ -489,8 +489,7 @@ public final class PrometheusFleetHistory implements FleetHistory {
         counted.join().forEach(sample -> perNode.put(sample.label("node"), count(sample.value())));
         Map<Measure, List<Sample>> physical = new EnumMap<>(Measure.class);
         dcgm.forEach((measure, answer) -> physical.put(measure, answer.join()));
-        ExporterUsageQueries.Reading exported = exporter.read(hosts, uses,
-                registered.stream().map(FleetReadings.Registered::model).toList());
+        ExporterUsageQueries.Reading exported = exporter.read(hosts, uses, registered, allocations);
         hosts.addAll(exported.hosts());
         uses.addAll(exported.uses());
         return new FleetReadings(at, registered, hosts, allocations, containerNames, uses, outside, quotas, statuses,

@@ -48,6 +48,7 @@ class PrometheusExporterUsageTest {
     private static final String MLU = "MLU-0001";
     private static final String WHOLE = "GPU-00000000-0000-4000-a000-000000000009";
     private static final String SILENT = "npu-vdie-0003";
+    private static final String TEMPLATE = "npu-vdie-0004";
     /** Card ids an exporter may carry: text for PromQL strings and pages alike, never syntax. */
     private static final String HOSTILE = "npu-\"q\"\\b\\\nline<script>alert(1)</script>'} or vector(1)";
     private static final String LONG = "npu-" + "x".repeat(100 * 1024);
@@ -138,6 +139,20 @@ class PrometheusExporterUsageTest {
                             "container_index", "0", "container", "c", "init", "false"), t -> 1)
                     .series("container_npu_used_memory", Map.of("vdie_id", HOSTILE, "id", "0",
                             "exported_namespace", "ml", "pod_name", "h\"<b>", "container_name", "c"), t -> 1024);
+            // A template (soft-slice) vNPU: HAMi allocates it no cores; the plugin's HAMi-named usage.
+            Map<String, String> template = Map.of("node", "npu-c", "device_uuid", TEMPLATE, "device_index", "0",
+                    "device_type", "Ascend910B3");
+            series.series("hami_gpu_memory_limit_bytes", template, t -> 64 * GIB);
+            Map<String, String> templateShare = Map.of("namespace", "ml", "pod", "tmpl", "container_index", "0",
+                    "node", "npu-c", "device_uuid", TEMPLATE);
+            series.series("hami_observe_vgpu_container_memory_allocated_bytes", templateShare, t -> 16 * GIB)
+                    .series("hami_observe_vgpu_container_core_allocated_ratio", templateShare, t -> 0)
+                    .series("hami_observe_container_info", Map.of("namespace", "ml", "pod", "tmpl",
+                            "container_index", "0", "container", "c", "init", "false"), t -> 1)
+                    .series("hami_vgpu_memory_used_bytes", Map.of("namespace", "ml", "pod", "tmpl", "container", "c",
+                            "vdevice_index", "0", "device_uuid", TEMPLATE), t -> 3 * GIB)
+                    .series("hami_container_device_utilization_ratio", Map.of("namespace", "ml", "pod", "tmpl",
+                            "container", "c", "vdevice_index", "0", "device_uuid", TEMPLATE), t -> 45);
             // A whole card without HAMi-Core: the node role's per-process figures under HAMi's names.
             Map<String, String> whole = Map.of("namespace", "gpu", "pod", "whole", "container", "c",
                     "vdevice_index", "0", "device_uuid", WHOLE, "node", "gpu-a");
@@ -252,6 +267,26 @@ class PrometheusExporterUsageTest {
         assertEquals(MLU, share.uuid());
         assertEquals(30, share.utilisation().orElseThrow());
         assertFalse(share.memoryUsed().isKnown(), "mlu-exporter gives no container memory in bytes");
+    }
+
+    @Test
+    void aTemplateVnpuWithNoCoresOfItsOwnSaysItsUtilisationIsTheChipsAndRecommendsNoCompute() throws Exception {
+        FleetState state = state(FleetScope.EVERYTHING);
+        WorkloadShare share = share(state, "ml", "tmpl");
+        assertEquals(3 * GIB, share.memoryUsed().orElseThrow());
+        UsageOrigin origin = share.origin().orElseThrow();
+        assertEquals("Ascend device plugin", origin.source());
+        assertTrue(origin.memoryIsOwn(), "its memory is its own");
+        assertFalse(origin.utilisationIsOwn(), origin.describe());
+        assertTrue(origin.describe().contains("the chip's utilisation"), origin.describe());
+        UsageHistory usage = history.usage(Instant.ofEpochSecond(end), Duration.ofHours(4), RightSizing.MIN_HISTORY,
+                FleetScope.EVERYTHING);
+        Recommendation template = RightSizing.recommend(state.workload(new WorkloadRef("ml", "tmpl", "c"))
+                .orElseThrow(), usage);
+        assertEquals(3 * GIB, template.memoryPeak().orElseThrow());
+        assertEquals(Figure.missing(Absence.DIFFERENT_MEANING), template.cores());
+        // The share of the same model that holds cores keeps its own figures, with no note.
+        assertTrue(share(state, "ml", "infer").origin().isEmpty());
     }
 
     @Test

@@ -1,6 +1,7 @@
 package io.hamiobserve.ports.spi;
 
 import io.hamiobserve.domain.fleet.CardResources;
+import io.hamiobserve.domain.fleet.UsageOrigin;
 
 import java.util.List;
 import java.util.Optional;
@@ -37,6 +38,17 @@ public interface UsageExporterMapping {
      * when the card is this vendor's: the names right-sizing recommends values for.
      */
     default Optional<CardResources> resources(String model) {
+        return Optional.empty();
+    }
+
+    /**
+     * Where a share of a card of {@code model} that holds none of the card's compute (HAMi
+     * allocated it 0 cores) takes its HAMi-named usage from this vendor's device plugin, and what
+     * that usage means when it is not the container's own: Ascend's template (soft-slice) vNPUs
+     * hold no cores, and the plugin's utilisation there is the chip's. Empty (the default, and for
+     * another vendor's card): the container's own, as NVIDIA's HAMi-Core reports it.
+     */
+    default Optional<UsageOrigin> corelessShare(String model) {
         return Optional.empty();
     }
 }

@@ -1,6 +1,7 @@
 package io.hamiobserve.vendors.ascend;
 
 import io.hamiobserve.domain.fleet.CardResources;
+import io.hamiobserve.domain.fleet.UsageOrigin;
 import io.hamiobserve.ports.spi.UsageExporterMapping;
 import io.hamiobserve.ports.spi.UsageSeries;
 import io.hamiobserve.ports.spi.UsageSeries.Kind;
@@ -17,6 +18,13 @@ import java.util.Optional;
  */
 public final class NpuExporterMapping implements UsageExporterMapping {
     static final String WHOLE_CARD = "the whole card's figure, not the container's: npu-exporter does not split a shared card";
+    /**
+     * A share with no cores of its own: in template (soft-slice) mode HAMi allocates an Ascend vNPU
+     * 0 cores (templates refuse a core request, docs/vendors.md), and the device plugin's
+     * HAMi-named utilisation there is the chip's.
+     */
+    static final UsageOrigin CORELESS = new UsageOrigin("Ascend device plugin", "",
+            "no cores of its own (a template vNPU): the chip's utilisation, not the container's");
     private static final String CARD = "vdie_id";
 
     @Override
@@ -44,6 +52,11 @@ public final class NpuExporterMapping implements UsageExporterMapping {
      * HAMi's names for the card type (its CommonWord, the card's {@code device_type}): count and
      * memory in MB. No compute: {@code -core} counts AI cores in template mode, not a percent.
      */
+    @Override
+    public Optional<UsageOrigin> corelessShare(String model) {
+        return AscendProvider.COMMON_WORDS.contains(model) ? Optional.of(CORELESS) : Optional.empty();
+    }
+
     @Override
     public Optional<CardResources> resources(String model) {
         return AscendProvider.COMMON_WORDS.contains(model)
