@@ -814,8 +814,8 @@ public final class PrometheusFleetHistory implements FleetHistory {
 
     /**
      * A card's trend from the node role's series, or at the steps it has none from the vendor's
-     * own exporter (the card's figure of that kind, as the card page reads it now): a card that
-     * only npu-exporter, dcu-exporter or MetaX's exporter reports still draws its use.
+     * own exporter (the card's figure of that kind, as the card page reads it now): a card that only
+     * its vendor's exporter reports still draws its use.
      */
     private PromQl.Query orExported(PromQl.Query own, UsageSeries.Kind kind, String uuid) {
         return exporters.now(kind, uuid).map(exported -> new PromQl.Query(own.name(),
