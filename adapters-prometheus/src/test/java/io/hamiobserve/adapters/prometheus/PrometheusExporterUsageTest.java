@@ -118,7 +118,9 @@ class PrometheusExporterUsageTest {
                     .series("vdcu_utilizationrate", idleVdcu, t -> 99);
             // mlu-exporter: utilisation per card and virtual function; containers by the info series.
             series.series("mlu_utilization", Map.of("uuid", MLU, "vf", "0"), t -> 30)
-                    .series("mlu_physical_memory_used", Map.of("uuid", MLU), t -> 3 * GIB)
+                    .series("mlu_memory_used", Map.of("uuid", MLU), t -> 3 * GIB)
+                    // mlu-exporter 1.5's name, which no mapping reads: not the card's figure twice.
+                    .series("mlu_physical_memory_used", Map.of("uuid", MLU), t -> 7 * GIB)
                     .series("mlu_container", Map.of("uuid", MLU, "vf", "0", "namespace", "mlu", "pod", "serve",
                             "container", "c"), t -> 1);
             // Hostile card ids in npu-exporter's series and the registry's (the long one for five minutes

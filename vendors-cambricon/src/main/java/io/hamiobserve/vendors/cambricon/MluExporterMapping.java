@@ -9,7 +9,7 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * Cambricon's {@code mlu-exporter} (its {@code examples/metrics.yaml}, default prefix {@code mlu_}):
+ * Cambricon's {@code mlu-exporter} (its {@code examples/metrics.yaml} from 1.6.0 to 2.0.22, default prefix {@code mlu_}):
  * per card ({@code uuid}) the physical memory used (bytes) and the utilisation (%, per virtual
  * function {@code vf} where the card is split); containers are named by the info series
  * {@code mlu_container} ({@code namespace}, {@code pod}, {@code container}, {@code uuid}, {@code vf}),
@@ -33,7 +33,8 @@ public final class MluExporterMapping implements UsageExporterMapping {
     @Override
     public List<UsageSeries> series() {
         return List.of(
-                UsageSeries.card(Kind.CARD_MEMORY_USED, "mlu_physical_memory_used", "uuid", 1, ""),
+                // mlu_memory_used since mlu-exporter 1.6.0 (1.5's was mlu_physical_memory_used).
+                UsageSeries.card(Kind.CARD_MEMORY_USED, "mlu_memory_used", "uuid", 1, ""),
                 UsageSeries.card(Kind.CARD_UTILISATION, "mlu_utilization", "uuid", 1, ""),
                 UsageSeries.container(Kind.CONTAINER_UTILISATION, "mlu_utilization", "uuid", "namespace", "pod",
                         "container", 1, PER_VF).namedBy("mlu_container", List.of("uuid", "vf")));
