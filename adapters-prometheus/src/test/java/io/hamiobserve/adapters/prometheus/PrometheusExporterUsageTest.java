@@ -102,11 +102,13 @@ class PrometheusExporterUsageTest {
             // node), the sGPU share by the workload only, scraped without honour_labels.
             Map<String, String> mxCard = Map.of("uuid", METAX, "deviceId", "0", "Hostname", "mx-a");
             series.series("mx_gpu_usage", mxCard, t -> 65)
-                    .series("mx_memory_used", Map.of("uuid", METAX, "deviceId", "0", "type", "vram"), t -> 12 * GIB)
-                    .series("mx_memory_used", Map.of("uuid", METAX, "deviceId", "0", "type", "ram"), t -> 99 * GIB);
+                    // KiB, as MetaX's exporter writes memory.
+                    .series("mx_memory_used", Map.of("uuid", METAX, "deviceId", "0", "type", "vram"),
+                            t -> 12 * GIB / 1024)
+                    .series("mx_memory_used", Map.of("uuid", METAX, "deviceId", "0", "type", "ram"), t -> 99 * GIB / 1024);
             Map<String, String> sgpu = Map.of("deviceId", "0", "Hostname", "mx-a", "exported_namespace", "mx",
                     "exported_pod", "sg", "exported_container", "c");
-            series.series("mx_sgpu_used_memory", sgpu, t -> 6 * GIB).series("mx_sgpu_usage", sgpu, t -> 25);
+            series.series("mx_sgpu_used_memory", sgpu, t -> 6 * GIB / 1024).series("mx_sgpu_usage", sgpu, t -> 25);
             // dcu-exporter's own vDCU series: the card by device_id, the workload by name; a vDCU no pod
             // holds has no workload labels and names no container.
             Map<String, String> vdcu = Map.of("device_id", VDCU, "dcu_pod_namespace", "hy", "dcu_pod_name", "vd",
@@ -245,7 +247,7 @@ class PrometheusExporterUsageTest {
     @Test
     void metaxCardsAreTheirUuidsAndAnSgpuShareJoinsItsContainersOnlyCard() throws Exception {
         Card card = state(FleetScope.EVERYTHING).card(METAX).orElseThrow();
-        assertEquals(12 * GIB, card.memoryUsed().orElseThrow(), "the VRAM, not the host memory");
+        assertEquals(12 * GIB, card.memoryUsed().orElseThrow(), "the VRAM, not the host memory, KiB to bytes");
         assertEquals(65, card.utilisation().orElseThrow());
         WorkloadShare share = share(state(FleetScope.EVERYTHING), "mx", "sg");
         assertEquals(METAX, share.uuid());
