@@ -167,7 +167,7 @@ final class ExporterUsageQueries {
      * {@code uuid}, when not empty, narrows the card figures to one card.
      */
     Optional<PromQl.Query> now(Kind kind, String uuid) {
-        return query(kind.name().toLowerCase(java.util.Locale.ROOT), kind, selector -> selector, uuid, false);
+        return query(kind.name().toLowerCase(java.util.Locale.ROOT), kind, selector -> selector, uuid, false, true);
     }
 
     /**
@@ -177,18 +177,20 @@ final class ExporterUsageQueries {
      */
     Optional<PromQl.Query> over(Window window, Duration range) {
         String duration = PromQl.duration(range);
+        // A count of samples is a count in any unit: only figures are scaled.
         return query(window.name().toLowerCase(java.util.Locale.ROOT), window.kind,
-                selector -> window.function + selector + "[" + duration + "])", "", true);
+                selector -> window.function + selector + "[" + duration + "])", "", true,
+                !window.function.startsWith("count_over_time"));
     }
 
     private Optional<PromQl.Query> query(String name, Kind kind, Function<String, String> range, String uuid,
-                                         boolean ownOnly) {
+                                         boolean ownOnly, boolean scaled) {
         List<String> terms = new ArrayList<>();
         for (UsageExporterMapping mapping : mappings.values()) {
             for (UsageSeries series : mapping.series()) {
                 if (series.kind() == kind && (!ownOnly || series.meaning().isEmpty())) {
-                    terms.add("(" + term(mapping.name(), series, range, series.cardLabel().isEmpty() ? "" : uuid)
-                            + ")");
+                    terms.add("(" + term(mapping.name(), series, range, series.cardLabel().isEmpty() ? "" : uuid,
+                            scaled) + ")");
                 }
             }
         }
@@ -197,7 +199,8 @@ final class ExporterUsageQueries {
     }
 
     /** One series' term: selected, reduced over a range where asked, joined to its info series, renamed, scaled. */
-    private static String term(String mapping, UsageSeries series, Function<String, String> range, String uuid) {
+    private static String term(String mapping, UsageSeries series, Function<String, String> range, String uuid,
+                               boolean scaled) {
         Map<String, String> matchers = new LinkedHashMap<>(new java.util.TreeMap<>(series.matchers()));
         if (!uuid.isEmpty()) {
             matchers.put(series.cardLabel(), uuid);
@@ -230,8 +233,9 @@ final class ExporterUsageQueries {
             renamed = named(renamed, "container", series.containerLabel());
         }
         String by = series.kind().container() ? SHARE : "device_uuid";
-        String scaled = "max by (" + by + ") (" + renamed + ")" + (series.scale() == 1 ? "" : " * " + series.scale());
-        return "label_replace(" + scaled + ", \"" + MAPPING + "\", \"" + mapping + "\", \"\", \"\")";
+        String figure = "max by (" + by + ") (" + renamed + ")"
+                + (series.scale() == 1 || !scaled ? "" : " * " + series.scale());
+        return "label_replace(" + figure + ", \"" + MAPPING + "\", \"" + mapping + "\", \"\", \"\")";
     }
 
     private static String relabel(String expression, String target, String source) {

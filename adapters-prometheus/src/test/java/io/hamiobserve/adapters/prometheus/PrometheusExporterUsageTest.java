@@ -254,6 +254,13 @@ class PrometheusExporterUsageTest {
         assertEquals(6 * GIB, share.memoryUsed().orElseThrow());
         assertEquals(25, share.utilisation().orElseThrow());
         assertTrue(share.origin().orElseThrow().utilisationMeaning().contains("sGPU"));
+        // Right-sizing's peak is scaled from KiB, its sample count is not (a count in any unit).
+        UsageHistory usage = history.usage(Instant.ofEpochSecond(end), Duration.ofHours(4), RightSizing.MIN_HISTORY,
+                FleetScope.EVERYTHING);
+        Recommendation sgpu = RightSizing.recommend(state(FleetScope.EVERYTHING).workload(
+                new WorkloadRef("mx", "sg", "c")).orElseThrow(), usage);
+        assertEquals(6 * GIB, sgpu.memoryPeak().orElseThrow());
+        assertTrue(sgpu.samples() > 200 && sgpu.samples() <= 4 * 60 + 1, "samples: " + sgpu.samples());
     }
 
     @Test
