@@ -167,7 +167,8 @@ final class ExporterUsageQueries {
      * {@code uuid}, when not empty, narrows the card figures to one card.
      */
     Optional<PromQl.Query> now(Kind kind, String uuid) {
-        return query(kind.name().toLowerCase(java.util.Locale.ROOT), kind, selector -> selector, uuid, false, true);
+        return query(kind.name().toLowerCase(java.util.Locale.ROOT), kind, selector -> selector, uuid, false, true,
+                RecordingRules.LOOKBACK);
     }
 
     /**
@@ -180,17 +181,17 @@ final class ExporterUsageQueries {
         // A count of samples is a count in any unit: only figures are scaled.
         return query(window.name().toLowerCase(java.util.Locale.ROOT), window.kind,
                 selector -> window.function + selector + "[" + duration + "])", "", true,
-                !window.function.startsWith("count_over_time"));
+                !window.function.startsWith("count_over_time"), duration);
     }
 
     private Optional<PromQl.Query> query(String name, Kind kind, Function<String, String> range, String uuid,
-                                         boolean ownOnly, boolean scaled) {
+                                         boolean ownOnly, boolean scaled, String allocationLookback) {
         List<String> terms = new ArrayList<>();
         for (UsageExporterMapping mapping : mappings.values()) {
             for (UsageSeries series : mapping.series()) {
                 if (series.kind() == kind && (!ownOnly || series.meaning().isEmpty())) {
                     terms.add("(" + term(mapping.name(), series, range, series.cardLabel().isEmpty() ? "" : uuid,
-                            scaled) + ")");
+                            scaled, allocationLookback) + ")");
                 }
             }
         }
@@ -200,7 +201,7 @@ final class ExporterUsageQueries {
 
     /** One series' term: selected, reduced over a range where asked, joined to its info series, renamed, scaled. */
     private static String term(String mapping, UsageSeries series, Function<String, String> range, String uuid,
-                               boolean scaled) {
+                               boolean scaled, String allocationLookback) {
         Map<String, String> matchers = new LinkedHashMap<>(new java.util.TreeMap<>(series.matchers()));
         if (!uuid.isEmpty()) {
             matchers.put(series.cardLabel(), uuid);
@@ -233,9 +234,24 @@ final class ExporterUsageQueries {
             renamed = named(renamed, "container", series.containerLabel());
         }
         String by = series.kind().container() ? SHARE : "device_uuid";
-        String figure = "max by (" + by + ") (" + renamed + ")"
-                + (series.scale() == 1 || !scaled ? "" : " * " + series.scale());
+        String figure = "max by (" + by + ") (" + renamed + ")";
+        if (scaled && series.percentOfAllocation()) {
+            figure = figure + " / 100 * on (" + SHARE + ") group_left " + allocation(allocationLookback);
+        } else if (scaled && series.scale() != 1) {
+            figure = figure + " * " + series.scale();
+        }
         return "label_replace(" + figure + ", \"" + MAPPING + "\", \"" + mapping + "\", \"\", \"\")";
+    }
+
+    /**
+     * The memory HAMi allocated each container's share, by its container's name, as last seen within
+     * {@code lookback} (a pod's requests do not change, and a window's peak keeps the pods gone
+     * since): what a percent-of-allocation figure is a percent of.
+     */
+    private static String allocation(String lookback) {
+        return "max by (" + SHARE + ") (last_over_time(hami_observe_vgpu_container_memory_allocated_bytes[" + lookback
+                + "]) * on (namespace, pod, container_index) group_left (container) max by (namespace, pod, "
+                + "container_index, container) (last_over_time(hami_observe_container_info[" + lookback + "])))";
     }
 
     private static String relabel(String expression, String target, String source) {

@@ -119,6 +119,9 @@ class PrometheusExporterUsageTest {
             series.series("vdcu_usedmemory_bytes", idleVdcu, t -> 60 * GIB)
                     .series("vdcu_utilizationrate", idleVdcu, t -> 99);
             // mlu-exporter: utilisation per card and virtual function; containers by the info series.
+            // The container's memory as a percent of its virtual function (its 16 GiB share): 25 % now,
+            // 12.5 % before the last half hour.
+            series.series("mlu_memory_utilization", Map.of("uuid", MLU, "vf", "0"), t -> t > end - 1800 ? 25 : 12.5);
             series.series("mlu_utilization", Map.of("uuid", MLU, "vf", "0"), t -> 30)
                     .series("mlu_memory_used", Map.of("uuid", MLU), t -> 3 * GIB)
                     // mlu-exporter 1.5's name, which no mapping reads: not the card's figure twice.
@@ -273,11 +276,20 @@ class PrometheusExporterUsageTest {
     }
 
     @Test
-    void containersNamedByAnInfoSeriesTakeTheirVirtualFunctionsUtilisation() throws Exception {
+    void containersNamedByAnInfoSeriesTakeTheirVirtualFunctionsUtilisationAndTheirShareOfItsMemory() throws Exception {
         WorkloadShare share = share(state(FleetScope.EVERYTHING), "mlu", "serve");
         assertEquals(MLU, share.uuid());
         assertEquals(30, share.utilisation().orElseThrow());
-        assertFalse(share.memoryUsed().isKnown(), "mlu-exporter gives no container memory in bytes");
+        // A percent of the share's 16 GiB, in bytes, with the share's gap and a recommendation from it.
+        assertEquals(4 * GIB, share.memoryUsed().orElseThrow());
+        assertEquals(12 * GIB, share.memoryIdle().orElseThrow());
+        assertTrue(share.origin().orElseThrow().memoryIsOwn(), share.origin().toString());
+        UsageHistory usage = history.usage(Instant.ofEpochSecond(end), Duration.ofHours(4), RightSizing.MIN_HISTORY,
+                FleetScope.EVERYTHING);
+        Recommendation mlu = RightSizing.recommend(state(FleetScope.EVERYTHING).workload(
+                new WorkloadRef("mlu", "serve", "c")).orElseThrow(), usage);
+        assertEquals(4 * GIB, mlu.memoryPeak().orElseThrow());
+        assertTrue(mlu.samples() > 200 && mlu.samples() <= 4 * 60 + 1, "samples: " + mlu.samples());
     }
 
     @Test

@@ -23,10 +23,13 @@ import java.util.Objects;
  * @param info      an info series that names the containers, where {@code metric} names only a device
  *                  (joined {@code on} the labels of {@code infoOn}); empty when {@code metric} names them itself
  * @param infoOn    the labels {@code metric} and {@code info} share
+ * @param percentOfAllocation a container's memory given as a percent of the memory HAMi allocated
+ *                  its share (a virtual function's or sMLU's size): the reader multiplies it by that
+ *                  allocation, as the vendor's own console does; {@code scale} is then not applied
  */
 public record UsageSeries(Kind kind, String metric, Map<String, String> matchers, String cardLabel,
                           String namespaceLabel, String podLabel, String containerLabel, double scale,
-                          String meaning, String info, List<String> infoOn) {
+                          String meaning, String info, List<String> infoOn, boolean percentOfAllocation) {
 
     /** The console's figures an exporter series can carry. */
     public enum Kind {
@@ -77,6 +80,17 @@ public record UsageSeries(Kind kind, String metric, Map<String, String> matchers
         if (info.isEmpty() != infoOn.isEmpty()) {
             throw new IllegalArgumentException(metric + ": an info series is joined on at least one label");
         }
+        if (percentOfAllocation && kind != Kind.CONTAINER_MEMORY_USED) {
+            throw new IllegalArgumentException(metric + ": only a container's memory is a percent of its allocation");
+        }
+    }
+
+    /** As the canonical constructor, the figure in its own unit (times {@code scale}). */
+    public UsageSeries(Kind kind, String metric, Map<String, String> matchers, String cardLabel, String namespaceLabel,
+                       String podLabel, String containerLabel, double scale, String meaning, String info,
+                       List<String> infoOn) {
+        this(kind, metric, matchers, cardLabel, namespaceLabel, podLabel, containerLabel, scale, meaning, info, infoOn,
+                false);
     }
 
     /** A card's figure: {@code metric} labelled with the card by {@code cardLabel}. */
@@ -96,7 +110,7 @@ public record UsageSeries(Kind kind, String metric, Map<String, String> matchers
         Map<String, String> more = new java.util.HashMap<>(matchers);
         more.put(label, value);
         return new UsageSeries(kind, metric, more, cardLabel, namespaceLabel, podLabel, containerLabel, scale, meaning,
-                info, infoOn);
+                info, infoOn, percentOfAllocation);
     }
 
     /**
@@ -105,6 +119,12 @@ public record UsageSeries(Kind kind, String metric, Map<String, String> matchers
      */
     public UsageSeries namedBy(String info, List<String> on) {
         return new UsageSeries(kind, metric, matchers, cardLabel, namespaceLabel, podLabel, containerLabel, scale,
-                meaning, info, on);
+                meaning, info, on, percentOfAllocation);
+    }
+
+    /** The same series, a percent of the memory HAMi allocated the container's share. */
+    public UsageSeries ofAllocation() {
+        return new UsageSeries(kind, metric, matchers, cardLabel, namespaceLabel, podLabel, containerLabel, scale,
+                meaning, info, infoOn, true);
     }
 }

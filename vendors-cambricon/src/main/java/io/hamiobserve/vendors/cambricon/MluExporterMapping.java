@@ -14,7 +14,10 @@ import java.util.Optional;
  * function {@code vf} where the card is split); containers are named by the info series
  * {@code mlu_container} ({@code namespace}, {@code pod}, {@code container}, {@code uuid}, {@code vf}),
  * joined to the utilisation on {@code uuid} and {@code vf} as Cambricon's own dashboards join them.
- * A container's memory is given only as a percent of its virtual function, so none is mapped.
+ * A container's memory is given only as a percent of its virtual function ({@code mlu_memory_utilization}
+ * per {@code vf}): the reader multiplies it by the memory HAMi allocated the share (the sMLU's size), as
+ * HAMi-WebUI does ({@code server/internal/exporter/exporter.go}: percent / 100 × the container's
+ * allocated memory).
  */
 public final class MluExporterMapping implements UsageExporterMapping {
     static final String PER_VF = "the utilisation of the card's virtual function the container holds (sMLU), "
@@ -37,7 +40,9 @@ public final class MluExporterMapping implements UsageExporterMapping {
                 UsageSeries.card(Kind.CARD_MEMORY_USED, "mlu_memory_used", "uuid", 1, ""),
                 UsageSeries.card(Kind.CARD_UTILISATION, "mlu_utilization", "uuid", 1, ""),
                 UsageSeries.container(Kind.CONTAINER_UTILISATION, "mlu_utilization", "uuid", "namespace", "pod",
-                        "container", 1, PER_VF).namedBy("mlu_container", List.of("uuid", "vf")));
+                        "container", 1, PER_VF).namedBy("mlu_container", List.of("uuid", "vf")),
+                UsageSeries.container(Kind.CONTAINER_MEMORY_USED, "mlu_memory_utilization", "uuid", "namespace",
+                        "pod", "container", 1, "").namedBy("mlu_container", List.of("uuid", "vf")).ofAllocation());
     }
 
     /** HAMi's sMLU resources: memory in units of 256 MiB, compute in percent of a card. */
