@@ -164,7 +164,7 @@ public final class LocalPrometheus implements AutoCloseable {
         Path log = directory.resolve("promtool-rules.log");
         run(List.of(promtool.toString(), "tsdb", "create-blocks-from", "rules", "--url=" + url,
                 "--start=" + start, "--end=" + end, "--output-dir=" + staging, rules.toString()), log,
-                "evaluating the recording rules over the history");
+                "evaluating the recording rules over the history", RECORDING_BOUND);
         try (Stream<Path> written = Files.list(staging)) {
             Files.writeString(log, "blocks written from " + start + " to " + end + ": " + written.count() + "\n",
                     java.nio.file.StandardOpenOption.APPEND);
@@ -180,11 +180,23 @@ public final class LocalPrometheus implements AutoCloseable {
         return Long.parseLong(matcher.group(1));
     }
 
+    /** How long loading a history may take: a week of 1,000 cards loads in about 5 minutes. */
+    private static final Duration LOADING_BOUND = Duration.ofMinutes(20);
+    /**
+     * How long evaluating the rules over it may take: a month of 1,000 cards and 10,000 shares took
+     * longer than 20 minutes here (showback's one-minute steps over every hour).
+     */
+    private static final Duration RECORDING_BOUND = Duration.ofMinutes(90);
+
     private static void run(List<String> command, Path log, String what) throws IOException {
+        run(command, log, what, LOADING_BOUND);
+    }
+
+    private static void run(List<String> command, Path log, String what, Duration bound) throws IOException {
         Process run = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
         try {
-            if (!run.waitFor(20, TimeUnit.MINUTES)) {
-                throw new IOException(what + " did not finish within 20 minutes");
+            if (!run.waitFor(bound.toMillis(), TimeUnit.MILLISECONDS)) {
+                throw new IOException(what + " did not finish within " + bound.toMinutes() + " minutes");
             }
             if (run.exitValue() != 0) {
                 throw new IOException(what + " failed (exit " + run.exitValue() + "): " + tail(log));
