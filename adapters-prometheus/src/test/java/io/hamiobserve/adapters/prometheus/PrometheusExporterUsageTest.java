@@ -188,6 +188,22 @@ class PrometheusExporterUsageTest {
         return FleetState.of(history.readings(Instant.ofEpochSecond(end), scope));
     }
 
+    /** The recommendation for container {@code c} of a pod over the history's four hours. */
+    private static Recommendation recommendation(String namespace, String pod) throws Exception {
+        UsageHistory usage = history.usage(Instant.ofEpochSecond(end), Duration.ofHours(4), RightSizing.MIN_HISTORY,
+                FleetScope.EVERYTHING);
+        return RightSizing.recommend(state(FleetScope.EVERYTHING).workload(new WorkloadRef(namespace, pod, "c"))
+                .orElseThrow(), usage);
+    }
+
+    /** Right-sizing's peak is the figure in bytes; its sample count is a count (one a minute for 4 h). */
+    private static void assertPeakOverFourHours(double peak, String namespace, String pod) throws Exception {
+        Recommendation recommendation = recommendation(namespace, pod);
+        assertEquals(peak, recommendation.memoryPeak().orElseThrow());
+        assertTrue(recommendation.samples() > 200 && recommendation.samples() <= 4 * 60 + 1,
+                "samples: " + recommendation.samples());
+    }
+
     private static WorkloadShare share(FleetState state, String namespace, String pod) {
         return state.workload(new WorkloadRef(namespace, pod, "c")).orElseThrow().shares().getFirst();
     }
@@ -258,12 +274,7 @@ class PrometheusExporterUsageTest {
         assertEquals(25, share.utilisation().orElseThrow());
         assertTrue(share.origin().orElseThrow().utilisationMeaning().contains("sGPU"));
         // Right-sizing's peak is scaled from KiB, its sample count is not (a count in any unit).
-        UsageHistory usage = history.usage(Instant.ofEpochSecond(end), Duration.ofHours(4), RightSizing.MIN_HISTORY,
-                FleetScope.EVERYTHING);
-        Recommendation sgpu = RightSizing.recommend(state(FleetScope.EVERYTHING).workload(
-                new WorkloadRef("mx", "sg", "c")).orElseThrow(), usage);
-        assertEquals(6 * GIB, sgpu.memoryPeak().orElseThrow());
-        assertTrue(sgpu.samples() > 200 && sgpu.samples() <= 4 * 60 + 1, "samples: " + sgpu.samples());
+        assertPeakOverFourHours(6 * GIB, "mx", "sg");
     }
 
     @Test
@@ -284,12 +295,7 @@ class PrometheusExporterUsageTest {
         assertEquals(4 * GIB, share.memoryUsed().orElseThrow());
         assertEquals(12 * GIB, share.memoryIdle().orElseThrow());
         assertTrue(share.origin().orElseThrow().memoryIsOwn(), share.origin().toString());
-        UsageHistory usage = history.usage(Instant.ofEpochSecond(end), Duration.ofHours(4), RightSizing.MIN_HISTORY,
-                FleetScope.EVERYTHING);
-        Recommendation mlu = RightSizing.recommend(state(FleetScope.EVERYTHING).workload(
-                new WorkloadRef("mlu", "serve", "c")).orElseThrow(), usage);
-        assertEquals(4 * GIB, mlu.memoryPeak().orElseThrow());
-        assertTrue(mlu.samples() > 200 && mlu.samples() <= 4 * 60 + 1, "samples: " + mlu.samples());
+        assertPeakOverFourHours(4 * GIB, "mlu", "serve");
     }
 
     @Test
@@ -302,10 +308,7 @@ class PrometheusExporterUsageTest {
         assertTrue(origin.memoryIsOwn(), "its memory is its own");
         assertFalse(origin.utilisationIsOwn(), origin.describe());
         assertTrue(origin.describe().contains("the chip's utilisation"), origin.describe());
-        UsageHistory usage = history.usage(Instant.ofEpochSecond(end), Duration.ofHours(4), RightSizing.MIN_HISTORY,
-                FleetScope.EVERYTHING);
-        Recommendation template = RightSizing.recommend(state.workload(new WorkloadRef("ml", "tmpl", "c"))
-                .orElseThrow(), usage);
+        Recommendation template = recommendation("ml", "tmpl");
         assertEquals(3 * GIB, template.memoryPeak().orElseThrow());
         assertEquals(Figure.missing(Absence.DIFFERENT_MEANING), template.cores());
         // The share of the same model that holds cores keeps its own figures, with no note.
