@@ -76,7 +76,7 @@ class LaunchIT {
                 Promtool.assertClean(usage);
                 assertEquals("ready\n", scrape(client, usageEndpoint + "/readyz"));
             }
-            assertEquals("ready\n", scrape(client, endpoints.get(0) + "/readyz"));
+            awaitRenderedAhead(client, endpoints.get(0) + "/readyz");
         } finally {
             app.destroy();
             assertTrue(app.waitFor(10, TimeUnit.SECONDS), "the app stops within 10 s of SIGTERM");
@@ -119,7 +119,7 @@ class LaunchIT {
                 metrics = scrape(client, base + "/metrics");
             }
             assertTrue(metrics.contains("hami_gpu_memory_allocated_bytes{"), metrics);
-            assertEquals("ready\n", scrape(client, base + "/readyz"));
+            awaitRenderedAhead(client, base + "/readyz");
             Promtool.assertClean(metrics);
         } finally {
             app.destroy();
@@ -251,6 +251,29 @@ class LaunchIT {
                 assertEquals(mistake[0] + "\n", Files.readString(log), "one line on stderr");
             }
         }
+    }
+
+    /**
+     * Waits up to 30 s for an allocation endpoint's {@code /readyz} to answer ready. The role is
+     * ready once its synced ledger's exposition is rendered ahead, which a loaded machine may finish
+     * after a scrape already saw the ledger synced; the only other answer allowed meanwhile is that
+     * one. Polled, as a kubelet does.
+     */
+    private static void awaitRenderedAhead(HttpClient client, String readyz) throws IOException, InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        HttpResponse<String> readiness = probe(client, readyz);
+        while (readiness.statusCode() != 200 && System.nanoTime() < deadline) {
+            assertEquals("not ready: rendering the exposition ahead of the first scrape\n", readiness.body(), readyz);
+            Thread.sleep(20);
+            readiness = probe(client, readyz);
+        }
+        assertEquals(200, readiness.statusCode(), readyz + ": " + readiness.body());
+        assertEquals("ready\n", readiness.body());
+    }
+
+    private static HttpResponse<String> probe(HttpClient client, String url) throws IOException, InterruptedException {
+        return client.send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(10)).build(),
+                HttpResponse.BodyHandlers.ofString());
     }
 
     private static String scrape(HttpClient client, String url) throws IOException, InterruptedException {
