@@ -222,24 +222,30 @@ public final class LocalPrometheus implements AutoCloseable {
      * Waits until Prometheus has merged the blocks loaded beside each other (history loaded in
      * parts, records evaluated over it) into fewer, as its compactor does within minutes of a start:
      * a Prometheus that has run all along holds its series in few blocks, and a query's cost grows
-     * with the blocks it opens. Returns when the number of loaded blocks has not changed for
-     * {@code quiet} after the first compaction (a minute after the start), or at {@code timeout}.
+     * with the blocks it opens. The compactor runs once a minute and a run may merge for many
+     * minutes (a month of records in two-hour blocks), during which the number of loaded blocks
+     * stands still; so "done" is read from the compactor's own counters: a run started after the
+     * last one that compacted, and the run after it started too, with no compaction in between
+     * (that run found nothing to merge). Returns then, or at {@code timeout}; {@code quiet} is the
+     * least time to wait after the start.
      *
      * @return the blocks loaded at the end
      */
     public long awaitCompaction(Duration quiet, Duration timeout) throws IOException {
         HttpClient client = HttpClient.newHttpClient();
         long deadline = System.nanoTime() + timeout.toNanos();
-        long earliest = started + Duration.ofSeconds(65).toNanos();
-        long blocks = -1;
-        long since = System.nanoTime();
+        long earliest = started + quiet.toNanos();
+        double compactions = -1;
+        double triggeredAtLastCompaction = 0;
         while (System.nanoTime() < deadline) {
-            long now = blocksLoaded(client);
-            if (now != blocks) {
-                blocks = now;
-                since = System.nanoTime();
-            } else if (System.nanoTime() > earliest && System.nanoTime() - since >= quiet.toNanos()) {
-                return blocks;
+            Map<String, Double> counters = ownMetrics(client);
+            double ran = counters.getOrDefault("prometheus_tsdb_compactions_total", 0.0);
+            double triggered = counters.getOrDefault("prometheus_tsdb_compactions_triggered_total", 0.0);
+            if (ran != compactions) {
+                compactions = ran;
+                triggeredAtLastCompaction = triggered;
+            } else if (System.nanoTime() > earliest && triggered >= triggeredAtLastCompaction + 2) {
+                return counters.getOrDefault("prometheus_tsdb_blocks_loaded", -1.0).longValue();
             }
             try {
                 Thread.sleep(2000);
@@ -248,16 +254,21 @@ public final class LocalPrometheus implements AutoCloseable {
                 throw new IOException("interrupted while waiting for compaction", interrupted);
             }
         }
-        return blocks;
+        return ownMetrics(client).getOrDefault("prometheus_tsdb_blocks_loaded", -1.0).longValue();
     }
 
-    private long blocksLoaded(HttpClient client) throws IOException {
+    /** Prometheus's own unlabelled series, by name. */
+    private Map<String, Double> ownMetrics(HttpClient client) throws IOException {
         try {
             String metrics = client.send(HttpRequest.newBuilder(url.resolve("/metrics")).build(),
                     HttpResponse.BodyHandlers.ofString()).body();
+            Map<String, Double> values = new java.util.HashMap<>();
             java.util.regex.Matcher matcher = java.util.regex.Pattern
-                    .compile("(?m)^prometheus_tsdb_blocks_loaded (\\d+)").matcher(metrics);
-            return matcher.find() ? Long.parseLong(matcher.group(1)) : -1;
+                    .compile("(?m)^([a-z_]+) ([0-9.e+-]+)$").matcher(metrics);
+            while (matcher.find()) {
+                values.put(matcher.group(1), Double.parseDouble(matcher.group(2)));
+            }
+            return values;
         } catch (InterruptedException interrupted) {
             Thread.currentThread().interrupt();
             throw new IOException("interrupted while reading Prometheus's own metrics", interrupted);

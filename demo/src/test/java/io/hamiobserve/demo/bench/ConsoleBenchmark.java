@@ -236,7 +236,7 @@ public final class ConsoleBenchmark {
             LocalPrometheus prometheus = LocalPrometheus.startRecorded(List.of(), Duration.ofSeconds(60), files,
                     Duration.ofMinutes(5));
             System.out.printf("  loaded into Prometheus and ready in %.1f s; %d blocks once compacted (%.0f s)%n",
-                    seconds(started), prometheus.awaitCompaction(Duration.ofSeconds(60), Duration.ofMinutes(20)), seconds(started));
+                    seconds(started), prometheus.awaitCompaction(Duration.ofSeconds(65), Duration.ofMinutes(60)), seconds(started));
             return prometheus;
         } finally {
             for (Path file : files) {
