@@ -63,13 +63,16 @@ final class CapacityPage extends FleetPage {
         page.add(new ShapeForm(links.to(PAGE), memory, cores, cards, null, links.cluster().orElse(null)));
         long fits = models.stream().mapToLong(Capacity.ModelCapacity::fits).sum();
         long fitsAfter = models.stream().mapToLong(Capacity.ModelCapacity::fitsAfterRightSizing).sum();
+        double givenBack = models.stream().mapToDouble(Capacity.ModelCapacity::memoryGivenBack).sum();
+        double taken = models.stream().mapToDouble(Capacity.ModelCapacity::memoryTaken).sum();
         page.add(new Tiles(List.of(
                 new Tiles.Tile("Pods that fit now", Long.toString(fits), shape.memoryMib() + " MiB × " + shape.cores()
                         + " % on " + shape.cards() + " card" + (shape.cards() == 1 ? "" : "s") + " each", fits > 0
                         ? "good" : "bad", null, queries.get(Measure.CARD_MEMORY_ALLOCATED)),
                 new Tiles.Tile("Pods that fit after right-sizing", Long.toString(fitsAfter),
                         (fitsAfter >= fits ? "+" : "") + (fitsAfter - fits) + " with every recommendation applied ("
-                                + windowLabel(request) + " of history)", fitsAfter > fits ? "good" : "", null,
+                                + windowLabel(request) + " of history): cuts give back " + Format.bytes(givenBack)
+                                + ", raises take " + Format.bytes(taken), fitsAfter > fits ? "good" : "", null,
                         queries.get(Measure.CARD_MEMORY_ALLOCATED)))));
         page.note("info", "Per card model, as HAMi's scheduler would place them one after another: each card takes "
                 + "as many as its free memory, free compute and free share slots allow; a pod of several cards "

@@ -333,6 +333,13 @@ final class Columns {
                         m -> Value.of(m.fitsAfterRightSizing(), Kind.COUNT))
                         .explained("pods of this shape that would fit with every right-sizing recommendation "
                                 + "applied"),
+                Table.<Capacity.ModelCapacity>column("memory_given_back", "Cuts give back",
+                        m -> Value.of(m.memoryGivenBack(), Kind.BYTES))
+                        .explained("memory the recommended cuts free on the counted cards"),
+                Table.<Capacity.ModelCapacity>column("memory_taken", "Raises take",
+                        m -> Value.of(m.memoryTaken(), Kind.BYTES))
+                        .explained("memory the recommended raises (limits hit, use beyond the share) take on "
+                                + "the counted cards: with the cuts, why the pods that fit moved as they did"),
                 Table.<Capacity.ModelCapacity>column("free_memory", "Free memory",
                         m -> Value.of(m.freeMemory(), Kind.BYTES)).from(Measure.CARD_MEMORY_ALLOCATED),
                 Table.<Capacity.ModelCapacity>column("stranded_memory", "Stranded",

@@ -88,6 +88,7 @@ public final class DemoFleetHistory implements FleetHistory {
         List<FleetReadings.Use> uses = new ArrayList<>();
         List<FleetReadings.Unmanaged> unmanaged = new ArrayList<>();
         List<FleetReadings.SourceStatus> sources = new ArrayList<>();
+        List<FleetReadings.Origin> origins = new ArrayList<>();
         sources.add(new FleetReadings.SourceStatus("simulation", "", "ledger", true));
         for (UsageView view : usage) {
             for (HostCardReading card : view.hostCards()) {
@@ -101,6 +102,15 @@ public final class DemoFleetHistory implements FleetHistory {
                 uses.add(new FleetReadings.Use(device.pod().namespace(), device.pod().name(), device.container(),
                         view.node(), device.usage().uuid(), Figure.of(device.usage().usedBytes()),
                         Figure.of(device.usage().smUtilPercent()), figure(device.lastKernelAgeSeconds())));
+            }
+            // A container outside HAMi-Core: its use from the driver's processes, as the node role
+            // exports it under HAMi's names (labelled source="nvml_process"); no last kernel.
+            for (UsageView.ProcessUsage process : view.processUsage()) {
+                uses.add(new FleetReadings.Use(process.pod().namespace(), process.pod().name(), process.container(),
+                        view.node(), process.uuid(), figure(process.usedBytes()), figure(process.smUtilPercent()),
+                        Figure.missing(io.hamiobserve.domain.fleet.Absence.NOT_SUPPORTED)));
+                origins.add(new FleetReadings.Origin(process.uuid(), process.pod().namespace(), process.pod().name(),
+                        process.container(), io.hamiobserve.domain.fleet.UsageOrigin.DRIVER_PROCESSES));
             }
             for (UsageView.UnmanagedMemory outside : view.unmanagedMemory()) {
                 outside.pod().ifPresent(pod -> unmanaged.add(new FleetReadings.Unmanaged(view.node(), outside.uuid(),
@@ -127,7 +137,7 @@ public final class DemoFleetHistory implements FleetHistory {
                 .toList();
         return new FleetReadings(at, registered, hosts, allocations, names, uses, unmanaged, quotas, sources,
                 List.of(new FleetReadings.LedgerAge("simulation", 0)), List.of(), List.of(), Map.of(), provenance(),
-                DemoDcgm.physical(history.cluster(), at));
+                DemoDcgm.physical(history.cluster(), at), origins, Map.of());
     }
 
     /** The instants of the simulated past (and present) in {@code (from, to]}, {@link DemoHistory#STEP} apart. */
@@ -158,6 +168,14 @@ public final class DemoFleetHistory implements FleetHistory {
                             device.container(), device.usage().uuid()), key -> new ArrayList<>())
                             .add(new Sample(t.getEpochSecond(), device.usage().usedBytes(),
                                     device.usage().smUtilPercent()));
+                }
+                for (UsageView.ProcessUsage process : view.processUsage()) {
+                    if (process.usedBytes().isPresent() && process.smUtilPercent().isPresent()) {
+                        samples.computeIfAbsent(new Share(process.pod().namespace(), process.pod().name(),
+                                process.container(), process.uuid()), key -> new ArrayList<>())
+                                .add(new Sample(t.getEpochSecond(), process.usedBytes().getAsLong(),
+                                        process.smUtilPercent().getAsDouble()));
+                    }
                 }
             }
         }

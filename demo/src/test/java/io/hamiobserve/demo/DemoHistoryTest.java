@@ -163,6 +163,38 @@ class DemoHistoryTest {
                 assertEquals(2560, simulationAdvice.memoryMib().orElseThrow());
                 assertEquals(30, prometheusAdvice.cores().orElseThrow());
                 assertEquals(30, simulationAdvice.cores().orElseThrow());
+                // What fits after right-sizing, read both ways: the same on the NVIDIA cards (the
+                // simulation holds no history of the Ascend node's exporters, Prometheus does), and on
+                // the A100s a pod of 8 GiB finds more room: the cuts (the Deployment's two replicas give
+                // back 5.5 GiB each) outweigh the raises (research/cuda-sim, outside HAMi-Core, uses
+                // 6.5 GiB of its 2 GiB share) card by card.
+                UsageHistory simulationUsage = fromSimulation.usage(end, RightSizing.DEFAULT_WINDOW,
+                        RightSizing.MIN_HISTORY, FleetScope.EVERYTHING);
+                io.hamiobserve.domain.fleet.PodShape eightGiB = new io.hamiobserve.domain.fleet.PodShape(8192, 0, 1);
+                java.util.function.BiFunction<FleetState, UsageHistory, List<io.hamiobserve.domain.fleet.Capacity
+                        .ModelCapacity>> capacity = (state, use) -> io.hamiobserve.domain.fleet.Capacity.of(
+                        state.cards().stream().filter(card -> card.model().contains("NVIDIA")).toList(), eightGiB,
+                        RightSizing.recommendAll(state.workloads(), use));
+                List<io.hamiobserve.domain.fleet.Capacity.ModelCapacity> capacityViaPrometheus =
+                        capacity.apply(viaPrometheus, prometheusUsage);
+                assertEquals(capacity.apply(viaSimulation, simulationUsage), capacityViaPrometheus);
+                io.hamiobserve.domain.fleet.Capacity.ModelCapacity a100 = capacityViaPrometheus.stream()
+                        .filter(model -> model.model().contains("A100")).findFirst().orElseThrow();
+                assertTrue(a100.fitsAfterRightSizing() > a100.fits(), "A100s after right-sizing: " + a100);
+                // What the cuts give back and the raises take: each recommendation's change on each A100 it names.
+                java.util.Set<String> a100s = viaPrometheus.cards().stream().filter(card -> card.model()
+                        .contains("A100")).map(Card::uuid).collect(java.util.stream.Collectors.toSet());
+                double cuts = 0;
+                double raises = 0;
+                for (Recommendation each : RightSizing.recommendAll(viaPrometheus.workloads(), prometheusUsage)) {
+                    long onA100s = each.uuids().stream().distinct().filter(a100s::contains).count();
+                    double change = each.memoryChangeMib().isKnown() ? each.memoryChangeMib().orElseThrow() : 0;
+                    cuts += Math.max(0, -change) * onA100s * 1024 * 1024;
+                    raises += Math.max(0, change) * onA100s * 1024 * 1024;
+                }
+                assertTrue(cuts > 0 && raises > 0, cuts + " " + raises);
+                assertEquals(cuts, a100.memoryGivenBack(), 1e-6);
+                assertEquals(raises, a100.memoryTaken(), 1e-6);
                 // The pod exists since the rollout: its samples cover the days since, not the week.
                 long sinceRollout = DemoCluster.ROLLOUT_AGO.toSeconds() / DemoHistory.STEP.toSeconds();
                 assertTrue(Math.abs(prometheusAdvice.samples() - sinceRollout) <= 2,

@@ -31,14 +31,18 @@ public final class Capacity {
      * @param fits            pods of the shape that fit now
      * @param fitsAfterRightSizing pods of the shape that would fit with every recommendation applied
      *                        ({@link #afterRightSizing}); equal to {@code fits} without recommendations
+     * @param memoryGivenBack memory the cuts among those recommendations give back on the counted
+     *                        cards, bytes
+     * @param memoryTaken     memory the raises among them take on the counted cards, bytes: with
+     *                        {@code memoryGivenBack}, why {@code fitsAfterRightSizing} moved as it did
      * @param freeMemory      Σ free memory of the counted cards, bytes
      * @param strandedMemory  free memory that no further pod of the shape can use (fragmentation), bytes
      * @param largestFreeMemory the most free memory on any one counted card, bytes
      * @param limitedBy       per resource, how many counted cards it limits first
      */
     public record ModelCapacity(String model, int cards, int counted, long fits, long fitsAfterRightSizing,
-                                double freeMemory, double strandedMemory, double largestFreeMemory,
-                                Map<Limit, Integer> limitedBy) {
+                                double memoryGivenBack, double memoryTaken, double freeMemory,
+                                double strandedMemory, double largestFreeMemory, Map<Limit, Integer> limitedBy) {
     }
 
     public static List<ModelCapacity> of(List<Card> cards, PodShape shape) {
@@ -47,14 +51,22 @@ public final class Capacity {
 
     /** Per card model, what fits now and what would fit with {@code recommendations} applied. */
     public static List<ModelCapacity> of(List<Card> cards, PodShape shape, List<Recommendation> recommendations) {
-        Map<String, List<Card>> byModel = byModel(cards);
-        Map<String, List<Card>> rightSized = byModel(afterRightSizing(cards, recommendations));
+        Map<String, double[]> change = changes(recommendations);
         List<ModelCapacity> out = new ArrayList<>();
-        byModel.forEach((model, ofModel) -> {
+        byModel(cards).forEach((model, ofModel) -> {
             ModelCapacity now = ofModel(model, ofModel, shape);
-            long after = ofModel(model, rightSized.get(model), shape).fits();
-            out.add(new ModelCapacity(model, now.cards(), now.counted(), now.fits(), after, now.freeMemory(),
-                    now.strandedMemory(), now.largestFreeMemory(), now.limitedBy()));
+            long after = ofModel(model, ofModel.stream().map(card -> rightSized(card, change)).toList(), shape).fits();
+            double givenBack = 0;
+            double taken = 0;
+            for (Card card : ofModel) {
+                double[] delta = change.get(card.uuid());
+                if (delta != null && countable(card)) {
+                    givenBack += delta[GIVEN_BACK];
+                    taken += delta[TAKEN];
+                }
+            }
+            out.add(new ModelCapacity(model, now.cards(), now.counted(), now.fits(), after, givenBack, taken,
+                    now.freeMemory(), now.strandedMemory(), now.largestFreeMemory(), now.limitedBy()));
         });
         return out;
     }
@@ -68,26 +80,45 @@ public final class Capacity {
      * compute is a utilisation percentile, not a count of a vendor's cores.
      */
     public static List<Card> afterRightSizing(List<Card> cards, List<Recommendation> recommendations) {
+        Map<String, double[]> change = changes(recommendations);
+        return cards.stream().map(card -> rightSized(card, change)).toList();
+    }
+
+    private static final int MEMORY = 0;
+    private static final int CORES = 1;
+    private static final int GIVEN_BACK = 2;
+    private static final int TAKEN = 3;
+
+    /**
+     * Per card uuid, the memory (bytes) and compute every recommendation naming it would change,
+     * and of the memory, what its cuts give back and its raises take (a card may have both).
+     */
+    private static Map<String, double[]> changes(List<Recommendation> recommendations) {
         Map<String, double[]> change = new java.util.HashMap<>();
         for (Recommendation recommendation : recommendations) {
-            Figure memoryMib = recommendation.memoryChangeMib();
-            Figure cores = recommendation.coresChange();
+            double memory = recommendation.memoryChangeMib().isKnown()
+                    ? recommendation.memoryChangeMib().orElseThrow() * MIB : 0;
+            double cores = recommendation.coresChange().isKnown() ? recommendation.coresChange().orElseThrow() : 0;
             for (String uuid : new java.util.LinkedHashSet<>(recommendation.uuids())) {
-                double[] delta = change.computeIfAbsent(uuid, card -> new double[2]);
-                delta[0] += memoryMib.isKnown() ? memoryMib.orElseThrow() * MIB : 0;
-                delta[1] += cores.isKnown() ? cores.orElseThrow() : 0;
+                double[] delta = change.computeIfAbsent(uuid, card -> new double[4]);
+                delta[MEMORY] += memory;
+                delta[CORES] += cores;
+                delta[GIVEN_BACK] += Math.max(0, -memory);
+                delta[TAKEN] += Math.max(0, memory);
             }
         }
-        return cards.stream().map(card -> {
-            double[] delta = change.get(card.uuid());
-            if (delta == null) {
-                return card;
-            }
-            boolean percent = card.coresTotal().isKnown() && card.coresTotal().orElseThrow() == 100;
-            return card.withAllocation(card.memoryAllocated().map(allocated -> Math.max(0, allocated + delta[0])),
-                    percent ? card.coresAllocated().map(allocated -> Math.max(0, allocated + delta[1]))
-                            : card.coresAllocated());
-        }).toList();
+        return change;
+    }
+
+    private static Card rightSized(Card card, Map<String, double[]> change) {
+        double[] delta = change.get(card.uuid());
+        if (delta == null) {
+            return card;
+        }
+        boolean percent = card.coresTotal().isKnown() && card.coresTotal().orElseThrow() == 100;
+        return card.withAllocation(card.memoryAllocated().map(allocated -> Math.max(0, allocated + delta[MEMORY])),
+                percent ? card.coresAllocated().map(allocated -> Math.max(0, allocated + delta[CORES]))
+                        : card.coresAllocated());
     }
 
     private static final double MIB = 1024.0 * 1024.0;
@@ -125,8 +156,8 @@ public final class Capacity {
         }
         long fits = unitsByNode.values().stream().mapToLong(units -> podsOnNode(units, shape.cards())).sum();
         double usable = fits * shape.cards() * shapeBytes;
-        return new ModelCapacity(model, cards.size(), counted, fits, fits, free, Math.max(0, free - usable), largest,
-                Map.copyOf(limitedBy));
+        return new ModelCapacity(model, cards.size(), counted, fits, fits, 0, 0, free, Math.max(0, free - usable),
+                largest, Map.copyOf(limitedBy));
     }
 
     /**

@@ -99,6 +99,11 @@ class CapacityTest {
         // The L4's 4 GiB free fits nothing now or after its raise.
         assertEquals(0, byModel.get("L4").fits());
         assertEquals(0, byModel.get("L4").fitsAfterRightSizing());
+        // Why: on the A100s 12 + 4 + 4 GiB given back, nothing taken; on the L4 4 GiB taken.
+        assertEquals(20 * GIB, byModel.get("A100").memoryGivenBack(), 1);
+        assertEquals(0, byModel.get("A100").memoryTaken(), 1e-9);
+        assertEquals(0, byModel.get("L4").memoryGivenBack(), 1e-9);
+        assertEquals(4 * GIB, byModel.get("L4").memoryTaken(), 1);
         // A card counted in a vendor's cores (20 AI cores, 8 allocated): a percentile of utilisation
         // is not a count of them, so only memory changes there.
         Readings vendor = new Readings();
@@ -109,7 +114,10 @@ class CapacityTest {
         assertEquals(16 * GIB, npu.memoryAllocated().orElseThrow(), 1);
         assertEquals(8, npu.coresAllocated().orElseThrow(), 1e-9);
         // Without recommendations the two are the same.
-        Capacity.of(state.cards(), shape).forEach(model -> assertEquals(model.fits(), model.fitsAfterRightSizing()));
+        Capacity.of(state.cards(), shape).forEach(model -> {
+            assertEquals(model.fits(), model.fitsAfterRightSizing());
+            assertEquals(0, model.memoryGivenBack() + model.memoryTaken(), 1e-9);
+        });
     }
 
     private static Recommendation recommendation(String pod, List<String> uuids, long currentMib, long recommendedMib,
