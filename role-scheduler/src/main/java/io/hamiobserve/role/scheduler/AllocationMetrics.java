@@ -448,9 +448,11 @@ public final class AllocationMetrics {
             // A stamp changes with the node's pods and owners and with every registration; without
             // one the records themselves, and the normalised cards they hold, are the key. Keyed by
             // a stamp, the held cards are looked up only when the node is rendered.
-            Object key = stamps == null ? List.of(node, nodeOwners, held(node, normalised), form)
+            Map<String, RegisteredCard> heldInKey = stamps == null ? held(node, normalised) : null;
+            Object key = stamps == null ? List.of(node, nodeOwners, heldInKey, form)
                     : List.of(stamps.of(node.get(0).node()), form);
-            section.segment(key, families -> addPods(node, nodeOwners, form, held(node, normalised), families));
+            section.segment(key, families -> addPods(node, nodeOwners, form,
+                    heldInKey != null ? heldInKey : held(node, normalised), families));
             from = to;
         }
     }
