@@ -67,7 +67,7 @@ import java.util.Set;
  * {@code showback [days] [requests]} (the large fleet over a month unless told: the showback
  * report by every grouping, then the pages with their 30-day windows),
  * {@code hold [requests] [minutes]} (keeps the large fleet's Prometheus up), then
- * {@code attach|attach-cold URL END [requests]} or {@code queries URL END} against it.
+ * {@code attach|attach-cold URL END [requests]} or {@code queries URL END [showback days]} against it.
  */
 public final class ConsoleBenchmark {
     private static final List<String> DEMO_PAGES = List.of("/", "/nodes", "/node?name=gpu-node-a", "/cards",
@@ -106,7 +106,8 @@ public final class ConsoleBenchmark {
         }
         if (which.equals("queries")) {
             // Each query behind the fleet-wide pages, sent alone and timed: which ones dominate.
-            queries(URI.create(args[1]), Instant.ofEpochSecond(Long.parseLong(args[2])));
+            queries(URI.create(args[1]), Instant.ofEpochSecond(Long.parseLong(args[2])),
+                    Duration.ofDays(args.length > 3 ? Long.parseLong(args[3]) : 7));
             return;
         }
         if (which.equals("showback")) {
@@ -403,7 +404,7 @@ public final class ConsoleBenchmark {
      * Each query the fleet-wide pages send (every container now, the 14-day summaries, a week's
      * chargeback, the cluster's 24-hour trends), sent alone and timed three times, slowest first.
      */
-    private static void queries(URI prometheus, Instant at) throws Exception {
+    private static void queries(URI prometheus, Instant at, Duration showbackWindow) throws Exception {
         FleetHistory history = PrometheusFleetHistory.at(prometheus, Duration.ofSeconds(120));
         Map<String, String> expressions = new java.util.LinkedHashMap<>();
         history.readings(at, io.hamiobserve.domain.fleet.FleetScope.EVERYTHING).provenance().values()
@@ -412,7 +413,7 @@ public final class ConsoleBenchmark {
                 io.hamiobserve.domain.fleet.RightSizing.MIN_HISTORY,
                 io.hamiobserve.domain.fleet.FleetScope.EVERYTHING).provenance().values()
                 .forEach(query -> expressions.put(query.name(), query.expression()));
-        history.cardHours(at.minus(Duration.ofDays(7)), at).provenance().values()
+        history.cardHours(at.minus(showbackWindow), at).provenance().values()
                 .forEach(query -> expressions.put(query.name(), query.expression()));
         HttpClient client = HttpClient.newHttpClient();
         System.out.printf("%d queries, each alone, median of 3 (load average %s)%n", expressions.size(),
