@@ -222,6 +222,7 @@ final class FleetQueries {
      * those hours and computes the minutes at the window's ends the records do not hold.
      */
     record Integral(String name, String record, String by, String atEachStep) {
+
         /** From the raw series over the whole window. */
         Template raw() {
             return new Template(name, "sum_over_time(" + atEachStep + "[${window}:${step}]) * ${stepSeconds}");
@@ -239,7 +240,8 @@ final class FleetQueries {
          * The records of the hours {@code (to - offset - hours, to - offset]} (placeholders
          * {@code recordedMs}, {@code recordedOffsetMs}), and where {@code head} / {@code tail}, the raw
          * minutes before them ({@code headMs}, {@code headOffsetMs}) and after them up to the query's
-         * time ({@code tailMs}), at the records' own one-minute steps, so the parts add up to the
+         * time ({@code tailMs}), each at its own step ({@code headStepMs}, {@code tailStepMs}; the
+         * same in seconds, {@code headStepSeconds}, {@code tailStepSeconds}), so the parts cover the
          * window without a gap or a minute counted twice. Each part is labelled apart before the sum,
          * (label {@code part}, which no grouped series carries), as {@code or} would keep only the
          * first of two series with the same labels.
@@ -249,11 +251,12 @@ final class FleetQueries {
                     + "[${recordedMs}ms] offset ${recordedOffsetMs}ms), \"part\", \"recorded\", \"\", \"\")");
             if (head) {
                 parts.append(" or label_replace(sum_over_time(").append(atEachStep)
-                        .append("[${headMs}ms:1m] offset ${headOffsetMs}ms) * 60, \"part\", \"head\", \"\", \"\")");
+                        .append("[${headMs}ms:${headStepMs}ms] offset ${headOffsetMs}ms) * ${headStepSeconds}, ")
+                        .append("\"part\", \"head\", \"\", \"\")");
             }
             if (tail) {
                 parts.append(" or label_replace(sum_over_time(").append(atEachStep)
-                        .append("[${tailMs}ms:1m]) * 60, \"part\", \"tail\", \"\", \"\")");
+                        .append("[${tailMs}ms:${tailStepMs}ms]) * ${tailStepSeconds}, \"part\", \"tail\", \"\", \"\")");
             }
             return new Template(name, "sum by (" + by + ") (" + parts + ")");
         }

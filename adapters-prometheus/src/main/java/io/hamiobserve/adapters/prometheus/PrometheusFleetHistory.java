@@ -717,8 +717,15 @@ public final class PrometheusFleetHistory implements FleetHistory {
     /**
      * How showback's integrals are read over {@code (to - window, to]}: from the hourly records
      * (docs/console.md "Recording rules") when {@code lastRun} says they serve it — the whole hours
-     * up to that run from the records, the minutes before and after them from the raw series at the
-     * records' one-minute steps — otherwise every integral from the raw series at the window's step.
+     * up to that run from the records, the minutes before and after them (under an hour in all) from
+     * the raw series — otherwise every integral from the raw series at the window's step.
+     *
+     * <p>Those minutes are integrated at the window's own step ({@link Showback#step}), or at the
+     * minutes' length where that is shorter (one instant, times that length): each step evaluates
+     * the expression that sizes every share, which at one-minute steps cost Prometheus about 10 CPU
+     * seconds at 10,000 shares whatever the window (docs/benchmarks.md), more than a month of records.
+     * A share that starts or stops within them is counted to the nearest step there, as the raw path
+     * counts it everywhere; every figure uses the same steps, so a report's rows still add up exactly.
      */
     private Function<FleetQueries.Integral, PromQl.Query> integrals(FleetQueries.CardHourQueries queries, Instant to,
                                                                    Duration window, Map<String, Object> values,
@@ -732,9 +739,14 @@ public final class PrometheusFleetHistory implements FleetHistory {
         long recordedFrom = last - hours * 3_600_000;
         long head = recordedFrom - from.toEpochMilli();
         long tail = to.toEpochMilli() - last;
+        long windowStepMs = Showback.step(window).toMillis();
+        long headStepMs = Math.max(1, Math.min(head, windowStepMs));
+        long tailStepMs = Math.max(1, Math.min(tail, windowStepMs));
         Map<String, Object> parts = Map.of("recordedMs", hours * 3_600_000 - 1, "recordedOffsetMs", tail,
                 "headMs", Math.max(1, head - 1), "headOffsetMs", to.toEpochMilli() - recordedFrom,
-                "tailMs", Math.max(1, tail - 1));
+                "tailMs", Math.max(1, tail - 1), "headStepMs", headStepMs, "headStepSeconds",
+                headStepMs / 1000.0, "tailStepMs", tailStepMs, "tailStepSeconds",
+                tailStepMs / 1000.0);
         return part -> scoped(part.recorded(head > 1, tail > 1).bind(parts));
     }
 

@@ -64,8 +64,9 @@ import java.util.Set;
  * the fleet-wide reads alone.
  *
  * <p>Run: {@code bin/bench demo io.hamiobserve.demo.bench.ConsoleBenchmark [demo|large|both] [requests]},
- * {@code showback [days] [requests]} (the large fleet over a month unless told: the showback
- * report by every grouping, then the pages with their 30-day windows),
+ * {@code showback [days] [requests] [minutes]} (the large fleet over a month unless told: held for
+ * the minutes given, then the showback report by every grouping, then the pages with their 30-day
+ * windows),
  * {@code hold [requests] [minutes]} (keeps the large fleet's Prometheus up), then
  * {@code attach|attach-cold URL END [requests]} or {@code queries URL END [showback days]} against it.
  */
@@ -114,7 +115,8 @@ public final class ConsoleBenchmark {
             // showback [days] [requests]: the large fleet over a month (unless told), the monthly
             // showback report by every grouping, then the pages with their 30-day windows.
             int days = args.length > 1 ? Integer.parseInt(args[1]) : 30;
-            large(days, args.length > 2 ? Integer.parseInt(args[2]) : 3, Duration.ZERO, true);
+            large(days, args.length > 2 ? Integer.parseInt(args[2]) : 3,
+                    Duration.ofMinutes(args.length > 3 ? Long.parseLong(args[3]) : 0), true);
             return;
         }
         int requests = args.length > 1 ? Integer.parseInt(args[1]) : 7;
@@ -179,7 +181,14 @@ public final class ConsoleBenchmark {
         }
         System.out.printf("large: %,d samples over %d days, %,d MB of OpenMetrics, written in %.1f s%n", samples, days,
                 files.stream().mapToLong(ConsoleBenchmark::size).sum() / 1_000_000, seconds(started));
-        try (LocalPrometheus prometheus = load(files)) {
+        if (showback) {
+            // The console's records over the month, as a Prometheus running all month would hold
+            // them: promtool's backfill of the rules over 30 days × 10,000 shares takes hours here
+            // (about 4 s per two-hour block per share rule), so each rule is evaluated once, by
+            // Prometheus, over the last day, and that hour's answer is stamped at every hour.
+            files.add(recordsOverTheWindow(files.getLast(), end, days));
+        }
+        try (LocalPrometheus prometheus = showback ? loadAsIs(files) : load(files)) {
             if (hold.isPositive()) {
                 System.out.printf("holding Prometheus at %s for %d min; the fleet's end is %d%n", prometheus.url(),
                         hold.toMinutes(), end);
@@ -228,6 +237,104 @@ public final class ConsoleBenchmark {
                 lines = out.toString(java.nio.charset.StandardCharsets.UTF_8).lines().count();
             }
             System.out.printf("  %-10s %28s %22s %,8d%n", by.label(), walls, cpus, lines);
+        }
+        // What the reports read: the hourly records (names ending :sum_1h / :last_1h) or the raw series.
+        List<String> read = PrometheusFleetHistory.at(prometheus, Duration.ofSeconds(120))
+                .cardHours(end.minus(window), end).provenance().values().stream()
+                .map(query -> query.name() + (query.expression().contains(":sum_1h") ? " (records)" : " (raw)"))
+                .distinct().sorted().toList();
+        System.out.printf("  the report's queries: %s%n", String.join(", ", read));
+    }
+
+    /** The console's rule file, as deployed. */
+    private static final Path RULES = Path.of("alerts/hami-observe-console.rules.yml");
+    /** Where in the hour the rules run: half past (each group runs at an offset into the hour). */
+    private static final long RULE_OFFSET_SECONDS = 1800;
+
+    /**
+     * The console's recorded series over {@code days} before {@code end}, written to a file of
+     * their own: every rule of the console's rule file evaluated once by Prometheus, at half an hour
+     * before {@code end}, over {@code lastDay} (the history's last day) alone, and its answer stamped
+     * at half past every hour of the window, with the rule's own labels — each group's
+     * {@code hami_observe:console_rules:evaluated} among them, so the console finds the records
+     * covering the window and reads the half hours at each end from the raw series, as it would
+     * from a Prometheus that has run all month. The series and their number are the rules' own; the
+     * values repeat the one hour (the benchmark times the reads, not the figures). Prints what the
+     * evaluation cost Prometheus: its CPU seconds for one hour of every rule.
+     */
+    private static Path recordsOverTheWindow(Path lastDay, long end, int days) throws Exception {
+        long at = end - RULE_OFFSET_SECONDS;
+        List<HistoryFile.Family> records = new ArrayList<>();
+        tools.jackson.databind.JsonNode groups = new tools.jackson.dataformat.yaml.YAMLMapper()
+                .readTree(Files.readString(RULES)).path("groups");
+        tools.jackson.databind.ObjectMapper json = new tools.jackson.databind.ObjectMapper();
+        long started = System.nanoTime();
+        double cpu;
+        try (LocalPrometheus prometheus = LocalPrometheus.start(List.of(), Duration.ofSeconds(60), List.of(lastDay),
+                Duration.ofMinutes(5))) {
+            HttpClient client = HttpClient.newHttpClient();
+            double cpuBefore = prometheusCpuSeconds(client, prometheus.url());
+            for (tools.jackson.databind.JsonNode group : groups) {
+                for (tools.jackson.databind.JsonNode rule : group.path("rules")) {
+                    String record = rule.path("record").asString();
+                    HttpResponse<String> response = client.send(HttpRequest.newBuilder(prometheus.url().resolve(
+                            "/api/v1/query?time=" + at + "&query=" + java.net.URLEncoder.encode(
+                                    rule.path("expr").asString(), java.nio.charset.StandardCharsets.UTF_8))).build(),
+                            HttpResponse.BodyHandlers.ofString());
+                    if (response.statusCode() != 200) {
+                        throw new IllegalStateException(record + ": " + response.body());
+                    }
+                    List<Labels> labels = new ArrayList<>();
+                    List<Double> values = new ArrayList<>();
+                    for (tools.jackson.databind.JsonNode sample : json.readTree(response.body()).path("data")
+                            .path("result")) {
+                        Labels each = Labels.EMPTY;
+                        for (var label : sample.path("metric").properties()) {
+                            if (!label.getKey().equals("__name__")) {
+                                each = each.add(label.getKey(), label.getValue().asString());
+                            }
+                        }
+                        for (var label : rule.path("labels").properties()) {
+                            each = each.add(label.getKey(), label.getValue().asString());
+                        }
+                        labels.add(each);
+                        values.add(Double.parseDouble(sample.path("value").path(1).asString()));
+                    }
+                    records.add(new HistoryFile.Family(new io.prometheus.metrics.model.snapshots.MetricMetadata(
+                            record), labels, values.stream().mapToDouble(Double::doubleValue).toArray()));
+                }
+            }
+            cpu = prometheusCpuSeconds(client, prometheus.url()) - cpuBefore;
+        }
+        Path file = Files.createTempFile("bench-large-records", ".om");
+        long samples;
+        try (HistoryFile out = new HistoryFile(file)) {
+            for (long t = at - (days * 24L - 1) * 3600; t <= at; t += 3600) {
+                out.write(records, Instant.ofEpochSecond(t));
+            }
+            samples = out.samples();
+        }
+        System.out.printf("  the console's %d records evaluated over an hour in %.1f s, %.1f CPU s of Prometheus's; "
+                        + "%,d samples (%,d series) stamped at every hour of %d days%n", records.size(),
+                seconds(started), cpu, samples, records.stream().mapToInt(family -> family.values().length).sum(),
+                days);
+        return file;
+    }
+
+    /** The history loaded as it is: no rule evaluated over it (its records are in the files). */
+    private static LocalPrometheus loadAsIs(List<Path> files) throws Exception {
+        long started = System.nanoTime();
+        try {
+            LocalPrometheus prometheus = LocalPrometheus.start(List.of(), Duration.ofSeconds(60), files,
+                    Duration.ofMinutes(5));
+            System.out.printf("  loaded into Prometheus and ready in %.1f s; %d blocks once compacted (%.0f s)%n",
+                    seconds(started), prometheus.awaitCompaction(Duration.ofSeconds(65), Duration.ofMinutes(30)),
+                    seconds(started));
+            return prometheus;
+        } finally {
+            for (Path file : files) {
+                Files.deleteIfExists(file);
+            }
         }
     }
 
