@@ -188,7 +188,7 @@ public final class ConsoleBenchmark {
             // Prometheus, over the last day, and that hour's answer is stamped at every hour.
             files.add(recordsOverTheWindow(files.getLast(), end, days));
         }
-        try (LocalPrometheus prometheus = showback ? loadAsIs(files) : load(files)) {
+        try (LocalPrometheus prometheus = load(files, !showback)) {
             if (hold.isPositive()) {
                 System.out.printf("holding Prometheus at %s for %d min; the fleet's end is %d%n", prometheus.url(),
                         hold.toMinutes(), end);
@@ -322,30 +322,24 @@ public final class ConsoleBenchmark {
         return file;
     }
 
-    /** The history loaded as it is: no rule evaluated over it (its records are in the files). */
-    private static LocalPrometheus loadAsIs(List<Path> files) throws Exception {
-        long started = System.nanoTime();
-        try {
-            LocalPrometheus prometheus = LocalPrometheus.start(List.of(), Duration.ofSeconds(60), files,
-                    Duration.ofMinutes(5));
-            System.out.printf("  loaded into Prometheus and ready in %.1f s; %d blocks once compacted (%.0f s)%n",
-                    seconds(started), prometheus.awaitCompaction(Duration.ofSeconds(65), Duration.ofMinutes(30)),
-                    seconds(started));
-            return prometheus;
-        } finally {
-            for (Path file : files) {
-                Files.deleteIfExists(file);
-            }
-        }
+    private static LocalPrometheus load(List<Path> files) throws Exception {
+        return load(files, true);
     }
 
-    private static LocalPrometheus load(List<Path> files) throws Exception {
+    /**
+     * Loads the history into a Prometheus and waits until it has merged its blocks; with
+     * {@code evaluateRules} the console's rule groups are evaluated over it first (promtool), without
+     * it the history is loaded as it is (its records, if any, are in the files).
+     */
+    private static LocalPrometheus load(List<Path> files, boolean evaluateRules) throws Exception {
         long started = System.nanoTime();
         try {
-            LocalPrometheus prometheus = LocalPrometheus.startRecorded(List.of(), Duration.ofSeconds(60), files,
-                    Duration.ofMinutes(5));
+            LocalPrometheus prometheus = evaluateRules
+                    ? LocalPrometheus.startRecorded(List.of(), Duration.ofSeconds(60), files, Duration.ofMinutes(5))
+                    : LocalPrometheus.start(List.of(), Duration.ofSeconds(60), files, Duration.ofMinutes(5));
             System.out.printf("  loaded into Prometheus and ready in %.1f s; %d blocks once compacted (%.0f s)%n",
-                    seconds(started), prometheus.awaitCompaction(Duration.ofSeconds(65), Duration.ofMinutes(60)), seconds(started));
+                    seconds(started), prometheus.awaitCompaction(Duration.ofSeconds(65), Duration.ofMinutes(60)),
+                    seconds(started));
             return prometheus;
         } finally {
             for (Path file : files) {
