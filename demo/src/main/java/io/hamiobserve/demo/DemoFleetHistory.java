@@ -8,6 +8,7 @@ import io.hamiobserve.domain.PendingDemand;
 import io.hamiobserve.domain.PodOwner;
 import io.hamiobserve.domain.PodPlacement;
 import io.hamiobserve.domain.UsageView;
+import io.hamiobserve.domain.fleet.Absence;
 import io.hamiobserve.domain.fleet.CardAccrual;
 import io.hamiobserve.domain.fleet.CardHours;
 import io.hamiobserve.domain.fleet.Figure;
@@ -24,6 +25,7 @@ import io.hamiobserve.domain.fleet.Trend;
 import io.hamiobserve.domain.fleet.TrendScope;
 import io.hamiobserve.domain.fleet.TrendSet;
 import io.hamiobserve.domain.fleet.UsageHistory;
+import io.hamiobserve.domain.fleet.UsageOrigin;
 import io.hamiobserve.domain.fleet.WorkloadRef;
 import io.hamiobserve.ports.FleetHistory;
 
@@ -108,9 +110,9 @@ public final class DemoFleetHistory implements FleetHistory {
             for (UsageView.ProcessUsage process : view.processUsage()) {
                 uses.add(new FleetReadings.Use(process.pod().namespace(), process.pod().name(), process.container(),
                         view.node(), process.uuid(), figure(process.usedBytes()), figure(process.smUtilPercent()),
-                        Figure.missing(io.hamiobserve.domain.fleet.Absence.NOT_SUPPORTED)));
+                        Figure.missing(Absence.NOT_SUPPORTED)));
                 origins.add(new FleetReadings.Origin(process.uuid(), process.pod().namespace(), process.pod().name(),
-                        process.container(), io.hamiobserve.domain.fleet.UsageOrigin.DRIVER_PROCESSES));
+                        process.container(), UsageOrigin.DRIVER_PROCESSES));
             }
             for (UsageView.UnmanagedMemory outside : view.unmanagedMemory()) {
                 outside.pod().ifPresent(pod -> unmanaged.add(new FleetReadings.Unmanaged(view.node(), outside.uuid(),
@@ -190,7 +192,7 @@ public final class DemoFleetHistory implements FleetHistory {
                     .mapToDouble(Sample::utilisation).max().orElse(Double.NaN);
             shares.add(new UsageHistory.ShareHistory(share.namespace(), share.pod(), share.container(), share.uuid(),
                     Figure.of(peak), Figure.of(quantile(utilisation, RightSizing.CORES_PERCENTILE)), points.size(),
-                    older, Figure.ofNullable(recentMax, io.hamiobserve.domain.fleet.Absence.NOT_REPORTED)));
+                    older, Figure.ofNullable(recentMax, Absence.NOT_REPORTED)));
         });
         return new UsageHistory(at, window, settledAfter, shares, provenance());
     }
@@ -558,11 +560,11 @@ public final class DemoFleetHistory implements FleetHistory {
 
     private static Figure figure(OptionalLong value) {
         return value.isPresent() ? Figure.of(value.getAsLong())
-                : Figure.missing(io.hamiobserve.domain.fleet.Absence.NOT_SUPPORTED);
+                : Figure.missing(Absence.NOT_SUPPORTED);
     }
 
     private static Figure figure(OptionalDouble value) {
         return value.isPresent() ? Figure.of(value.getAsDouble())
-                : Figure.missing(io.hamiobserve.domain.fleet.Absence.NOT_SUPPORTED);
+                : Figure.missing(Absence.NOT_SUPPORTED);
     }
 }

@@ -277,8 +277,7 @@ class LaunchIT {
     }
 
     private static String scrape(HttpClient client, String url) throws IOException, InterruptedException {
-        HttpResponse<String> response = client.send(HttpRequest.newBuilder(URI.create(url))
-                .timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> response = probe(client, url);
         assertEquals(200, response.statusCode(), url + ": " + response.body());
         return response.body();
     }

@@ -222,7 +222,6 @@ final class FleetQueries {
      * those hours and computes the minutes at the window's ends the records do not hold.
      */
     record Integral(String name, String record, String by, String atEachStep) {
-
         /** From the raw series over the whole window. */
         Template raw() {
             return new Template(name, "sum_over_time(" + atEachStep + "[${window}:${step}]) * ${stepSeconds}");

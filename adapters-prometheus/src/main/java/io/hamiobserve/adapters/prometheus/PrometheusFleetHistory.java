@@ -722,7 +722,7 @@ public final class PrometheusFleetHistory implements FleetHistory {
      *
      * <p>Those minutes are integrated at the window's own step ({@link Showback#step}), or at the
      * minutes' length where that is shorter (one instant, times that length): each step evaluates
-     * the expression that sizes every share, which at one-minute steps cost Prometheus about 10 CPU
+     * the expression that sizes every share, which at one-minute steps cost Prometheus about 12 CPU
      * seconds at 10,000 shares whatever the window (docs/benchmarks.md), more than a month of records.
      * A share that starts or stops within them is counted to the nearest step there, as the raw path
      * counts it everywhere; every figure uses the same steps, so a report's rows still add up exactly.

@@ -51,7 +51,7 @@ public final class Capacity {
 
     /** Per card model, what fits now and what would fit with {@code recommendations} applied. */
     public static List<ModelCapacity> of(List<Card> cards, PodShape shape, List<Recommendation> recommendations) {
-        Map<String, double[]> change = changes(recommendations);
+        Map<String, CardChange> change = changes(recommendations);
         List<ModelCapacity> out = new ArrayList<>();
         byModel(cards).forEach((model, ofModel) -> {
             ModelCapacity now = ofModel(model, ofModel, shape);
@@ -59,10 +59,10 @@ public final class Capacity {
             double givenBack = 0;
             double taken = 0;
             for (Card card : ofModel) {
-                double[] delta = change.get(card.uuid());
+                CardChange delta = change.get(card.uuid());
                 if (delta != null && countable(card)) {
-                    givenBack += delta[GIVEN_BACK];
-                    taken += delta[TAKEN];
+                    givenBack += delta.givenBack;
+                    taken += delta.taken;
                 }
             }
             out.add(new ModelCapacity(model, now.cards(), now.counted(), now.fits(), after, givenBack, taken,
@@ -80,44 +80,47 @@ public final class Capacity {
      * compute is a utilisation percentile, not a count of a vendor's cores.
      */
     public static List<Card> afterRightSizing(List<Card> cards, List<Recommendation> recommendations) {
-        Map<String, double[]> change = changes(recommendations);
+        Map<String, CardChange> change = changes(recommendations);
         return cards.stream().map(card -> rightSized(card, change)).toList();
     }
 
-    private static final int MEMORY = 0;
-    private static final int CORES = 1;
-    private static final int GIVEN_BACK = 2;
-    private static final int TAKEN = 3;
-
     /**
-     * Per card uuid, the memory (bytes) and compute every recommendation naming it would change,
-     * and of the memory, what its cuts give back and its raises take (a card may have both).
+     * What every recommendation naming one card would change on it: memory (bytes) and compute,
+     * and of the memory, what the cuts give back and the raises take (a card may have both).
      */
-    private static Map<String, double[]> changes(List<Recommendation> recommendations) {
-        Map<String, double[]> change = new java.util.HashMap<>();
+    private static final class CardChange {
+        double memory;
+        double cores;
+        double givenBack;
+        double taken;
+    }
+
+    /** Per card uuid, its {@link CardChange}. */
+    private static Map<String, CardChange> changes(List<Recommendation> recommendations) {
+        Map<String, CardChange> change = new java.util.HashMap<>();
         for (Recommendation recommendation : recommendations) {
             double memory = recommendation.memoryChangeMib().isKnown()
                     ? recommendation.memoryChangeMib().orElseThrow() * MIB : 0;
             double cores = recommendation.coresChange().isKnown() ? recommendation.coresChange().orElseThrow() : 0;
             for (String uuid : new java.util.LinkedHashSet<>(recommendation.uuids())) {
-                double[] delta = change.computeIfAbsent(uuid, card -> new double[4]);
-                delta[MEMORY] += memory;
-                delta[CORES] += cores;
-                delta[GIVEN_BACK] += Math.max(0, -memory);
-                delta[TAKEN] += Math.max(0, memory);
+                CardChange delta = change.computeIfAbsent(uuid, card -> new CardChange());
+                delta.memory += memory;
+                delta.cores += cores;
+                delta.givenBack += Math.max(0, -memory);
+                delta.taken += Math.max(0, memory);
             }
         }
         return change;
     }
 
-    private static Card rightSized(Card card, Map<String, double[]> change) {
-        double[] delta = change.get(card.uuid());
+    private static Card rightSized(Card card, Map<String, CardChange> change) {
+        CardChange delta = change.get(card.uuid());
         if (delta == null) {
             return card;
         }
         boolean percent = card.coresTotal().isKnown() && card.coresTotal().orElseThrow() == 100;
-        return card.withAllocation(card.memoryAllocated().map(allocated -> Math.max(0, allocated + delta[MEMORY])),
-                percent ? card.coresAllocated().map(allocated -> Math.max(0, allocated + delta[CORES]))
+        return card.withAllocation(card.memoryAllocated().map(allocated -> Math.max(0, allocated + delta.memory)),
+                percent ? card.coresAllocated().map(allocated -> Math.max(0, allocated + delta.cores))
                         : card.coresAllocated());
     }
 
