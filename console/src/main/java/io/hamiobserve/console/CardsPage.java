@@ -3,6 +3,7 @@ package io.hamiobserve.console;
 import io.hamiobserve.console.PageKit.Builder;
 import io.hamiobserve.console.PageKit.Request;
 import io.hamiobserve.console.PageKit.Result;
+import io.hamiobserve.domain.fleet.Card;
 import io.hamiobserve.domain.fleet.FleetScope;
 import io.hamiobserve.domain.fleet.FleetState;
 import io.hamiobserve.domain.fleet.Measure;
@@ -26,11 +27,12 @@ final class CardsPage extends FleetPage {
         FleetState state = fleet.state(request.at(), FleetScope.CARDS_ONLY);
         Builder page = page("Cards", request, state);
         Map<Measure, String> queries = page.queries(state.provenance());
-        Optional<Result> export = export(request, Map.of("cards", rows(Columns.cards(links), state.cards())));
+        Table<Card> table = withCluster(Columns.cards(links), state::cluster);
+        Optional<Result> export = export(request, Map.of("cards", rows(table, state.cards())));
         if (export.isPresent()) {
             return export.get();
         }
-        page.add(view(Columns.cards(links), state.cards(), request, queries,
+        page.add(view(table, state.cards(), request, queries,
                 "Memory allocated is the scheduler's view; used is the driver's. Allocation can pass 100 % when "
                         + "a node registers scaled (overcommitted) memory: it is shown as it is.", "No cards."));
         return page.html();

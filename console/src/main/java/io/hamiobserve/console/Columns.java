@@ -27,6 +27,19 @@ final class Columns {
     private Columns() {
     }
 
+    /**
+     * {@code table} with each row's cluster as its first column, for a page that spans several
+     * clusters (the rows of all of them; several names where clusters share a card's UUID or a
+     * node's name, which the rows join by).
+     */
+    static <R> Table<R> withCluster(Table<R> table, Function<R, String> cluster) {
+        List<Table.Column<R>> columns = new java.util.ArrayList<>();
+        columns.add(Table.<R>column("cluster", "Cluster", row -> Value.text(cluster.apply(row)))
+                .explained("the cluster that registers it, by the label that tells clusters apart"));
+        columns.addAll(table.columns());
+        return new Table<>(table.id(), table.title(), columns, table.defaultSort(), table.defaultDescending());
+    }
+
     /** One cluster's totals, a row of the overview when the source holds several. */
     record ClusterTotals(String name, FleetTotals totals) {
     }

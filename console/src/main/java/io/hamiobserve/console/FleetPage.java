@@ -54,6 +54,15 @@ abstract class FleetPage implements ConsolePage.Handler {
     }
 
     /**
+     * {@code table} with each row's cluster first where this page spans several clusters (a source
+     * that tells them apart, no cluster selected); unchanged for one cluster or a page of one.
+     */
+    <R> Table<R> withCluster(Table<R> table, java.util.function.Function<R, String> cluster) {
+        return context.clusters().size() > 1 && context.cluster().isEmpty() ? Columns.withCluster(table, cluster)
+                : table;
+    }
+
+    /**
      * A page over {@code state}, whose figures describe its instant (earlier than the request when
      * served from the cache); it says when the source holds none of the exporters' series.
      */

@@ -26,7 +26,7 @@ final class NodesPage extends FleetPage {
         FleetState state = fleet.state(request.at(), FleetScope.CARDS_ONLY);
         Builder page = page("Nodes", request, state);
         Map<Measure, String> queries = page.queries(state.provenance());
-        Table<FleetState.NodeSummary> table = Columns.nodes(links);
+        Table<FleetState.NodeSummary> table = withCluster(Columns.nodes(links), state::cluster);
         Optional<Result> export = export(request, Map.of("nodes", rows(table, state.nodes())));
         if (export.isPresent()) {
             return export.get();

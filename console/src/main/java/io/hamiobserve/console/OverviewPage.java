@@ -57,9 +57,10 @@ final class OverviewPage extends FleetPage {
         CardHours hours = fleet.cardHours(request.at(), FUNNEL_WINDOW);
         page.queries(hours.provenance());
         ShowbackView.FunnelSection funnel = ShowbackView.FunnelSection.of(hours, request.get("funnel"), links);
+        Table<FleetState.NodeSummary> nodes = withCluster(Columns.nodes(links), state::cluster);
         Map<String, Rows<?>> tables = new java.util.HashMap<>(funnel.exports());
         tables.putAll(Map.of("clusters", rows(Columns.clusters(links), clusters),
-                "nodes", rows(Columns.nodes(links), state.nodes()),
+                "nodes", rows(nodes, state.nodes()),
                 "idle", rows(Columns.idleShares(links), idle), "beyond", rows(Columns.beyondAllocation(links), beyond),
                 "health", rows(Columns.health(), health), "hardware", rows(PhysicalView.attentionTable(links),
                         attention)));
@@ -123,7 +124,7 @@ final class OverviewPage extends FleetPage {
             page.add(view(Columns.health(), health, request, queries, "Sources failing, stale ledgers, skipped "
                     + "inputs and endpoints Prometheus cannot scrape.", ""));
         }
-        page.add(view(Columns.nodes(links), state.nodes(), request, queries, "", "No node registers a card."));
+        page.add(view(nodes, state.nodes(), request, queries, "", "No node registers a card."));
         page.add(view(Columns.idleShares(links), idle.subList(0, Math.min(TOP, idle.size())), request, queries,
                 "Allocated but unused now: what right-sizing could give back (see Right-sizing for the "
                         + "recommendations over time).", "No container leaves memory idle."));

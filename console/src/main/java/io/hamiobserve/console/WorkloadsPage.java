@@ -34,7 +34,7 @@ final class WorkloadsPage extends FleetPage {
         page.queries(state.provenance());
         Map<WorkloadRef, Recommendation> advice = recommendations(request, state.workloads(), page,
                 FleetScope.EVERYTHING);
-        Table<Workload> table = Columns.workloads(links, advice, windowLabel(request));
+        Table<Workload> table = withCluster(Columns.workloads(links, advice, windowLabel(request)), state::cluster);
         // The same cached read as the recommendations above: one row per controller and container.
         List<WorkloadRecommendation> byWorkload = RightSizing.byWorkload(state.workloads(), fleet.usage(request.at(),
                 window(request), RightSizing.MIN_HISTORY, FleetScope.EVERYTHING));

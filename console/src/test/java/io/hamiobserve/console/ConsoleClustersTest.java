@@ -139,6 +139,30 @@ class ConsoleClustersTest {
     }
 
     @Test
+    void thePagesOfAllClustersNameEachRowsClusterAndAPageOfOneDoesNot() throws Exception {
+        // The whole source says which cluster registers each card (east holds the fixed fleet).
+        whole.alter = r -> new FleetReadings(r.at(), r.registered().stream().map(card -> new FleetReadings.Registered(
+                card.node(), card.uuid(), card.index(), card.model(), card.mode(), card.healthy(), card.memoryTotal(),
+                card.memoryAllocated(), card.coresTotal(), card.coresAllocated(), card.slotsUsed(), card.slotsTotal(),
+                card.coresAllocatedPercent(), "east")).toList(), r.hosts(), r.allocations(), r.names(), r.uses(),
+                r.unmanaged(), r.quotas(), r.sources(), r.ledgerAges(), r.skips(), r.targetsDown(),
+                r.containersByNode(), r.provenance(), r.physical(), r.origins(), r.resources());
+        String base = start();
+        for (String export : List.of("/nodes?export=nodes.csv", "/cards?export=cards.csv",
+                "/workloads?export=workloads.csv", "/?export=nodes.csv")) {
+            List<String> lines = get(base + export).body().lines().toList();
+            assertTrue(lines.getFirst().startsWith("cluster,"), export + ": " + lines.getFirst());
+            assertTrue(lines.size() > 1, export);
+            lines.subList(1, lines.size()).forEach(line -> assertTrue(line.startsWith("east,"), export + ": " + line));
+            String narrowed = get(base + export.replace("?", "?cluster=east&")).body().lines().findFirst().orElseThrow();
+            assertFalse(narrowed.startsWith("cluster,"), export + " of one cluster: " + narrowed);
+        }
+        String page = get(base + "/nodes").body();
+        assertTrue(page.contains(">Cluster<"), page);
+        assertFalse(get(base + "/nodes?cluster=east").body().contains(">Cluster<"));
+    }
+
+    @Test
     void anUnknownOrHostileClusterIsRefusedWithTheClustersThereAre() throws Exception {
         String base = start();
         for (String cluster : List.of("north", "east\"} or vector(1)", "<script>alert(1)</script>")) {
@@ -160,6 +184,7 @@ class ConsoleClustersTest {
         String base = "http://127.0.0.1:" + server.port();
         String page = get(base + "/").body();
         assertFalse(page.contains("aria-label=\"Cluster\""), page);
+        assertFalse(get(base + "/cards?export=cards.csv").body().startsWith("cluster,"), "no cluster column");
         assertFalse(page.contains("cluster="), page);
         HttpResponse<String> refused = get(base + "/?cluster=east");
         assertEquals(400, refused.statusCode());

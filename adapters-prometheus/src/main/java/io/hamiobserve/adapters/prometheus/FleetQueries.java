@@ -25,8 +25,10 @@ final class FleetQueries {
     private static final String USE = "namespace, pod, container, node, device_uuid";
 
     // The fleet now.
+    // Each card's total, with the cluster that registers it (the label --cluster-label names; absent
+    // from every series of a single cluster, so the grouping is then the card's alone).
     static final Template CARD_MEMORY_TOTAL = new Template("card_memory_total",
-            "max by (" + CARD + ") (hami_gpu_memory_limit_bytes)");
+            "max by (${cluster}, " + CARD + ") (hami_gpu_memory_limit_bytes)");
     static final Template CARD_MEMORY_ALLOCATED = new Template("card_memory_allocated",
             "max by (" + CARD + ") (hami_gpu_memory_allocated_bytes)");
     static final Template CARD_CORES_TOTAL = new Template("card_cores_total",
@@ -219,7 +221,7 @@ final class FleetQueries {
      * One figure integrated over a window: {@code atEachStep} (grouped by {@code by}) summed at each
      * step times the step. The hourly rule group {@code hami-observe-console-showback} records the
      * same integral of each hour, at one-minute steps, as {@code record}; {@link #recorded} reads
-     * those hours and computes the minutes at the window's ends the records do not hold.
+     * those hours and the minutes at the window's ends that no whole record holds.
      */
     record Integral(String name, String record, String by, String atEachStep) {
         /** From the raw series over the whole window. */
@@ -237,21 +239,23 @@ final class FleetQueries {
 
         /**
          * The records of the hours {@code (to - offset - hours, to - offset]} (placeholders
-         * {@code recordedMs}, {@code recordedOffsetMs}), and where {@code head} / {@code tail}, the raw
-         * minutes before them ({@code headMs}, {@code headOffsetMs}) and after them up to the query's
-         * time ({@code tailMs}), each at its own step ({@code headStepMs}, {@code tailStepMs}; the
-         * same in seconds, {@code headStepSeconds}, {@code tailStepSeconds}), so the parts cover the
-         * window without a gap or a minute counted twice. Each part is labelled apart before the sum,
-         * (label {@code part}, which no grouped series carries), as {@code or} would keep only the
-         * first of two series with the same labels.
+         * {@code recordedMs}, {@code recordedOffsetMs}); where {@code head}, the minutes before them
+         * as the record of the hour holding them says, scaled to their share of it (the record at
+         * {@code headOffsetMs} before the query's time, times {@code headFraction}); where
+         * {@code tail}, the raw minutes after them up to the query's time (no record holds them
+         * yet: {@code tailMs}) at their own step ({@code tailStepMs}, in seconds
+         * {@code tailStepSeconds}). The parts cover the window without a gap or a minute counted
+         * twice. Each part is labelled apart before the sum (label {@code part}, which no grouped
+         * series carries), as {@code or} would keep only the first of two series with the same labels.
          */
         Template recorded(boolean head, boolean tail) {
-            StringBuilder parts = new StringBuilder("label_replace(sum_over_time(" + record
-                    + "[${recordedMs}ms] offset ${recordedOffsetMs}ms), \"part\", \"recorded\", \"\", \"\")");
+            // Without a tail the records end at the query's time: PromQL refuses "offset 0ms".
+            StringBuilder parts = new StringBuilder("label_replace(sum_over_time(" + record + "[${recordedMs}ms]"
+                    + (tail ? " offset ${recordedOffsetMs}ms" : "") + "), \"part\", \"recorded\", \"\", \"\")");
             if (head) {
-                parts.append(" or label_replace(sum_over_time(").append(atEachStep)
-                        .append("[${headMs}ms:${headStepMs}ms] offset ${headOffsetMs}ms) * ${headStepSeconds}, ")
-                        .append("\"part\", \"head\", \"\", \"\")");
+                parts.append(" or label_replace(last_over_time(").append(record)
+                        .append("[" + RecordingRules.HOUR_LESS_A_MILLISECOND + "] offset ${headOffsetMs}ms)")
+                        .append(" * ${headFraction}, \"part\", \"head\", \"\", \"\")");
             }
             if (tail) {
                 parts.append(" or label_replace(sum_over_time(").append(atEachStep)
@@ -261,11 +265,18 @@ final class FleetQueries {
         }
     }
 
-    /** Each share's size in cards at an instant: the larger of its memory and core fractions, each at most 1. */
-    private static String shareSize(String memory, String cores, String registered, String card) {
+    /**
+     * Each share's size in cards at an instant: the larger of its memory and core fractions, each at
+     * most 1 (either alone where the share has one). The larger is a {@code max} over the two told
+     * apart by a label ({@code fraction}, which no share series carries), so each fraction is
+     * evaluated once: PromQL shares no subexpression, and a comparison that keeps one or the other
+     * names each twice (at 10,000 shares, showback's "used" evaluated the memory join four times).
+     */
+    private static String shareSize(String memory, String cores, String registered, String card, String share) {
         String memoryFraction = "clamp_max(" + memory + " / on (" + card + ") group_left " + registered + ", 1)";
         String coreFraction = "clamp_max(" + cores + " / 100, 1)";
-        return "((" + memoryFraction + " >= " + coreFraction + ") or " + coreFraction + " or " + memoryFraction + ")";
+        return "max by (" + share + ") (label_replace(" + memoryFraction + ", \"fraction\", \"memory\", \"\", \"\")"
+                + " or label_replace(" + coreFraction + ", \"fraction\", \"cores\", \"\", \"\"))";
     }
 
     static CardHourQueries cardHours(String cluster) {
@@ -283,10 +294,13 @@ final class FleetQueries {
                 + lookback + "))";
         String cores = "max by (" + share + ") (last_over_time(hami_observe_vgpu_container_core_allocated_ratio"
                 + lookback + "))";
-        String size = shareSize(memory, cores, registered, card);
+        String size = shareSize(memory, cores, registered, card, share);
         String utilisation = "(max by (" + share + ") (last_over_time(hami_container_device_utilization_ratio"
                 + lookback + ")) / 100)";
-        String used = "((" + utilisation + " <= " + size + ") or (" + size + " and " + utilisation + "))";
+        // The smaller of its utilisation and its size where it has both, the size named once (the
+        // utilisation, a plain selector, twice): u - max(u - size, 0). Where u exceeds the size the
+        // difference may round by an ulp; Showback holds a share's use to its allocation.
+        String used = "(" + utilisation + " - clamp_min(" + utilisation + " - " + size + ", 0))";
         return new CardHourQueries(
                 new Integral("card_seconds_seen", RecordingRules.CARD_SECONDS_SEEN, card, seen),
                 new Integral("card_seconds_unavailable", RecordingRules.CARD_SECONDS_UNAVAILABLE, card, unavailable),
@@ -365,7 +379,7 @@ final class FleetQueries {
     private static String funnelShareSize() {
         return shareSize("max by (" + FUNNEL_SHARE + ") (hami_observe_vgpu_container_memory_allocated_bytes)",
                 "max by (" + FUNNEL_SHARE + ") (hami_observe_vgpu_container_core_allocated_ratio)", FUNNEL_REGISTERED,
-                FUNNEL_CARD);
+                FUNNEL_CARD, FUNNEL_SHARE);
     }
 
     static final Template FUNNEL_TOTAL = new Template("trend_funnel_total",

@@ -342,7 +342,8 @@ public final class PrometheusFleetHistory implements FleetHistory {
         askClusters(at);
         Where where = Where.of(scope);
         Batch batch = new Batch(at);
-        var memoryTotal = batch.query(Measure.CARD_MEMORY_TOTAL, CARD_MEMORY_TOTAL.plain());
+        var memoryTotal = batch.query(Measure.CARD_MEMORY_TOTAL, CARD_MEMORY_TOTAL.bind("cluster",
+                new PromQl.Label(clusterLabel)));
         var memoryAllocated = batch.query(Measure.CARD_MEMORY_ALLOCATED, CARD_MEMORY_ALLOCATED.plain());
         var coresTotal = batch.query(Measure.CARD_CORES_TOTAL, CARD_CORES_TOTAL.plain());
         var coresAllocated = batch.query(Measure.CARD_CORES_ALLOCATED, CARD_CORES_ALLOCATED.plain());
@@ -403,7 +404,8 @@ public final class PrometheusFleetHistory implements FleetHistory {
                     healthy == null ? Figure.missing(Absence.NOT_REPORTED) : figure(healthy.value()),
                     figure(card.value()), figure(allocatedByCard.get(uuid)), figure(coresTotalByCard.get(uuid)),
                     figure(coresAllocatedByCard.get(uuid)), figure(slotsUsedByCard.get(uuid)),
-                    figure(slotsTotalByCard.get(uuid)), figure(coresPercentByCard.get(uuid))));
+                    figure(slotsTotalByCard.get(uuid)), figure(coresPercentByCard.get(uuid)),
+                    card.label(clusterLabel)));
         }
 
         Map<String, Double> utilisationByCard = byKey(utilisation.join(), "device_uuid");
@@ -716,16 +718,17 @@ public final class PrometheusFleetHistory implements FleetHistory {
 
     /**
      * How showback's integrals are read over {@code (to - window, to]}: from the hourly records
-     * (docs/console.md "Recording rules") when {@code lastRun} says they serve it — the whole hours
-     * up to that run from the records, the minutes before and after them (under an hour in all) from
-     * the raw series — otherwise every integral from the raw series at the window's step.
+     * (docs/console.md "Recording rules") when {@code lastRun} says they serve it, otherwise every
+     * integral from the raw series at the window's step.
      *
-     * <p>Those minutes are integrated at the window's own step ({@link Showback#step}), or at the
-     * minutes' length where that is shorter (one instant, times that length): each step evaluates
-     * the expression that sizes every share, which at one-minute steps cost Prometheus about 12 CPU
-     * seconds at 10,000 shares whatever the window (docs/benchmarks.md), more than a month of records.
-     * A share that starts or stops within them is counted to the nearest step there, as the raw path
-     * counts it everywhere; every figure uses the same steps, so a report's rows still add up exactly.
+     * <p>From the records: the whole hours up to that run; the minutes before them (under an hour)
+     * as the record of the hour that holds them, scaled to their part of it; the minutes after the
+     * run, which no record holds yet, from the raw series at one instant (the window's own step,
+     * {@link Showback#step}, or their length where that is shorter). Each raw instant evaluates the
+     * expression that sizes every share (about a CPU second of Prometheus's at 10,000 shares,
+     * docs/benchmarks.md), so the ends cost one such instant, not sixty. A share that starts or stops
+     * within the ends is counted to their hour's average or to the nearest step; every figure is read
+     * the same way, so a report's rows still add up exactly.
      */
     private Function<FleetQueries.Integral, PromQl.Query> integrals(FleetQueries.CardHourQueries queries, Instant to,
                                                                    Duration window, Map<String, Object> values,
@@ -739,15 +742,11 @@ public final class PrometheusFleetHistory implements FleetHistory {
         long recordedFrom = last - hours * 3_600_000;
         long head = recordedFrom - from.toEpochMilli();
         long tail = to.toEpochMilli() - last;
-        long windowStepMs = Showback.step(window).toMillis();
-        long headStepMs = Math.max(1, Math.min(head, windowStepMs));
-        long tailStepMs = Math.max(1, Math.min(tail, windowStepMs));
+        long tailStepMs = Math.max(1, Math.min(tail, Showback.step(window).toMillis()));
         Map<String, Object> parts = Map.of("recordedMs", hours * 3_600_000 - 1, "recordedOffsetMs", tail,
-                "headMs", Math.max(1, head - 1), "headOffsetMs", to.toEpochMilli() - recordedFrom,
-                "tailMs", Math.max(1, tail - 1), "headStepMs", headStepMs, "headStepSeconds",
-                headStepMs / 1000.0, "tailStepMs", tailStepMs, "tailStepSeconds",
-                tailStepMs / 1000.0);
-        return part -> scoped(part.recorded(head > 1, tail > 1).bind(parts));
+                "headOffsetMs", to.toEpochMilli() - recordedFrom, "headFraction", head / 3_600_000.0,
+                "tailMs", Math.max(1, tail - 1), "tailStepMs", tailStepMs, "tailStepSeconds", tailStepMs / 1000.0);
+        return part -> scoped(part.recorded(head > 0, tail > 0).bind(parts));
     }
 
     @Override

@@ -67,6 +67,10 @@ class ClustersTest {
                 Thread.sleep(50);
             }
             assertEquals(Set.of("GPU-A0", "GPU-B0", "GPU-B1"), uuids(all));
+            // Each card says which cluster registers it (the console's Cluster column over all of them).
+            assertEquals(Map.of("GPU-A0", "east", "GPU-B0", "west", "GPU-B1", "west"), all.registered().stream()
+                    .collect(java.util.stream.Collectors.toMap(FleetReadings.Registered::uuid,
+                            FleetReadings.Registered::cluster)));
             assertEquals(List.of("east", "west"), history.clusters());
             assertTrue(history.description().contains("2 clusters by label cluster (east, west)"),
                     history.description());

@@ -45,10 +45,9 @@ class QuerySizeTest {
             case "window", "settled", "recent", "step" -> Duration.ofDays(90);
             case "stepSeconds", "seconds" -> Long.MAX_VALUE;
             // Showback's parts read from the hourly records and the raw minutes around them, in milliseconds.
-            case "recordedMs", "recordedOffsetMs", "headMs", "headOffsetMs", "tailMs", "headStepMs", "tailStepMs" ->
-                    Long.MAX_VALUE;
-            // The ends' steps in seconds (a double): the longest text a double prints as.
-            case "headStepSeconds", "tailStepSeconds" -> -Double.MAX_VALUE;
+            case "recordedMs", "recordedOffsetMs", "headOffsetMs", "tailMs", "tailStepMs" -> Long.MAX_VALUE;
+            // The tail's step in seconds and the head's part of its hour (doubles): the longest text a double prints as.
+            case "tailStepSeconds", "headFraction" -> -Double.MAX_VALUE;
             // The cluster label's name (a flag); a label name has no length limit, 63 is generous.
             case "cluster" -> new PromQl.Label(name(63).replace('-', '_'));
             default -> throw new AssertionError("no realistic filling for ${" + placeholder + "}: add one");

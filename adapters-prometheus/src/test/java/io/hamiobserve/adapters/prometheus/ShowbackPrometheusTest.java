@@ -22,6 +22,7 @@ import java.util.Map;
 import java.util.stream.Collectors;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -149,30 +150,64 @@ class ShowbackPrometheusTest {
 
     @Test
     void theHourlyRecordsGiveTheRawSeriesFiguresAndTheIdentityStillHoldsExactly() throws Exception {
-        // Half an hour past the last hourly run: whole hours from the records, the half hours at
-        // both ends from the raw series.
-        CardHours fromRaw = history.cardHours(to.minus(Duration.ofDays(7)), to);
+        // Half an hour past the last hourly run: whole hours from the records, the minutes before
+        // them from the record of their hour (scaled), the minutes after it from the raw series.
         CardHours fromRecords = recorded.cardHours(to.minus(Duration.ofDays(7)), to);
-        for (Measure measure : List.of(Measure.CARD_SECONDS_SEEN, Measure.CARD_SECONDS_UNAVAILABLE,
-                Measure.SHARE_CARD_SECONDS_ALLOCATED, Measure.SHARE_CARD_SECONDS_USED, Measure.SHARE_MEMORY_SECONDS,
-                Measure.SHARE_CORE_SECONDS)) {
+        for (Measure measure : INTEGRALS) {
             String read = fromRecords.provenance().get(measure).expression();
             assertTrue(read.contains(":sum_1h[") && read.contains("\"head\"") && read.contains("\"tail\""),
                     () -> read + " read; the rules ran " + runs());
-            assertTrue(!fromRaw.provenance().get(measure).expression().contains(":sum_1h"), measure.name());
         }
         // Each card's model and each pod's owner from their hourly records (with the raw last
         // hour), never from every raw sample of the window.
+        CardHours fromRaw = history.cardHours(to.minus(Duration.ofDays(7)), to);
         for (Measure measure : List.of(Measure.CARD_MODELS, Measure.POD_OWNERS)) {
             String read = fromRecords.provenance().get(measure).expression();
             assertTrue(read.contains(":last_1h") && read.contains("[1h]"), () -> read + " read; the rules ran " + runs());
             assertTrue(!fromRaw.provenance().get(measure).expression().contains(":last_1h"), measure.name());
         }
+        assertRecordsGiveTheRawFigures(to.minus(Duration.ofDays(7)), to);
+    }
+
+    @Test
+    void everyShapeOfTheRecordedReadIsOneThePrometheusAccepts() throws Exception {
+        // A window that ends at a run (a monthly report to midnight, over rules that run on the
+        // hour, as vmalert aligns them) has no minutes after the records: no tail and no offset,
+        // which PromQL refuses at zero ("offset 0ms"). Each shape, sent as the console sends it.
+        PrometheusApi api = new PrometheusApi(recordedPrometheus.url(), Duration.ofSeconds(30));
+        for (FleetQueries.Integral integral : FleetQueries.cardHours(RecordingRules.CLUSTER_LABEL).integrals()) {
+            for (boolean head : List.of(false, true)) {
+                for (boolean tail : List.of(false, true)) {
+                    long tailMs = tail ? 1_800_000 : 0;
+                    PromQl.Query query = integral.recorded(head, tail).bind(Map.of("recordedMs", 3 * 3_600_000 - 1,
+                            "recordedOffsetMs", tailMs, "headOffsetMs", tailMs + 3 * 3_600_000, "headFraction", 0.5,
+                            "tailMs", tailMs - 1, "tailStepMs", tailMs, "tailStepSeconds", tailMs / 1000.0));
+                    assertEquals(tail, query.expression().contains("offset " + tailMs + "ms"), query.expression());
+                    assertFalse(PrometheusApi.await(api.instant(query, to)).isEmpty(), query.expression());
+                }
+            }
+        }
+    }
+
+    private static final List<Measure> INTEGRALS = List.of(Measure.CARD_SECONDS_SEEN, Measure.CARD_SECONDS_UNAVAILABLE,
+            Measure.SHARE_CARD_SECONDS_ALLOCATED, Measure.SHARE_CARD_SECONDS_USED, Measure.SHARE_MEMORY_SECONDS,
+            Measure.SHARE_CORE_SECONDS);
+
+    /**
+     * Showback over {@code (from, to]} read from the records equals the raw series' within what the
+     * ends may move, and its rows still add up exactly.
+     */
+    private static void assertRecordsGiveTheRawFigures(Instant from, Instant to) throws Exception {
+        CardHours fromRaw = history.cardHours(from, to);
+        CardHours fromRecords = recorded.cardHours(from, to);
+        for (Measure measure : INTEGRALS) {
+            assertTrue(!fromRaw.provenance().get(measure).expression().contains(":sum_1h"), measure.name());
+        }
         // The records integrate at one-minute steps, the raw week at hourly ones: a state that changes
-        // (a share starting, a card turning healthy) may be a minute apart; the raw half hours at the
-        // window's two ends are integrated at the window's own step (an hour over a week), so there
-        // each is one instant times the half hour: a state that changed within them may be a half
-        // hour apart at each end.
+        // (a share starting, a card turning healthy) may be a minute apart. At each end, under an
+        // hour that no whole record holds: before the records, their hour's record scaled to them;
+        // after, one raw instant times their length. A state that changed within either may be up
+        // to that much apart at each: under half an hour each in these windows.
         double apart = 120 + 2 * 1800;
         Map<String, CardAccrual> rawCards = fromRaw.cards().stream().collect(Collectors.toMap(CardAccrual::uuid, c -> c));
         assertEquals(rawCards.keySet(), fromRecords.cards().stream().map(CardAccrual::uuid).collect(Collectors.toSet()));

@@ -68,7 +68,8 @@ import java.util.Set;
  * the minutes given, then the showback report by every grouping, then the pages with their 30-day
  * windows),
  * {@code hold [requests] [minutes]} (keeps the large fleet's Prometheus up), then
- * {@code attach|attach-cold URL END [requests]} or {@code queries URL END [showback days]} against it.
+ * {@code attach|attach-cold URL END [requests]}, {@code queries URL END [showback days]} or
+ * {@code showback-attach URL END [days]} (the showback reports alone) against it.
  */
 public final class ConsoleBenchmark {
     private static final List<String> DEMO_PAGES = List.of("/", "/nodes", "/node?name=gpu-node-a", "/cards",
@@ -109,6 +110,12 @@ public final class ConsoleBenchmark {
             // Each query behind the fleet-wide pages, sent alone and timed: which ones dominate.
             queries(URI.create(args[1]), Instant.ofEpochSecond(Long.parseLong(args[2])),
                     Duration.ofDays(args.length > 3 ? Long.parseLong(args[3]) : 7));
+            return;
+        }
+        if (which.equals("showback-attach")) {
+            // The showback report by every grouping again, against a Prometheus held by "showback".
+            showbackReports(URI.create(args[1]), Instant.ofEpochSecond(Long.parseLong(args[2])),
+                    Duration.ofDays(args.length > 3 ? Long.parseLong(args[3]) : 30));
             return;
         }
         if (which.equals("showback")) {

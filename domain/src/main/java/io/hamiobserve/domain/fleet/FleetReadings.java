@@ -108,10 +108,20 @@ public record FleetReadings(Instant at, List<Registered> registered, List<Host> 
      * @param coresAllocatedPercent the same as a percent of the card whatever the unit
      *                              ({@code hami_observe_gpu_core_allocated_percent}): the figure to
      *                              average across vendors
+     * @param cluster               the cluster that registers it, by the label that tells clusters
+     *                              apart in one engine; empty where the source holds one cluster
      */
     public record Registered(String node, String uuid, int index, String model, String mode, Figure healthy,
                              Figure memoryTotal, Figure memoryAllocated, Figure coresTotal, Figure coresAllocated,
-                             Figure slotsUsed, Figure slotsTotal, Figure coresAllocatedPercent) {
+                             Figure slotsUsed, Figure slotsTotal, Figure coresAllocatedPercent, String cluster) {
+        /** A card of a source that tells no clusters apart. */
+        public Registered(String node, String uuid, int index, String model, String mode, Figure healthy,
+                          Figure memoryTotal, Figure memoryAllocated, Figure coresTotal, Figure coresAllocated,
+                          Figure slotsUsed, Figure slotsTotal, Figure coresAllocatedPercent) {
+            this(node, uuid, index, model, mode, healthy, memoryTotal, memoryAllocated, coresTotal, coresAllocated,
+                    slotsUsed, slotsTotal, coresAllocatedPercent, "");
+        }
+
         /** A card whose cores are counted in percent of the card (NVIDIA's unit): the raw figure is the percent. */
         public Registered(String node, String uuid, int index, String model, String mode, Figure healthy,
                           Figure memoryTotal, Figure memoryAllocated, Figure coresTotal, Figure coresAllocated,

@@ -11,15 +11,19 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.function.Function;
 
 /**
  * The fleet at one instant, joined from {@link FleetReadings}: every card with the containers on
  * it, every workload with its cards, per node and per namespace summaries, and the exporters'
  * health. Every list is sorted, so two states of the same readings compare and render alike.
+ * {@code clusterOfCard} (by UUID) and {@code clusterOfNode} (by name) say which cluster registers
+ * each, where the source tells clusters apart ({@link #cluster(Card)}).
  */
 public record FleetState(Instant at, List<Card> cards, List<Workload> workloads, List<NodeSummary> nodes,
-                         List<NamespaceSummary> namespaces, Health health, Map<Measure, Provenance> provenance) {
+                         List<NamespaceSummary> namespaces, Health health, Map<Measure, Provenance> provenance,
+                         Map<String, String> clusterOfCard, Map<String, String> clusterOfNode) {
 
     /** A ledger not confirmed complete for this long is stale (the alert rule's threshold). */
     public static final double LEDGER_STALE_SECONDS = 300;
@@ -30,6 +34,8 @@ public record FleetState(Instant at, List<Card> cards, List<Workload> workloads,
         nodes = List.copyOf(nodes);
         namespaces = List.copyOf(namespaces);
         provenance = Map.copyOf(provenance);
+        clusterOfCard = Map.copyOf(clusterOfCard);
+        clusterOfNode = Map.copyOf(clusterOfNode);
     }
 
     /** Per node: its cards and workloads, summed. */
@@ -233,9 +239,52 @@ public record FleetState(Instant at, List<Card> cards, List<Workload> workloads,
         List<Workload> workloads = new ArrayList<>();
         byWorkload.forEach((ref, parts) -> workloads.add(new Workload(ref, parts.getFirst().node(), parts)));
 
+        // Which cluster registers each card and each node, named in full where two clusters hold the
+        // same UUID or node name (the rows join by those, so such a row is both clusters' together).
+        Map<String, Set<String>> cardClusters = new HashMap<>();
+        Map<String, Set<String>> nodeClusters = new HashMap<>();
+        for (FleetReadings.Registered card : readings.registered()) {
+            if (!card.cluster().isEmpty()) {
+                cardClusters.computeIfAbsent(card.uuid(), uuid -> new TreeSet<>()).add(card.cluster());
+                nodeClusters.computeIfAbsent(card.node(), node -> new TreeSet<>()).add(card.cluster());
+            }
+        }
         return new FleetState(readings.at(), cards, workloads,
                 nodes(cards, workloads, readings.containersByNode(), readings.sources()),
-                namespaces(workloads, readings.quotas()), health(readings), readings.provenance());
+                namespaces(workloads, readings.quotas()), health(readings), readings.provenance(),
+                named(cardClusters), named(nodeClusters));
+    }
+
+    private static Map<String, String> named(Map<String, Set<String>> clusters) {
+        Map<String, String> named = new HashMap<>();
+        clusters.forEach((key, names) -> named.put(key, String.join(", ", names)));
+        return named;
+    }
+
+    /**
+     * The cluster that registers {@code card}, by the label that tells clusters apart in one
+     * engine: empty where the source holds one cluster; several, comma-separated, where clusters
+     * share the card's UUID.
+     */
+    public String cluster(Card card) {
+        return clusterOfCard.getOrDefault(card.uuid(), "");
+    }
+
+    /** The cluster(s) whose cards {@code node} registers (as {@link #cluster(Card)}). */
+    public String cluster(NodeSummary node) {
+        return clusterOfNode.getOrDefault(node.name(), "");
+    }
+
+    /** The cluster(s) of the cards {@code workload} holds shares of (as {@link #cluster(Card)}). */
+    public String cluster(Workload workload) {
+        Set<String> names = new TreeSet<>();
+        for (WorkloadShare share : workload.shares()) {
+            String cluster = clusterOfCard.get(share.uuid());
+            if (cluster != null) {
+                names.addAll(List.of(cluster.split(", ")));
+            }
+        }
+        return String.join(", ", names);
     }
 
     private static Card card(String node, String uuid, int index, String model, String mode, Figure healthy,

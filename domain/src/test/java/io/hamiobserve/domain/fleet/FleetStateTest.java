@@ -187,4 +187,33 @@ class FleetStateTest {
         assertFalse(FleetState.of(silent).health().reported());
         assertFalse(FleetState.of(silent).health().healthy(), "no exporter reporting says nothing of their health");
     }
+
+    @Test
+    void eachCardNodeAndWorkloadNamesTheClusterThatRegistersItAndBothWhereClustersShareAName() {
+        Readings readings = new Readings();
+        readings.registered.add(registered("east", "gpu-1", "GPU-E0"));
+        readings.registered.add(registered("west", "gpu-2", "GPU-W0"));
+        // A node name both clusters use: one row, which says so.
+        readings.registered.add(registered("east", "gpu-shared", "GPU-E1"));
+        readings.registered.add(registered("west", "gpu-shared", "GPU-W1"));
+        FleetState state = readings.share("ml", "llm", 0, "server", "gpu-1", "GPU-E0", 1024, 10)
+                .share("ml", "trainer", 0, "main", "gpu-2", "GPU-W0", 1024, 10)
+                .share("ml", "trainer", 0, "main", "gpu-shared", "GPU-E1", 1024, 10).state();
+        assertEquals("east", state.cluster(state.card("GPU-E0").orElseThrow()));
+        assertEquals("west", state.cluster(state.card("GPU-W1").orElseThrow()));
+        assertEquals("west", state.cluster(state.node("gpu-2").orElseThrow()));
+        assertEquals("east, west", state.cluster(state.node("gpu-shared").orElseThrow()));
+        assertEquals("east", state.cluster(state.workload(new WorkloadRef("ml", "llm", "server")).orElseThrow()));
+        assertEquals("east, west", state.cluster(state.workload(new WorkloadRef("ml", "trainer", "main")).orElseThrow()));
+        // A source that tells no clusters apart names none.
+        FleetState single = twoCards().state();
+        assertEquals("", single.cluster(single.card("GPU-0").orElseThrow()));
+        assertEquals("", single.cluster(single.node("node-a").orElseThrow()));
+    }
+
+    private static FleetReadings.Registered registered(String cluster, String node, String uuid) {
+        Figure one = Figure.of(1);
+        return new FleetReadings.Registered(node, uuid, 0, A100, "hami-core", one, Figure.of(40 * Readings.GIB),
+                Figure.of(0), Figure.of(100), Figure.of(0), Figure.of(0), Figure.of(10), Figure.of(0), cluster);
+    }
 }
