@@ -224,6 +224,18 @@ public final class ConsoleBenchmark {
      */
     private static void showbackReports(URI prometheus, Instant end, Duration window) throws Exception {
         HttpClient client = HttpClient.newHttpClient();
+        // The first queries this Prometheus answers since it loaded the history, each timed: what
+        // is cold in a Prometheus just started (as here), and would not be in one serving all month.
+        for (String query : List.of("count(hami_gpu_memory_limit_bytes)",
+                "count(count_over_time(hami_gpu_memory_limit_bytes[1d]))")) {
+            double cpuBefore = prometheusCpuSeconds(client, prometheus);
+            long started = System.nanoTime();
+            HttpResponse<String> answer = client.send(HttpRequest.newBuilder(prometheus.resolve("/api/v1/query?time="
+                    + end.getEpochSecond() + "&query=" + java.net.URLEncoder.encode(query,
+                    java.nio.charset.StandardCharsets.UTF_8))).build(), HttpResponse.BodyHandlers.ofString());
+            System.out.printf("  a first query, %s: %,.0f ms, %.1f CPU s of Prometheus's (HTTP %d)%n", query,
+                    seconds(started) * 1000, prometheusCpuSeconds(client, prometheus) - cpuBefore, answer.statusCode());
+        }
         System.out.printf("%nshowback report over %d days, by each grouping (CSV; load average %s)%n",
                 window.toDays(), loadAverage());
         System.out.printf("  %-10s %28s %22s %8s%n", "by", "wall (each of 3)", "Prometheus CPU (each)", "lines");
