@@ -238,31 +238,59 @@ final class FleetQueries {
         }
 
         /**
-         * The records of the hours {@code (to - offset - hours, to - offset]} (placeholders
-         * {@code recordedMs}, {@code recordedOffsetMs}); where {@code head}, the minutes before them
-         * as the record of the hour holding them says, scaled to their share of it (the record at
-         * {@code headOffsetMs} before the query's time, times {@code headFraction}); where
-         * {@code tail}, the raw minutes after them up to the query's time (no record holds them
-         * yet: {@code tailMs}) at their own step ({@code tailStepMs}, in seconds
-         * {@code tailStepSeconds}). The parts cover the window without a gap or a minute counted
-         * twice. Each part is labelled apart before the sum (label {@code part}, which no grouped
-         * series carries), as {@code or} would keep only the first of two series with the same labels.
+         * The records of the hours {@code (t - offset - hours, t - offset]} before the query's time
+         * {@code t} (placeholders {@code recordedMs}, {@code recordedOffsetMs}; no offset without a
+         * tail: the records then end at {@code t}, and PromQL refuses "offset 0ms"); where
+         * {@code head}, the minutes before them as the record of the hour holding them says, scaled
+         * to their part of it (the record at {@code headOffsetMs} before {@code t}, times
+         * {@code headFraction}); and the minutes after them as {@code tail} says. The parts cover
+         * the window without a gap or a minute counted twice. Each part is labelled apart before
+         * the sum (label {@code part}, which no grouped series carries), as {@code or} would keep
+         * only the first of two series with the same labels.
          */
-        Template recorded(boolean head, boolean tail) {
-            // Without a tail the records end at the query's time: PromQL refuses "offset 0ms".
+        Template recorded(boolean head, Tail tail) {
             StringBuilder parts = new StringBuilder("label_replace(sum_over_time(" + record + "[${recordedMs}ms]"
-                    + (tail ? " offset ${recordedOffsetMs}ms" : "") + "), \"part\", \"recorded\", \"\", \"\")");
+                    + (tail == Tail.NONE ? "" : " offset ${recordedOffsetMs}ms")
+                    + "), \"part\", \"recorded\", \"\", \"\")");
             if (head) {
                 parts.append(" or label_replace(last_over_time(").append(record)
                         .append("[" + RecordingRules.HOUR_LESS_A_MILLISECOND + "] offset ${headOffsetMs}ms)")
                         .append(" * ${headFraction}, \"part\", \"head\", \"\", \"\")");
             }
-            if (tail) {
-                parts.append(" or label_replace(sum_over_time(").append(atEachStep)
+            switch (tail) {
+                case INSTANT -> parts.append(" or label_replace((").append(atEachStep)
+                        .append(") * ${tailSeconds}, \"part\", \"tail\", \"\", \"\")");
+                case STEPS -> parts.append(" or label_replace(sum_over_time(").append(atEachStep)
                         .append("[${tailMs}ms:${tailStepMs}ms]) * ${tailStepSeconds}, \"part\", \"tail\", \"\", \"\")");
+                case RECORDED -> parts.append(" or label_replace(last_over_time(").append(record)
+                        .append("[" + RecordingRules.HOUR_LESS_A_MILLISECOND + "]) * ${tailFraction}, ")
+                        .append("\"part\", \"tail\", \"\", \"\")");
+                case NONE -> {
+                }
             }
             return new Template(name, "sum by (" + by + ") (" + parts + ")");
         }
+    }
+
+    /**
+     * The minutes of a window after the records it reads, which no record holds yet unless the next
+     * run has happened:
+     * <ul>
+     *   <li>{@code NONE}: there are none, the window ends at a run;</li>
+     *   <li>{@code INSTANT}: no longer than the window's step, so read as they stand at the query's
+     *       time, times their length ({@code tailSeconds}). At the query's own time, not at a
+     *       subquery's step: engines place a subquery's one step differently within the minutes
+     *       (Prometheus at a multiple of the step from the epoch, VictoriaMetrics at the end), so a
+     *       share that came or went there counted for one engine and not the other;</li>
+     *   <li>{@code STEPS}: longer than the window's step, read at each step ({@code tailMs} up to
+     *       the query's time, at {@code tailStepMs}, in seconds {@code tailStepSeconds});</li>
+     *   <li>{@code RECORDED}: where the next run has recorded their hour (a window that ended
+     *       before it, such as last month's), that record scaled to them ({@code tailFraction}), the
+     *       query then asked at that run.</li>
+     * </ul>
+     */
+    enum Tail {
+        NONE, INSTANT, STEPS, RECORDED
     }
 
     /**
@@ -325,6 +353,10 @@ final class FleetQueries {
     static final Template RULE_HOURS = new Template("console_rules_hours",
             "count_over_time((max by (group) (last_over_time(" + RecordingRules.EVALUATED
                     + "[1h])))[${window}:1h])");
+    // Whether a group ran in the hour up to the query's time, its evaluation in (t - 1 h, t]: asked at
+    // the run an hour after the last one a window holds, whether that run happened yet.
+    static final Template RULE_RAN = new Template("console_rules_ran", "count_over_time(" + RecordingRules.EVALUATED
+            + "{group=${group}}[" + RecordingRules.HOUR_LESS_A_MILLISECOND + "])");
     // When each group last ran within two hours: its evaluation's own timestamp (a record carries
     // the time of the evaluation that wrote it), looked up at each minute.
     static final Template RULES_LAST_RUN = new Template("console_rules_last_run",

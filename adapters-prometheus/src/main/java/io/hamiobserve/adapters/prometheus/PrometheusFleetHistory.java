@@ -274,9 +274,14 @@ public final class PrometheusFleetHistory implements FleetHistory {
         }
 
         CompletableFuture<List<Sample>> query(Measure measure, PromQl.Query template) {
+            return query(measure, template, at);
+        }
+
+        /** A query asked at its own time (showback's integrals at the run after a past window). */
+        CompletableFuture<List<Sample>> query(Measure measure, PromQl.Query template, Instant time) {
             PromQl.Query query = scoped(template);
             provenance.put(measure, new Provenance(query.name(), query.expression()));
-            CompletableFuture<List<Sample>> answer = api.instant(query, at);
+            CompletableFuture<List<Sample>> answer = api.instant(query, time);
             pending.add(answer);
             return answer;
         }
@@ -652,15 +657,20 @@ public final class PrometheusFleetHistory implements FleetHistory {
         CardHourQueries queries = FleetQueries.cardHours(clusterLabel);
         Batch batch = new Batch(to);
         Optional<Instant> lastRun = showbackLastRun(to, window);
-        Function<FleetQueries.Integral, PromQl.Query> integral = integrals(queries, to, window, values, lastRun);
-        var seen = batch.query(Measure.CARD_SECONDS_SEEN, integral.apply(queries.seen()));
-        var unavailable = batch.query(Measure.CARD_SECONDS_UNAVAILABLE, integral.apply(queries.unavailable()));
+        Optional<Instant> nextRun = lastRun.isPresent() && lastRun.get().isBefore(to)
+                ? showbackRunAfter(lastRun.get(), to) : Optional.empty();
+        Function<FleetQueries.Integral, PromQl.Query> integral = integrals(to, window, values, lastRun, nextRun);
+        Instant integralsAt = nextRun.orElse(to);
+        var seen = batch.query(Measure.CARD_SECONDS_SEEN, integral.apply(queries.seen()), integralsAt);
+        var unavailable = batch.query(Measure.CARD_SECONDS_UNAVAILABLE, integral.apply(queries.unavailable()),
+                integralsAt);
         var models = batch.query(Measure.CARD_MODELS, (lastRun.isPresent() ? queries.recordedModels()
                 : queries.models()).bind(values));
-        var allocated = batch.query(Measure.SHARE_CARD_SECONDS_ALLOCATED, integral.apply(queries.allocated()));
-        var used = batch.query(Measure.SHARE_CARD_SECONDS_USED, integral.apply(queries.used()));
-        var memory = batch.query(Measure.SHARE_MEMORY_SECONDS, integral.apply(queries.memory()));
-        var cores = batch.query(Measure.SHARE_CORE_SECONDS, integral.apply(queries.cores()));
+        var allocated = batch.query(Measure.SHARE_CARD_SECONDS_ALLOCATED, integral.apply(queries.allocated()),
+                integralsAt);
+        var used = batch.query(Measure.SHARE_CARD_SECONDS_USED, integral.apply(queries.used()), integralsAt);
+        var memory = batch.query(Measure.SHARE_MEMORY_SECONDS, integral.apply(queries.memory()), integralsAt);
+        var cores = batch.query(Measure.SHARE_CORE_SECONDS, integral.apply(queries.cores()), integralsAt);
         // Each pod's owner as right-sizing reads it: from the hourly owner records when they cover
         // the window and keep this console's cluster label, so a month reads 720 samples a pod.
         boolean ownersRecorded = clusterLabel.equals(RecordingRules.CLUSTER_LABEL)
@@ -717,22 +727,46 @@ public final class PrometheusFleetHistory implements FleetHistory {
     }
 
     /**
+     * The showback group's run an hour after {@code lastRun}, where it happened and lies after
+     * {@code to}: its records hold the minutes of {@code (lastRun, to]}, as for a report of a past
+     * month. Empty for a window that ends within the last hour (no such run yet), and where the
+     * coverage's last run is not the last before {@code to} (asked at most minutes ago).
+     */
+    private Optional<Instant> showbackRunAfter(Instant lastRun, Instant to) throws SourceUnavailableException {
+        Instant next = lastRun.plus(Duration.ofHours(1));
+        // A run stamped after the wall clock is no run that read the minutes it records: a replay
+        // wrote it (vmalert -replay and promtool's backfill evaluate up to the end they are given),
+        // over series that had not happened yet.
+        if (!next.isAfter(to) || next.isAfter(Instant.now())) {
+            return Optional.empty();
+        }
+        // Not narrowed to a cluster, as the coverage is not: the group's own series carry no cluster.
+        List<Sample> ran = PrometheusApi.await(api.instant(FleetQueries.RULE_RAN.bind("group",
+                RecordingRules.Group.SHOWBACK.label), next));
+        return ran.stream().anyMatch(sample -> sample.value() >= 1) ? Optional.of(next) : Optional.empty();
+    }
+
+    /**
      * How showback's integrals are read over {@code (to - window, to]}: from the hourly records
      * (docs/console.md "Recording rules") when {@code lastRun} says they serve it, otherwise every
      * integral from the raw series at the window's step.
      *
      * <p>From the records: the whole hours up to that run; the minutes before them (under an hour)
      * as the record of the hour that holds them, scaled to their part of it; the minutes after the
-     * run, which no record holds yet, from the raw series at one instant (the window's own step,
-     * {@link Showback#step}, or their length where that is shorter). Each raw instant evaluates the
-     * expression that sizes every share (about a CPU second of Prometheus's at 10,000 shares,
-     * docs/benchmarks.md), so the ends cost one such instant, not sixty. A share that starts or stops
-     * within the ends is counted to their hour's average or to the nearest step; every figure is read
-     * the same way, so a report's rows still add up exactly.
+     * run as the next run's record, scaled likewise, where {@code nextRun} says it happened (the
+     * queries are then asked at that run), else from the raw series: as they stand at the window's
+     * end where they are no longer than the window's own step ({@link Showback#step}), else at
+     * each step. Each raw instant
+     * evaluates the expression that sizes every share (about a CPU second of Prometheus's at 10,000
+     * shares, docs/benchmarks.md), so a window ending now costs one such instant and one that ended
+     * before the last run none. A share that starts or stops within the ends is counted to their
+     * hour's average or to the nearest step; every figure is read the same way, so a report's rows
+     * still add up exactly.
      */
-    private Function<FleetQueries.Integral, PromQl.Query> integrals(FleetQueries.CardHourQueries queries, Instant to,
-                                                                   Duration window, Map<String, Object> values,
-                                                                   Optional<Instant> lastRun) {
+    private Function<FleetQueries.Integral, PromQl.Query> integrals(Instant to, Duration window,
+                                                                   Map<String, Object> values,
+                                                                   Optional<Instant> lastRun,
+                                                                   Optional<Instant> nextRun) {
         Instant from = to.minus(window);
         if (lastRun.isEmpty()) {
             return part -> scoped(part.raw().bind(values));
@@ -742,11 +776,16 @@ public final class PrometheusFleetHistory implements FleetHistory {
         long recordedFrom = last - hours * 3_600_000;
         long head = recordedFrom - from.toEpochMilli();
         long tail = to.toEpochMilli() - last;
+        long askedAt = nextRun.map(Instant::toEpochMilli).orElse(to.toEpochMilli());
         long tailStepMs = Math.max(1, Math.min(tail, Showback.step(window).toMillis()));
-        Map<String, Object> parts = Map.of("recordedMs", hours * 3_600_000 - 1, "recordedOffsetMs", tail,
-                "headOffsetMs", to.toEpochMilli() - recordedFrom, "headFraction", head / 3_600_000.0,
-                "tailMs", Math.max(1, tail - 1), "tailStepMs", tailStepMs, "tailStepSeconds", tailStepMs / 1000.0);
-        return part -> scoped(part.recorded(head > 0, tail > 0).bind(parts));
+        Map<String, Object> parts = Map.of("recordedMs", hours * 3_600_000 - 1, "recordedOffsetMs", askedAt - last,
+                "headOffsetMs", askedAt - recordedFrom, "headFraction", head / 3_600_000.0,
+                "tailMs", Math.max(1, tail - 1), "tailStepMs", tailStepMs, "tailStepSeconds", tailStepMs / 1000.0,
+                "tailSeconds", tail / 1000.0, "tailFraction", tail / 3_600_000.0);
+        FleetQueries.Tail ends = tail <= 0 ? FleetQueries.Tail.NONE
+                : nextRun.isPresent() ? FleetQueries.Tail.RECORDED
+                : tailStepMs < tail ? FleetQueries.Tail.STEPS : FleetQueries.Tail.INSTANT;
+        return part -> scoped(part.recorded(head > 0, ends).bind(parts));
     }
 
     @Override

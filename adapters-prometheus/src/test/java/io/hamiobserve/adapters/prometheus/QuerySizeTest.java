@@ -47,7 +47,9 @@ class QuerySizeTest {
             // Showback's parts read from the hourly records and the raw minutes around them, in milliseconds.
             case "recordedMs", "recordedOffsetMs", "headOffsetMs", "tailMs", "tailStepMs" -> Long.MAX_VALUE;
             // The tail's step in seconds and the head's part of its hour (doubles): the longest text a double prints as.
-            case "tailStepSeconds", "headFraction" -> -Double.MAX_VALUE;
+            case "tailStepSeconds", "tailSeconds", "headFraction", "tailFraction" -> -Double.MAX_VALUE;
+            // A rule group's name (the console's own: "showback"); generous.
+            case "group" -> name(63);
             // The cluster label's name (a flag); a label name has no length limit, 63 is generous.
             case "cluster" -> new PromQl.Label(name(63).replace('-', '_'));
             default -> throw new AssertionError("no realistic filling for ${" + placeholder + "}: add one");
@@ -64,7 +66,9 @@ class QuerySizeTest {
         }
         for (FleetQueries.Integral integral : FleetQueries.cardHours(RecordingRules.CLUSTER_LABEL).integrals()) {
             templates.add(integral.raw());
-            templates.add(integral.recorded(true, true));
+            for (FleetQueries.Tail tail : FleetQueries.Tail.values()) {
+                templates.add(integral.recorded(true, tail));
+            }
         }
         for (boolean recorded : new boolean[] {true, false}) {
             templates.add(FleetQueries.containerHours(recorded));

@@ -70,7 +70,10 @@ class QueryTemplateSeriesTest {
             Object part = component.getAccessor().invoke(cardHours);
             if (part instanceof FleetQueries.Integral integral) {
                 all.put("FleetQueries.cardHours " + component.getName(), integral.raw().text());
-                all.put("FleetQueries.cardHours " + component.getName() + " recorded", integral.recorded(true, true).text());
+                for (FleetQueries.Tail tail : FleetQueries.Tail.values()) {
+                    all.put("FleetQueries.cardHours " + component.getName() + " recorded, tail " + tail,
+                            integral.recorded(true, tail).text());
+                }
             } else {
                 all.put("FleetQueries.cardHours " + component.getName(), ((Template) part).text());
             }
