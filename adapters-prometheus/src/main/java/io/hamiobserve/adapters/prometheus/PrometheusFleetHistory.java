@@ -23,6 +23,7 @@ import io.hamiobserve.ports.SourceUnavailableException;
 import io.hamiobserve.ports.spi.UsageSeries;
 
 import java.net.URI;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -75,6 +76,8 @@ public final class PrometheusFleetHistory implements FleetHistory {
     private final PrometheusFleetHistory whole;
     /** The cluster every read is narrowed to; empty for the whole engine. */
     private final Optional<String> cluster;
+    /** The wall clock: a rule run stamped after it was written by a replay, not by a run (showback). */
+    private final Clock clock;
 
     private PrometheusFleetHistory(PrometheusApi api, String clusterLabel) {
         FleetQueries.clusters(clusterLabel);
@@ -84,6 +87,7 @@ public final class PrometheusFleetHistory implements FleetHistory {
         this.exporters = ExporterUsageQueries.loaded();
         this.whole = this;
         this.cluster = Optional.empty();
+        this.clock = Clock.systemUTC();
     }
 
     private PrometheusFleetHistory(PrometheusFleetHistory whole, String cluster) {
@@ -93,6 +97,22 @@ public final class PrometheusFleetHistory implements FleetHistory {
         this.exporters = whole.exporters;
         this.whole = whole;
         this.cluster = Optional.of(cluster);
+        this.clock = whole.clock;
+    }
+
+    private PrometheusFleetHistory(PrometheusFleetHistory history, Clock clock) {
+        this.api = history.api;
+        this.coverage = history.coverage;
+        this.clusterLabel = history.clusterLabel;
+        this.exporters = history.exporters;
+        this.whole = history.whole == history ? this : history.whole;
+        this.cluster = history.cluster;
+        this.clock = clock;
+    }
+
+    /** The same history read as if the wall clock said {@code clock}'s time (tests of what lies ahead of it). */
+    PrometheusFleetHistory readingTheWallClock(Clock clock) {
+        return new PrometheusFleetHistory(this, clock);
     }
 
     /**
@@ -737,7 +757,7 @@ public final class PrometheusFleetHistory implements FleetHistory {
         // A run stamped after the wall clock is no run that read the minutes it records: a replay
         // wrote it (vmalert -replay and promtool's backfill evaluate up to the end they are given),
         // over series that had not happened yet.
-        if (!next.isAfter(to) || next.isAfter(Instant.now())) {
+        if (!next.isAfter(to) || next.isAfter(clock.instant())) {
             return Optional.empty();
         }
         // Not narrowed to a cluster, as the coverage is not: the group's own series carry no cluster.

@@ -172,6 +172,28 @@ class ShowbackPrometheusTest {
     }
 
     @Test
+    void aRunStampedAfterTheWallClockIsNotTakenForTheNextRun() throws Exception {
+        // The rules here ran an hour past the week's end. Read as if the wall clock stood at the
+        // week's end, that run lies ahead of it, as a run a replay stamped ahead of time does: the
+        // minutes after the last run within the window come from the raw series at the window's
+        // end, not from that run's record.
+        String lookback = "[" + RecordingRules.LOOKBACK + "]";
+        CardHours atTheEnd = recorded.readingTheWallClock(java.time.Clock.fixed(to, java.time.ZoneOffset.UTC))
+                .cardHours(to.minus(Duration.ofDays(7)), to);
+        CardHours later = recorded.cardHours(to.minus(Duration.ofDays(7)), to);
+        for (Measure measure : INTEGRALS) {
+            String guarded = atTheEnd.provenance().get(measure).expression();
+            assertTrue(guarded.contains(":sum_1h[") && guarded.contains("\"tail\"") && guarded.contains(lookback),
+                    () -> guarded + " read; the rules ran " + runs());
+            String read = later.provenance().get(measure).expression();
+            assertFalse(read.contains(lookback), () -> read + " read; the rules ran " + runs());
+        }
+        // Either way every figure reads the same steps: the identity holds exactly.
+        Showback.Fleet fleet = atTheEnd.report(Showback.Grouping.NAMESPACE, Prices.NONE).fleet();
+        assertEquals(fleet.seen(), fleet.used() + fleet.allocatedIdle() + fleet.unallocated() + fleet.unavailable());
+    }
+
+    @Test
     void aWindowEndingNowReadsTheMinutesAfterTheLastRunFromTheRawSeries() throws Exception {
         // No run has recorded the hour after the last one yet: those minutes are the raw series as
         // they stand at the window's end (no subquery: its one step lies elsewhere on each engine).
