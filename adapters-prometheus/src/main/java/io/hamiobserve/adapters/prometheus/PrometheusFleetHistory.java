@@ -80,39 +80,32 @@ public final class PrometheusFleetHistory implements FleetHistory {
     private final Clock clock;
 
     private PrometheusFleetHistory(PrometheusApi api, String clusterLabel) {
-        FleetQueries.clusters(clusterLabel);
+        this(api, new RuleCoverage(api), checked(clusterLabel), ExporterUsageQueries.loaded(), null,
+                Optional.empty(), Clock.systemUTC());
+    }
+
+    /** {@code whole} null: this history is the engine's whole history. */
+    private PrometheusFleetHistory(PrometheusApi api, RuleCoverage coverage, String clusterLabel,
+                                   ExporterUsageQueries exporters, PrometheusFleetHistory whole,
+                                   Optional<String> cluster, Clock clock) {
         this.api = api;
-        this.coverage = new RuleCoverage(api);
+        this.coverage = coverage;
         this.clusterLabel = clusterLabel;
-        this.exporters = ExporterUsageQueries.loaded();
-        this.whole = this;
-        this.cluster = Optional.empty();
-        this.clock = Clock.systemUTC();
-    }
-
-    private PrometheusFleetHistory(PrometheusFleetHistory whole, String cluster) {
-        this.api = whole.api;
-        this.coverage = whole.coverage;
-        this.clusterLabel = whole.clusterLabel;
-        this.exporters = whole.exporters;
-        this.whole = whole;
-        this.cluster = Optional.of(cluster);
-        this.clock = whole.clock;
-    }
-
-    private PrometheusFleetHistory(PrometheusFleetHistory history, Clock clock) {
-        this.api = history.api;
-        this.coverage = history.coverage;
-        this.clusterLabel = history.clusterLabel;
-        this.exporters = history.exporters;
-        this.whole = history.whole == history ? this : history.whole;
-        this.cluster = history.cluster;
+        this.exporters = exporters;
+        this.whole = whole == null ? this : whole;
+        this.cluster = cluster;
         this.clock = clock;
+    }
+
+    private static String checked(String clusterLabel) {
+        FleetQueries.clusters(clusterLabel);
+        return clusterLabel;
     }
 
     /** The same history read as if the wall clock said {@code clock}'s time (tests of what lies ahead of it). */
     PrometheusFleetHistory readingTheWallClock(Clock clock) {
-        return new PrometheusFleetHistory(this, clock);
+        return new PrometheusFleetHistory(api, coverage, clusterLabel, exporters, whole == this ? null : whole,
+                cluster, clock);
     }
 
     /**
@@ -127,7 +120,7 @@ public final class PrometheusFleetHistory implements FleetHistory {
         if (name.isEmpty()) {
             throw new IllegalArgumentException("a cluster has a name");
         }
-        return new PrometheusFleetHistory(whole, name);
+        return new PrometheusFleetHistory(api, coverage, clusterLabel, exporters, whole, Optional.of(name), clock);
     }
 
     /** The clusters found by the cluster label (sorted), asked with the fleet now at most every 5 minutes. */

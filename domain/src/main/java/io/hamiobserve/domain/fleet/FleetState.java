@@ -23,7 +23,7 @@ import java.util.function.Function;
  */
 public record FleetState(Instant at, List<Card> cards, List<Workload> workloads, List<NodeSummary> nodes,
                          List<NamespaceSummary> namespaces, Health health, Map<Measure, Provenance> provenance,
-                         Map<String, String> clusterOfCard, Map<String, String> clusterOfNode) {
+                         Map<String, Set<String>> clusterOfCard, Map<String, Set<String>> clusterOfNode) {
 
     /** A ledger not confirmed complete for this long is stale (the alert rule's threshold). */
     public static final double LEDGER_STALE_SECONDS = 300;
@@ -34,8 +34,8 @@ public record FleetState(Instant at, List<Card> cards, List<Workload> workloads,
         nodes = List.copyOf(nodes);
         namespaces = List.copyOf(namespaces);
         provenance = Map.copyOf(provenance);
-        clusterOfCard = Map.copyOf(clusterOfCard);
-        clusterOfNode = Map.copyOf(clusterOfNode);
+        clusterOfCard = sortedCopy(clusterOfCard);
+        clusterOfNode = sortedCopy(clusterOfNode);
     }
 
     /** Per node: its cards and workloads, summed. */
@@ -252,13 +252,17 @@ public record FleetState(Instant at, List<Card> cards, List<Workload> workloads,
         return new FleetState(readings.at(), cards, workloads,
                 nodes(cards, workloads, readings.containersByNode(), readings.sources()),
                 namespaces(workloads, readings.quotas()), health(readings), readings.provenance(),
-                named(cardClusters), named(nodeClusters));
+                cardClusters, nodeClusters);
     }
 
-    private static Map<String, String> named(Map<String, Set<String>> clusters) {
-        Map<String, String> named = new HashMap<>();
-        clusters.forEach((key, names) -> named.put(key, String.join(", ", names)));
-        return named;
+    private static Map<String, Set<String>> sortedCopy(Map<String, Set<String>> clusters) {
+        Map<String, Set<String>> copy = new HashMap<>();
+        clusters.forEach((key, names) -> copy.put(key, java.util.Collections.unmodifiableSortedSet(new TreeSet<>(names))));
+        return Map.copyOf(copy);
+    }
+
+    private static String named(Set<String> clusters) {
+        return String.join(", ", clusters);
     }
 
     /**
@@ -267,24 +271,19 @@ public record FleetState(Instant at, List<Card> cards, List<Workload> workloads,
      * share the card's UUID.
      */
     public String cluster(Card card) {
-        return clusterOfCard.getOrDefault(card.uuid(), "");
+        return named(clusterOfCard.getOrDefault(card.uuid(), Set.of()));
     }
 
     /** The cluster(s) whose cards {@code node} registers (as {@link #cluster(Card)}). */
     public String cluster(NodeSummary node) {
-        return clusterOfNode.getOrDefault(node.name(), "");
+        return named(clusterOfNode.getOrDefault(node.name(), Set.of()));
     }
 
     /** The cluster(s) of the cards {@code workload} holds shares of (as {@link #cluster(Card)}). */
     public String cluster(Workload workload) {
         Set<String> names = new TreeSet<>();
-        for (WorkloadShare share : workload.shares()) {
-            String cluster = clusterOfCard.get(share.uuid());
-            if (cluster != null) {
-                names.addAll(List.of(cluster.split(", ")));
-            }
-        }
-        return String.join(", ", names);
+        workload.shares().forEach(share -> names.addAll(clusterOfCard.getOrDefault(share.uuid(), Set.of())));
+        return named(names);
     }
 
     private static Card card(String node, String uuid, int index, String model, String mode, Figure healthy,
