@@ -89,11 +89,13 @@ public final class Console {
         // Kept fresh for two intervals: a refresh that takes up to one interval still lands before
         // a visitor would start a fleet-wide read of their own.
         FleetCache keeper = fleet.renewing(every.multipliedBy(2));
+        // The summaries over a window are read every summary interval, and kept fresh as long.
+        FleetCache summaries = fleet.renewing(settings.summaryRefresh().multipliedBy(2));
         refreshStarted = System.nanoTime();
         return Thread.ofVirtual().name("console-refresh").start(() -> {
             try {
                 while (true) {
-                    refresh(keeper);
+                    refresh(keeper, summaries);
                     firstRefreshDone = true;
                     Thread.sleep(every);
                 }
@@ -103,11 +105,11 @@ public final class Console {
         });
     }
 
-    private void refresh(FleetCache keeper) {
+    private void refresh(FleetCache keeper, FleetCache summaries) {
         Instant at = clock.instant().truncatedTo(ChronoUnit.SECONDS);
         long started = System.nanoTime();
         try {
-            pages.refresh(keeper, at);
+            pages.refresh(keeper, summaries, at);
             LOG.log(Level.FINE, () -> String.format("refreshed the fleet-wide figures in %.1f s",
                     (System.nanoTime() - started) / 1e9));
         } catch (SourceUnavailableException | RuntimeException failed) {

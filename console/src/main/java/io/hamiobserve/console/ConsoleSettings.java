@@ -21,14 +21,21 @@ import java.util.Optional;
  *                           joins (an older one is asked again, and makes the console not ready)
  * @param idleAfter          how long a share may launch no kernel before the Stuck page lists it idle
  * @param prices             prices per card-hour by card model for the Showback page, or none (hours only)
+ * @param summaryRefresh     how often the background refresh reads the summaries over a window again
+ *                           (each container's use over the default window, the week's card-hours):
+ *                           a minute more of a 14-day window moves nothing, and reading one costs
+ *                           Prometheus seconds of CPU at 10,000 containers
  */
 public record ConsoleSettings(String routePrefix, Optional<URI> prometheusExternal, Optional<String> banner,
                               Duration fresh, Duration refresh, Duration readyTimeout, Duration readLimit,
-                              Duration idleAfter, io.hamiobserve.domain.fleet.Prices prices) {
+                              Duration idleAfter, io.hamiobserve.domain.fleet.Prices prices,
+                              Duration summaryRefresh) {
     /** How long without a kernel makes a share idle unless told (the N hours: a day). */
     public static final Duration DEFAULT_IDLE_AFTER = Duration.ofHours(24);
     /** How often the fleet-wide answers are read again unless told. */
     public static final Duration DEFAULT_REFRESH = Duration.ofSeconds(60);
+    /** How often the summaries over a window are read again unless told. */
+    public static final Duration DEFAULT_SUMMARY_REFRESH = Duration.ofHours(1);
     /** How long readiness waits for the first read unless told. */
     public static final Duration DEFAULT_READY_TIMEOUT = Duration.ofSeconds(60);
     /** How long a page waits for figures being read unless told: three Prometheus timeouts of 10 s. */
@@ -51,56 +58,70 @@ public record ConsoleSettings(String routePrefix, Optional<URI> prometheusExtern
         if (!idleAfter.isPositive()) {
             throw new IllegalArgumentException("the idle threshold must be positive");
         }
+        if (summaryRefresh.compareTo(refresh) < 0) {
+            throw new IllegalArgumentException("the window summaries' refresh interval (" + summaryRefresh
+                    + ") is shorter than the refresh interval (" + refresh + ")");
+        }
     }
 
     /** Settings without prices (the Showback page shows hours only) and the default idle threshold. */
     public ConsoleSettings(String routePrefix, Optional<URI> prometheusExternal, Optional<String> banner,
                            Duration fresh, Duration refresh, Duration readyTimeout, Duration readLimit) {
         this(routePrefix, prometheusExternal, banner, fresh, refresh, readyTimeout, readLimit, DEFAULT_IDLE_AFTER,
-                io.hamiobserve.domain.fleet.Prices.NONE);
+                io.hamiobserve.domain.fleet.Prices.NONE, DEFAULT_SUMMARY_REFRESH.compareTo(refresh) < 0 ? refresh
+                        : DEFAULT_SUMMARY_REFRESH);
     }
 
     /** These settings with prices per card-hour for the Showback page. */
     public ConsoleSettings withPrices(io.hamiobserve.domain.fleet.Prices given) {
         return new ConsoleSettings(routePrefix, prometheusExternal, banner, fresh, refresh, readyTimeout, readLimit,
-                idleAfter, given);
+                idleAfter, given, summaryRefresh);
     }
 
     public static ConsoleSettings defaults() {
         return new ConsoleSettings("", Optional.empty(), Optional.empty(), Duration.ofSeconds(5), DEFAULT_REFRESH,
-                DEFAULT_READY_TIMEOUT, DEFAULT_READ_LIMIT, DEFAULT_IDLE_AFTER, io.hamiobserve.domain.fleet.Prices.NONE);
+                DEFAULT_READY_TIMEOUT, DEFAULT_READ_LIMIT, DEFAULT_IDLE_AFTER, io.hamiobserve.domain.fleet.Prices.NONE,
+                DEFAULT_SUMMARY_REFRESH);
     }
 
     public ConsoleSettings withRoutePrefix(String prefix) {
-        return new ConsoleSettings(prefix, prometheusExternal, banner, fresh, refresh, readyTimeout, readLimit, idleAfter, prices);
+        return new ConsoleSettings(prefix, prometheusExternal, banner, fresh, refresh, readyTimeout, readLimit, idleAfter, prices, summaryRefresh);
     }
 
     public ConsoleSettings withPrometheusExternal(Optional<URI> url) {
-        return new ConsoleSettings(routePrefix, url, banner, fresh, refresh, readyTimeout, readLimit, idleAfter, prices);
+        return new ConsoleSettings(routePrefix, url, banner, fresh, refresh, readyTimeout, readLimit, idleAfter, prices, summaryRefresh);
     }
 
     public ConsoleSettings withBanner(Optional<String> text) {
-        return new ConsoleSettings(routePrefix, prometheusExternal, text, fresh, refresh, readyTimeout, readLimit, idleAfter, prices);
+        return new ConsoleSettings(routePrefix, prometheusExternal, text, fresh, refresh, readyTimeout, readLimit, idleAfter, prices, summaryRefresh);
     }
 
     public ConsoleSettings withFresh(Duration duration) {
         return new ConsoleSettings(routePrefix, prometheusExternal, banner, duration, refresh,
-                readyTimeout, readLimit, idleAfter, prices);
+                readyTimeout, readLimit, idleAfter, prices, summaryRefresh);
     }
 
+    /** Refreshes every {@code interval} (the window summaries at least as seldom), ready after at most {@code timeout}. */
     public ConsoleSettings withRefresh(Duration interval, Duration timeout) {
-        return new ConsoleSettings(routePrefix, prometheusExternal, banner, fresh, interval, timeout, readLimit, idleAfter, prices);
+        return new ConsoleSettings(routePrefix, prometheusExternal, banner, fresh, interval, timeout, readLimit, idleAfter,
+                prices, summaryRefresh.compareTo(interval) < 0 ? interval : summaryRefresh);
+    }
+
+    /** Reads the summaries over a window again every {@code interval} (not more often than the refresh). */
+    public ConsoleSettings withSummaryRefresh(Duration interval) {
+        return new ConsoleSettings(routePrefix, prometheusExternal, banner, fresh, refresh, readyTimeout, readLimit,
+                idleAfter, prices, interval);
     }
 
     /** A page waits at most {@code limit} for figures being read (three of the source's timeouts is a fair bound). */
     public ConsoleSettings withReadLimit(Duration limit) {
-        return new ConsoleSettings(routePrefix, prometheusExternal, banner, fresh, refresh, readyTimeout, limit, idleAfter, prices);
+        return new ConsoleSettings(routePrefix, prometheusExternal, banner, fresh, refresh, readyTimeout, limit, idleAfter, prices, summaryRefresh);
     }
 
     /** Shares that launch no kernel for {@code after} or longer are listed idle on the Stuck page. */
     public ConsoleSettings withIdleAfter(Duration after) {
         return new ConsoleSettings(routePrefix, prometheusExternal, banner, fresh, refresh, readyTimeout, readLimit,
-                after, prices);
+                after, prices, summaryRefresh);
     }
 
     /**

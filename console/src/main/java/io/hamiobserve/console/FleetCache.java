@@ -144,10 +144,59 @@ final class FleetCache {
         return cached(List.of("cardHours", window), longer(), at, when -> history.cardHours(when.minus(window), when));
     }
 
+    /**
+     * A chart over {@code range} ending at {@code end}. Read again, only its steps since the kept
+     * chart's last are asked for, with those that were still settling when it was read: each step of
+     * a range query is evaluated on its own, so the older steps would come back the same. A day's
+     * chart of 240 steps then costs Prometheus a step or two a refresh instead of 240.
+     */
     TrendSet trends(TrendScope scope, Instant end, Duration range, Duration step) throws SourceUnavailableException {
         Duration keep = step.compareTo(fresh) > 0 ? step : fresh;
-        return cached(List.of("trends", scope, range, step), keep.compareTo(longer()) > 0 ? longer() : keep, end,
-                when -> history.trends(scope, when, range, step));
+        Object key = List.of("trends", scope, range, step);
+        KeptChart chart = cached(key, keep.compareTo(longer()) > 0 ? longer() : keep, end,
+                when -> continued(key, scope, when, range, step));
+        return chart.chart();
+    }
+
+    /**
+     * How long after a step it may still gain samples: a scrape's samples are stamped at its start
+     * and stored at its end (within its timeout, 10 s by default), and VictoriaMetrics leaves the
+     * last 30 s out of its answers ({@code -search.latencyOffset}). Steps read within this of their
+     * instant are read again. Each read of a chart's steps costs Prometheus a fixed part (its
+     * series looked up and joined: about half a CPU second for the funnel's share sizes at
+     * 10,000 shares) besides each step, so a step is read at most twice.
+     */
+    static final Duration SETTLING = Duration.ofMinutes(1);
+
+    /** A chart, and the instant it was read at (which of its steps were still settling). */
+    private record KeptChart(TrendSet chart, Instant readAt) {
+    }
+
+    private KeptChart continued(Object key, TrendScope scope, Instant when, Duration range, Duration step)
+            throws SourceUnavailableException {
+        TrendSet.Grid grid = TrendSet.Grid.of(when, range, step);
+        long last = grid.at(grid.steps() - 1);
+        Entry entry = entries.get(key);
+        Object kept = entry == null || !entry.answer().isDone() || entry.answer().isCompletedExceptionally() ? null
+                : entry.answer().getNow(null);
+        if (kept instanceof KeptChart before && before.chart().step() == grid.step()
+                && !when.isBefore(before.readAt()) && grid.first() <= before.chart().last()) {
+            long settled = before.readAt().minus(SETTLING).getEpochSecond();
+            long from = before.chart().last() + grid.step();
+            for (long t = before.chart().start(); t <= before.chart().last(); t += grid.step()) {
+                if (t > settled) {
+                    from = t;
+                    break;
+                }
+            }
+            if (from > last) {
+                return before;
+            }
+            TrendSet recent = history.trends(scope, when, Duration.ofSeconds(last - Math.max(from, grid.first())),
+                    step);
+            return new KeptChart(before.chart().continuedWith(grid, recent), when);
+        }
+        return new KeptChart(history.trends(scope, when, range, step), when);
     }
 
     private Duration longer() {

@@ -73,7 +73,7 @@ abstract class FleetPage implements ConsolePage.Handler {
         if (context.clusters().size() > 1 || context.cluster().isPresent()) {
             page.add(clusterChoices(request));
         }
-        return context.refreshing() ? page.refreshed(settings.refresh(), request.at()) : page;
+        return context.refreshing() ? page.refreshed(settings.refresh(), settings.summaryRefresh(), request.at()) : page;
     }
 
     /** The cluster selector: all of them, or one; each keeps the rest of the page's state. */

@@ -84,18 +84,32 @@ final class PageContext {
 
     /**
      * Reads what the fleet-wide pages need with their default windows and ranges — every container
-     * now, the cards, each container's use over the default window, a week's card-hours (showback), the
-     * cluster's trends — all at once (as a page sends its reads) through {@code keeper}, and
-     * returns when every read has answered; the first failure is thrown.
+     * now, the cards, the cluster's trends, and, when {@link ConsoleSettings#summaryRefresh} has
+     * passed since they were last read, the summaries over a window (each container's use over
+     * the default window, a week's card-hours) — all at once (as a page sends its reads), and
+     * returns when every read has answered; the first failure is thrown. {@code keeper} keeps the
+     * answers read every refresh, {@code summaries} those read every summary interval.
      */
-    void refresh(FleetCache keeper, Instant at) throws SourceUnavailableException {
+    void refresh(FleetCache keeper, FleetCache summaries, Instant at) throws SourceUnavailableException {
         refreshing = true;
         TimeRange range = TimeRange.DAY;
-        keeper.all(List.of(
-                () -> keeper.usage(at, RightSizing.DEFAULT_WINDOW, RightSizing.MIN_HISTORY, FleetScope.EVERYTHING),
-                () -> keeper.cardHours(at, Duration.ofDays(7)),
+        List<FleetCache.Read> reads = new java.util.ArrayList<>(List.of(
                 () -> keeper.trends(new TrendScope.Cluster(), at, range.length(), range.step()),
                 () -> keeper.state(at, FleetScope.CARDS_ONLY),
                 () -> keeper.state(at, FleetScope.EVERYTHING)));
+        Instant last = summariesRead;
+        boolean summariesDue = last == null || !at.isBefore(last.plus(settings.summaryRefresh()));
+        if (summariesDue) {
+            reads.add(() -> summaries.usage(at, RightSizing.DEFAULT_WINDOW, RightSizing.MIN_HISTORY,
+                    FleetScope.EVERYTHING));
+            reads.add(() -> summaries.cardHours(at, Duration.ofDays(7)));
+        }
+        keeper.all(reads);
+        if (summariesDue) {
+            summariesRead = at;
+        }
     }
+
+    /** When the background refresh last read the summaries over a window; null before it has. */
+    private volatile Instant summariesRead;
 }

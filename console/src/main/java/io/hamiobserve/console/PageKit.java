@@ -76,6 +76,10 @@ final class PageKit {
         private final String source;
         private Instant at;
         private Duration refreshEvery;
+        /** How often the summaries over a window are read again in the background. */
+        private Duration summariesEvery;
+        /** When the summaries over a window this page shows were read; null when it shows none. */
+        private Instant summariesAt;
         private Instant requested;
         private java.util.function.Supplier<Optional<FleetCache.Failure>> failure = Optional::empty;
         private boolean noData;
@@ -93,17 +97,24 @@ final class PageKit {
             this.at = at;
         }
 
-        /** The page also shows figures read at {@code other}: it says the older of the two. */
+        /**
+         * The page also shows summaries over a window read at {@code other}: it says the older of
+         * its instants, and judges the summaries' age against their own refresh interval.
+         */
         Builder describes(Instant other) {
-            if (other.isBefore(at)) {
-                at = other;
+            if (summariesAt == null || other.isBefore(summariesAt)) {
+                summariesAt = other;
             }
             return this;
         }
 
-        /** The figures are read again every {@code every} in the background; the page is asked at {@code now}. */
-        Builder refreshed(Duration every, Instant now) {
+        /**
+         * The figures are read again every {@code every} in the background, the summaries over a
+         * window every {@code summaries}; the page is asked at {@code now}.
+         */
+        Builder refreshed(Duration every, Duration summaries, Instant now) {
             this.refreshEvery = every;
+            this.summariesEvery = summaries;
             this.requested = now;
             return this;
         }
@@ -161,9 +172,16 @@ final class PageKit {
                     links.to(page), page.covers(path))).toList();
             List<Section> shown = new ArrayList<>(sections);
             String refreshed = "";
+            Instant oldest = summariesAt != null && summariesAt.isBefore(at) ? summariesAt : at;
             if (refreshEvery != null) {
-                refreshed = "refreshed every " + Format.duration(refreshEvery);
-                Duration age = Duration.between(at, requested);
+                refreshed = "refreshed every " + Format.duration(refreshEvery) + (summariesAt != null
+                        && !summariesEvery.equals(refreshEvery) ? ", its summaries over a window every "
+                        + Format.duration(summariesEvery) : "");
+                Duration age = Duration.between(oldest, requested);
+                // Each kind of figure is old past two of its own intervals.
+                boolean stale = Duration.between(at, requested).compareTo(refreshEvery.multipliedBy(STALE_REFRESHES)) > 0
+                        || (summariesAt != null && Duration.between(summariesAt, requested)
+                        .compareTo(summariesEvery.multipliedBy(STALE_REFRESHES)) > 0);
                 String old = Format.duration(age.isNegative() ? Duration.ZERO : age.truncatedTo(ChronoUnit.SECONDS));
                 Optional<FleetCache.Failure> failed = failure.get();
                 if (failed.isPresent()) {
@@ -172,7 +190,7 @@ final class PageKit {
                             + "from Prometheus failed (last at " + failed.get().at().truncatedTo(ChronoUnit.SECONDS)
                             + "): " + failed.get().message() + ". The console keeps these and retries every "
                             + Format.duration(refreshEvery) + "."));
-                } else if (age.compareTo(refreshEvery.multipliedBy(STALE_REFRESHES)) > 0) {
+                } else if (stale) {
                     // Old, and no read has failed: they are being read again; nothing to blame.
                     shown.addFirst(new Note("info", "These figures are " + old + " old and are being read "
                             + "again; every read so far has succeeded. Reload in a moment for newer ones."));
@@ -186,7 +204,7 @@ final class PageKit {
             }
             return new Result.Html(new Page(title, nav, List.copyOf(crumbs), settings.banner().orElse(null),
                     List.copyOf(shown), List.copyOf(queries.values()), source,
-                    at.truncatedTo(ChronoUnit.SECONDS).toString(), links.asset(""), refreshed), status);
+                    oldest.truncatedTo(ChronoUnit.SECONDS).toString(), links.asset(""), refreshed), status);
         }
     }
 

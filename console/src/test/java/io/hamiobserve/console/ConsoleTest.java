@@ -333,6 +333,42 @@ class ConsoleTest {
     }
 
     @Test
+    void theSummariesOverAWindowAreReadAgainOnlyEverySummaryIntervalAndPagesJudgeTheirAgeByIt() throws Exception {
+        MovingClock clock = new MovingClock();
+        Console console = startRefreshing(ConsoleSettings.defaults().withRefresh(Duration.ofMillis(100),
+                Duration.ofMinutes(1)).withSummaryRefresh(Duration.ofMinutes(10)), clock);
+        history.gate.countDown();
+        Thread refreshing = console.warmUp(Duration.ofMillis(100));
+        try {
+            awaitCalls(5);
+            long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+            while (!console.ready() && System.nanoTime() < deadline) {
+                Thread.sleep(10);
+            }
+            assertEquals(2, history.summaryCalls.get(), "the first refresh reads the window's use and the week's hours");
+            // Refreshes go on (the fleet now each time); the summaries are not read again before 10 minutes.
+            for (int minute = 1; minute <= 9; minute++) {
+                clock.now = NOW.plus(Duration.ofMinutes(minute));
+                awaitCalls(history.calls.get() + 6);
+            }
+            assertEquals(2, history.summaryCalls.get(), "summaries read again before their interval");
+            // Nine minutes old, read every ten: no note that they are old; the header says both intervals.
+            String page = get("http://127.0.0.1:" + server.port() + "/workloads").body();
+            assertTrue(page.contains("as of <time>" + NOW + "</time>, refreshed every "), page);
+            assertTrue(page.contains(", its summaries over a window every 10m"), page);
+            assertFalse(page.contains("old and are being read again"), page);
+            clock.now = NOW.plus(Duration.ofMinutes(10));
+            deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+            while (history.summaryCalls.get() < 4 && System.nanoTime() < deadline) {
+                Thread.sleep(10);
+            }
+            assertEquals(4, history.summaryCalls.get(), "summaries read again once their interval had passed");
+        } finally {
+            refreshing.interrupt();
+        }
+    }
+
+    @Test
     void readinessWaitsForTheFirstRefreshNoLongerThanItsTimeout() throws Exception {
         Console console = startRefreshing(ConsoleSettings.defaults().withRefresh(Duration.ofMinutes(1),
                 Duration.ofMillis(200)), Clock.fixed(NOW, ZoneOffset.UTC));

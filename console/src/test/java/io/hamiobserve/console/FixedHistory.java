@@ -36,6 +36,12 @@ final class FixedHistory implements FleetHistory {
     static final Provenance QUERY = new Provenance("q\"<b>", "up{job=\"<script>\"}");
 
     final AtomicInteger calls = new AtomicInteger();
+    /** Reads of the summaries over a window: usage and card-hours. */
+    final AtomicInteger summaryCalls = new AtomicInteger();
+    /** The first instant the trends have samples at: the middle of the tests' day chart. */
+    static final Instant TRENDS_FROM = Instant.parse("2026-11-30T00:00:00Z");
+    /** The steps each trend read asked for, in order. */
+    final List<Integer> trendSteps = new java.util.concurrent.CopyOnWriteArrayList<>();
     final List<FleetScope> scopes = new java.util.concurrent.CopyOnWriteArrayList<>();
     volatile String failure;
     /** When set, no exporter has reported its sources (a Prometheus that has scraped none yet). */
@@ -117,6 +123,7 @@ final class FixedHistory implements FleetHistory {
     public UsageHistory usage(Instant at, Duration window, Duration settledAfter, FleetScope scope)
             throws SourceUnavailableException {
         check();
+        summaryCalls.incrementAndGet();
         if (owned) {
             // The brief's pod as the second pod of a Deployment rolled out mid-window.
             io.hamiobserve.domain.fleet.WorkloadGroup llm = new io.hamiobserve.domain.fleet.WorkloadGroup("",
@@ -161,6 +168,7 @@ final class FixedHistory implements FleetHistory {
     @Override
     public io.hamiobserve.domain.fleet.CardHours cardHours(Instant from, Instant to) throws SourceUnavailableException {
         check();
+        summaryCalls.incrementAndGet();
         double seconds = Duration.between(from, to).toSeconds();
         return new io.hamiobserve.domain.fleet.CardHours(from, to, List.of(
                 new io.hamiobserve.domain.fleet.CardAccrual("", "node-a", "GPU-A0", "NVIDIA A100-SXM4-80GB", seconds, 0),
@@ -178,13 +186,17 @@ final class FixedHistory implements FleetHistory {
             throws SourceUnavailableException {
         check();
         TrendSet.Grid grid = TrendSet.Grid.of(end, range, step);
+        trendSteps.add(grid.steps());
         List<Trend> trends = new ArrayList<>();
         for (Measure measure : List.of(Measure.TREND_MEMORY_TOTAL, Measure.TREND_MEMORY_ALLOCATED,
                 Measure.TREND_MEMORY_USED, Measure.TREND_CORES_ALLOCATED, Measure.TREND_UTILISATION)) {
             List<double[]> samples = new ArrayList<>();
-            // The first half of the range has no samples: it must be drawn as a gap.
-            for (int i = grid.steps() / 2; i < grid.steps(); i++) {
-                samples.add(new double[] {grid.at(i), measure.ordinal() * 1e9 + i});
+            // Nothing before TRENDS_FROM (the first half of the tests' day): it must be drawn as a
+            // gap. Each value is a function of its instant alone, as a range query's step is.
+            for (int i = 0; i < grid.steps(); i++) {
+                if (grid.at(i) >= TRENDS_FROM.getEpochSecond()) {
+                    samples.add(new double[] {grid.at(i), measure.ordinal() * 1e9 + grid.at(i) % 100_003});
+                }
             }
             trends.add(Trend.aligned(measure, "", QUERY, grid.first(), grid.step(), grid.steps(), samples));
         }

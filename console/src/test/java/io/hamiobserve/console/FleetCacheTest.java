@@ -61,4 +61,34 @@ class FleetCacheTest {
         assertTrue(cache.wedged().isEmpty(), cache.wedged().toString());
         never.countDown();
     }
+
+    @Test
+    void aChartReadAgainAsksOnlyForItsNewAndUnsettledStepsAndEqualsAWholeRead() throws Exception {
+        FixedHistory history = new FixedHistory();
+        FleetCache keeper = new FleetCache(history, Duration.ofSeconds(5), Duration.ofSeconds(5))
+                .renewing(Duration.ofMinutes(2));
+        io.hamiobserve.domain.fleet.TimeRange day = io.hamiobserve.domain.fleet.TimeRange.DAY;
+        io.hamiobserve.domain.fleet.TrendScope cluster = new io.hamiobserve.domain.fleet.TrendScope.Cluster();
+        Instant at = NOW.plusSeconds(30);
+        keeper.trends(cluster, at, day.length(), day.step());
+        assertEquals(java.util.List.of(241), history.trendSteps, "the first read is the whole day");
+        // A refresh a minute on, another, then one past the next step (6 min): the kept chart is
+        // continued from the step still settling at the last read (within FleetCache.SETTLING).
+        java.util.List<Integer> readsAsked = new java.util.ArrayList<>();
+        for (int minutes : new int[] {1, 2, 7, 8, 30}) {
+            Instant later = at.plus(Duration.ofMinutes(minutes));
+            history.trendSteps.clear();
+            io.hamiobserve.domain.fleet.TrendSet continued = keeper.trends(cluster, later, day.length(), day.step());
+            java.util.List<Integer> asked = java.util.List.copyOf(history.trendSteps);
+            assertEquals(history.trends(cluster, later, day.length(), day.step()), continued, "at +" + minutes + " min");
+            // At most the new steps and the one still settling (a read asks for two steps at least).
+            assertTrue(asked.size() <= 1 && asked.stream().allMatch(steps -> steps <= 2 + minutes / 6),
+                    "asked for " + asked + " steps at +" + minutes + " min");
+            readsAsked.addAll(asked);
+        }
+        // +1 (12:01:30): the step of 12:00, still settling at the first read (12:00:30), with the one
+        // before; +2: nothing; +7: the step of 12:06 (read 90 s after it, so settled); +8: nothing;
+        // +30: the four steps since.
+        assertEquals(java.util.List.of(2, 2, 4), readsAsked);
+    }
 }

@@ -99,7 +99,7 @@ class ConsoleRefreshTest {
                             assertTrue(kept.body().contains("as of <time>" + end + "</time>, refreshed every 1m"),
                                     page);
                         }
-                        assertEquals(digits(read.body()), digits(kept.body().replace(", refreshed every 1m", "")), page);
+                        assertEquals(digits(read.body()), digits(kept.body().replaceAll(", refreshed every 1m(, its summaries over a window every 1h)?", "")), page);
                     }
                     // The brief's pod's recommendation (2560 MiB), from the kept 14-day summary.
                     String advice = get(refreshed.server(), "/rightsizing?export=rightsizing.json").body();

@@ -50,6 +50,7 @@ import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.OptionalLong;
 import java.util.Set;
+import java.util.concurrent.Callable;
 
 /**
  * Every console page over a real Prometheus at two sizes, timed over HTTP as a browser asks
@@ -110,6 +111,19 @@ public final class ConsoleBenchmark {
             // Each query behind the fleet-wide pages, sent alone and timed: which ones dominate.
             queries(URI.create(args[1]), Instant.ofEpochSecond(Long.parseLong(args[2])),
                     Duration.ofDays(args.length > 3 ? Long.parseLong(args[3]) : 7));
+            return;
+        }
+        if (which.equals("refresh-cost")) {
+            // What each read of the console's background refresh costs Prometheus, alone and together.
+            refreshCost(URI.create(args[1]), Instant.ofEpochSecond(Long.parseLong(args[2])),
+                    args.length > 3 ? Integer.parseInt(args[3]) : 3);
+            return;
+        }
+        if (which.equals("refresh-steady")) {
+            // The console as deployed, its clock moving on from END: Prometheus's CPU per refresh.
+            refreshSteady(URI.create(args[1]), Instant.ofEpochSecond(Long.parseLong(args[2])),
+                    Duration.ofSeconds(args.length > 3 ? Long.parseLong(args[3]) : 60),
+                    Duration.ofMinutes(args.length > 4 ? Long.parseLong(args[4]) : 10));
             return;
         }
         if (which.equals("showback-attach")) {
@@ -488,8 +502,12 @@ public final class ConsoleBenchmark {
     }
 
     private static Served serve(FleetHistory history, ConsoleSettings settings, Instant at, boolean refresh) {
+        return serve(history, settings, Clock.fixed(at, ZoneOffset.UTC), refresh);
+    }
+
+    private static Served serve(FleetHistory history, ConsoleSettings settings, Clock clock, boolean refresh) {
         ConsoleRole role = new ConsoleRole(BuildInfo.current());
-        Console console = Console.create(role.observe(history), settings, Clock.fixed(at, ZoneOffset.UTC));
+        Console console = Console.create(role.observe(history), settings, clock);
         role.readyWhen(console::ready, console::notReadyReason);
         Servers.Served served = Servers.serve("127.0.0.1:0", role, EdgeConfig.defaults(), console::routing);
         if (refresh) {
@@ -518,6 +536,123 @@ public final class ConsoleBenchmark {
             return parts[0] + " " + parts[1] + " " + parts[2];
         } catch (java.io.IOException unreadable) {
             return "unknown";
+        }
+    }
+
+    /**
+     * The reads of the console's background refresh ({@code PageContext.refresh}), each alone and
+     * then all at once as the refresh sends them, {@code rounds} times: Prometheus's CPU seconds
+     * (its {@code process_cpu_seconds_total} before and after) and the wall time of each.
+     */
+    private static void refreshCost(URI prometheus, Instant at, int rounds) throws Exception {
+        FleetHistory history = PrometheusFleetHistory.at(prometheus, Duration.ofSeconds(300));
+        HttpClient client = HttpClient.newHttpClient();
+        io.hamiobserve.domain.fleet.TimeRange day = io.hamiobserve.domain.fleet.TimeRange.DAY;
+        Map<String, Callable<?>> reads = new java.util.LinkedHashMap<>();
+        reads.put("fleet now, every container", () -> history.readings(at,
+                io.hamiobserve.domain.fleet.FleetScope.EVERYTHING));
+        reads.put("fleet now, cards only", () -> history.readings(at, io.hamiobserve.domain.fleet.FleetScope.CARDS_ONLY));
+        reads.put("usage over the default window", () -> history.usage(at,
+                io.hamiobserve.domain.fleet.RightSizing.DEFAULT_WINDOW,
+                io.hamiobserve.domain.fleet.RightSizing.MIN_HISTORY, io.hamiobserve.domain.fleet.FleetScope.EVERYTHING));
+        reads.put("a week's card-hours", () -> history.cardHours(at.minus(Duration.ofDays(7)), at));
+        reads.put("the cluster's 24-hour trends", () -> history.trends(new io.hamiobserve.domain.fleet.TrendScope.Cluster(),
+                at, day.length(), day.step()));
+        System.out.printf("the console's refresh at %s, each read alone, %d rounds (load average %s)%n", at, rounds,
+                loadAverage());
+        double sum = 0;
+        for (Map.Entry<String, Callable<?>> read : reads.entrySet()) {
+            double[] cpu = new double[rounds];
+            double[] wall = new double[rounds];
+            for (int i = 0; i < rounds; i++) {
+                double before = prometheusCpuSeconds(client, prometheus);
+                long started = System.nanoTime();
+                read.getValue().call();
+                wall[i] = seconds(started);
+                cpu[i] = prometheusCpuSeconds(client, prometheus) - before;
+            }
+            Arrays.sort(cpu);
+            Arrays.sort(wall);
+            sum += cpu[rounds / 2];
+            System.out.printf("  %-32s Prometheus CPU %6.2f s median (min %.2f, max %.2f); wall %6.2f s%n",
+                    read.getKey(), cpu[rounds / 2], cpu[0], cpu[rounds - 1], wall[rounds / 2]);
+        }
+        System.out.printf("  sum of the medians %.2f CPU s%n", sum);
+        for (int i = 0; i < rounds; i++) {
+            double before = prometheusCpuSeconds(client, prometheus);
+            long started = System.nanoTime();
+            List<java.util.concurrent.Future<?>> all = new ArrayList<>();
+            try (var pool = java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor()) {
+                reads.values().forEach(read -> all.add(pool.submit(read)));
+                for (java.util.concurrent.Future<?> each : all) {
+                    each.get();
+                }
+            }
+            System.out.printf("  all at once: Prometheus CPU %.2f s, wall %.2f s (load average %s)%n",
+                    prometheusCpuSeconds(client, prometheus) - before, seconds(started), loadAverage());
+        }
+    }
+
+    /**
+     * The console as deployed over a Prometheus already holding the fleet, its clock running from
+     * {@code end} on as the wall clock does: Prometheus's CPU over {@code span} of refreshes every
+     * {@code interval}, less what Prometheus spent over as long a span with no console before it,
+     * per refresh (counted from the console's own log of each refresh).
+     */
+    private static void refreshSteady(URI prometheus, Instant end, Duration interval, Duration span) throws Exception {
+        HttpClient client = HttpClient.newHttpClient();
+        System.out.printf("the console's refresh every %s over %s, its clock from %s (load average %s)%n", interval,
+                span, end, loadAverage());
+        double idleBefore = prometheusCpuSeconds(client, prometheus);
+        Thread.sleep(span.toMillis() / 4);
+        double idlePerSecond = (prometheusCpuSeconds(client, prometheus) - idleBefore) / (span.toMillis() / 4000.0);
+        System.out.printf("  Prometheus alone: %.3f CPU s per second over %d s%n", idlePerSecond,
+                span.toSeconds() / 4);
+        java.util.concurrent.atomic.AtomicInteger refreshes = new java.util.concurrent.atomic.AtomicInteger();
+        java.util.logging.Logger log = java.util.logging.Logger.getLogger(Console.class.getName());
+        log.setLevel(java.util.logging.Level.FINE);
+        log.addHandler(new java.util.logging.Handler() {
+            @Override
+            public void publish(java.util.logging.LogRecord record) {
+                if (record.getMessage() != null && record.getMessage().startsWith("refreshed the fleet-wide")) {
+                    refreshes.incrementAndGet();
+                    System.out.printf("    %s %s%n", Instant.now(), record.getMessage());
+                }
+            }
+
+            @Override
+            public void flush() {
+            }
+
+            @Override
+            public void close() {
+            }
+        });
+        FleetHistory history = PrometheusFleetHistory.at(prometheus, Duration.ofSeconds(120));
+        double cpuBefore = prometheusCpuSeconds(client, prometheus);
+        long starting = System.nanoTime();
+        Clock clock = Clock.offset(Clock.systemUTC(), Duration.between(Instant.now(), end));
+        Served deployed = serve(history, ConsoleSettings.defaults().withRefresh(interval, Duration.ofMinutes(10)),
+                clock, true);
+        try {
+            while (status(client, deployed.port(), "/readyz") != 200) {
+                Thread.sleep(10);
+            }
+            double cpuReady = prometheusCpuSeconds(client, prometheus);
+            System.out.printf("  start → ready %.2f s, Prometheus CPU %.2f s (the first refresh)%n", seconds(starting),
+                    cpuReady - cpuBefore);
+            int counted = refreshes.get();
+            long measuring = System.nanoTime();
+            Thread.sleep(span.toMillis());
+            double cpu = prometheusCpuSeconds(client, prometheus) - cpuReady;
+            double measured = seconds(measuring);
+            int done = refreshes.get() - counted;
+            System.out.printf("  %d refreshes in %.0f s: Prometheus CPU %.2f s, %.2f s less its own %.2f s; "
+                    + "**%.2f CPU s per refresh** (load average %s)%n", done, measured, cpu,
+                    cpu - idlePerSecond * measured, idlePerSecond * measured,
+                    (cpu - idlePerSecond * measured) / Math.max(1, done), loadAverage());
+        } finally {
+            deployed.server().stop();
         }
     }
 

@@ -42,6 +42,13 @@ public final class ConsoleCommand implements Subcommand {
                     + "(default: ${DEFAULT-VALUE}; docs/console.md gives Prometheus's cost)")
     private Duration refresh;
 
+    @Option(names = "--console.summary-refresh-interval", paramLabel = "DURATION", defaultValue = "1h",
+            converter = Converters.PositiveDuration.class,
+            description = "read the summaries over a window (each container's use over 14 days, the week's "
+                    + "card-hours) again this often, never more often than the refresh; pages say how old they are "
+                    + "(default: ${DEFAULT-VALUE}; docs/console.md gives Prometheus's cost)")
+    private Duration summaryRefresh;
+
     @Option(names = "--console.ready-timeout", paramLabel = "DURATION", defaultValue = "60s",
             converter = Converters.PositiveDuration.class,
             description = "/readyz waits at most this long for the first read of those figures at start "
@@ -72,6 +79,7 @@ public final class ConsoleCommand implements Subcommand {
         ConsoleServing.Served served = ConsoleServing.serve(edge.edge(), console.bind(), ConsoleSettings.defaults()
                 .withRoutePrefix(console.routePrefix()).withPrometheusExternal(console.prometheusExternal())
                 .withRefresh(refresh, readyTimeout).withPrices(prices.prices())
+                .withSummaryRefresh(summaryRefresh.compareTo(refresh) < 0 ? refresh : summaryRefresh)
                 // A read waits for a slot, then has its own timeout: a page waits for no more than three.
                 .withReadLimit(prometheus.timeout().multipliedBy(3))
                 .withIdleAfter(idleAfter), history);
