@@ -91,7 +91,7 @@ abstract class FleetPage implements ConsolePage.Handler {
     Map<WorkloadRef, Recommendation> recommendations(Request request, List<Workload> workloads, Builder page,
                                                              FleetScope scope) throws SourceUnavailableException {
         UsageHistory usage = fleet.usage(request.at(), window(request), RightSizing.MIN_HISTORY, scope);
-        page.describes(usage.at()).queries(usage.provenance());
+        page.describes(usage.at(), PageContext.keptByRefresh(window(request), scope)).queries(usage.provenance());
         Map<WorkloadRef, Recommendation> byRef = new LinkedHashMap<>();
         RightSizing.recommendAll(workloads, usage).forEach(r -> byRef.put(r.workload(), r));
         return byRef;

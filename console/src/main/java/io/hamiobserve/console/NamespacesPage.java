@@ -32,14 +32,14 @@ final class NamespacesPage extends FleetPage {
 
     @Override
     public Result build(Request request) throws SourceUnavailableException {
-        Duration window = window(request, Duration.ofDays(7));
+        Duration window = window(request, PageContext.CARD_HOURS_WINDOW);
         fleet.ahead(() -> fleet.cardHours(request.at(), window));
         FleetState state = fleet.state(request.at(), FleetScope.EVERYTHING);
         Builder page = page("Namespaces", request, state);
         page.queries(state.provenance());
         // The Showback page's card-hours, grouped by namespace: one accounting for both pages.
         CardHours hours = fleet.cardHours(request.at(), window);
-        page.describes(hours.to()).queries(hours.provenance());
+        page.describes(hours.to(), window.equals(PageContext.CARD_HOURS_WINDOW)).queries(hours.provenance());
         Showback report = hours.report(Showback.Grouping.NAMESPACE, settings.prices());
         List<FleetState.NamespaceSummary> namespaces = new ArrayList<>(state.namespaces());
         for (Showback.Row row : report.rows()) {

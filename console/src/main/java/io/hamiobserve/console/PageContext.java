@@ -102,12 +102,20 @@ final class PageContext {
         if (summariesDue) {
             reads.add(() -> summaries.usage(at, RightSizing.DEFAULT_WINDOW, RightSizing.MIN_HISTORY,
                     FleetScope.EVERYTHING));
-            reads.add(() -> summaries.cardHours(at, Duration.ofDays(7)));
+            reads.add(() -> summaries.cardHours(at, CARD_HOURS_WINDOW));
         }
         keeper.all(reads);
         if (summariesDue) {
             summariesRead = at;
         }
+    }
+
+    /** The card-hours the background refresh keeps: a week's (showback's and the namespaces' default). */
+    static final Duration CARD_HOURS_WINDOW = Duration.ofDays(7);
+
+    /** Whether the background refresh keeps each container's use over {@code window} in {@code scope}. */
+    static boolean keptByRefresh(Duration window, FleetScope scope) {
+        return window.equals(RightSizing.DEFAULT_WINDOW) && scope.equals(FleetScope.EVERYTHING);
     }
 
     /** When the background refresh last read the summaries over a window; null before it has. */

@@ -98,11 +98,16 @@ final class PageKit {
         }
 
         /**
-         * The page also shows summaries over a window read at {@code other}: it says the older of
-         * its instants, and judges the summaries' age against their own refresh interval.
+         * The page also shows a summary over a window read at {@code other}: it says the older of
+         * its instants. One the background refresh keeps ({@code keptByRefresh}: the default window
+         * of every container) is judged old against its own interval, any other against the refresh's.
          */
-        Builder describes(Instant other) {
-            if (summariesAt == null || other.isBefore(summariesAt)) {
+        Builder describes(Instant other, boolean keptByRefresh) {
+            if (!keptByRefresh) {
+                if (other.isBefore(at)) {
+                    at = other;
+                }
+            } else if (summariesAt == null || other.isBefore(summariesAt)) {
                 summariesAt = other;
             }
             return this;

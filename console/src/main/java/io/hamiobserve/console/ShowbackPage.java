@@ -30,11 +30,11 @@ final class ShowbackPage extends FleetPage {
 
     @Override
     public Result build(Request request) throws SourceUnavailableException {
-        Duration window = window(request, Duration.ofDays(7));
+        Duration window = window(request, PageContext.CARD_HOURS_WINDOW);
         FleetState state = fleet.state(request.at(), FleetScope.CARDS_ONLY);
         Builder page = page("Showback", request, state);
         CardHours hours = fleet.cardHours(request.at(), window);
-        page.describes(hours.to()).queries(hours.provenance());
+        page.describes(hours.to(), window.equals(PageContext.CARD_HOURS_WINDOW)).queries(hours.provenance());
         ShowbackView view = ShowbackView.of(hours, request.get("by"), settings.prices());
         ShowbackView.FunnelSection funnel = ShowbackView.FunnelSection.of(hours, request.get("funnel"), links);
         Map<String, Rows<?>> tables = new java.util.HashMap<>(funnel.exports());
