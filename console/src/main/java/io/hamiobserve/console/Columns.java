@@ -29,14 +29,19 @@ final class Columns {
 
     /**
      * {@code table} with each row's cluster as its first column, for a page that spans several
-     * clusters (the rows of all of them; several names where clusters share a card's UUID or a
-     * node's name, which the rows join by).
+     * clusters (the rows of all of them, each of one cluster; several names only where clusters
+     * share a card's UUID), and each row's links opened in its cluster ({@code carry}: the link
+     * of a row, as the row's cluster opens it).
      */
-    static <R> Table<R> withCluster(Table<R> table, Function<R, String> cluster) {
+    static <R> Table<R> withCluster(Table<R> table, Function<R, String> cluster,
+                                    java.util.function.BiFunction<String, String, String> carry) {
         List<Table.Column<R>> columns = new java.util.ArrayList<>();
         columns.add(Table.<R>column("cluster", "Cluster", row -> Value.text(cluster.apply(row)))
                 .explained("the cluster that registers it, by the label that tells clusters apart"));
-        columns.addAll(table.columns());
+        for (Table.Column<R> column : table.columns()) {
+            columns.add(column.href() == null ? column
+                    : column.linked(row -> carry.apply(column.href().apply(row), cluster.apply(row))));
+        }
         return new Table<>(table.id(), table.title(), columns, table.defaultSort(), table.defaultDescending());
     }
 

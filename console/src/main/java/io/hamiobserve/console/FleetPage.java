@@ -55,11 +55,16 @@ abstract class FleetPage implements ConsolePage.Handler {
 
     /**
      * {@code table} with each row's cluster first where this page spans several clusters (a source
-     * that tells them apart, no cluster selected); unchanged for one cluster or a page of one.
+     * that tells them apart, no cluster selected), each row's links carrying its cluster so that
+     * they open that cluster's node, card or workload (a row named by two clusters, whose card
+     * UUID both register, links as the page does); unchanged for one cluster or a page of one.
      */
     <R> Table<R> withCluster(Table<R> table, java.util.function.Function<R, String> cluster) {
-        return context.clusters().size() > 1 && context.cluster().isEmpty() ? Columns.withCluster(table, cluster)
-                : table;
+        if (context.clusters().size() < 2 || context.cluster().isPresent()) {
+            return table;
+        }
+        return Columns.withCluster(table, cluster, (href, name) -> context.clusters().contains(name)
+                ? links.inCluster(href, name) : href);
     }
 
     /**
