@@ -31,8 +31,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The two-cluster demo's history in one real Prometheus: the same simulated fleet twice, one
- * labelled {@code cluster="east"}, the other {@code cluster="west"}, with the same node, pod and card
- * names (as two real clusters' often are) — the label alone keeps them apart.
+ * labelled {@code cluster="east"}, the other {@code cluster="west"}, with the same node and pod names
+ * (as two real clusters' often are) on cards of their own: the label keeps their rows apart.
  */
 class DemoClustersTest {
 
