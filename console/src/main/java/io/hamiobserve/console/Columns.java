@@ -146,9 +146,8 @@ final class Columns {
      * Workloads, with their peak and recommendation over the window when {@code recommendations}
      * has them (by workload).
      */
-    static Table<Workload> workloads(Links links, Map<io.hamiobserve.domain.fleet.WorkloadRef, Recommendation>
-            recommendations, String window) {
-        Function<Workload, Recommendation> advice = workload -> recommendations.get(workload.ref());
+    static Table<Workload> workloads(Links links, Map<Workload, Recommendation> recommendations, String window) {
+        Function<Workload, Recommendation> advice = recommendations::get;
         return new Table<>("workloads", "Workloads", List.of(
                 column("namespace", "Namespace", (Workload w) -> Value.text(w.ref().namespace())),
                 Table.<Workload>column("pod", "Pod", w -> Value.text(w.ref().pod()))

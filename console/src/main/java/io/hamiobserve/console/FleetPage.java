@@ -19,7 +19,6 @@ import io.hamiobserve.domain.fleet.Trend;
 import io.hamiobserve.domain.fleet.TrendSet;
 import io.hamiobserve.domain.fleet.UsageHistory;
 import io.hamiobserve.domain.fleet.Workload;
-import io.hamiobserve.domain.fleet.WorkloadRef;
 import io.hamiobserve.ports.SourceUnavailableException;
 
 import java.time.Duration;
@@ -93,13 +92,20 @@ abstract class FleetPage implements ConsolePage.Handler {
         return new Choices("Cluster", options);
     }
 
-    Map<WorkloadRef, Recommendation> recommendations(Request request, List<Workload> workloads, Builder page,
-                                                             FleetScope scope) throws SourceUnavailableException {
+    /**
+     * Each of {@code workloads}' recommendation, by the row itself: two clusters' rows of one
+     * namespace/pod/container are two workloads (their own cards), each with its own advice.
+     */
+    Map<Workload, Recommendation> recommendations(Request request, List<Workload> workloads, Builder page,
+                                                  FleetScope scope) throws SourceUnavailableException {
         UsageHistory usage = fleet.usage(request.at(), window(request), RightSizing.MIN_HISTORY, scope);
         page.describes(usage.at()).queries(usage.provenance());
-        Map<WorkloadRef, Recommendation> byRef = new LinkedHashMap<>();
-        RightSizing.recommendAll(workloads, usage).forEach(r -> byRef.put(r.workload(), r));
-        return byRef;
+        List<Recommendation> advice = RightSizing.recommendAll(workloads, usage);
+        Map<Workload, Recommendation> byRow = new LinkedHashMap<>();
+        for (int i = 0; i < workloads.size(); i++) {
+            byRow.put(workloads.get(i), advice.get(i));
+        }
+        return byRow;
     }
 
     static Duration window(Request request) {

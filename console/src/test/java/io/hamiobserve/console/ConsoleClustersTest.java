@@ -240,6 +240,13 @@ class ConsoleClustersTest {
                 .filter(line -> line.contains("llm-inference")).toList();
         assertEquals(2, llm.size(), llm.toString());
         assertTrue(llm.get(0).startsWith("east,") && llm.get(1).startsWith("west,"), llm.toString());
+        // Each row's own recommendation: east's cards have a history, west's (their own UUIDs) none.
+        assertFalse(llm.get(0).substring("east".length()).equals(llm.get(1).substring("west".length())),
+                llm.toString());
+
+        // A node page of All for the shared name: one cluster's node, its own cards alone.
+        String allNode = get(base + "/node?name=node-a").body();
+        assertTrue(allNode.contains("GPU-A0") != allNode.contains("GPU-WA0"), allNode);
 
         // The link opens that cluster's node: its own cards only.
         String westNode = get(base + "/node?name=node-a&cluster=west").body();
