@@ -233,7 +233,9 @@ public record FleetState(Instant at, List<Card> cards, List<Workload> workloads,
                 nodeClusters.computeIfAbsent(card.node(), node -> new TreeSet<>()).add(card.cluster());
             }
         }
-        Function<String, String> clusterOf = uuid -> named(cardClusters.getOrDefault(uuid, Set.of()));
+        Map<String, String> cardCluster = new HashMap<>();
+        cardClusters.forEach((uuid, registering) -> cardCluster.put(uuid, named(registering)));
+        Function<String, String> clusterOf = uuid -> cardCluster.getOrDefault(uuid, "");
 
         Map<String, List<WorkloadShare>> sharesByCard = new HashMap<>();
         shares.forEach(share -> sharesByCard.computeIfAbsent(share.uuid(), uuid -> new ArrayList<>()).add(share));
