@@ -29,14 +29,19 @@ final class Columns {
 
     /**
      * {@code table} with each row's cluster as its first column, for a page that spans several
-     * clusters (the rows of all of them; several names where clusters share a card's UUID or a
-     * node's name, which the rows join by).
+     * clusters (the rows of all of them, each of one cluster; several names only where clusters
+     * share a card's UUID), and each row's links opened in its cluster ({@code carry}: the link
+     * of a row, as the row's cluster opens it).
      */
-    static <R> Table<R> withCluster(Table<R> table, Function<R, String> cluster) {
+    static <R> Table<R> withCluster(Table<R> table, Function<R, String> cluster,
+                                    java.util.function.BiFunction<String, String, String> carry) {
         List<Table.Column<R>> columns = new java.util.ArrayList<>();
         columns.add(Table.<R>column("cluster", "Cluster", row -> Value.text(cluster.apply(row)))
                 .explained("the cluster that registers it, by the label that tells clusters apart"));
-        columns.addAll(table.columns());
+        for (Table.Column<R> column : table.columns()) {
+            columns.add(column.href() == null ? column
+                    : column.linked(row -> carry.apply(column.href().apply(row), cluster.apply(row))));
+        }
         return new Table<>(table.id(), table.title(), columns, table.defaultSort(), table.defaultDescending());
     }
 
@@ -141,9 +146,8 @@ final class Columns {
      * Workloads, with their peak and recommendation over the window when {@code recommendations}
      * has them (by workload).
      */
-    static Table<Workload> workloads(Links links, Map<io.hamiobserve.domain.fleet.WorkloadRef, Recommendation>
-            recommendations, String window) {
-        Function<Workload, Recommendation> advice = workload -> recommendations.get(workload.ref());
+    static Table<Workload> workloads(Links links, Map<Workload, Recommendation> recommendations, String window) {
+        Function<Workload, Recommendation> advice = recommendations::get;
         return new Table<>("workloads", "Workloads", List.of(
                 column("namespace", "Namespace", (Workload w) -> Value.text(w.ref().namespace())),
                 Table.<Workload>column("pod", "Pod", w -> Value.text(w.ref().pod()))

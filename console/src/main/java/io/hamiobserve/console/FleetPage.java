@@ -19,7 +19,6 @@ import io.hamiobserve.domain.fleet.Trend;
 import io.hamiobserve.domain.fleet.TrendSet;
 import io.hamiobserve.domain.fleet.UsageHistory;
 import io.hamiobserve.domain.fleet.Workload;
-import io.hamiobserve.domain.fleet.WorkloadRef;
 import io.hamiobserve.ports.SourceUnavailableException;
 
 import java.time.Duration;
@@ -55,11 +54,16 @@ abstract class FleetPage implements ConsolePage.Handler {
 
     /**
      * {@code table} with each row's cluster first where this page spans several clusters (a source
-     * that tells them apart, no cluster selected); unchanged for one cluster or a page of one.
+     * that tells them apart, no cluster selected), each row's links carrying its cluster so that
+     * they open that cluster's node, card or workload (a row named by two clusters, whose card
+     * UUID both register, links as the page does); unchanged for one cluster or a page of one.
      */
     <R> Table<R> withCluster(Table<R> table, java.util.function.Function<R, String> cluster) {
-        return context.clusters().size() > 1 && context.cluster().isEmpty() ? Columns.withCluster(table, cluster)
-                : table;
+        if (context.clusters().size() < 2 || context.cluster().isPresent()) {
+            return table;
+        }
+        return Columns.withCluster(table, cluster, (href, name) -> context.clusters().contains(name)
+                ? links.inCluster(href, name) : href);
     }
 
     /**
@@ -88,13 +92,20 @@ abstract class FleetPage implements ConsolePage.Handler {
         return new Choices("Cluster", options);
     }
 
-    Map<WorkloadRef, Recommendation> recommendations(Request request, List<Workload> workloads, Builder page,
-                                                             FleetScope scope) throws SourceUnavailableException {
+    /**
+     * Each of {@code workloads}' recommendation, by the row itself: two clusters' rows of one
+     * namespace/pod/container are two workloads (their own cards), each with its own advice.
+     */
+    Map<Workload, Recommendation> recommendations(Request request, List<Workload> workloads, Builder page,
+                                                  FleetScope scope) throws SourceUnavailableException {
         UsageHistory usage = fleet.usage(request.at(), window(request), RightSizing.MIN_HISTORY, scope);
         page.describes(usage.at(), PageContext.keptByRefresh(window(request), scope)).queries(usage.provenance());
-        Map<WorkloadRef, Recommendation> byRef = new LinkedHashMap<>();
-        RightSizing.recommendAll(workloads, usage).forEach(r -> byRef.put(r.workload(), r));
-        return byRef;
+        List<Recommendation> advice = RightSizing.recommendAll(workloads, usage);
+        Map<Workload, Recommendation> byRow = new LinkedHashMap<>();
+        for (int i = 0; i < workloads.size(); i++) {
+            byRow.put(workloads.get(i), advice.get(i));
+        }
+        return byRow;
     }
 
     static Duration window(Request request) {

@@ -89,6 +89,19 @@ final class Links {
         return to(WorkloadPage.PAGE, parameters);
     }
 
+    /**
+     * {@code href}, a link of this console's, opened in {@code cluster}: a row of a page over all
+     * clusters links to its own cluster's node, card or workload. A link that names a cluster
+     * already, or one elsewhere, is kept.
+     */
+    String inCluster(String href, String cluster) {
+        if (href == null || !href.startsWith(prefix + "/") || href.startsWith(asset(""))
+                || href.matches(".*[?&]" + CLUSTER + "=.*")) {
+            return href;
+        }
+        return href + (href.indexOf('?') < 0 ? '?' : '&') + CLUSTER + '=' + encode(cluster);
+    }
+
     String asset(String name) {
         return prefix + "/assets/" + name;
     }

@@ -15,7 +15,6 @@ import io.hamiobserve.domain.fleet.RightSizing;
 import io.hamiobserve.domain.fleet.TimeRange;
 import io.hamiobserve.domain.fleet.TrendScope;
 import io.hamiobserve.domain.fleet.Workload;
-import io.hamiobserve.domain.fleet.WorkloadRef;
 import io.hamiobserve.ports.SourceUnavailableException;
 
 import java.util.List;
@@ -43,9 +42,14 @@ final class NodePage extends FleetPage {
         Builder page = page("Node " + name, request, state).crumb("Overview", links.to(OverviewPage.PAGE)).crumb("Nodes", links.to(NodesPage.PAGE));
         Map<Measure, String> queries = page.queries(state.provenance());
         Optional<FleetState.NodeSummary> found = state.node(name);
-        List<Card> cards = state.cards().stream().filter(card -> card.node().equals(name)).toList();
-        List<Workload> workloads = state.workloads().stream().filter(w -> w.node().equals(name)).toList();
-        Map<WorkloadRef, Recommendation> advice = recommendations(request, workloads, page,
+        // The node's own cluster's cards and workloads (all of them without clusters): a page of All
+        // opened without cluster= for a name two clusters share shows the first cluster's node alone.
+        String cluster = found.map(FleetState.NodeSummary::cluster).orElse("");
+        List<Card> cards = state.cards().stream()
+                .filter(card -> card.node().equals(name) && state.cluster(card).equals(cluster)).toList();
+        List<Workload> workloads = state.workloads().stream()
+                .filter(w -> w.node().equals(name) && state.cluster(w).equals(cluster)).toList();
+        Map<Workload, Recommendation> advice = recommendations(request, workloads, page,
                 new FleetScope.OnNode(name));
         Table<Workload> workloadTable = Columns.workloads(links, advice, windowLabel(request));
         Optional<Result> export = export(request, Map.of("cards", rows(Columns.cards(links), cards),

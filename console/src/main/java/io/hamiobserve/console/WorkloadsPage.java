@@ -8,7 +8,6 @@ import io.hamiobserve.domain.fleet.FleetState;
 import io.hamiobserve.domain.fleet.Recommendation;
 import io.hamiobserve.domain.fleet.RightSizing;
 import io.hamiobserve.domain.fleet.Workload;
-import io.hamiobserve.domain.fleet.WorkloadRef;
 import io.hamiobserve.domain.fleet.WorkloadRecommendation;
 import io.hamiobserve.ports.SourceUnavailableException;
 
@@ -32,7 +31,7 @@ final class WorkloadsPage extends FleetPage {
         FleetState state = fleet.state(request.at(), FleetScope.EVERYTHING);
         Builder page = page("Workloads", request, state);
         page.queries(state.provenance());
-        Map<WorkloadRef, Recommendation> advice = recommendations(request, state.workloads(), page,
+        Map<Workload, Recommendation> advice = recommendations(request, state.workloads(), page,
                 FleetScope.EVERYTHING);
         Table<Workload> table = withCluster(Columns.workloads(links, advice, windowLabel(request)), state::cluster);
         // The same cached read as the recommendations above: one row per controller and container.

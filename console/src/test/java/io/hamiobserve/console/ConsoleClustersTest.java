@@ -162,6 +162,98 @@ class ConsoleClustersTest {
         assertFalse(get(base + "/nodes?cluster=east").body().contains(">Cluster<"));
     }
 
+    /** The fixed fleet once per cluster: the same node and pod names, each cluster's cards its own UUIDs. */
+    private static FleetReadings twice(FleetReadings r) {
+        java.util.function.UnaryOperator<String> west = uuid -> uuid.replace("GPU-", "GPU-W");
+        List<FleetReadings.Registered> registered = new ArrayList<>();
+        for (String cluster : List.of("east", "west")) {
+            java.util.function.UnaryOperator<String> uuid = cluster.equals("east") ? id -> id : west;
+            r.registered().forEach(card -> registered.add(new FleetReadings.Registered(card.node(),
+                    uuid.apply(card.uuid()), card.index(), card.model(), card.mode(), card.healthy(),
+                    card.memoryTotal(), card.memoryAllocated(), card.coresTotal(), card.coresAllocated(),
+                    card.slotsUsed(), card.slotsTotal(), card.coresAllocatedPercent(), cluster)));
+        }
+        List<FleetReadings.Host> hosts = new ArrayList<>(r.hosts());
+        r.hosts().forEach(host -> hosts.add(new FleetReadings.Host(host.node(), west.apply(host.uuid()),
+                host.memoryUsed(), host.utilisation(), host.temperature(), host.power(), host.beyondAllocation())));
+        List<FleetReadings.Allocation> allocations = new ArrayList<>(r.allocations());
+        r.allocations().forEach(a -> allocations.add(new FleetReadings.Allocation(a.namespace(), a.pod(),
+                a.containerIndex(), a.node(), west.apply(a.uuid()), a.memory(), a.cores())));
+        List<FleetReadings.Use> uses = new ArrayList<>(r.uses());
+        r.uses().forEach(u -> uses.add(new FleetReadings.Use(u.namespace(), u.pod(), u.container(), u.node(),
+                west.apply(u.uuid()), u.memory(), u.utilisation(), u.lastKernelSeconds())));
+        return new FleetReadings(r.at(), registered, hosts, allocations, r.names(), uses, r.unmanaged(), r.quotas(),
+                r.sources(), r.ledgerAges(), r.skips(), r.targetsDown(), r.containersByNode(), r.provenance(),
+                r.physical(), r.origins(), r.resources());
+    }
+
+    /** {@link #twice}'s readings of {@code cluster} alone, as its own source reads them. */
+    private static FleetReadings only(FleetReadings r, String cluster) {
+        FleetReadings both = twice(r);
+        List<FleetReadings.Registered> registered = both.registered().stream()
+                .filter(card -> card.cluster().equals(cluster)).toList();
+        java.util.Set<String> uuids = new java.util.HashSet<>(registered.stream()
+                .map(FleetReadings.Registered::uuid).toList());
+        return new FleetReadings(r.at(), registered,
+                both.hosts().stream().filter(host -> uuids.contains(host.uuid())).toList(),
+                both.allocations().stream().filter(a -> uuids.contains(a.uuid())).toList(), r.names(),
+                both.uses().stream().filter(u -> uuids.contains(u.uuid())).toList(), r.unmanaged(), r.quotas(),
+                r.sources(), r.ledgerAges(), r.skips(), r.targetsDown(), r.containersByNode(), r.provenance(),
+                r.physical(), r.origins(), r.resources());
+    }
+
+    @Test
+    void aNodeAndAPodBothClustersRunAreARowPerClusterEachLinkingInItsCluster() throws Exception {
+        whole.alter = ConsoleClustersTest::twice;
+        String base = start();
+        east.alter = r -> only(r, "east");
+        west.alter = r -> only(r, "west");
+        // The nodes of all: node-a twice, one row per cluster, each linking to its cluster's node.
+        for (String path : List.of("/nodes", "/")) {
+            String html = get(base + path).body();
+            assertTrue(html.contains("<a href=\"/gpu/node?name=node-a&amp;cluster=east\">node-a</a>"), path + html);
+            assertTrue(html.contains("<a href=\"/gpu/node?name=node-a&amp;cluster=west\">node-a</a>"), path + html);
+            assertFalse(html.contains("east, west"), path + html);
+        }
+        List<String> nodes = get(base + "/nodes?export=nodes.csv").body().lines().toList();
+        assertEquals(3, nodes.size(), nodes.toString());
+        assertTrue(nodes.get(1).startsWith("east,node-a,2,3,"), nodes.get(1));
+        assertTrue(nodes.get(2).startsWith("west,node-a,2,3,"), nodes.get(2));
+        String json = get(base + "/nodes?export=nodes.json").body();
+        assertTrue(json.indexOf("\"east\"") >= 0 && json.indexOf("\"west\"") > json.indexOf("\"east\""), json);
+
+        // The cards: each cluster's own, each linking to its card and node in its cluster.
+        String cards = get(base + "/cards").body();
+        assertTrue(cards.contains("href=\"/gpu/card?uuid=GPU-WA0&amp;cluster=west\""), cards);
+        assertTrue(cards.contains("href=\"/gpu/card?uuid=GPU-A0&amp;cluster=east\""), cards);
+        List<String> cardRows = get(base + "/cards?export=cards.csv").body().lines().skip(1).toList();
+        assertEquals(List.of("east", "east", "west", "west"),
+                cardRows.stream().map(line -> line.substring(0, line.indexOf(','))).toList());
+
+        // The workloads: ml-team/llm-inference once per cluster, each linking to its own.
+        String workloads = get(base + "/workloads").body();
+        for (String cluster : List.of("east", "west")) {
+            assertTrue(workloads.contains("href=\"/gpu/workload?namespace=ml-team&amp;pod=llm-inference"
+                    + "&amp;container=server&amp;cluster=" + cluster + "\""), cluster + workloads);
+        }
+        List<String> llm = get(base + "/workloads?export=workloads.csv").body().lines()
+                .filter(line -> line.contains("llm-inference")).toList();
+        assertEquals(2, llm.size(), llm.toString());
+        assertTrue(llm.get(0).startsWith("east,") && llm.get(1).startsWith("west,"), llm.toString());
+        // Each row's own recommendation: east's cards have a history, west's (their own UUIDs) none.
+        assertFalse(llm.get(0).substring("east".length()).equals(llm.get(1).substring("west".length())),
+                llm.toString());
+
+        // A node page of All for the shared name: one cluster's node, its own cards alone.
+        String allNode = get(base + "/node?name=node-a").body();
+        assertTrue(allNode.contains("GPU-A0") != allNode.contains("GPU-WA0"), allNode);
+
+        // The link opens that cluster's node: its own cards only.
+        String westNode = get(base + "/node?name=node-a&cluster=west").body();
+        assertTrue(westNode.contains("GPU-WA0"), westNode);
+        assertFalse(westNode.contains("GPU-A0<"), westNode);
+    }
+
     @Test
     void anUnknownOrHostileClusterIsRefusedWithTheClustersThereAre() throws Exception {
         String base = start();

@@ -307,21 +307,30 @@ public final class DemoCluster {
 
     /** The demo's cluster, as it is now; {@link #at} gives it at an instant of its past. */
     public static DemoCluster standard() {
+        return standard(0);
+    }
+
+    /**
+     * The demo's {@code ordinal}-th simulated cluster (from 0), as it is now: the same nodes and pods
+     * as the first (real clusters' names often are), on cards of its own: a GPU's UUID is unique in
+     * the world, so each cluster's cards have their own ({@link #uuid(int, String, int)}).
+     */
+    public static DemoCluster standard(int ordinal) {
         DemoCluster cluster = new DemoCluster();
         for (int i = 0; i < 4; i++) {
-            cluster.card(NODE_A, uuid("a100", i), i, 10, 40960, A100, "NVIDIA A100-SXM4-40GB", CardMode.HAMI_CORE);
+            cluster.card(NODE_A, uuid(ordinal, "a100", i), i, 10, 40960, A100, "NVIDIA A100-SXM4-40GB", CardMode.HAMI_CORE);
         }
-        cluster.card(NODE_B, uuid("h100", 0), 0, 10, 81559, H100, "NVIDIA H100 80GB HBM3", CardMode.HAMI_CORE);
-        cluster.card(NODE_B, uuid("h100", 1), 1, 7, 81559, H100, "NVIDIA H100 80GB HBM3", CardMode.MIG);
-        cluster.card(NODE_B, uuid("v100", 0), 2, 10, 32768, V100, "Tesla V100-SXM2-32GB", CardMode.HAMI_CORE);
+        cluster.card(NODE_B, uuid(ordinal, "h100", 0), 0, 10, 81559, H100, "NVIDIA H100 80GB HBM3", CardMode.HAMI_CORE);
+        cluster.card(NODE_B, uuid(ordinal, "h100", 1), 1, 7, 81559, H100, "NVIDIA H100 80GB HBM3", CardMode.MIG);
+        cluster.card(NODE_B, uuid(ordinal, "v100", 0), 2, 10, 32768, V100, "Tesla V100-SXM2-32GB", CardMode.HAMI_CORE);
 
-        String a0 = uuid("a100", 0);
-        String a1 = uuid("a100", 1);
-        String a2 = uuid("a100", 2);
-        String a3 = uuid("a100", 3);
-        String h0 = uuid("h100", 0);
-        String h1 = uuid("h100", 1);
-        String v0 = uuid("v100", 0);
+        String a0 = uuid(ordinal, "a100", 0);
+        String a1 = uuid(ordinal, "a100", 1);
+        String a2 = uuid(ordinal, "a100", 2);
+        String a3 = uuid(ordinal, "a100", 3);
+        String h0 = uuid(ordinal, "h100", 0);
+        String h1 = uuid(ordinal, "h100", 1);
+        String v0 = uuid(ordinal, "v100", 0);
 
         // The brief's workload: a Deployment of two replicas, each asking 8192 MiB and using about
         // 2100. It rolled out a new ReplicaSet (new pod names, the same use) ROLLOUT_AGO.
@@ -374,10 +383,10 @@ public final class DemoCluster {
         }
         cluster.history.add(new Pod(podRef("research", "mig-tuner-74c9f6d5b8-p2xrl", 12), NODE_B, PodPhase.RUNNING,
                 List.of(new Container("tuner", false, List.of(share(h1, 10240, 14)), List.of(7000L), true, true)),
-                List.of(new MigInstance(0, 0, h1, "1g.10gb", 0, 1, "MIG-" + uuid("mig", 0).substring(4), 7, 0)),
+                List.of(new MigInstance(0, 0, h1, "1g.10gb", 0, 1, "MIG-" + uuid(ordinal, "mig", 0).substring(4), 7, 0)),
                 Controller.deployment("research", "mig-tuner", "74c9f6d5b8"), Life.ALWAYS));
         cluster.pod(Controller.statefulSet("ml-team", "legacy-trainer").pod("0"), 13, NODE_B, PodPhase.RUNNING,
-                Life.ALWAYS, app("train", share(uuid("gone", 0), 4096, 20), 0));
+                Life.ALWAYS, app("train", share(uuid(ordinal, "gone", 0), 4096, 20), 0));
         // A DaemonSet: a model cache on every NVIDIA node, each with a small share.
         Controller cache = Controller.daemonSet("serving", "triton-model-cache");
         cluster.pod(cache.pod("8kq2x"), 22, NODE_A, PodPhase.RUNNING, Life.ALWAYS,
@@ -392,13 +401,13 @@ public final class DemoCluster {
 
         // Ascend in template mode: each card registers its AI cores, shares hold memory and 0 cores.
         for (int i = 0; i < 2; i++) {
-            cluster.cards.add(new Card(NPU_NODE, new RegisteredCard(ascendDieId(i), i, 7, 65536, 20, ASCEND, 0,
+            cluster.cards.add(new Card(NPU_NODE, new RegisteredCard(ascendDieId(ordinal, i), i, 7, 65536, 20, ASCEND, 0,
                     CardMode.HAMI_CORE, true), ASCEND, ASCEND, ASCEND_UNITS));
         }
         cluster.pod(Controller.deployment("ml-team", "npu-infer", "6d8f7c9b5").pod("t5vnb"), 14, NPU_NODE,
-                PodPhase.RUNNING, Life.ALWAYS, app("server", new DeviceShare(ascendDieId(0), ASCEND, 16384, 0), 12000));
+                PodPhase.RUNNING, Life.ALWAYS, app("server", new DeviceShare(ascendDieId(ordinal, 0), ASCEND, 16384, 0), 12000));
         cluster.pod(Controller.job("vision", "npu-finetune").pod("w8r3j"), 15, NPU_NODE, PodPhase.RUNNING,
-                Life.ALWAYS, app("trainer", new DeviceShare(ascendDieId(1), ASCEND, 32768, 0), 29000));
+                Life.ALWAYS, app("trainer", new DeviceShare(ascendDieId(ordinal, 1), ASCEND, 32768, 0), 29000));
 
         // A zombie: a process on gpu-node-a's card 3 that no HAMi share covers (started on the host,
         // outside Kubernetes): the driver lists it, no container's cache file or cgroup names it.
@@ -518,8 +527,13 @@ public final class DemoCluster {
      * labels its usage series with ({@code device_uuid}), and what npu-exporter labels {@code vdie_id}.
      */
     static String ascendDieId(int chip) {
-        long tag = 0x910B3L * 7919 + chip;
-        return String.format("%08X-%08X-%08X-%08X-%08X", 0x4A1C0000 + chip, tag & 0xFFFFFFFFL, 0x5E2F0000L + chip * 17,
+        return ascendDieId(0, chip);
+    }
+
+    /** {@link #ascendDieId(int)} of the {@code ordinal}-th cluster: the first's as ever, another's its own. */
+    static String ascendDieId(int ordinal, int chip) {
+        long tag = 0x910B3L * 7919 + chip + 0x10000L * ordinal;
+        return String.format("%08X-%08X-%08X-%08X-%08X", 0x4A1C0000 + chip + 0x100 * ordinal, tag & 0xFFFFFFFFL, 0x5E2F0000L + chip * 17,
                 (tag * 131) & 0xFFFFFFFFL, 0x00C0FFEEL + chip);
     }
 
@@ -535,9 +549,14 @@ public final class DemoCluster {
         return new PodRef(namespace, name, String.format("5c0e%04x-1b2d-4c3e-8f4a-%012x", serial, serial * 7919L));
     }
 
-    /** Stable, UUID-shaped card ids that say what they are. */
+    /** Stable, UUID-shaped card ids that say what they are (the first cluster's). */
     static String uuid(String model, int index) {
-        long tag = 0;
+        return uuid(0, model, index);
+    }
+
+    /** {@link #uuid(String, int)} of the {@code ordinal}-th cluster: the first's as ever, another's its own. */
+    static String uuid(int ordinal, String model, int index) {
+        long tag = ordinal;
         for (char c : model.toCharArray()) {
             tag = tag * 31 + c;
         }

@@ -185,10 +185,12 @@ public final class DemoCommand implements Subcommand {
         }
         EdgeStartup.Checked checked = EdgeStartup.check(edgeConfig, binds);
         List<Simulated> clusters = new ArrayList<>(List.of(first));
-        for (String name : clusterNames.subList(1, clusterNames.size())) {
-            // Another cluster like the first (the same node, pod and card names, as real clusters' often
-            // are), with exporters of its own; only its cluster label tells its series apart.
-            DemoWorkload other = new DemoWorkload(DemoCluster.standard(), workload.clock());
+        for (int ordinal = 1; ordinal < clusterNames.size(); ordinal++) {
+            String name = clusterNames.get(ordinal);
+            // Another cluster like the first (the same node and pod names, as real clusters' often are,
+            // on cards with UUIDs of its own), with exporters of its own; its cluster label tells its
+            // series apart.
+            DemoWorkload other = new DemoWorkload(DemoCluster.standard(ordinal), workload.clock());
             DemoCacheRoot otherFiles = DemoCacheRoot.create();
             clusters.add(new Simulated(name, other, new AllocationRole(DemoSources.ledger(other), legacy.on(),
                     ContainerSeries.POD_EFFECTIVE, build, Shard.ALL, other.clock()),

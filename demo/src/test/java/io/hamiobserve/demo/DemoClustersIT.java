@@ -19,6 +19,7 @@ import java.util.regex.Pattern;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -96,6 +97,13 @@ class DemoClustersIT {
             }
             assertTrue(choices.contains(">All</a>") && choices.contains("cluster=east\">east</a>")
                     && choices.contains("cluster=west\">west</a>"), "the cluster selector: " + choices + "\n" + page);
+            // The nodes of all: each cluster's node-a its own row, on its own cards, opening its cluster's.
+            String nodes = get(client, console + "/nodes?export=nodes.csv");
+            assertTrue(nodes.lines().anyMatch(row -> row.startsWith("east," + DemoCluster.NODE_A + ",4,"))
+                    && nodes.lines().anyMatch(row -> row.startsWith("west," + DemoCluster.NODE_A + ",4,")), nodes);
+            assertFalse(nodes.contains("east, west"), nodes);
+            String nodesPage = get(client, console + "/nodes");
+            assertTrue(nodesPage.contains("node?name=" + DemoCluster.NODE_A + "&amp;cluster=west\""), nodesPage);
         } finally {
             demo.destroy();
             if (!demo.waitFor(20, TimeUnit.SECONDS)) {

@@ -3,6 +3,7 @@ package io.hamiobserve.demo;
 import io.hamiobserve.adapters.prometheus.LocalPrometheus;
 import io.hamiobserve.adapters.prometheus.PrometheusFleetHistory;
 import io.hamiobserve.domain.fleet.FleetScope;
+import io.hamiobserve.domain.fleet.FleetState;
 import io.hamiobserve.domain.fleet.RightSizing;
 import io.hamiobserve.domain.fleet.UsageHistory;
 import io.hamiobserve.domain.fleet.WorkloadGroup;
@@ -30,8 +31,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The two-cluster demo's history in one real Prometheus: the same simulated fleet twice, one
- * labelled {@code cluster="east"}, the other {@code cluster="west"}, with the same node, pod and card
- * names (as two real clusters' often are) — the label alone keeps them apart.
+ * labelled {@code cluster="east"}, the other {@code cluster="west"}, with the same node and pod names
+ * (as two real clusters' often are) on cards of their own: the label keeps their rows apart.
  */
 class DemoClustersTest {
 
@@ -41,8 +42,10 @@ class DemoClustersTest {
         Instant end = now.minusSeconds(1);
         List<Path> files = new ArrayList<>();
         try {
-            for (String cluster : List.of("east", "west")) {
-                DemoHistory history = new DemoHistory(DemoCluster.standard(), now, cluster);
+            List<String> names = List.of("east", "west");
+            for (int ordinal = 0; ordinal < names.size(); ordinal++) {
+                String cluster = names.get(ordinal);
+                DemoHistory history = new DemoHistory(DemoCluster.standard(ordinal), now, cluster);
                 Path file = Files.createTempFile("demo-clusters-" + cluster, ".om");
                 files.add(file);
                 // The last hours (as the demo loads before it starts): enough for right-sizing.
@@ -53,11 +56,22 @@ class DemoClustersTest {
                     Duration.ofSeconds(60))) {
                 PrometheusFleetHistory history = PrometheusFleetHistory.at(prometheus.url(), Duration.ofSeconds(30));
                 // The clusters are asked alongside the fleet's present (and kept a while).
-                history.readings(end, FleetScope.EVERYTHING);
+                FleetState state = FleetState.of(history.readings(end, FleetScope.EVERYTHING));
                 for (int wait = 0; wait < 50 && history.clusters().isEmpty(); wait++) {
                     Thread.sleep(100);
                 }
                 assertEquals(List.of("east", "west"), history.clusters());
+                // The same node names, each cluster's its own rows on its own cards.
+                List<String> nodes = state.nodes().stream().map(node -> state.cluster(node) + " " + node.name()
+                        + " " + node.cards()).toList();
+                assertEquals(List.of("east " + DemoCluster.NODE_A + " 4", "west " + DemoCluster.NODE_A + " 4"),
+                        nodes.stream().filter(row -> row.contains(" " + DemoCluster.NODE_A + " ")).toList(),
+                        nodes.toString());
+                List<String> llmRows = state.workloads().stream()
+                        .filter(workload -> workload.ref().pod().startsWith("llm-inference-"))
+                        .map(state::cluster).distinct().toList();
+                assertEquals(List.of("east", "west"), llmRows, state.workloads().toString());
+                assertTrue(state.cards().stream().map(state::cluster).noneMatch(name -> name.contains(",")));
 
                 UsageHistory usage = history.usage(end, RightSizing.DEFAULT_WINDOW, RightSizing.MIN_HISTORY,
                         FleetScope.EVERYTHING);
@@ -84,6 +98,25 @@ class DemoClustersTest {
                 Files.deleteIfExists(file);
             }
         }
+    }
+
+    @Test
+    void anotherClusterRunsTheSameNodesAndPodsOnCardsOfItsOwn() {
+        DemoCluster first = DemoCluster.standard(0);
+        DemoCluster second = DemoCluster.standard(1);
+        List<String> firstCards = first.cards().stream().map(card -> card.registration().uuid()).toList();
+        List<String> secondCards = second.cards().stream().map(card -> card.registration().uuid()).toList();
+        assertEquals(DemoCluster.standard().cards().stream().map(card -> card.registration().uuid()).toList(),
+                firstCards, "the first cluster is the demo's one, unchanged");
+        assertEquals(firstCards.size(), new java.util.HashSet<>(secondCards).size());
+        assertTrue(secondCards.stream().noneMatch(firstCards::contains), secondCards + " " + firstCards);
+        assertEquals(first.registeringNodes(), second.registeringNodes());
+        assertEquals(first.pods().stream().map(pod -> pod.ref().name()).toList(),
+                second.pods().stream().map(pod -> pod.ref().name()).toList());
+        // Every share of the second cluster's pods is on one of its own cards (or on none registered,
+        // as the first's pod of a card gone).
+        second.pods().forEach(pod -> pod.containers().forEach(container -> container.shares().forEach(share ->
+                assertFalse(firstCards.contains(share.uuid()), pod + " " + share))));
     }
 
     @Test

@@ -149,7 +149,7 @@ public final class PrometheusFleetHistory implements FleetHistory {
     /**
      * The clusters the engine holds, by {@link #clusterLabel}, asked with the fleet now at most
      * every {@link #CLUSTERS_KEPT}: one engine behind several clusters is said on every page, as the
-     * figures are summed across them (a node name two clusters share is one node here).
+     * figures are summed across them (each node, card and workload row is one cluster's).
      */
     private void askClusters(Instant at) {
         if (whole != this) {
@@ -183,7 +183,7 @@ public final class PrometheusFleetHistory implements FleetHistory {
                 + (found.size() > 5 ? " and " + (found.size() - 5) + " more" : "");
         return found.size() == 1 ? "cluster " + names + " (label " + clusterLabel + ")"
                 : found.size() + " clusters by label " + clusterLabel + " (" + names + "): figures are summed across "
-                + "them, and a node name two clusters share is one node";
+                + "them, and each node, card and workload is one cluster's";
     }
 
     /**

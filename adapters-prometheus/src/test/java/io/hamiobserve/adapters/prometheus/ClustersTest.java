@@ -2,6 +2,7 @@ package io.hamiobserve.adapters.prometheus;
 
 import io.hamiobserve.domain.fleet.FleetReadings;
 import io.hamiobserve.domain.fleet.FleetScope;
+import io.hamiobserve.domain.fleet.FleetState;
 import io.hamiobserve.domain.fleet.TrendScope;
 import io.hamiobserve.domain.fleet.TrendSet;
 import io.hamiobserve.domain.fleet.Measure;
@@ -25,7 +26,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * Two clusters behind one engine, told apart by a {@code cluster} label that the scrape's target
  * labels put on every series (as a relabeling or Prometheus's external labels do): the whole
- * history sums them and names both; a history narrowed to one reads only that one's series, in
+ * history sums them and names both, a node or pod name both use being one row per cluster; a history narrowed to one reads only that one's series, in
  * every query; a hostile name selects nothing and breaks no query.
  */
 class ClustersTest {
@@ -97,6 +98,41 @@ class ClustersTest {
             FleetReadings hostile = history.inCluster("west\"} or vector(1) # \\").readings(Instant.now(),
                     FleetScope.EVERYTHING);
             assertEquals(Set.of(), uuids(hostile));
+        }
+    }
+
+    /** West running east's node and pod names on cards of its own. */
+    private static final String WEST_SAME_NAMES = """
+            # TYPE hami_gpu_memory_limit_bytes gauge
+            hami_gpu_memory_limit_bytes{node="node-a",device_uuid="GPU-W0",device_index="0",device_type="NVIDIA L4"} 2.5769803776e+10
+            hami_gpu_memory_limit_bytes{node="node-a",device_uuid="GPU-W1",device_index="1",device_type="NVIDIA L4"} 2.5769803776e+10
+            # TYPE hami_vgpu_memory_allocated_bytes gauge
+            hami_vgpu_memory_allocated_bytes{namespace="ml-team",pod="llm",container_index="0",node="node-a",device_uuid="GPU-W1"} 4.294967296e+09
+            # TYPE hami_observe_vgpu_container_memory_allocated_bytes gauge
+            hami_observe_vgpu_container_memory_allocated_bytes{namespace="ml-team",pod="llm",container_index="0",container="server",node="node-a",device_uuid="GPU-W1"} 4.294967296e+09
+            """;
+
+    @Test
+    void aNodeAndAPodThatBothClustersNameAreOneRowPerCluster() throws Exception {
+        ServerSocket eastEndpoint = ReplicatedSchedulerTest.serve(EAST);
+        ServerSocket westEndpoint = ReplicatedSchedulerTest.serve(WEST_SAME_NAMES);
+        Map<String, Map<String, String>> targets = new LinkedHashMap<>();
+        targets.put("127.0.0.1:" + eastEndpoint.getLocalPort(), Map.of("cluster", "east"));
+        targets.put("127.0.0.1:" + westEndpoint.getLocalPort(), Map.of("cluster", "west"));
+        try (eastEndpoint; westEndpoint; LocalPrometheus prometheus = LocalPrometheus.start(
+                List.of(new LocalPrometheus.Job("hami-observe-scheduler", targets)), Duration.ofSeconds(1), List.of(),
+                Duration.ofSeconds(60))) {
+            assertEquals(2, ReplicatedSchedulerTest.value(new PrometheusApi(prometheus.url(), Duration.ofSeconds(20)),
+                    "count(count by (cluster) (hami_gpu_memory_limit_bytes))", 2, Duration.ofSeconds(30)));
+            FleetState state = FleetState.of(PrometheusFleetHistory.at(prometheus.url(), Duration.ofSeconds(20))
+                    .readings(Instant.now(), FleetScope.EVERYTHING));
+            assertEquals(List.of("east node-a 1 cards 40 GiB", "west node-a 2 cards 48 GiB"), state.nodes().stream()
+                    .map(node -> state.cluster(node) + " " + node.name() + " " + node.cards() + " cards "
+                            + Math.round(node.memoryTotal().orElseThrow() / (1L << 30)) + " GiB").toList());
+            assertEquals(List.of("east ml-team/llm GPU-A0", "west ml-team/llm GPU-W1"),
+                    state.workloads().stream().map(workload -> state.cluster(workload) + " "
+                            + workload.ref().namespace() + "/" + workload.ref().pod() + " "
+                            + String.join(",", workload.cards())).toList());
         }
     }
 

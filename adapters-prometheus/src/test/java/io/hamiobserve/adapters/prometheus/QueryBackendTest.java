@@ -302,7 +302,7 @@ class QueryBackendTest {
             Thread.sleep(20);
         }
         assertTrue(history.description().endsWith(" · 2 clusters by label k8s_cluster (east, west): figures are "
-                + "summed across them, and a node name two clusters share is one node"), history.description());
+                + "summed across them, and each node, card and workload is one cluster's"), history.description());
         assertThrows(IllegalArgumentException.class, () -> PrometheusFleetHistory.at(BackendConfig.of(
                 URI.create("http://backend:9090")), Duration.ofSeconds(1), "a-b"));
     }

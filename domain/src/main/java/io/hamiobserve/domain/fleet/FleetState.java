@@ -18,8 +18,16 @@ import java.util.function.Function;
  * The fleet at one instant, joined from {@link FleetReadings}: every card with the containers on
  * it, every workload with its cards, per node and per namespace summaries, and the exporters'
  * health. Every list is sorted, so two states of the same readings compare and render alike.
- * {@code clusterOfCard} (by UUID) and {@code clusterOfNode} (by name) say which cluster registers
+ * {@code clusterOfCard} (by UUID) and {@code clusterOfNode} (by name) say which clusters register
  * each, where the source tells clusters apart ({@link #cluster(Card)}).
+ *
+ * <p>Where it does, a card keeps its UUID as its key (a GPU's UUID is unique in the world) and its
+ * cluster is the one that registers it; a node is keyed by (cluster, name) and a workload by
+ * (cluster, namespace/pod/container), their cluster being that of the cards they hold, so two
+ * clusters' {@code node-a} are two rows. Lists are sorted by cluster first: without clusters the
+ * cluster is empty everywhere and the rows and their order are as without that key. A card that two
+ * clusters both register (colliding UUIDs: a broken source) stays one row named by both clusters
+ * ("east, west"), and so does the node or workload row its shares fall in.
  */
 public record FleetState(Instant at, List<Card> cards, List<Workload> workloads, List<NodeSummary> nodes,
                          List<NamespaceSummary> namespaces, Health health, Map<Measure, Provenance> provenance,
@@ -38,10 +46,15 @@ public record FleetState(Instant at, List<Card> cards, List<Workload> workloads,
         clusterOfNode = sortedCopy(clusterOfNode);
     }
 
-    /** Per node: its cards and workloads, summed. */
+    /**
+     * Per node: its cards and workloads, summed. {@code cluster} is the cluster whose cards it
+     * registers (empty where the source tells no clusters apart): two clusters' nodes of one name are
+     * two summaries.
+     */
     public record NodeSummary(String name, int cards, int workloads, Figure memoryTotal, Figure memoryAllocated,
                               Figure memoryUsed, Figure coresTotal, Figure coresAllocated, Figure utilisation,
-                              int cardsWithoutUsage, int sourcesFailing, Figure coresAllocatedFraction) {
+                              int cardsWithoutUsage, int sourcesFailing, Figure coresAllocatedFraction,
+                              String cluster) {
     }
 
     /**
@@ -210,6 +223,20 @@ public record FleetState(Instant at, List<Card> cards, List<Workload> workloads,
         }
         shares.sort(Comparator.comparing(WorkloadShare::workload).thenComparing(WorkloadShare::uuid));
 
+        // Which cluster registers each card and each node, named in full where two clusters hold the
+        // same UUID (a broken source: that card's row is both clusters' together).
+        Map<String, Set<String>> cardClusters = new HashMap<>();
+        Map<String, Set<String>> nodeClusters = new HashMap<>();
+        for (FleetReadings.Registered card : readings.registered()) {
+            if (!card.cluster().isEmpty()) {
+                cardClusters.computeIfAbsent(card.uuid(), uuid -> new TreeSet<>()).add(card.cluster());
+                nodeClusters.computeIfAbsent(card.node(), node -> new TreeSet<>()).add(card.cluster());
+            }
+        }
+        Map<String, String> cardCluster = new HashMap<>();
+        cardClusters.forEach((uuid, registering) -> cardCluster.put(uuid, named(registering)));
+        Function<String, String> clusterOf = uuid -> cardCluster.getOrDefault(uuid, "");
+
         Map<String, List<WorkloadShare>> sharesByCard = new HashMap<>();
         shares.forEach(share -> sharesByCard.computeIfAbsent(share.uuid(), uuid -> new ArrayList<>()).add(share));
 
@@ -232,27 +259,30 @@ public record FleetState(Instant at, List<Card> cards, List<Workload> workloads,
                         cardOrigins.get(host.uuid())));
             }
         }
-        cards.sort(Comparator.comparing(Card::node).thenComparingInt(Card::index).thenComparing(Card::uuid));
+        cards.sort(Comparator.comparing((Card card) -> clusterOf.apply(card.uuid())).thenComparing(Card::node)
+                .thenComparingInt(Card::index).thenComparing(Card::uuid));
 
-        Map<WorkloadRef, List<WorkloadShare>> byWorkload = new TreeMap<>();
-        shares.forEach(share -> byWorkload.computeIfAbsent(share.workload(), ref -> new ArrayList<>()).add(share));
+        // A workload is keyed by its cluster and its reference: a namespace/pod/container that two
+        // clusters both run is two workloads, each holding its own cluster's shares.
+        Map<Keyed<WorkloadRef>, List<WorkloadShare>> byWorkload = new TreeMap<>();
+        shares.forEach(share -> byWorkload.computeIfAbsent(new Keyed<>(clusterOf.apply(share.uuid()),
+                share.workload()), key -> new ArrayList<>()).add(share));
         List<Workload> workloads = new ArrayList<>();
-        byWorkload.forEach((ref, parts) -> workloads.add(new Workload(ref, parts.getFirst().node(), parts)));
+        byWorkload.forEach((key, parts) -> workloads.add(new Workload(key.key(), parts.getFirst().node(), parts)));
 
-        // Which cluster registers each card and each node, named in full where two clusters hold the
-        // same UUID or node name (the rows join by those, so such a row is both clusters' together).
-        Map<String, Set<String>> cardClusters = new HashMap<>();
-        Map<String, Set<String>> nodeClusters = new HashMap<>();
-        for (FleetReadings.Registered card : readings.registered()) {
-            if (!card.cluster().isEmpty()) {
-                cardClusters.computeIfAbsent(card.uuid(), uuid -> new TreeSet<>()).add(card.cluster());
-                nodeClusters.computeIfAbsent(card.node(), node -> new TreeSet<>()).add(card.cluster());
-            }
-        }
         return new FleetState(readings.at(), cards, workloads,
-                nodes(cards, workloads, readings.containersByNode(), readings.sources()),
+                nodes(cards, workloads, clusterOf, readings.containersByNode(), readings.sources()),
                 namespaces(workloads, readings.quotas()), health(readings), readings.provenance(),
                 cardClusters, nodeClusters);
+    }
+
+    /** A row's key within its cluster (empty where the source tells no clusters apart), sorted by cluster first. */
+    private record Keyed<K extends Comparable<? super K>>(String cluster, K key) implements Comparable<Keyed<K>> {
+        @Override
+        public int compareTo(Keyed<K> other) {
+            int byCluster = cluster.compareTo(other.cluster);
+            return byCluster != 0 ? byCluster : key.compareTo(other.key);
+        }
     }
 
     private static Map<String, Set<String>> sortedCopy(Map<String, Set<String>> clusters) {
@@ -274,9 +304,9 @@ public record FleetState(Instant at, List<Card> cards, List<Workload> workloads,
         return named(clusterOfCard.getOrDefault(card.uuid(), Set.of()));
     }
 
-    /** The cluster(s) whose cards {@code node} registers (as {@link #cluster(Card)}). */
+    /** The cluster whose cards {@code node} registers (as {@link #cluster(Card)}). */
     public String cluster(NodeSummary node) {
-        return named(clusterOfNode.getOrDefault(node.name(), Set.of()));
+        return node.cluster();
     }
 
     /** The cluster(s) of the cards {@code workload} holds shares of (as {@link #cluster(Card)}). */
@@ -309,23 +339,30 @@ public record FleetState(Instant at, List<Card> cards, List<Workload> workloads,
         return readings.resources().getOrDefault(model, CardResources.HAMI_DEFAULT);
     }
 
-    private static List<NodeSummary> nodes(List<Card> cards, List<Workload> workloads, Map<String, Long> counted,
+    /**
+     * Per (cluster, node), the cluster being that of its cards. The containers counted per node
+     * ({@code counted}) and the exporters' statuses carry no cluster: they count by the node's name.
+     */
+    private static List<NodeSummary> nodes(List<Card> cards, List<Workload> workloads,
+                                           Function<String, String> clusterOf, Map<String, Long> counted,
                                            List<FleetReadings.SourceStatus> sources) {
-        Map<String, List<Card>> cardsByNode = new TreeMap<>();
-        cards.forEach(card -> cardsByNode.computeIfAbsent(card.node(), node -> new ArrayList<>()).add(card));
-        Map<String, Integer> workloadsByNode = new HashMap<>();
-        workloads.forEach(workload -> workloadsByNode.merge(workload.node(), 1, Integer::sum));
-        counted.forEach((node, count) -> workloadsByNode.merge(node, count.intValue(), Integer::sum));
+        Map<Keyed<String>, List<Card>> cardsByNode = new TreeMap<>();
+        cards.forEach(card -> cardsByNode.computeIfAbsent(new Keyed<>(clusterOf.apply(card.uuid()), card.node()),
+                node -> new ArrayList<>()).add(card));
+        Map<Keyed<String>, Integer> workloadsByNode = new HashMap<>();
+        workloads.forEach(workload -> workloadsByNode.merge(new Keyed<>(clusterOf.apply(
+                workload.shares().getFirst().uuid()), workload.node()), 1, Integer::sum));
         Map<String, Integer> failing = new HashMap<>();
         sources.stream().filter(source -> !source.ok() && !source.node().isEmpty())
                 .forEach(source -> failing.merge(source.node(), 1, Integer::sum));
         List<NodeSummary> nodes = new ArrayList<>();
-        cardsByNode.forEach((node, onNode) -> nodes.add(new NodeSummary(node, onNode.size(),
-                workloadsByNode.getOrDefault(node, 0), total(onNode, Card::memoryTotal),
+        cardsByNode.forEach((key, onNode) -> nodes.add(new NodeSummary(key.key(), onNode.size(),
+                workloadsByNode.getOrDefault(key, 0) + counted.getOrDefault(key.key(), 0L).intValue(),
+                total(onNode, Card::memoryTotal),
                 total(onNode, Card::memoryAllocated), total(onNode, Card::memoryUsed), total(onNode, Card::coresTotal),
                 total(onNode, Card::coresAllocated), total(onNode, Card::utilisation),
                 (int) onNode.stream().filter(card -> !card.memoryUsed().isKnown()).count(),
-                failing.getOrDefault(node, 0), coresAllocatedFraction(onNode))));
+                failing.getOrDefault(key.key(), 0), coresAllocatedFraction(onNode), key.cluster())));
         return nodes;
     }
 
@@ -401,8 +438,14 @@ public record FleetState(Instant at, List<Card> cards, List<Workload> workloads,
         return cards.stream().filter(card -> card.uuid().equals(uuid)).findFirst();
     }
 
+    /** The node of this name: the first cluster's where clusters share the name ({@link #node(String, String)}). */
     public Optional<NodeSummary> node(String name) {
         return nodes.stream().filter(node -> node.name().equals(name)).findFirst();
+    }
+
+    /** The node of this name in {@code cluster} (empty where the source tells no clusters apart). */
+    public Optional<NodeSummary> node(String cluster, String name) {
+        return nodes.stream().filter(node -> node.cluster().equals(cluster) && node.name().equals(name)).findFirst();
     }
 
     public Optional<Workload> workload(WorkloadRef ref) {

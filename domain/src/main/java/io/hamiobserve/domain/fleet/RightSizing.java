@@ -178,21 +178,33 @@ public final class RightSizing {
 
     /**
      * Recommendations per workload (a controller's container across every pod it had in the
-     * window), in the workloads' order. {@code now} gives the requests of the pods running now; a
-     * pod the history names no owner of is its own workload.
+     * window), in the workloads' order. {@code now} gives the requests of the pods running now (a
+     * pod name two clusters run joins the workload of its own cards' cluster); a pod the history
+     * names no owner of is its own workload.
      */
     public static List<WorkloadRecommendation> byWorkload(List<Workload> now, UsageHistory history) {
-        Map<List<String>, WorkloadGroup> ownerOf = new HashMap<>();
+        // A pod's owner per cluster (one, "", without clusters), and each card's cluster: a pod running
+        // now joins its own cluster's workload, told by its cards, where two clusters run its name.
+        Map<List<String>, Map<String, WorkloadGroup>> ownerOf = new HashMap<>();
+        Map<String, String> clusterOfCard = new HashMap<>();
         Map<WorkloadGroup, List<UsageHistory.ShareHistory>> shares = new java.util.TreeMap<>();
         for (UsageHistory.ShareHistory share : history.shares()) {
-            ownerOf.putIfAbsent(List.of(share.namespace(), share.pod(), share.container()), share.workload());
+            ownerOf.computeIfAbsent(List.of(share.namespace(), share.pod(), share.container()),
+                    key -> new java.util.LinkedHashMap<>()).putIfAbsent(share.workload().cluster(), share.workload());
+            if (!share.uuid().isEmpty()) {
+                clusterOfCard.putIfAbsent(share.uuid(), share.workload().cluster());
+            }
             shares.computeIfAbsent(share.workload(), group -> new ArrayList<>()).add(share);
         }
         Map<WorkloadGroup, List<Workload>> running = new java.util.TreeMap<>();
         for (Workload workload : now) {
             WorkloadRef ref = workload.ref();
-            WorkloadGroup group = ownerOf.getOrDefault(List.of(ref.namespace(), ref.pod(), ref.container()),
-                    WorkloadGroup.barePod("", ref.namespace(), ref.pod(), ref.container()));
+            Map<String, WorkloadGroup> owners = ownerOf.getOrDefault(List.of(ref.namespace(), ref.pod(),
+                    ref.container()), Map.of());
+            WorkloadGroup group = workload.cards().stream().map(clusterOfCard::get).filter(java.util.Objects::nonNull)
+                    .map(owners::get).filter(java.util.Objects::nonNull).findFirst()
+                    .orElseGet(() -> owners.isEmpty() ? WorkloadGroup.barePod("", ref.namespace(), ref.pod(),
+                            ref.container()) : owners.values().iterator().next());
             running.computeIfAbsent(group, key -> new ArrayList<>()).add(workload);
             shares.computeIfAbsent(group, key -> new ArrayList<>());
         }

@@ -189,26 +189,70 @@ class FleetStateTest {
     }
 
     @Test
-    void eachCardNodeAndWorkloadNamesTheClusterThatRegistersItAndBothWhereClustersShareAName() {
+    void eachCardNodeAndWorkloadNamesTheClusterThatRegistersIt() {
         Readings readings = new Readings();
         readings.registered.add(registered("east", "gpu-1", "GPU-E0"));
         readings.registered.add(registered("west", "gpu-2", "GPU-W0"));
-        // A node name both clusters use: one row, which says so.
-        readings.registered.add(registered("east", "gpu-shared", "GPU-E1"));
-        readings.registered.add(registered("west", "gpu-shared", "GPU-W1"));
         FleetState state = readings.share("ml", "llm", 0, "server", "gpu-1", "GPU-E0", 1024, 10)
-                .share("ml", "trainer", 0, "main", "gpu-2", "GPU-W0", 1024, 10)
-                .share("ml", "trainer", 0, "main", "gpu-shared", "GPU-E1", 1024, 10).state();
+                .share("ml", "trainer", 0, "main", "gpu-2", "GPU-W0", 1024, 10).state();
         assertEquals("east", state.cluster(state.card("GPU-E0").orElseThrow()));
-        assertEquals("west", state.cluster(state.card("GPU-W1").orElseThrow()));
+        assertEquals("west", state.cluster(state.card("GPU-W0").orElseThrow()));
         assertEquals("west", state.cluster(state.node("gpu-2").orElseThrow()));
-        assertEquals("east, west", state.cluster(state.node("gpu-shared").orElseThrow()));
         assertEquals("east", state.cluster(state.workload(new WorkloadRef("ml", "llm", "server")).orElseThrow()));
-        assertEquals("east, west", state.cluster(state.workload(new WorkloadRef("ml", "trainer", "main")).orElseThrow()));
+        assertEquals("west", state.cluster(state.workload(new WorkloadRef("ml", "trainer", "main")).orElseThrow()));
         // A source that tells no clusters apart names none.
         FleetState single = twoCards().state();
         assertEquals("", single.cluster(single.card("GPU-0").orElseThrow()));
         assertEquals("", single.cluster(single.node("node-a").orElseThrow()));
+        assertTrue(single.nodes().stream().allMatch(node -> node.cluster().isEmpty()), single.nodes().toString());
+    }
+
+    @Test
+    void aNodeAndAPodThatTwoClustersShareAreOneRowPerClusterEachWithItsOwnCards() {
+        Readings readings = new Readings();
+        // Both clusters run node-a and the pod ml/trainer on it, on cards of their own (distinct UUIDs).
+        readings.registered.add(registered("west", "node-a", "GPU-W0"));
+        readings.registered.add(registered("east", "node-a", "GPU-E0"));
+        readings.registered.add(registered("east", "node-a", "GPU-E1"));
+        readings.registered.add(registered("east", "node-b", "GPU-E2"));
+        FleetState state = readings.share("ml", "trainer", 0, "main", "node-a", "GPU-W0", 2048, 20)
+                .share("ml", "trainer", 0, "main", "node-a", "GPU-E0", 1024, 10)
+                .share("ml", "trainer", 0, "main", "node-a", "GPU-E1", 1024, 10)
+                .share("ml", "llm", 0, "server", "node-b", "GPU-E2", 512, 5).state();
+
+        assertEquals(List.of("east node-a 2 cards 1 workloads", "east node-b 1 cards 1 workloads",
+                        "west node-a 1 cards 1 workloads"),
+                state.nodes().stream().map(node -> state.cluster(node) + " " + node.name() + " " + node.cards()
+                        + " cards " + node.workloads() + " workloads").toList());
+        assertEquals(40 * GIB, state.node("west", "node-a").orElseThrow().memoryTotal().orElseThrow());
+        assertEquals(80 * GIB, state.node("east", "node-a").orElseThrow().memoryTotal().orElseThrow());
+
+        // The workload both clusters run: two rows, sorted by cluster, each holding its cluster's shares.
+        List<Workload> trainers = state.workloads().stream()
+                .filter(workload -> workload.ref().equals(new WorkloadRef("ml", "trainer", "main"))).toList();
+        assertEquals(List.of("east", "west"), trainers.stream().map(state::cluster).toList());
+        assertEquals(List.of(List.of("GPU-E0", "GPU-E1"), List.of("GPU-W0")),
+                trainers.stream().map(Workload::cards).toList());
+        assertEquals(List.of("east", "east", "west"), state.workloads().stream().map(state::cluster).toList(),
+                "sorted by cluster, then reference");
+        assertEquals(List.of("east", "east", "east", "west"), state.cards().stream().map(state::cluster).toList(),
+                "cards sorted by cluster, then node");
+    }
+
+    @Test
+    void aCardThatTwoClustersBothRegisterIsOneRowNamedByBoth() {
+        // Colliding UUIDs (a broken source): the card, its node and its workload stay one row each,
+        // named by both clusters, apart from the rows of each cluster alone.
+        Readings readings = new Readings();
+        readings.registered.add(registered("east", "node-a", "GPU-SAME"));
+        readings.registered.add(registered("west", "node-a", "GPU-SAME"));
+        readings.registered.add(registered("west", "node-a", "GPU-W1"));
+        FleetState state = readings.share("ml", "trainer", 0, "main", "node-a", "GPU-SAME", 1024, 10)
+                .share("ml", "trainer", 0, "main", "node-a", "GPU-W1", 1024, 10).state();
+        assertEquals("east, west", state.cluster(state.card("GPU-SAME").orElseThrow()));
+        assertEquals(List.of("east, west node-a", "west node-a"),
+                state.nodes().stream().map(node -> state.cluster(node) + " " + node.name()).toList());
+        assertEquals(List.of("east, west", "west"), state.workloads().stream().map(state::cluster).toList());
     }
 
     private static FleetReadings.Registered registered(String cluster, String node, String uuid) {

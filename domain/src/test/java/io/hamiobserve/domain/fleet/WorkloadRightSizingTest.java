@@ -134,4 +134,30 @@ class WorkloadRightSizingTest {
     private static long value(Figure figure) {
         return figure.isKnown() ? Math.round(figure.orElseThrow()) : -1;
     }
+
+    @org.junit.jupiter.api.Test
+    void aPodNameTwoClustersRunNowJoinsItsOwnClustersWorkload() {
+        WorkloadGroup east = new WorkloadGroup("east", "ml", "Deployment", "serve", "server");
+        WorkloadGroup west = new WorkloadGroup("west", "ml", "Deployment", "serve", "server");
+        List<UsageHistory.ShareHistory> shares = new ArrayList<>();
+        List<Workload> now = new ArrayList<>();
+        for (WorkloadGroup group : List.of(east, west)) {
+            String card = "GPU-" + group.cluster();
+            shares.add(new UsageHistory.ShareHistory("ml", "serve-1", "server", card, Figure.of(2000 * MIB),
+                    Figure.of(20), 5000, 2500, Figure.of(20), group, Figure.of(1800 * MIB), Figure.of(10), 336));
+            // The same pod name runs now in both clusters, each on its own card with its own request.
+            WorkloadRef ref = new WorkloadRef("ml", "serve-1", "server");
+            double request = group == east ? 4096 : 8192;
+            now.add(new Workload(ref, "node-a", List.of(new WorkloadShare(ref, 0, "node-a", card, "A100",
+                    Figure.of(request * MIB), Figure.of(30), Figure.of(0), Figure.of(0), Figure.of(1), 0))));
+        }
+        UsageHistory history = new UsageHistory(Instant.EPOCH, Duration.ofDays(14), RightSizing.MIN_HISTORY, shares,
+                Map.of(), Map.of());
+        // West's running pod listed first: it still joins west's workload, not the first owner found.
+        List<WorkloadRecommendation> rows = RightSizing.byWorkload(List.of(now.get(1), now.get(0)), history);
+        assertEquals(List.of(east, west), rows.stream().map(WorkloadRecommendation::workload).toList());
+        assertEquals(List.of(4096.0, 8192.0), rows.stream().map(row -> row.currentMemoryMib().orElseThrow()).toList());
+        assertEquals(List.of(List.of("serve-1"), List.of("serve-1")),
+                rows.stream().map(WorkloadRecommendation::podsNow).toList());
+    }
 }
