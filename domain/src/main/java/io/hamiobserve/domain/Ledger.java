@@ -574,7 +574,9 @@ public final class Ledger {
      * made of a node's part of an earlier view may reuse it while the node's stamp is the same.
      */
     public synchronized StampedView stampedView() {
-        return new StampedView(view(), new NodeStamps(registryStamp, nodeStamps));
+        List<NodeStamps.PodRun> podRuns = new ArrayList<>();
+        AllocationView view = assemble(podRuns);
+        return new StampedView(view, new NodeStamps(registryStamp, nodeStamps, podRuns));
     }
 
     /** A view and the stamps of its nodes at the same moment. */
@@ -598,6 +600,11 @@ public final class Ledger {
      * parts are assembled anew and the others' lists are copied, never the whole ledger walked.
      */
     public synchronized AllocationView view() {
+        return assemble(null);
+    }
+
+    /** The view, and into {@code podRuns} (when given) each node's count of pods in the view's order. */
+    private AllocationView assemble(List<NodeStamps.PodRun> podRuns) {
         // Nodes in name order: those that register cards and those that pods are placed on.
         TreeSet<String> nodes = new TreeSet<>(cardsByNode.keySet());
         for (PodOrder first = podsInOrder.isEmpty() ? null : podsInOrder.firstKey(); first != null;
@@ -618,6 +625,9 @@ public final class Ledger {
             }
             cards.addAll(part.cards());
             pods.addAll(part.pods());
+            if (podRuns != null && !part.pods().isEmpty()) {
+                podRuns.add(new NodeStamps.PodRun(node, part.pods().size()));
+            }
             owners.addAll(part.owners());
             unregistered.addAll(part.unregistered());
             migInstances.addAll(part.migInstances());

@@ -1,5 +1,6 @@
 package io.hamiobserve.domain;
 
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 
@@ -17,10 +18,23 @@ import java.util.Objects;
  *                 changes with it (a card's type or owner may change what other nodes' pods say)
  * @param nodes    per node touched since then, the version of its last change; others are at
  *                 {@code registry}
+ * @param podRuns  the view's pods as it lists them, node by node: each node with pods and how many,
+ *                 so that a reader splits the view's pods into nodes without reading each pod
  */
-public record NodeStamps(long registry, Map<String, Long> nodes) {
+public record NodeStamps(long registry, Map<String, Long> nodes, List<PodRun> podRuns) {
     public NodeStamps {
         nodes = Map.copyOf(nodes);
+        podRuns = List.copyOf(podRuns);
+    }
+
+    /** A node's pods in the view: the next {@code pods} of its pod list (at least one). */
+    public record PodRun(String node, int pods) {
+        public PodRun {
+            Objects.requireNonNull(node, "node");
+            if (pods < 1) {
+                throw new IllegalArgumentException("a run holds at least one pod: " + pods);
+            }
+        }
     }
 
     /** The key of {@code node}'s part of the view. */

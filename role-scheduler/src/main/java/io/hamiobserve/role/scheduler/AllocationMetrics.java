@@ -347,7 +347,8 @@ public final class AllocationMetrics {
     public static void describe(AllocationView view, NodeStamps stamps, Shard shard, ContainerSeries form,
                                 Segments into) {
         AllocationView owned = view.ownedBy(shard);
-        NodeRuns runs = NodeRuns.of(owned.pods());
+        // A shard's pods are fewer than the stamps' runs count: those are walked.
+        NodeRuns runs = stamps != null && owned == view ? NodeRuns.of(owned.pods(), stamps) : NodeRuns.of(owned.pods());
         addCards(owned, stamps, into);
         addContainers(owned, form, stamps, runs, into);
         GhostSeries.describe(owned, stamps, runs, into);

@@ -1,5 +1,6 @@
 package io.hamiobserve.role.scheduler;
 
+import io.hamiobserve.domain.NodeStamps;
 import io.hamiobserve.domain.PodPlacement;
 
 import java.util.Arrays;
@@ -39,6 +40,26 @@ final class NodeRuns {
         }
         starts[count] = pods.size();
         return new NodeRuns(Arrays.copyOf(nodes, count), Arrays.copyOf(starts, count + 1));
+    }
+
+    /**
+     * The runs of {@code pods} as {@code stamps} of the same view tell them, without reading a pod
+     * (at 100,000 pods a walk reads 100,000 records scattered over the heap, 10-20 ms); walked when
+     * they do not count exactly {@code pods} (stamps of another view, or of the whole view while
+     * {@code pods} are a shard's).
+     */
+    static NodeRuns of(List<PodPlacement> pods, NodeStamps stamps) {
+        List<NodeStamps.PodRun> told = stamps.podRuns();
+        String[] nodes = new String[told.size()];
+        int[] starts = new int[told.size() + 1];
+        int at = 0;
+        for (int i = 0; i < nodes.length; i++) {
+            nodes[i] = told.get(i).node();
+            starts[i] = at;
+            at += told.get(i).pods();
+        }
+        starts[nodes.length] = at;
+        return at == pods.size() ? new NodeRuns(nodes, starts) : of(pods);
     }
 
     int count() {

@@ -71,6 +71,7 @@ class StampedAllocationExpositionTest {
                 // re-registering (cards moving between nodes), owners above pods changing.
                 cluster.change(ledger, step % 5 == 0 ? 1 + step % 7 : 1);
                 Ledger.StampedView stamped = ledger.stampedView();
+                assertEquals(podRuns(stamped.view().pods()), stamped.stamps().podRuns(), "seed " + seed + ", step " + step);
                 for (int i = 0; i < shards.size(); i++) {
                     for (ExpositionFormat format : ExpositionFormat.values()) {
                         String fromScratch = write(stamped, null, shards.get(i), legacy, new RenderCache(), format);
@@ -161,6 +162,19 @@ class StampedAllocationExpositionTest {
         assertEquals(fresh(ledger), left);
         assertFalse(left.contains("hami_observe_ghost_allocation"), left);
         assertEquals(3, bySection.get("ghosts").get(), "the ghost segments of nodes 3, 4 and 9 (whose card the borrower held) only");
+    }
+
+    /** The runs of {@code pods} as a reader walking them finds them. */
+    private static List<NodeStamps.PodRun> podRuns(List<PodPlacement> pods) {
+        List<NodeStamps.PodRun> runs = new ArrayList<>();
+        int from = 0;
+        for (int i = 1; i <= pods.size(); i++) {
+            if (i == pods.size() || !pods.get(i).node().equals(pods.get(from).node())) {
+                runs.add(new NodeStamps.PodRun(pods.get(from).node(), i - from));
+                from = i;
+            }
+        }
+        return runs;
     }
 
     /** The ledger's exposition rendered from scratch, keyed by records. */
