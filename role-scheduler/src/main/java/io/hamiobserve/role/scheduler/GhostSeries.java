@@ -66,6 +66,9 @@ final class GhostSeries {
             if (stamps != null) {
                 section.segment(stamps.of(runs.node(run)), families -> {
                     List<PodPlacement> ghosts = ghosts(node);
+                    if (ghosts.isEmpty()) {
+                        return;
+                    }
                     Map<String, CardAllocation> held = held(ghosts, cards.byUuid());
                     ghosts.forEach(pod -> add(pod, held, families));
                 });
