@@ -589,7 +589,7 @@ public final class Ledger {
      * hold of cards no node registers and of MIG instances.
      */
     private record NodePart(long registry, long stamp, List<AllocationView.CardAllocation> cards,
-                            List<PodPlacement> pods, List<PodOwner> owners,
+                            List<PodPlacement> pods, int ghosts, List<PodOwner> owners,
                             List<AllocationView.UnregisteredCardShare> unregistered,
                             List<AllocationView.MigInstanceOnCard> migInstances) {
     }
@@ -603,7 +603,7 @@ public final class Ledger {
         return assemble(null);
     }
 
-    /** The view, and into {@code podRuns} (when given) each node's count of pods in the view's order. */
+    /** The view, and into {@code podRuns} (when given) each node's count of pods and ghosts in the view's order. */
     private AllocationView assemble(List<NodeStamps.PodRun> podRuns) {
         // Nodes in name order: those that register cards and those that pods are placed on.
         TreeSet<String> nodes = new TreeSet<>(cardsByNode.keySet());
@@ -626,7 +626,7 @@ public final class Ledger {
             cards.addAll(part.cards());
             pods.addAll(part.pods());
             if (podRuns != null && !part.pods().isEmpty()) {
-                podRuns.add(new NodeStamps.PodRun(node, part.pods().size()));
+                podRuns.add(new NodeStamps.PodRun(node, part.pods().size(), part.ghosts()));
             }
             owners.addAll(part.owners());
             unregistered.addAll(part.unregistered());
@@ -663,9 +663,13 @@ public final class Ledger {
         List<PodOwner> owners = new ArrayList<>(entries.size());
         List<AllocationView.UnregisteredCardShare> unregistered = new ArrayList<>();
         List<AllocationView.MigInstanceOnCard> migInstances = new ArrayList<>();
+        int ghosts = 0;
         for (PodEntry entry : entries) {
             PodPlacement placement = entry.placement();
             pods.add(placement);
+            if (Ghost.of(placement).isPresent()) {
+                ghosts++;
+            }
             owners.add(entry.owner);
             for (CardUse use : entry.uses()) {
                 if (!nodesByCard.containsKey(use.uuid())) {
@@ -686,7 +690,7 @@ public final class Ledger {
                 }
             }
         }
-        return new NodePart(registryStamp, stamp, List.copyOf(cards), List.copyOf(pods), List.copyOf(owners),
+        return new NodePart(registryStamp, stamp, List.copyOf(cards), List.copyOf(pods), ghosts, List.copyOf(owners),
                 List.copyOf(unregistered), List.copyOf(migInstances));
     }
 

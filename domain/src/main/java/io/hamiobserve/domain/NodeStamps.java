@@ -18,8 +18,9 @@ import java.util.Objects;
  *                 changes with it (a card's type or owner may change what other nodes' pods say)
  * @param nodes    per node touched since then, the version of its last change; others are at
  *                 {@code registry}
- * @param podRuns  the view's pods as it lists them, node by node: each node with pods and how many,
- *                 so that a reader splits the view's pods into nodes without reading each pod
+ * @param podRuns  the view's pods as it lists them, node by node: each node with pods, how many,
+ *                 and how many of them are {@link Ghost ghosts}, so that a reader splits the view's
+ *                 pods into nodes, and finds the nodes with ghosts, without reading each pod
  */
 public record NodeStamps(long registry, Map<String, Long> nodes, List<PodRun> podRuns) {
     public NodeStamps {
@@ -27,12 +28,16 @@ public record NodeStamps(long registry, Map<String, Long> nodes, List<PodRun> po
         podRuns = List.copyOf(podRuns);
     }
 
-    /** A node's pods in the view: the next {@code pods} of its pod list (at least one). */
-    public record PodRun(String node, int pods) {
+    /**
+     * A node's pods in the view: the next {@code pods} of its pod list (at least one), of which
+     * {@code ghosts} are ghosts ({@link Ghost#of} present).
+     */
+    public record PodRun(String node, int pods, int ghosts) {
         public PodRun {
             Objects.requireNonNull(node, "node");
-            if (pods < 1) {
-                throw new IllegalArgumentException("a run holds at least one pod: " + pods);
+            if (pods < 1 || ghosts < 0 || ghosts > pods) {
+                throw new IllegalArgumentException("a run holds at least one pod and at most as many ghosts: "
+                        + pods + " pods, " + ghosts + " ghosts");
             }
         }
     }

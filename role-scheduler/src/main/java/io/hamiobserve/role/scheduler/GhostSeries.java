@@ -46,13 +46,12 @@ final class GhostSeries {
     }
 
     /**
-     * The same, keyed by {@code stamps} when given ({@link NodeStamps}): then every node with pods
-     * has a segment keyed by its stamp, and its pods are tested for ghosts only when the node is
-     * rendered (a segment of a node with none writes no line, so the section's families read as
-     * with no segment for it). A ghost's series read the node's pods and the sizes of the cards
-     * they hold, which change only with a registration, and every stamp changes with one.
+     * The same, keyed by {@code stamps} when given ({@link NodeStamps}): a node's ghost segment
+     * is then rendered again only when its stamp changes. A ghost's series read the node's pods and
+     * the sizes of the cards they hold, which change only with a registration, and every stamp
+     * changes with one. Only the nodes {@code runs} count ghosts on have a segment.
      *
-     * @param runs the view's pods split into nodes
+     * @param runs the view's pods split into nodes, with their ghosts counted
      */
     static void describe(AllocationView view, NodeStamps stamps, NodeRuns runs, Segments into) {
         var section = into.section("ghosts", families -> {
@@ -62,28 +61,26 @@ final class GhostSeries {
         Cards cards = new Cards(view.cards());
         List<PodPlacement> pods = view.pods();
         for (int run = 0; run < runs.count(); run++) {
+            if (runs.ghosts(run) == 0) {
+                continue;
+            }
             List<PodPlacement> node = pods.subList(runs.from(run), runs.to(run));
             if (stamps != null) {
                 section.segment(stamps.of(runs.node(run)), families -> {
                     List<PodPlacement> ghosts = ghosts(node);
-                    if (ghosts.isEmpty()) {
-                        return;
-                    }
                     Map<String, CardAllocation> held = held(ghosts, cards.byUuid());
                     ghosts.forEach(pod -> add(pod, held, families));
                 });
                 continue;
             }
             List<PodPlacement> ghosts = ghosts(node);
-            if (!ghosts.isEmpty()) {
-                Map<String, CardAllocation> held = held(ghosts, cards.byUuid());
-                // The key holds what a size reads of a card (its figures and units), not its allocated
-                // totals: another pod's change on the card does not render the ghosts again.
-                Map<String, List<Object>> sizes = new HashMap<>();
-                held.forEach((uuid, card) -> sizes.put(uuid, List.of(card.card(), card.units())));
-                section.segment(List.of(List.copyOf(ghosts), Map.copyOf(sizes)),
-                        families -> ghosts.forEach(pod -> add(pod, held, families)));
-            }
+            Map<String, CardAllocation> held = held(ghosts, cards.byUuid());
+            // The key holds what a size reads of a card (its figures and units), not its allocated
+            // totals: another pod's change on the card does not render the ghosts again.
+            Map<String, List<Object>> sizes = new HashMap<>();
+            held.forEach((uuid, card) -> sizes.put(uuid, List.of(card.card(), card.units())));
+            section.segment(List.of(List.copyOf(ghosts), Map.copyOf(sizes)),
+                    families -> ghosts.forEach(pod -> add(pod, held, families)));
         }
     }
 
