@@ -38,18 +38,12 @@ final class GhostSeries {
     }
 
     /**
-     * Adds a section with one segment per node that holds ghosts, keyed by those pods and the cards
-     * they hold: every pod is tested on every call.
-     */
-    static void describe(AllocationView view, Segments into) {
-        describe(view, null, NodeRuns.of(view.pods()), into);
-    }
-
-    /**
-     * The same, keyed by {@code stamps} when given ({@link NodeStamps}): a node's ghost segment
-     * is then rendered again only when its stamp changes. A ghost's series read the node's pods and
-     * the sizes of the cards they hold, which change only with a registration, and every stamp
-     * changes with one. Only the nodes {@code runs} count ghosts on have a segment.
+     * Adds a section with one segment per node that holds ghosts, keyed by {@code stamps} when given
+     * ({@link NodeStamps}), else by those pods and the sizes of the cards they hold: keyed by a
+     * stamp, a node's ghost segment is rendered again only when its stamp changes. A ghost's
+     * series read the node's pods and the sizes of the cards they hold, which change only with a
+     * registration, and every stamp changes with one. Only the nodes {@code runs} count ghosts on
+     * have a segment.
      *
      * @param runs the view's pods split into nodes, with their ghosts counted
      */
