@@ -45,6 +45,12 @@ public final class Ledger {
     private final Map<String, PodEntry> podsByUid = new HashMap<>();
     /** The same pods in view order, kept sorted as they change so that a view never sorts. */
     private final TreeMap<PodOrder, PodEntry> podsInOrder = new TreeMap<>();
+    /**
+     * The view's nodes in name order (those registering cards and those with pods) as last found,
+     * or {@code null} once a node may have come or gone: a scrape after a pod event on a known
+     * node does not find them again (1,250 look-ups in the pods' order).
+     */
+    private TreeSet<String> viewNodes;
     private final Map<String, CardTotals> cardTotals = new HashMap<>();
     private final Map<String, EnumMap<QuotaResource, RunningTotal>> usedByNamespace = new HashMap<>();
     private final Map<String, Map<String, List<QuotaLimit>>> quotasByNamespace = new HashMap<>();
@@ -153,6 +159,9 @@ public final class Ledger {
         sorted.removeIf(card -> !seen.add(card.card().uuid()));
         List<VendorCard> registered = List.copyOf(sorted);
         List<VendorCard> previous = cardsByNode.put(node, registered);
+        if (previous == null) {
+            viewNodes = null;
+        }
         // A relist re-delivers unchanged nodes: keep the version so scrapes can reuse their rendering.
         if (!registered.equals(previous)) {
             unindex(node, previous);
@@ -170,6 +179,7 @@ public final class Ledger {
      */
     public synchronized void removeNode(String node) {
         List<VendorCard> previous = cardsByNode.remove(node);
+        viewNodes = null;
         if (previous != null) {
             unindex(node, previous);
             version++;
@@ -263,6 +273,9 @@ public final class Ledger {
             PodEntry entry = new PodEntry(placement, resolution.owner());
             podsByUid.put(uid, entry);
             podsInOrder.put(PodOrder.of(placement), entry);
+            if (viewNodes != null && !viewNodes.contains(placement.node())) {
+                viewNodes = null;
+            }
             controllerUid(placement).ifPresent(owner -> index(podsByControllerUid, owner, uid));
             apply(entry, +1);
             touched(entry);
@@ -524,6 +537,13 @@ public final class Ledger {
         PodEntry previous = podsByUid.remove(uid);
         if (previous != null) {
             podsInOrder.remove(PodOrder.of(previous.placement()));
+            // A node left with neither cards nor pods leaves the view's nodes (and its kept part
+            // with it); left among them, it would add nothing to the view.
+            String node = previous.placement().node();
+            PodOrder next = podsInOrder.ceilingKey(PodOrder.first(node));
+            if (!cardsByNode.containsKey(node) && (next == null || !next.node().equals(node))) {
+                viewNodes = null;
+            }
             controllerUid(previous.placement()).ifPresent(owner -> unindex(podsByControllerUid, owner, uid));
         }
         return previous;
@@ -606,11 +626,15 @@ public final class Ledger {
     /** The view, and into {@code podRuns} (when given) each node's count of pods and ghosts in the view's order. */
     private AllocationView assemble(List<NodeStamps.PodRun> podRuns) {
         // Nodes in name order: those that register cards and those that pods are placed on.
-        TreeSet<String> nodes = new TreeSet<>(cardsByNode.keySet());
-        for (PodOrder first = podsInOrder.isEmpty() ? null : podsInOrder.firstKey(); first != null;
-             first = podsInOrder.ceilingKey(PodOrder.after(first.node()))) {
-            nodes.add(first.node());
+        if (viewNodes == null) {
+            TreeSet<String> found = new TreeSet<>(cardsByNode.keySet());
+            for (PodOrder first = podsInOrder.isEmpty() ? null : podsInOrder.firstKey(); first != null;
+                 first = podsInOrder.ceilingKey(PodOrder.after(first.node()))) {
+                found.add(first.node());
+            }
+            viewNodes = found;
         }
+        TreeSet<String> nodes = viewNodes;
         List<AllocationView.CardAllocation> cards = new ArrayList<>();
         List<PodPlacement> pods = new ArrayList<>(podsInOrder.size());
         List<PodOwner> owners = new ArrayList<>(podsInOrder.size());
