@@ -45,6 +45,12 @@ public final class Ledger {
     private final Map<String, PodEntry> podsByUid = new HashMap<>();
     /** The same pods in view order, kept sorted as they change so that a view never sorts. */
     private final TreeMap<PodOrder, PodEntry> podsInOrder = new TreeMap<>();
+    /**
+     * The view's nodes in name order (those registering cards and those with pods) as last found,
+     * or {@code null} once a node may have come or gone: a scrape after a pod event on a known
+     * node does not find them again (1,250 look-ups in the pods' order).
+     */
+    private TreeSet<String> viewNodes;
     private final Map<String, CardTotals> cardTotals = new HashMap<>();
     private final Map<String, EnumMap<QuotaResource, RunningTotal>> usedByNamespace = new HashMap<>();
     private final Map<String, Map<String, List<QuotaLimit>>> quotasByNamespace = new HashMap<>();
@@ -153,6 +159,9 @@ public final class Ledger {
         sorted.removeIf(card -> !seen.add(card.card().uuid()));
         List<VendorCard> registered = List.copyOf(sorted);
         List<VendorCard> previous = cardsByNode.put(node, registered);
+        if (previous == null) {
+            viewNodes = null;
+        }
         // A relist re-delivers unchanged nodes: keep the version so scrapes can reuse their rendering.
         if (!registered.equals(previous)) {
             unindex(node, previous);
@@ -170,6 +179,7 @@ public final class Ledger {
      */
     public synchronized void removeNode(String node) {
         List<VendorCard> previous = cardsByNode.remove(node);
+        viewNodes = null;
         if (previous != null) {
             unindex(node, previous);
             version++;
@@ -263,6 +273,9 @@ public final class Ledger {
             PodEntry entry = new PodEntry(placement, resolution.owner());
             podsByUid.put(uid, entry);
             podsInOrder.put(PodOrder.of(placement), entry);
+            if (viewNodes != null && !viewNodes.contains(placement.node())) {
+                viewNodes = null;
+            }
             controllerUid(placement).ifPresent(owner -> index(podsByControllerUid, owner, uid));
             apply(entry, +1);
             touched(entry);
@@ -524,6 +537,13 @@ public final class Ledger {
         PodEntry previous = podsByUid.remove(uid);
         if (previous != null) {
             podsInOrder.remove(PodOrder.of(previous.placement()));
+            // A node left with neither cards nor pods leaves the view's nodes (and its kept part
+            // with it); left among them, it would add nothing to the view.
+            String node = previous.placement().node();
+            PodOrder next = podsInOrder.ceilingKey(PodOrder.first(node));
+            if (!cardsByNode.containsKey(node) && (next == null || !next.node().equals(node))) {
+                viewNodes = null;
+            }
             controllerUid(previous.placement()).ifPresent(owner -> unindex(podsByControllerUid, owner, uid));
         }
         return previous;
@@ -574,7 +594,9 @@ public final class Ledger {
      * made of a node's part of an earlier view may reuse it while the node's stamp is the same.
      */
     public synchronized StampedView stampedView() {
-        return new StampedView(view(), new NodeStamps(registryStamp, nodeStamps));
+        List<NodeStamps.PodRun> podRuns = new ArrayList<>();
+        AllocationView view = assemble(podRuns);
+        return new StampedView(view, new NodeStamps(registryStamp, nodeStamps, podRuns));
     }
 
     /** A view and the stamps of its nodes at the same moment. */
@@ -587,7 +609,7 @@ public final class Ledger {
      * hold of cards no node registers and of MIG instances.
      */
     private record NodePart(long registry, long stamp, List<AllocationView.CardAllocation> cards,
-                            List<PodPlacement> pods, List<PodOwner> owners,
+                            List<PodPlacement> pods, int ghosts, List<PodOwner> owners,
                             List<AllocationView.UnregisteredCardShare> unregistered,
                             List<AllocationView.MigInstanceOnCard> migInstances) {
     }
@@ -598,12 +620,21 @@ public final class Ledger {
      * parts are assembled anew and the others' lists are copied, never the whole ledger walked.
      */
     public synchronized AllocationView view() {
+        return assemble(null);
+    }
+
+    /** The view, and into {@code podRuns} (when given) each node's count of pods and ghosts in the view's order. */
+    private AllocationView assemble(List<NodeStamps.PodRun> podRuns) {
         // Nodes in name order: those that register cards and those that pods are placed on.
-        TreeSet<String> nodes = new TreeSet<>(cardsByNode.keySet());
-        for (PodOrder first = podsInOrder.isEmpty() ? null : podsInOrder.firstKey(); first != null;
-             first = podsInOrder.ceilingKey(PodOrder.after(first.node()))) {
-            nodes.add(first.node());
+        if (viewNodes == null) {
+            TreeSet<String> found = new TreeSet<>(cardsByNode.keySet());
+            for (PodOrder first = podsInOrder.isEmpty() ? null : podsInOrder.firstKey(); first != null;
+                 first = podsInOrder.ceilingKey(PodOrder.after(first.node()))) {
+                found.add(first.node());
+            }
+            viewNodes = found;
         }
+        TreeSet<String> nodes = viewNodes;
         List<AllocationView.CardAllocation> cards = new ArrayList<>();
         List<PodPlacement> pods = new ArrayList<>(podsInOrder.size());
         List<PodOwner> owners = new ArrayList<>(podsInOrder.size());
@@ -618,6 +649,9 @@ public final class Ledger {
             }
             cards.addAll(part.cards());
             pods.addAll(part.pods());
+            if (podRuns != null && !part.pods().isEmpty()) {
+                podRuns.add(new NodeStamps.PodRun(node, part.pods().size(), part.ghosts()));
+            }
             owners.addAll(part.owners());
             unregistered.addAll(part.unregistered());
             migInstances.addAll(part.migInstances());
@@ -653,9 +687,13 @@ public final class Ledger {
         List<PodOwner> owners = new ArrayList<>(entries.size());
         List<AllocationView.UnregisteredCardShare> unregistered = new ArrayList<>();
         List<AllocationView.MigInstanceOnCard> migInstances = new ArrayList<>();
+        int ghosts = 0;
         for (PodEntry entry : entries) {
             PodPlacement placement = entry.placement();
             pods.add(placement);
+            if (Ghost.of(placement).isPresent()) {
+                ghosts++;
+            }
             owners.add(entry.owner);
             for (CardUse use : entry.uses()) {
                 if (!nodesByCard.containsKey(use.uuid())) {
@@ -676,7 +714,7 @@ public final class Ledger {
                 }
             }
         }
-        return new NodePart(registryStamp, stamp, List.copyOf(cards), List.copyOf(pods), List.copyOf(owners),
+        return new NodePart(registryStamp, stamp, List.copyOf(cards), List.copyOf(pods), ghosts, List.copyOf(owners),
                 List.copyOf(unregistered), List.copyOf(migInstances));
     }
 

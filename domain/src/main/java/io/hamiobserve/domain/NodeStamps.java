@@ -1,5 +1,6 @@
 package io.hamiobserve.domain;
 
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 
@@ -17,10 +18,28 @@ import java.util.Objects;
  *                 changes with it (a card's type or owner may change what other nodes' pods say)
  * @param nodes    per node touched since then, the version of its last change; others are at
  *                 {@code registry}
+ * @param podRuns  the view's pods as it lists them, node by node: each node with pods, how many,
+ *                 and how many of them are {@link Ghost ghosts}, so that a reader splits the view's
+ *                 pods into nodes, and finds the nodes with ghosts, without reading each pod
  */
-public record NodeStamps(long registry, Map<String, Long> nodes) {
+public record NodeStamps(long registry, Map<String, Long> nodes, List<PodRun> podRuns) {
     public NodeStamps {
         nodes = Map.copyOf(nodes);
+        podRuns = List.copyOf(podRuns);
+    }
+
+    /**
+     * A node's pods in the view: the next {@code pods} of its pod list (at least one), of which
+     * {@code ghosts} are ghosts ({@link Ghost#of} present).
+     */
+    public record PodRun(String node, int pods, int ghosts) {
+        public PodRun {
+            Objects.requireNonNull(node, "node");
+            if (pods < 1 || ghosts < 0 || ghosts > pods) {
+                throw new IllegalArgumentException("a run holds at least one pod and at most as many ghosts: "
+                        + pods + " pods, " + ghosts + " ghosts");
+            }
+        }
     }
 
     /** The key of {@code node}'s part of the view. */

@@ -347,9 +347,11 @@ public final class AllocationMetrics {
     public static void describe(AllocationView view, NodeStamps stamps, Shard shard, ContainerSeries form,
                                 Segments into) {
         AllocationView owned = view.ownedBy(shard);
+        // A shard's pods are fewer than the stamps' runs count: those are walked.
+        NodeRuns runs = stamps != null && owned == view ? NodeRuns.of(owned.pods(), stamps) : NodeRuns.of(owned.pods());
         addCards(owned, stamps, into);
-        addContainers(owned, form, stamps, into);
-        GhostSeries.describe(owned, into);
+        addContainers(owned, form, stamps, runs, into);
+        GhostSeries.describe(owned, stamps, runs, into);
         if (shard.ownsClusterSeries()) {
             addUnregisteredCards(owned, into);
         }
@@ -414,7 +416,7 @@ public final class AllocationMetrics {
                 families.get(GPU_CORE_ALLOCATED_PERCENT).add(percent, node, card.uuid(), index, card.type()));
     }
 
-    private static void addContainers(AllocationView view, ContainerSeries form, NodeStamps stamps,
+    private static void addContainers(AllocationView view, ContainerSeries form, NodeStamps stamps, NodeRuns runs,
                                       Segments exposition) {
         var section = exposition.section("containers", families -> {
             families.of(VGPU_MEMORY_ALLOCATED);
@@ -437,11 +439,9 @@ public final class AllocationMetrics {
         // change renders again only the nodes of the pods it reaches).
         List<PodPlacement> pods = view.pods();
         List<PodOwner> owners = view.owners();
-        for (int from = 0; from < pods.size(); ) {
-            int to = from + 1;
-            while (to < pods.size() && pods.get(to).node().equals(pods.get(from).node())) {
-                to++;
-            }
+        for (int run = 0; run < runs.count(); run++) {
+            int from = runs.from(run);
+            int to = runs.to(run);
             List<PodPlacement> node = stamps == null ? List.copyOf(pods.subList(from, to)) : pods.subList(from, to);
             List<PodOwner> nodeOwners = stamps == null ? List.copyOf(owners.subList(from, to))
                     : owners.subList(from, to);
@@ -450,10 +450,9 @@ public final class AllocationMetrics {
             // a stamp, the held cards are looked up only when the node is rendered.
             Map<String, RegisteredCard> heldInKey = stamps == null ? held(node, normalised) : null;
             Object key = stamps == null ? List.of(node, nodeOwners, heldInKey, form)
-                    : List.of(stamps.of(node.get(0).node()), form);
+                    : List.of(stamps.of(runs.node(run)), form);
             section.segment(key, families -> addPods(node, nodeOwners, form,
                     heldInKey != null ? heldInKey : held(node, normalised), families));
-            from = to;
         }
     }
 

@@ -4,6 +4,7 @@ import io.hamiobserve.domain.AllocationView;
 import io.hamiobserve.domain.AllocationView.CardAllocation;
 import io.hamiobserve.domain.CardUse;
 import io.hamiobserve.domain.Ghost;
+import io.hamiobserve.domain.NodeStamps;
 import io.hamiobserve.domain.PodPlacement;
 import io.hamiobserve.exposition.Families;
 import io.hamiobserve.exposition.MetricFamily;
@@ -36,44 +37,93 @@ final class GhostSeries {
     private GhostSeries() {
     }
 
-    /** Adds a section with one segment per node that holds ghosts, keyed by those pods and the cards they hold. */
-    static void describe(AllocationView view, Segments into) {
+    /**
+     * Adds a section with one segment per node that holds ghosts, keyed by {@code stamps} when given
+     * ({@link NodeStamps}), else by those pods and the sizes of the cards they hold: keyed by a
+     * stamp, a node's ghost segment is rendered again only when its stamp changes. A ghost's
+     * series read the node's pods and the sizes of the cards they hold, which change only with a
+     * registration, and every stamp changes with one. Only the nodes {@code runs} count ghosts on
+     * have a segment.
+     *
+     * @param runs the view's pods split into nodes, with their ghosts counted
+     */
+    static void describe(AllocationView view, NodeStamps stamps, NodeRuns runs, Segments into) {
         var section = into.section("ghosts", families -> {
             families.of(SINCE);
             families.of(CARDS);
         });
-        Map<String, CardAllocation> cards = new HashMap<>();
-        for (CardAllocation card : view.cards()) {
-            cards.put(card.card().uuid(), card);
-        }
+        Cards cards = new Cards(view.cards());
         List<PodPlacement> pods = view.pods();
-        for (int from = 0; from < pods.size(); ) {
-            int to = from + 1;
-            while (to < pods.size() && pods.get(to).node().equals(pods.get(from).node())) {
-                to++;
+        for (int run = 0; run < runs.count(); run++) {
+            if (runs.ghosts(run) == 0) {
+                continue;
             }
-            List<PodPlacement> ghosts = new ArrayList<>();
-            Map<String, CardAllocation> held = new HashMap<>();
+            List<PodPlacement> node = pods.subList(runs.from(run), runs.to(run));
+            if (stamps != null) {
+                section.segment(stamps.of(runs.node(run)), families -> {
+                    List<PodPlacement> ghosts = ghosts(node);
+                    Map<String, CardAllocation> held = held(ghosts, cards.byUuid());
+                    ghosts.forEach(pod -> add(pod, held, families));
+                });
+                continue;
+            }
+            List<PodPlacement> ghosts = ghosts(node);
+            Map<String, CardAllocation> held = held(ghosts, cards.byUuid());
             // The key holds what a size reads of a card (its figures and units), not its allocated
             // totals: another pod's change on the card does not render the ghosts again.
             Map<String, List<Object>> sizes = new HashMap<>();
-            for (PodPlacement pod : pods.subList(from, to)) {
-                if (Ghost.of(pod).isPresent()) {
-                    ghosts.add(pod);
-                    for (CardUse use : CardUse.of(pod)) {
-                        CardAllocation card = cards.get(use.uuid());
-                        if (card != null) {
-                            held.put(use.uuid(), card);
-                            sizes.put(use.uuid(), List.of(card.card(), card.units()));
-                        }
-                    }
+            held.forEach((uuid, card) -> sizes.put(uuid, List.of(card.card(), card.units())));
+            section.segment(List.of(List.copyOf(ghosts), Map.copyOf(sizes)),
+                    families -> ghosts.forEach(pod -> add(pod, held, families)));
+        }
+    }
+
+    /** The pods of {@code pods} that are ghosts, in their order. */
+    private static List<PodPlacement> ghosts(List<PodPlacement> pods) {
+        List<PodPlacement> ghosts = new ArrayList<>();
+        for (PodPlacement pod : pods) {
+            if (Ghost.of(pod).isPresent()) {
+                ghosts.add(pod);
+            }
+        }
+        return ghosts;
+    }
+
+    /** The registered cards that {@code ghosts} hold shares of, by uuid. */
+    private static Map<String, CardAllocation> held(List<PodPlacement> ghosts, Map<String, CardAllocation> cards) {
+        Map<String, CardAllocation> held = new HashMap<>();
+        for (PodPlacement pod : ghosts) {
+            for (CardUse use : CardUse.of(pod)) {
+                CardAllocation card = cards.get(use.uuid());
+                if (card != null) {
+                    held.put(use.uuid(), card);
                 }
             }
-            if (!ghosts.isEmpty()) {
-                section.segment(List.of(List.copyOf(ghosts), Map.copyOf(sizes)),
-                        families -> ghosts.forEach(pod -> add(pod, held, families)));
+        }
+        return held;
+    }
+
+    /**
+     * The view's cards by uuid, indexed the first time a segment asks (segments render in
+     * parallel): a scrape that renders no ghost segment indexes none of the cards.
+     */
+    private static final class Cards {
+        private final List<CardAllocation> cards;
+        private Map<String, CardAllocation> byUuid;
+
+        Cards(List<CardAllocation> cards) {
+            this.cards = cards;
+        }
+
+        synchronized Map<String, CardAllocation> byUuid() {
+            if (byUuid == null) {
+                Map<String, CardAllocation> index = new HashMap<>(cards.size() * 4 / 3 + 1);
+                for (CardAllocation card : cards) {
+                    index.put(card.card().uuid(), card);
+                }
+                byUuid = index;
             }
-            from = to;
+            return byUuid;
         }
     }
 

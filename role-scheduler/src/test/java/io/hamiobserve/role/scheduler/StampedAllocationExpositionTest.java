@@ -1,7 +1,9 @@
 package io.hamiobserve.role.scheduler;
 
+import io.hamiobserve.domain.Ghost;
 import io.hamiobserve.domain.Ledger;
 import io.hamiobserve.domain.NodeStamps;
+import io.hamiobserve.domain.PodLifecycle;
 import io.hamiobserve.domain.PodPhase;
 import io.hamiobserve.domain.PodPlacement;
 import io.hamiobserve.domain.PodRef;
@@ -16,6 +18,7 @@ import io.hamiobserve.exposition.FamilyDecorator;
 import io.hamiobserve.exposition.FamilySelection;
 import io.hamiobserve.exposition.RenderCache;
 import io.hamiobserve.exposition.SegmentedExposition;
+import io.hamiobserve.exposition.Segments;
 import io.hamiobserve.exposition.testing.CountingSegments;
 import org.junit.jupiter.api.Test;
 
@@ -24,9 +27,13 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 
 /**
@@ -65,6 +72,7 @@ class StampedAllocationExpositionTest {
                 // re-registering (cards moving between nodes), owners above pods changing.
                 cluster.change(ledger, step % 5 == 0 ? 1 + step % 7 : 1);
                 Ledger.StampedView stamped = ledger.stampedView();
+                assertEquals(podRuns(stamped.view().pods()), stamped.stamps().podRuns(), "seed " + seed + ", step " + step);
                 for (int i = 0; i < shards.size(); i++) {
                     for (ExpositionFormat format : ExpositionFormat.values()) {
                         String fromScratch = write(stamped, null, shards.get(i), legacy, new RenderCache(), format);
@@ -104,8 +112,102 @@ class StampedAllocationExpositionTest {
         long renderedAfterEvent = rendered.get() - start;
         assertEquals(write(after, null, Shard.ALL, false, new RenderCache(), ExpositionFormat.PROMETHEUS_TEXT),
                 written);
-        // One stamp per node covers its cards and its pods: both nodes' two segments, and the quota use.
+        // One stamp per node covers its cards and its pods: both nodes' two segments, and the quota
+        // use (no ghost, no ghost segment).
         assertEquals(2 + 2 + 1, renderedAfterEvent);
+    }
+
+    @Test
+    void aGhostAppearingOrLeavingRendersOnlyItsNodesGhostsAndWritesWhatAFreshRenderingWrites() throws IOException {
+        Ledger ledger = new Ledger();
+        for (int node = 0; node < 20; node++) {
+            ledger.putNode(RandomCluster.nodeName(node), List.of(card(node, 0), card(node, 1)));
+            for (int pod = 0; pod < 5; pod++) {
+                ledger.putPod(placement("job-" + node + "-" + pod, node, node, pod % 2, 1024));
+            }
+        }
+        ledger.markSynced(1_000);
+        Map<String, AtomicLong> bySection = new ConcurrentHashMap<>();
+        RenderCache cache = new RenderCache();
+        String before = writeCounted(ledger.stampedView(), cache, bySection);
+        assertFalse(before.contains("hami_observe_ghost_allocation"), "no ghost, no ghost family: " + before);
+        assertEquals(0, ghostsRendered(bySection), "no ghost, no ghost segment");
+
+        // A pod on node 4 starts deleting: node 4's ghosts only, as a fresh rendering writes them.
+        bySection.clear();
+        ledger.putPod(placement("job-4-1", 4, 4, 1, 1024)
+                .withLifecycle(new PodLifecycle(1_000_000L, true, 2_000_000L, true)));
+        String appeared = writeCounted(ledger.stampedView(), cache, bySection);
+        assertEquals(fresh(ledger), appeared);
+        assertTrue(appeared.contains("hami_observe_ghost_allocation_cards{device_uuid=\"GPU-4-1\",namespace=\"team\","
+                + "node=\"" + RandomCluster.nodeName(4) + "\",pod=\"job-4-1\",reason=\"deleting\"} 0.1"), appeared);
+        assertEquals(1, ghostsRendered(bySection), "node 4's ghosts only");
+
+        // A card node 9 registers shrinks while a ghost on node 3 holds a share of it: the ghost's
+        // size changes though node 3's pods did not (a registration changes every stamp).
+        ledger.putPod(placement("borrower", 3, 9, 0, 4096)
+                .withLifecycle(new PodLifecycle(1_000_000L, false, PodLifecycle.UNKNOWN_TIME, false)));
+        String borrowed = writeCounted(ledger.stampedView(), cache, bySection);
+        assertEquals(fresh(ledger), borrowed);
+        ledger.putNode(RandomCluster.nodeName(9), List.of(new RegisteredCard("GPU-9-0", 0, 10, 8192, 100,
+                "NVIDIA A100", 0, CardMode.HAMI_CORE, true), card(9, 1)));
+        bySection.clear();
+        String shrunk = writeCounted(ledger.stampedView(), cache, bySection);
+        assertEquals(fresh(ledger), shrunk);
+        assertNotEquals(borrowed, shrunk);
+        assertEquals(2, ghostsRendered(bySection), "the ghosts of nodes 3 and 4");
+
+        // The deleting pod and the borrower leave: the families go with the last ghost.
+        ledger.removePod("uid-job-4-1");
+        ledger.removePod("uid-borrower");
+        bySection.clear();
+        String left = writeCounted(ledger.stampedView(), cache, bySection);
+        assertEquals(fresh(ledger), left);
+        assertFalse(left.contains("hami_observe_ghost_allocation"), left);
+        assertEquals(0, ghostsRendered(bySection), "no ghost left, no ghost segment");
+    }
+
+    private static long ghostsRendered(Map<String, AtomicLong> bySection) {
+        AtomicLong ghosts = bySection.get("ghosts");
+        return ghosts == null ? 0 : ghosts.get();
+    }
+
+    /** The runs of {@code pods} and their ghosts as a reader walking them finds them. */
+    private static List<NodeStamps.PodRun> podRuns(List<PodPlacement> pods) {
+        List<NodeStamps.PodRun> runs = new ArrayList<>();
+        int from = 0;
+        for (int i = 1; i <= pods.size(); i++) {
+            if (i == pods.size() || !pods.get(i).node().equals(pods.get(from).node())) {
+                runs.add(new NodeStamps.PodRun(pods.get(from).node(), i - from,
+                        (int) pods.subList(from, i).stream().filter(pod -> Ghost.of(pod).isPresent()).count()));
+                from = i;
+            }
+        }
+        return runs;
+    }
+
+    /** The ledger's exposition rendered from scratch, keyed by records. */
+    private String fresh(Ledger ledger) throws IOException {
+        return write(ledger.stampedView(), null, Shard.ALL, false, new RenderCache(), ExpositionFormat.OPENMETRICS_TEXT);
+    }
+
+    /** The exposition keyed by the view's stamps, counting per section the segments rendered anew. */
+    private static String writeCounted(Ledger.StampedView stamped, RenderCache cache, Map<String, AtomicLong> bySection)
+            throws IOException {
+        SegmentedExposition exposition = new SegmentedExposition(cache, FamilyDecorator.NONE, FamilySelection.ALL);
+        Segments counting = (name, layout) -> {
+            Segments.Section section = exposition.section(name, layout);
+            return (key, producer) -> section.segment(key, families -> {
+                bySection.computeIfAbsent(name, unused -> new AtomicLong()).incrementAndGet();
+                producer.accept(families);
+            });
+        };
+        AllocationMetrics.describe(stamped.view(), stamped.stamps(), Shard.ALL, ContainerSeries.POD_EFFECTIVE,
+                counting);
+        exposition.append(NO_TAIL);
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        exposition.write(out, ExpositionFormat.OPENMETRICS_TEXT);
+        return out.toString(StandardCharsets.UTF_8);
     }
 
     private static RegisteredCard card(int node, int index) {
