@@ -50,17 +50,7 @@ class ClustersTest {
 
     @Test
     void aHistoryNarrowedToOneClusterReadsOnlyItsSeries() throws Exception {
-        ServerSocket eastEndpoint = ReplicatedSchedulerTest.serve(EAST);
-        ServerSocket westEndpoint = ReplicatedSchedulerTest.serve(WEST);
-        Map<String, Map<String, String>> targets = new LinkedHashMap<>();
-        targets.put("127.0.0.1:" + eastEndpoint.getLocalPort(), Map.of("cluster", "east"));
-        targets.put("127.0.0.1:" + westEndpoint.getLocalPort(), Map.of("cluster", "west"));
-        try (eastEndpoint; westEndpoint; LocalPrometheus prometheus = LocalPrometheus.start(
-                List.of(new LocalPrometheus.Job("hami-observe-scheduler", targets)), Duration.ofSeconds(1), List.of(),
-                Duration.ofSeconds(60))) {
-            // Both clusters scraped before the history first asks (it asks for the clusters every 5 minutes).
-            assertEquals(2, ReplicatedSchedulerTest.value(new PrometheusApi(prometheus.url(), Duration.ofSeconds(20)),
-                    "count(count by (cluster) (hami_gpu_memory_limit_bytes))", 2, Duration.ofSeconds(30)));
+        scrapedAsTwoClusters(EAST, WEST, prometheus -> {
             PrometheusFleetHistory history = PrometheusFleetHistory.at(prometheus.url(), Duration.ofSeconds(20));
             FleetReadings all = history.readings(Instant.now(), FleetScope.EVERYTHING);
             long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
@@ -98,6 +88,31 @@ class ClustersTest {
             FleetReadings hostile = history.inCluster("west\"} or vector(1) # \\").readings(Instant.now(),
                     FleetScope.EVERYTHING);
             assertEquals(Set.of(), uuids(hostile));
+        });
+    }
+
+    /** What a test checks over the Prometheus that scrapes the two clusters. */
+    private interface OverTwoClusters {
+        void check(LocalPrometheus prometheus) throws Exception;
+    }
+
+    /**
+     * {@code east}'s and {@code west}'s scheduler expositions, served and scraped by a real
+     * Prometheus with their {@code cluster} labels; {@code check} runs once both have been scraped
+     * (the history asks for the clusters every 5 minutes, so they must be there at its first ask).
+     */
+    private static void scrapedAsTwoClusters(String east, String west, OverTwoClusters check) throws Exception {
+        ServerSocket eastEndpoint = ReplicatedSchedulerTest.serve(east);
+        ServerSocket westEndpoint = ReplicatedSchedulerTest.serve(west);
+        Map<String, Map<String, String>> targets = new LinkedHashMap<>();
+        targets.put("127.0.0.1:" + eastEndpoint.getLocalPort(), Map.of("cluster", "east"));
+        targets.put("127.0.0.1:" + westEndpoint.getLocalPort(), Map.of("cluster", "west"));
+        try (eastEndpoint; westEndpoint; LocalPrometheus prometheus = LocalPrometheus.start(
+                List.of(new LocalPrometheus.Job("hami-observe-scheduler", targets)), Duration.ofSeconds(1), List.of(),
+                Duration.ofSeconds(60))) {
+            assertEquals(2, ReplicatedSchedulerTest.value(new PrometheusApi(prometheus.url(), Duration.ofSeconds(20)),
+                    "count(count by (cluster) (hami_gpu_memory_limit_bytes))", 2, Duration.ofSeconds(30)));
+            check.check(prometheus);
         }
     }
 
@@ -114,16 +129,7 @@ class ClustersTest {
 
     @Test
     void aNodeAndAPodThatBothClustersNameAreOneRowPerCluster() throws Exception {
-        ServerSocket eastEndpoint = ReplicatedSchedulerTest.serve(EAST);
-        ServerSocket westEndpoint = ReplicatedSchedulerTest.serve(WEST_SAME_NAMES);
-        Map<String, Map<String, String>> targets = new LinkedHashMap<>();
-        targets.put("127.0.0.1:" + eastEndpoint.getLocalPort(), Map.of("cluster", "east"));
-        targets.put("127.0.0.1:" + westEndpoint.getLocalPort(), Map.of("cluster", "west"));
-        try (eastEndpoint; westEndpoint; LocalPrometheus prometheus = LocalPrometheus.start(
-                List.of(new LocalPrometheus.Job("hami-observe-scheduler", targets)), Duration.ofSeconds(1), List.of(),
-                Duration.ofSeconds(60))) {
-            assertEquals(2, ReplicatedSchedulerTest.value(new PrometheusApi(prometheus.url(), Duration.ofSeconds(20)),
-                    "count(count by (cluster) (hami_gpu_memory_limit_bytes))", 2, Duration.ofSeconds(30)));
+        scrapedAsTwoClusters(EAST, WEST_SAME_NAMES, prometheus -> {
             FleetState state = FleetState.of(PrometheusFleetHistory.at(prometheus.url(), Duration.ofSeconds(20))
                     .readings(Instant.now(), FleetScope.EVERYTHING));
             assertEquals(List.of("east node-a 1 cards 40 GiB", "west node-a 2 cards 48 GiB"), state.nodes().stream()
@@ -133,7 +139,7 @@ class ClustersTest {
                     state.workloads().stream().map(workload -> state.cluster(workload) + " "
                             + workload.ref().namespace() + "/" + workload.ref().pod() + " "
                             + String.join(",", workload.cards())).toList());
-        }
+        });
     }
 
     @Test

@@ -84,8 +84,8 @@ class StampedAllocationExpositionTest {
         }
     }
 
-    @Test
-    void aPodEventRendersOnlyItsNodeAndTheNodeOfTheCardItHolds() throws IOException {
+    /** A synced ledger of 20 nodes of two cards, each running five pods on its own cards. */
+    private static Ledger twentyNodesOfFivePods() {
         Ledger ledger = new Ledger();
         for (int node = 0; node < 20; node++) {
             ledger.putNode(RandomCluster.nodeName(node), List.of(card(node, 0), card(node, 1)));
@@ -94,6 +94,12 @@ class StampedAllocationExpositionTest {
             }
         }
         ledger.markSynced(1_000);
+        return ledger;
+    }
+
+    @Test
+    void aPodEventRendersOnlyItsNodeAndTheNodeOfTheCardItHolds() throws IOException {
+        Ledger ledger = twentyNodesOfFivePods();
         RenderCache cache = new RenderCache();
         Ledger.StampedView first = ledger.stampedView();
         String initial = write(first, first.stamps(), Shard.ALL, false, cache, ExpositionFormat.PROMETHEUS_TEXT);
@@ -119,14 +125,7 @@ class StampedAllocationExpositionTest {
 
     @Test
     void aGhostAppearingOrLeavingRendersOnlyItsNodesGhostsAndWritesWhatAFreshRenderingWrites() throws IOException {
-        Ledger ledger = new Ledger();
-        for (int node = 0; node < 20; node++) {
-            ledger.putNode(RandomCluster.nodeName(node), List.of(card(node, 0), card(node, 1)));
-            for (int pod = 0; pod < 5; pod++) {
-                ledger.putPod(placement("job-" + node + "-" + pod, node, node, pod % 2, 1024));
-            }
-        }
-        ledger.markSynced(1_000);
+        Ledger ledger = twentyNodesOfFivePods();
         Map<String, AtomicLong> bySection = new ConcurrentHashMap<>();
         RenderCache cache = new RenderCache();
         String before = writeCounted(ledger.stampedView(), cache, bySection);
