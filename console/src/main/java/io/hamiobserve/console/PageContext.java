@@ -93,10 +93,7 @@ final class PageContext {
     void refresh(FleetCache keeper, FleetCache summaries, Instant at) throws SourceUnavailableException {
         refreshing = true;
         TimeRange range = TimeRange.DAY;
-        List<FleetCache.Read> reads = new java.util.ArrayList<>(List.of(
-                () -> keeper.trends(new TrendScope.Cluster(), at, range.length(), range.step()),
-                () -> keeper.state(at, FleetScope.CARDS_ONLY),
-                () -> keeper.state(at, FleetScope.EVERYTHING)));
+        List<FleetCache.Read> reads = new java.util.ArrayList<>();
         Instant last = summariesRead;
         boolean summariesDue = last == null || !at.isBefore(last.plus(settings.summaryRefresh()));
         if (summariesDue) {
@@ -104,6 +101,9 @@ final class PageContext {
                     FleetScope.EVERYTHING));
             reads.add(() -> summaries.cardHours(at, CARD_HOURS_WINDOW));
         }
+        reads.add(() -> keeper.trends(new TrendScope.Cluster(), at, range.length(), range.step()));
+        reads.add(() -> keeper.state(at, FleetScope.CARDS_ONLY));
+        reads.add(() -> keeper.state(at, FleetScope.EVERYTHING));
         keeper.all(reads);
         if (summariesDue) {
             summariesRead = at;
