@@ -194,7 +194,12 @@ final class FleetCache {
             }
             TrendSet recent = history.trends(scope, when, Duration.ofSeconds(last - Math.max(from, grid.first())),
                     step);
-            return new KeptChart(before.chart().continuedWith(grid, recent), when);
+            try {
+                return new KeptChart(before.chart().continuedWith(grid, recent), when);
+            } catch (IllegalArgumentException notOnTheGrid) {
+                // A source whose answer is not on the grid asked for: read the whole range instead.
+                LOG.log(java.util.logging.Level.FINE, "a chart's last steps did not continue it", notOnTheGrid);
+            }
         }
         return new KeptChart(history.trends(scope, when, range, step), when);
     }
