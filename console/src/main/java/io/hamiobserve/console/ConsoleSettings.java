@@ -68,8 +68,7 @@ public record ConsoleSettings(String routePrefix, Optional<URI> prometheusExtern
     public ConsoleSettings(String routePrefix, Optional<URI> prometheusExternal, Optional<String> banner,
                            Duration fresh, Duration refresh, Duration readyTimeout, Duration readLimit) {
         this(routePrefix, prometheusExternal, banner, fresh, refresh, readyTimeout, readLimit, DEFAULT_IDLE_AFTER,
-                io.hamiobserve.domain.fleet.Prices.NONE, DEFAULT_SUMMARY_REFRESH.compareTo(refresh) < 0 ? refresh
-                        : DEFAULT_SUMMARY_REFRESH);
+                io.hamiobserve.domain.fleet.Prices.NONE, notMoreOftenThan(DEFAULT_SUMMARY_REFRESH, refresh));
     }
 
     /** These settings with prices per card-hour for the Showback page. */
@@ -104,13 +103,18 @@ public record ConsoleSettings(String routePrefix, Optional<URI> prometheusExtern
     /** Refreshes every {@code interval} (the window summaries at least as seldom), ready after at most {@code timeout}. */
     public ConsoleSettings withRefresh(Duration interval, Duration timeout) {
         return new ConsoleSettings(routePrefix, prometheusExternal, banner, fresh, interval, timeout, readLimit, idleAfter,
-                prices, summaryRefresh.compareTo(interval) < 0 ? interval : summaryRefresh);
+                prices, notMoreOftenThan(summaryRefresh, interval));
     }
 
-    /** Reads the summaries over a window again every {@code interval} (not more often than the refresh). */
+    /** {@code summaries}, or the refresh interval where that is longer: summaries are read by a refresh. */
+    private static Duration notMoreOftenThan(Duration summaries, Duration refresh) {
+        return summaries.compareTo(refresh) < 0 ? refresh : summaries;
+    }
+
+    /** Reads the summaries over a window again every {@code interval}, never more often than the refresh. */
     public ConsoleSettings withSummaryRefresh(Duration interval) {
         return new ConsoleSettings(routePrefix, prometheusExternal, banner, fresh, refresh, readyTimeout, readLimit,
-                idleAfter, prices, interval);
+                idleAfter, prices, notMoreOftenThan(interval, refresh));
     }
 
     /** A page waits at most {@code limit} for figures being read (three of the source's timeouts is a fair bound). */

@@ -593,19 +593,17 @@ public final class ConsoleBenchmark {
         System.out.printf("  a refresh every %s, the summaries every %s, over the fleet's last samples: %.2f CPU s "
                 + "per refresh on average%n", ConsoleSettings.DEFAULT_REFRESH, ConsoleSettings.DEFAULT_SUMMARY_REFRESH,
                 steady);
-        for (int i = 0; i < Math.min(rounds, 1); i++) {
-            double before = prometheusCpuSeconds(client, prometheus);
-            long started = System.nanoTime();
-            List<java.util.concurrent.Future<?>> all = new ArrayList<>();
-            try (var pool = java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor()) {
-                reads.values().forEach(read -> all.add(pool.submit(read)));
-                for (java.util.concurrent.Future<?> each : all) {
-                    each.get();
-                }
+        double before = prometheusCpuSeconds(client, prometheus);
+        long started = System.nanoTime();
+        List<java.util.concurrent.Future<?>> all = new ArrayList<>();
+        try (var pool = java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor()) {
+            reads.values().forEach(read -> all.add(pool.submit(read)));
+            for (java.util.concurrent.Future<?> each : all) {
+                each.get();
             }
-            System.out.printf("  all at once: Prometheus CPU %.2f s, wall %.2f s (load average %s)%n",
-                    prometheusCpuSeconds(client, prometheus) - before, seconds(started), loadAverage());
         }
+        System.out.printf("  all at once: Prometheus CPU %.2f s, wall %.2f s (load average %s)%n",
+                prometheusCpuSeconds(client, prometheus) - before, seconds(started), loadAverage());
     }
 
     /**

@@ -79,7 +79,7 @@ public final class ConsoleCommand implements Subcommand {
         ConsoleServing.Served served = ConsoleServing.serve(edge.edge(), console.bind(), ConsoleSettings.defaults()
                 .withRoutePrefix(console.routePrefix()).withPrometheusExternal(console.prometheusExternal())
                 .withRefresh(refresh, readyTimeout).withPrices(prices.prices())
-                .withSummaryRefresh(summaryRefresh.compareTo(refresh) < 0 ? refresh : summaryRefresh)
+                .withSummaryRefresh(summaryRefresh)
                 // A read waits for a slot, then has its own timeout: a page waits for no more than three.
                 .withReadLimit(prometheus.timeout().multipliedBy(3))
                 .withIdleAfter(idleAfter), history);
