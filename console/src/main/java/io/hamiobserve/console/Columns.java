@@ -24,6 +24,9 @@ import static io.hamiobserve.console.Table.column;
 
 /** The tables of the console, each defined once and used on every page that lists the same things. */
 final class Columns {
+    /** The key of a row's cluster column, in the tables and their exports. */
+    static final String CLUSTER = "cluster";
+
     private Columns() {
     }
 
@@ -36,7 +39,7 @@ final class Columns {
     static <R> Table<R> withCluster(Table<R> table, Function<R, String> cluster,
                                     java.util.function.BiFunction<String, String, String> carry) {
         List<Table.Column<R>> columns = new java.util.ArrayList<>();
-        columns.add(Table.<R>column("cluster", "Cluster", row -> Value.text(cluster.apply(row)))
+        columns.add(Table.<R>column(CLUSTER, "Cluster", row -> Value.text(cluster.apply(row)))
                 .explained("the cluster that registers it, by the label that tells clusters apart"));
         for (Table.Column<R> column : table.columns()) {
             columns.add(column.href() == null ? column
@@ -384,7 +387,8 @@ final class Columns {
         List<String[]> rows = new java.util.ArrayList<>();
         for (FleetReadings.SourceStatus source : health.failing()) {
             rows.add(new String[] {"source failing", source.instance() + (source.node().isEmpty() ? ""
-                    : " (" + source.node() + ")"), source.source()});
+                    : " (" + source.node() + (source.cluster().isEmpty() ? "" : " in " + source.cluster()) + ")"),
+                    source.source()});
         }
         for (FleetReadings.LedgerAge age : health.ledgerAges()) {
             if (age.seconds() > FleetState.LEDGER_STALE_SECONDS) {

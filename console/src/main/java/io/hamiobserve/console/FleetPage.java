@@ -59,11 +59,25 @@ abstract class FleetPage implements ConsolePage.Handler {
      * UUID both register, links as the page does); unchanged for one cluster or a page of one.
      */
     <R> Table<R> withCluster(Table<R> table, java.util.function.Function<R, String> cluster) {
-        if (context.clusters().size() < 2 || context.cluster().isPresent()) {
+        if (!spansClusters()) {
             return table;
         }
         return Columns.withCluster(table, cluster, (href, name) -> context.clusters().contains(name)
                 ? links.inCluster(href, name) : href);
+    }
+
+    /**
+     * {@code table}, whose rows name their cluster in a column of their own ({@code cluster}, as the
+     * per-workload recommendations, which {@code rightsize} prints with a fixed set of fields), with
+     * that column only where this page spans several clusters, as {@link #withCluster} adds one.
+     */
+    <R> Table<R> clusterColumnWhereSpanning(Table<R> table) {
+        return spansClusters() ? table : table.without(Columns.CLUSTER);
+    }
+
+    /** Whether this page lists the rows of several clusters: a source that tells them apart, none selected. */
+    private boolean spansClusters() {
+        return context.clusters().size() >= 2 && context.cluster().isEmpty();
     }
 
     /**

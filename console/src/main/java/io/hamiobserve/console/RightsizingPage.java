@@ -45,7 +45,8 @@ final class RightsizingPage extends FleetPage {
         List<Recommendation> recommendations = RightSizing.recommendAll(state.workloads(), usage);
         Table<Recommendation> table = Columns.recommendations(links);
         List<WorkloadRecommendation> byWorkload = RightSizing.byWorkload(state.workloads(), usage);
-        Table<WorkloadRecommendation> workloadTable = WorkloadColumns.recommendations(links);
+        Table<WorkloadRecommendation> workloadTable = clusterColumnWhereSpanning(
+                WorkloadColumns.recommendations(links));
         Optional<Result> export = export(request, Map.of("rightsizing", rows(table, recommendations),
                 "byworkload", rows(workloadTable, byWorkload)));
         if (export.isPresent()) {

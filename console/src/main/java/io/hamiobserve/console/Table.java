@@ -64,6 +64,12 @@ record Table<R>(String id, String title, List<Column<R>> columns, String default
         return new Column<>(key, title, value, null, null, "");
     }
 
+    /** This table without its column {@code key}, the same otherwise. */
+    Table<R> without(String key) {
+        return new Table<>(id, title, columns.stream().filter(column -> !column.key().equals(key)).toList(),
+                defaultSort, defaultDescending);
+    }
+
     /** What a request asks of a table: read from the URL's parameters under the table's id. */
     record View(String sort, boolean descending, String filter, int page, int size) {
         static View of(Map<String, String> parameters, String id, String defaultSort, boolean defaultDescending) {

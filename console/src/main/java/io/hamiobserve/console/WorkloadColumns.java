@@ -28,7 +28,7 @@ final class WorkloadColumns {
     static Table<WorkloadRecommendation> recommendations(Links links) {
         return new Table<>("byworkload", "Recommendations per workload", List.of(
                 column("severity", "Severity", (WorkloadRecommendation r) -> new Value.Graded(r.severity())),
-                column("cluster", "Cluster", (WorkloadRecommendation r) -> Value.text(r.workload().cluster())),
+                column(Columns.CLUSTER, "Cluster", (WorkloadRecommendation r) -> Value.text(r.workload().cluster())),
                 column("namespace", "Namespace", (WorkloadRecommendation r) -> Value.text(r.workload().namespace())),
                 column("owner_kind", "Kind", (WorkloadRecommendation r) -> Value.text(r.workload().ownerKind())),
                 // Drill down: the pods of the workload that hold shares now, in the workloads table.

@@ -37,7 +37,8 @@ final class WorkloadsPage extends FleetPage {
         // The same cached read as the recommendations above: one row per controller and container.
         List<WorkloadRecommendation> byWorkload = RightSizing.byWorkload(state.workloads(), fleet.usage(request.at(),
                 window(request), RightSizing.MIN_HISTORY, FleetScope.EVERYTHING));
-        Table<WorkloadRecommendation> workloadTable = WorkloadColumns.recommendations(links);
+        Table<WorkloadRecommendation> workloadTable = clusterColumnWhereSpanning(
+                WorkloadColumns.recommendations(links));
         Optional<Result> export = export(request, Map.of("workloads", rows(table, state.workloads()),
                 "byworkload", rows(workloadTable, byWorkload)));
         if (export.isPresent()) {

@@ -160,6 +160,14 @@ class ConsoleClustersTest {
         String page = get(base + "/nodes").body();
         assertTrue(page.contains(">Cluster<"), page);
         assertFalse(get(base + "/nodes?cluster=east").body().contains(">Cluster<"));
+        // The per-workload recommendations name their cluster only where the page spans clusters.
+        for (String path : List.of("/rightsizing", "/workloads")) {
+            String header = get(base + path + "?export=byworkload.csv").body().lines().findFirst().orElseThrow();
+            assertTrue(header.startsWith("severity,cluster,namespace,"), path + ": " + header);
+            String narrowed = get(base + path + "?cluster=east&export=byworkload.csv").body().lines().findFirst()
+                    .orElseThrow();
+            assertTrue(narrowed.startsWith("severity,namespace,"), path + " of one cluster: " + narrowed);
+        }
     }
 
     /** The fixed fleet once per cluster: the same node and pod names, each cluster's cards its own UUIDs. */
@@ -277,6 +285,11 @@ class ConsoleClustersTest {
         String page = get(base + "/").body();
         assertFalse(page.contains("aria-label=\"Cluster\""), page);
         assertFalse(get(base + "/cards?export=cards.csv").body().startsWith("cluster,"), "no cluster column");
+        for (String path : List.of("/rightsizing", "/workloads")) {
+            assertFalse(get(base + path).body().contains(">Cluster<"), path + ": no cluster column");
+            String header = get(base + path + "?export=byworkload.csv").body().lines().findFirst().orElseThrow();
+            assertTrue(header.startsWith("severity,namespace,"), path + ": " + header);
+        }
         assertFalse(page.contains("cluster="), page);
         HttpResponse<String> refused = get(base + "/?cluster=east");
         assertEquals(400, refused.statusCode());

@@ -89,9 +89,17 @@ final class ExporterUsageQueries {
             Kind.CONTAINER_UTILISATION, Measure.EXPORTER_CONTAINER_UTILISATION));
 
     private final Map<String, UsageExporterMapping> mappings;
+    /** The label that tells clusters apart in one engine: a pod name two clusters run is two pods. */
+    private final PromQl.Label clusterLabel;
 
-    private ExporterUsageQueries(Map<String, UsageExporterMapping> mappings) {
+    private ExporterUsageQueries(Map<String, UsageExporterMapping> mappings, PromQl.Label clusterLabel) {
         this.mappings = mappings;
+        this.clusterLabel = clusterLabel;
+    }
+
+    /** The same mappings, over an engine whose clusters {@code label} tells apart. */
+    ExporterUsageQueries clusteredBy(String label) {
+        return new ExporterUsageQueries(mappings, new PromQl.Label(label));
     }
 
     /** The mappings of the vendor modules on the module path (none: no query is sent). */
@@ -114,7 +122,7 @@ final class ExporterUsageQueries {
                         + mapping.name() + " is taken");
             }
         }
-        return new ExporterUsageQueries(valid);
+        return new ExporterUsageQueries(valid, new PromQl.Label(PrometheusFleetHistory.DEFAULT_CLUSTER_LABEL));
     }
 
     /** Why a mapping cannot be put into a query, if it cannot. */
@@ -200,8 +208,8 @@ final class ExporterUsageQueries {
     }
 
     /** One series' term: selected, reduced over a range where asked, joined to its info series, renamed, scaled. */
-    private static String term(String mapping, UsageSeries series, Function<String, String> range, String uuid,
-                               boolean scaled, String allocationLookback) {
+    private String term(String mapping, UsageSeries series, Function<String, String> range, String uuid,
+                        boolean scaled, String allocationLookback) {
         Map<String, String> matchers = new LinkedHashMap<>(new java.util.TreeMap<>(series.matchers()));
         if (!uuid.isEmpty()) {
             matchers.put(series.cardLabel(), uuid);
@@ -246,12 +254,15 @@ final class ExporterUsageQueries {
     /**
      * The memory HAMi allocated each container's share, by its container's name, as last seen within
      * {@code lookback} (a pod's requests do not change, and a window's peak keeps the pods gone
-     * since): what a percent-of-allocation figure is a percent of.
+     * since): what a percent-of-allocation figure is a percent of. The name is joined within each
+     * cluster: two clusters may run one pod name with containers named differently.
      */
-    private static String allocation(String lookback) {
+    private String allocation(String lookback) {
+        String cluster = clusterLabel.name();
         return "max by (" + SHARE + ") (last_over_time(hami_observe_vgpu_container_memory_allocated_bytes[" + lookback
-                + "]) * on (namespace, pod, container_index) group_left (container) max by (namespace, pod, "
-                + "container_index, container) (last_over_time(hami_observe_container_info[" + lookback + "])))";
+                + "]) * on (" + cluster + ", namespace, pod, container_index) group_left (container) max by ("
+                + cluster + ", namespace, pod, container_index, container) (last_over_time("
+                + "hami_observe_container_info[" + lookback + "])))";
     }
 
     private static String relabel(String expression, String target, String source) {

@@ -57,14 +57,17 @@ final class FleetQueries {
             "max by (" + ALLOCATION + ") (hami_observe_vgpu_container_memory_allocated_bytes{${where}})");
     static final Template CONTAINER_CORES_ALLOCATED = new Template("container_cores_allocated",
             "max by (" + ALLOCATION + ") (hami_observe_vgpu_container_core_allocated_ratio{${where}})");
+    /** Each container's name, per cluster (${cluster}): two clusters may run one pod name differently. */
     static final Template CONTAINER_NAMES = new Template("container_names",
-            "max by (namespace, pod, container_index, container, init) (hami_observe_container_info{${where}})");
+            "max by (${cluster}, namespace, pod, container_index, container, init) (hami_observe_container_info{${where}})");
     /** The names of the containers holding shares of one card (the info series carries no card). */
     static final Template CONTAINER_NAMES_ON_CARD = new Template("container_names",
-            "max by (namespace, pod, container_index, container, init) (hami_observe_container_info"
+            "max by (${cluster}, namespace, pod, container_index, container, init) (hami_observe_container_info"
                     + " and on (namespace, pod, container_index) hami_observe_vgpu_container_memory_allocated_bytes{${where}})");
+    /** Per node of each cluster (${cluster}): two clusters in one engine may both name a node alike. */
     static final Template CONTAINERS_PER_NODE = new Template("containers_per_node",
-            "count by (node) (max by (namespace, pod, container_index, node) (hami_observe_vgpu_container_memory_allocated_bytes))");
+            "count by (${cluster}, node) (max by (${cluster}, namespace, pod, container_index, node) "
+                    + "(hami_observe_vgpu_container_memory_allocated_bytes))");
     static final Template CONTAINER_MEMORY_USED = new Template("container_memory_used",
             "max by (" + USE + ") (hami_vgpu_memory_used_bytes{${where}})");
     static final Template CONTAINER_UTILISATION = new Template("container_utilisation",

@@ -80,7 +80,8 @@ public final class PrometheusFleetHistory implements FleetHistory {
     private final Clock clock;
 
     private PrometheusFleetHistory(PrometheusApi api, String clusterLabel) {
-        this(api, new RuleCoverage(api), checked(clusterLabel), ExporterUsageQueries.loaded(), null,
+        this(api, new RuleCoverage(api), checked(clusterLabel), ExporterUsageQueries.loaded().clusteredBy(clusterLabel),
+                null,
                 Optional.empty(), Clock.systemUTC());
     }
 
@@ -380,8 +381,10 @@ public final class PrometheusFleetHistory implements FleetHistory {
         var shareCores = containers ? batch.query(Measure.CONTAINER_CORES_ALLOCATED,
                 CONTAINER_CORES_ALLOCATED.bind("where", where.allocation())) : batch.none();
         var names = !containers ? batch.none() : scope instanceof FleetScope.OnCard
-                ? batch.query(Measure.CONTAINER_NAMES, CONTAINER_NAMES_ON_CARD.bind("where", where.names()))
-                : batch.query(Measure.CONTAINER_NAMES, CONTAINER_NAMES.bind("where", where.names()));
+                ? batch.query(Measure.CONTAINER_NAMES, CONTAINER_NAMES_ON_CARD.bind("where", where.names(),
+                        "cluster", new PromQl.Label(clusterLabel)))
+                : batch.query(Measure.CONTAINER_NAMES, CONTAINER_NAMES.bind("where", where.names(),
+                        "cluster", new PromQl.Label(clusterLabel)));
         var useMemory = containers ? batch.query(Measure.CONTAINER_MEMORY_USED,
                 CONTAINER_MEMORY_USED.bind("where", where.use())) : batch.none();
         var useUtilisation = containers ? batch.query(Measure.CONTAINER_UTILISATION,
@@ -391,7 +394,8 @@ public final class PrometheusFleetHistory implements FleetHistory {
         var unmanaged = containers ? batch.query(Measure.CONTAINER_UNMANAGED_MEMORY,
                 CONTAINER_UNMANAGED.bind("where", where.use())) : batch.none();
         var counted = containers ? batch.none()
-                : batch.query(Measure.CONTAINER_COUNT, CONTAINERS_PER_NODE.plain());
+                : batch.query(Measure.CONTAINER_COUNT, CONTAINERS_PER_NODE.bind("cluster",
+                        new PromQl.Label(clusterLabel)));
         var quotaUsed = batch.query(Measure.QUOTA_USED, QUOTA_USED.plain());
         var quotaLimit = batch.query(Measure.QUOTA_LIMIT, QUOTA_LIMIT.plain());
         var sources = batch.query(Measure.SOURCE_HEALTH, SOURCE_HEALTH.plain());
@@ -459,7 +463,7 @@ public final class PrometheusFleetHistory implements FleetHistory {
         List<FleetReadings.ContainerName> containerNames = names.join().stream()
                 .map(name -> new FleetReadings.ContainerName(name.label("namespace"), name.label("pod"),
                         index(name.label("container_index")), name.label("container"),
-                        name.label("init").equals("true")))
+                        name.label("init").equals("true"), name.label(clusterLabel)))
                 .toList();
 
         String[] useKey = {"namespace", "pod", "container", "device_uuid"};
@@ -492,7 +496,7 @@ public final class PrometheusFleetHistory implements FleetHistory {
 
         List<FleetReadings.SourceStatus> statuses = sources.join().stream()
                 .map(sample -> new FleetReadings.SourceStatus(sample.label("instance"), sample.label("node"),
-                        sample.label("source"), sample.value() == 1))
+                        sample.label("source"), sample.value() == 1, sample.label(clusterLabel)))
                 .toList();
         List<FleetReadings.LedgerAge> ages = ledger.join().stream()
                 .filter(sample -> !Double.isNaN(sample.value()))
@@ -505,8 +509,9 @@ public final class PrometheusFleetHistory implements FleetHistory {
         List<FleetReadings.TargetDown> targetsDown = down.join().stream()
                 .map(sample -> new FleetReadings.TargetDown(sample.label("job"), sample.label("instance")))
                 .toList();
-        Map<String, Long> perNode = new LinkedHashMap<>();
-        counted.join().forEach(sample -> perNode.put(sample.label("node"), count(sample.value())));
+        Map<FleetReadings.ClusterNode, Long> perNode = new LinkedHashMap<>();
+        counted.join().forEach(sample -> perNode.put(new FleetReadings.ClusterNode(sample.label(clusterLabel),
+                sample.label("node")), count(sample.value())));
         Map<Measure, List<Sample>> physical = new EnumMap<>(Measure.class);
         dcgm.forEach((measure, answer) -> physical.put(measure, answer.join()));
         ExporterUsageQueries.Reading exported = exporter.read(hosts, uses, registered, allocations);

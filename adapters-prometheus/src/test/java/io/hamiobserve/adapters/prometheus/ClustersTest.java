@@ -1,5 +1,6 @@
 package io.hamiobserve.adapters.prometheus;
 
+import io.hamiobserve.domain.fleet.Figure;
 import io.hamiobserve.domain.fleet.FleetReadings;
 import io.hamiobserve.domain.fleet.FleetScope;
 import io.hamiobserve.domain.fleet.FleetState;
@@ -139,6 +140,53 @@ class ClustersTest {
                     state.workloads().stream().map(workload -> state.cluster(workload) + " "
                             + workload.ref().namespace() + "/" + workload.ref().pod() + " "
                             + String.join(",", workload.cards())).toList());
+        });
+    }
+
+    /** East's node-a: one container named server, its exporter's sources answering. */
+    private static final String EAST_NAMED = EAST + """
+            # TYPE hami_observe_container_info gauge
+            hami_observe_container_info{namespace="ml-team",pod="llm",container_index="0",container="server",init="false",node="node-a"} 1
+            # TYPE hami_observe_scrape_source_success gauge
+            hami_observe_scrape_source_success{node="node-a",source="nvml"} 1
+            hami_observe_scrape_source_success{node="node-a",source="cachefile"} 1
+            """;
+    /** West's node-a: the same pod name, its one container named api, a second pod; its driver source failing. */
+    private static final String WEST_NAMED = WEST_SAME_NAMES + """
+            hami_observe_vgpu_container_memory_allocated_bytes{namespace="ml-team",pod="tuner",container_index="0",container="tune",node="node-a",device_uuid="GPU-W0"} 2.147483648e+09
+            # TYPE hami_observe_container_info gauge
+            hami_observe_container_info{namespace="ml-team",pod="llm",container_index="0",container="api",init="false",node="node-a"} 1
+            hami_observe_container_info{namespace="ml-team",pod="tuner",container_index="0",container="tune",init="false",node="node-a"} 1
+            # TYPE hami_observe_scrape_source_success gauge
+            hami_observe_scrape_source_success{node="node-a",source="nvml"} 0
+            hami_observe_scrape_source_success{node="node-a",source="cachefile"} 1
+            """;
+
+    @Test
+    void aNodeNameBothClustersUseCountsNamesAndFailsPerCluster() throws Exception {
+        scrapedAsTwoClusters(EAST_NAMED, WEST_NAMED, prometheus -> {
+            PrometheusFleetHistory history = PrometheusFleetHistory.at(prometheus.url(), Duration.ofSeconds(20));
+            Instant now = Instant.now();
+            // The cards-only pages count each cluster's containers on its own node-a.
+            FleetReadings cardsOnly = history.readings(now, FleetScope.CARDS_ONLY);
+            assertEquals(Map.of(new FleetReadings.ClusterNode("east", "node-a"), 1L,
+                    new FleetReadings.ClusterNode("west", "node-a"), 2L), cardsOnly.containersByNode());
+            FleetState cards = FleetState.of(cardsOnly);
+            assertEquals(List.of("east node-a 1 workloads 0 failing", "west node-a 2 workloads 1 failing"),
+                    cards.nodes().stream().map(node -> cards.cluster(node) + " " + node.name() + " "
+                            + node.workloads() + " workloads " + node.sourcesFailing() + " failing").toList());
+
+            // Each cluster's pod takes its own cluster's container names; west's failing driver
+            // leaves east's cards alone.
+            FleetState all = FleetState.of(history.readings(now, FleetScope.EVERYTHING));
+            assertEquals(List.of("east ml-team/llm/server", "west ml-team/llm/api", "west ml-team/tuner/tune"),
+                    all.workloads().stream().map(workload -> all.cluster(workload) + " "
+                            + workload.ref().namespace() + "/" + workload.ref().pod() + "/"
+                            + workload.ref().container()).toList());
+            assertEquals(List.of("east GPU-A0 NOT_REPORTED", "west GPU-W0 SOURCE_FAILING", "west GPU-W1 SOURCE_FAILING"),
+                    all.cards().stream().map(card -> all.cluster(card) + " " + card.uuid() + " "
+                            + (card.memoryUsed() instanceof Figure.Missing missing ? missing.why().name() : "known"))
+                            .toList());
         });
     }
 

@@ -203,7 +203,8 @@ class PrometheusFleetHistoryTest {
         FleetReadings cardsOnly = history.readings(at, FleetScope.CARDS_ONLY);
         assertEquals(2, cardsOnly.registered().size());
         assertTrue(cardsOnly.allocations().isEmpty() && cardsOnly.uses().isEmpty() && cardsOnly.names().isEmpty());
-        assertEquals(Map.of("node-a", 2L, "node-b", 1L), cardsOnly.containersByNode());
+        assertEquals(Map.of(new FleetReadings.ClusterNode("", "node-a"), 2L, new FleetReadings.ClusterNode("", "node-b"), 1L),
+                cardsOnly.containersByNode());
         FleetState cards = FleetState.of(cardsOnly);
         assertEquals(2, cards.node("node-a").orElseThrow().workloads(), "counted, not listed");
 

@@ -22,8 +22,8 @@ import java.util.Objects;
  * @param ledgerAges  seconds since each scheduler exporter last confirmed its ledger complete
  * @param skips       inputs skipped by the exporters over the last hour
  * @param targetsDown exporter targets Prometheus cannot scrape
- * @param containersByNode containers holding shares, per node, when the scope left the containers
- *                    themselves out ({@link FleetScope.CardsOnly}); empty otherwise
+ * @param containersByNode containers holding shares, per node of a cluster, when the scope left the
+ *                    containers themselves out ({@link FleetScope.CardsOnly}); empty otherwise
  * @param provenance  the query behind each measure
  * @param physical    each card's physical counters from DCGM's exporter, by UUID; empty when no
  *                    DCGM exporter is scraped
@@ -35,7 +35,7 @@ import java.util.Objects;
 public record FleetReadings(Instant at, List<Registered> registered, List<Host> hosts, List<Allocation> allocations,
                             List<ContainerName> names, List<Use> uses, List<Unmanaged> unmanaged, List<Quota> quotas,
                             List<SourceStatus> sources, List<LedgerAge> ledgerAges, List<Skip> skips,
-                            List<TargetDown> targetsDown, Map<String, Long> containersByNode,
+                            List<TargetDown> targetsDown, Map<ClusterNode, Long> containersByNode,
                             Map<Measure, Provenance> provenance, List<Physical> physical, List<Origin> origins,
                             Map<String, CardResources> resources) {
 
@@ -43,7 +43,7 @@ public record FleetReadings(Instant at, List<Registered> registered, List<Host> 
     public FleetReadings(Instant at, List<Registered> registered, List<Host> hosts, List<Allocation> allocations,
                          List<ContainerName> names, List<Use> uses, List<Unmanaged> unmanaged, List<Quota> quotas,
                          List<SourceStatus> sources, List<LedgerAge> ledgerAges, List<Skip> skips,
-                         List<TargetDown> targetsDown, Map<String, Long> containersByNode,
+                         List<TargetDown> targetsDown, Map<ClusterNode, Long> containersByNode,
                          Map<Measure, Provenance> provenance, List<Physical> physical) {
         this(at, registered, hosts, allocations, names, uses, unmanaged, quotas, sources, ledgerAges, skips,
                 targetsDown, containersByNode, provenance, physical, List.of(), Map.of());
@@ -53,7 +53,7 @@ public record FleetReadings(Instant at, List<Registered> registered, List<Host> 
     public FleetReadings(Instant at, List<Registered> registered, List<Host> hosts, List<Allocation> allocations,
                          List<ContainerName> names, List<Use> uses, List<Unmanaged> unmanaged, List<Quota> quotas,
                          List<SourceStatus> sources, List<LedgerAge> ledgerAges, List<Skip> skips,
-                         List<TargetDown> targetsDown, Map<String, Long> containersByNode,
+                         List<TargetDown> targetsDown, Map<ClusterNode, Long> containersByNode,
                          Map<Measure, Provenance> provenance) {
         this(at, registered, hosts, allocations, names, uses, unmanaged, quotas, sources, ledgerAges, skips,
                 targetsDown, containersByNode, provenance, List.of());
@@ -145,8 +145,18 @@ public record FleetReadings(Instant at, List<Registered> registered, List<Host> 
                              Figure memory, Figure cores) {
     }
 
-    /** The name of a pod's container at an index. */
-    public record ContainerName(String namespace, String pod, int containerIndex, String container, boolean init) {
+    /**
+     * The name of a pod's container at an index.
+     *
+     * @param cluster the pod's cluster, by the label that tells clusters apart in one engine; empty
+     *                where the source holds one cluster
+     */
+    public record ContainerName(String namespace, String pod, int containerIndex, String container, boolean init,
+                                String cluster) {
+        /** A container of an engine that tells no clusters apart. */
+        public ContainerName(String namespace, String pod, int containerIndex, String container, boolean init) {
+            this(namespace, pod, containerIndex, container, init, "");
+        }
     }
 
     /**
@@ -170,8 +180,33 @@ public record FleetReadings(Instant at, List<Registered> registered, List<Host> 
     public record Quota(String namespace, String resource, Figure used, Figure limit) {
     }
 
-    /** Whether one exporter's source answered at its last scrape. */
-    public record SourceStatus(String instance, String node, String source, boolean ok) {
+    /**
+     * A node by its name within its cluster: two clusters in one engine may both name a node
+     * {@code gpu-node-a}. The cluster is empty where the source tells no clusters apart.
+     */
+    public record ClusterNode(String cluster, String node) {
+        public ClusterNode {
+            Objects.requireNonNull(cluster);
+            Objects.requireNonNull(node);
+        }
+    }
+
+    /**
+     * Whether one exporter's source answered at its last scrape.
+     *
+     * @param cluster the cluster of the exporter's node, by the label that tells clusters apart in
+     *                one engine; empty where the source holds one cluster
+     */
+    public record SourceStatus(String instance, String node, String source, boolean ok, String cluster) {
+        /** A source of an engine that tells no clusters apart. */
+        public SourceStatus(String instance, String node, String source, boolean ok) {
+            this(instance, node, source, ok, "");
+        }
+
+        /** The node the source reports from, within its cluster. */
+        public ClusterNode where() {
+            return new ClusterNode(cluster, node);
+        }
     }
 
     /** Seconds since a scheduler exporter last confirmed its ledger complete. */

@@ -108,38 +108,66 @@ public record FleetState(Instant at, List<Card> cards, List<Workload> workloads,
                 FleetReadings.Registered::uuid);
         Map<String, FleetReadings.Host> hosts = firstBy(readings.hosts(), FleetReadings.Host::uuid);
         Map<String, Physical> physical = firstBy(readings.physical(), Physical::uuid);
-        Map<List<Object>, String> names = new HashMap<>();
-        for (FleetReadings.ContainerName name : readings.names()) {
-            names.putIfAbsent(List.of(name.namespace(), name.pod(), name.containerIndex()), name.container());
-        }
         Map<ShareKey, Double> unmanaged = new HashMap<>();
         for (FleetReadings.Unmanaged each : readings.unmanaged()) {
             unmanaged.merge(new ShareKey(each.namespace(), each.pod(), each.container(), each.uuid()), each.bytes(),
                     Double::sum);
         }
-        Set<String> failingCacheNodes = new HashSet<>();
-        Set<String> failingDriverNodes = new HashSet<>();
-        Set<String> reportingNodes = new HashSet<>();
-        for (FleetReadings.SourceStatus source : readings.sources()) {
-            if (!source.node().isEmpty() && !source.source().equals("ledger")) {
-                reportingNodes.add(source.node());
-            }
-            if (!source.ok() && source.source().equals("cachefile")) {
-                failingCacheNodes.add(source.node());
-            }
-            if (!source.ok() && source.source().equals("nvml")) {
-                failingDriverNodes.add(source.node());
+        // Which cluster registers each card and each node, named in full where two clusters hold the
+        // same UUID (a broken source: that card's row is both clusters' together).
+        Map<String, Set<String>> cardClusters = new HashMap<>();
+        Map<String, Set<String>> nodeClusters = new HashMap<>();
+        for (FleetReadings.Registered card : readings.registered()) {
+            if (!card.cluster().isEmpty()) {
+                cardClusters.computeIfAbsent(card.uuid(), uuid -> new TreeSet<>()).add(card.cluster());
+                nodeClusters.computeIfAbsent(card.node(), node -> new TreeSet<>()).add(card.cluster());
             }
         }
-        readings.hosts().forEach(host -> reportingNodes.add(host.node()));
+        Map<String, String> cardCluster = new HashMap<>();
+        cardClusters.forEach((uuid, registering) -> cardCluster.put(uuid, named(registering)));
+        Function<String, String> clusterOf = uuid -> cardCluster.getOrDefault(uuid, "");
+
+        // A container's name by (cluster, namespace, pod, index), and by (namespace, pod, index) for a
+        // share whose cluster names none (a card two clusters register: a broken source).
+        Map<List<Object>, String> names = new HashMap<>();
+        for (FleetReadings.ContainerName name : readings.names()) {
+            names.putIfAbsent(List.of(name.cluster(), name.namespace(), name.pod(), name.containerIndex()),
+                    name.container());
+            names.putIfAbsent(List.of(name.namespace(), name.pod(), name.containerIndex()), name.container());
+        }
+        Function<FleetReadings.Allocation, String> containerOf = allocation -> {
+            String named = names.get(List.of(clusterOf.apply(allocation.uuid()), allocation.namespace(),
+                    allocation.pod(), allocation.containerIndex()));
+            return named != null ? named : names.getOrDefault(List.of(allocation.namespace(), allocation.pod(),
+                    allocation.containerIndex()), WorkloadRef.unnamed(allocation.containerIndex()));
+        };
+
+        // The exporters' sources by the node they report from within its cluster: a node name two
+        // clusters share is two nodes, one of them failing does not make the other's figures missing.
+        // A status without the cluster label (a relabeling that labels the scheduler's job only)
+        // speaks for every cluster's node of its name, as before clusters were told apart.
+        Set<FleetReadings.ClusterNode> failingCacheNodes = new HashSet<>();
+        Set<FleetReadings.ClusterNode> failingDriverNodes = new HashSet<>();
+        Set<FleetReadings.ClusterNode> reportingNodes = new HashSet<>();
+        for (FleetReadings.SourceStatus source : readings.sources()) {
+            if (!source.node().isEmpty() && !source.source().equals("ledger")) {
+                reportingNodes.add(source.where());
+            }
+            if (!source.ok() && source.source().equals("cachefile")) {
+                failingCacheNodes.add(source.where());
+            }
+            if (!source.ok() && source.source().equals("nvml")) {
+                failingDriverNodes.add(source.where());
+            }
+        }
+        readings.hosts().forEach(host -> reportingNodes.add(
+                new FleetReadings.ClusterNode(clusterOf.apply(host.uuid()), host.node())));
 
         // A container's figure that names no card (some vendors' exporters) is the container's use of
         // its only card; of a container holding several, it cannot be placed and is left out.
         Map<List<String>, Set<String>> cardsOfContainer = new HashMap<>();
         for (FleetReadings.Allocation allocation : readings.allocations()) {
-            String container = names.getOrDefault(
-                    List.of(allocation.namespace(), allocation.pod(), allocation.containerIndex()),
-                    WorkloadRef.unnamed(allocation.containerIndex()));
+            String container = containerOf.apply(allocation);
             cardsOfContainer.computeIfAbsent(List.of(allocation.namespace(), allocation.pod(), container),
                     key -> new java.util.TreeSet<>()).add(allocation.uuid());
         }
@@ -171,9 +199,7 @@ public record FleetState(Instant at, List<Card> cards, List<Workload> workloads,
         List<WorkloadShare> shares = new ArrayList<>();
         Set<ShareKey> joined = new HashSet<>();
         for (FleetReadings.Allocation allocation : readings.allocations()) {
-            String container = names.getOrDefault(
-                    List.of(allocation.namespace(), allocation.pod(), allocation.containerIndex()),
-                    WorkloadRef.unnamed(allocation.containerIndex()));
+            String container = containerOf.apply(allocation);
             ShareKey key = new ShareKey(allocation.namespace(), allocation.pod(), container, allocation.uuid());
             if (!joined.add(key)) {
                 continue;
@@ -189,10 +215,12 @@ public record FleetState(Instant at, List<Card> cards, List<Workload> workloads,
                 utilisation = use.utilisation();
                 lastKernel = use.lastKernelSeconds();
             } else {
+                FleetReadings.ClusterNode where = new FleetReadings.ClusterNode(clusterOf.apply(allocation.uuid()),
+                        allocation.node());
                 Absence why = outside > 0 ? Absence.OUTSIDE_HAMI_CORE
                         : card != null && "mig".equals(card.mode()) ? Absence.MIG_INSTANCE
-                        : failingCacheNodes.contains(allocation.node()) ? Absence.SOURCE_FAILING
-                        : !reportingNodes.contains(allocation.node()) ? Absence.NO_USAGE_EXPORTER
+                        : holds(failingCacheNodes, where) ? Absence.SOURCE_FAILING
+                        : !holds(reportingNodes, where) ? Absence.NO_USAGE_EXPORTER
                         : Absence.NO_USAGE_YET;
                 used = Figure.missing(why);
                 utilisation = Figure.missing(why);
@@ -223,19 +251,6 @@ public record FleetState(Instant at, List<Card> cards, List<Workload> workloads,
         }
         shares.sort(Comparator.comparing(WorkloadShare::workload).thenComparing(WorkloadShare::uuid));
 
-        // Which cluster registers each card and each node, named in full where two clusters hold the
-        // same UUID (a broken source: that card's row is both clusters' together).
-        Map<String, Set<String>> cardClusters = new HashMap<>();
-        Map<String, Set<String>> nodeClusters = new HashMap<>();
-        for (FleetReadings.Registered card : readings.registered()) {
-            if (!card.cluster().isEmpty()) {
-                cardClusters.computeIfAbsent(card.uuid(), uuid -> new TreeSet<>()).add(card.cluster());
-                nodeClusters.computeIfAbsent(card.node(), node -> new TreeSet<>()).add(card.cluster());
-            }
-        }
-        Map<String, String> cardCluster = new HashMap<>();
-        cardClusters.forEach((uuid, registering) -> cardCluster.put(uuid, named(registering)));
-        Function<String, String> clusterOf = uuid -> cardCluster.getOrDefault(uuid, "");
 
         Map<String, List<WorkloadShare>> sharesByCard = new HashMap<>();
         shares.forEach(share -> sharesByCard.computeIfAbsent(share.uuid(), uuid -> new ArrayList<>()).add(share));
@@ -248,7 +263,7 @@ public record FleetState(Instant at, List<Card> cards, List<Workload> workloads,
                     card.coresAllocatedPercent(), card.slotsUsed(), card.slotsTotal(), host, failingDriverNodes,
                     reportingNodes,
                     sharesByCard.getOrDefault(card.uuid(), List.of()), physical.get(card.uuid()),
-                    cardOrigins.get(card.uuid())));
+                    cardOrigins.get(card.uuid()), clusterOf.apply(card.uuid())));
         }
         for (FleetReadings.Host host : hosts.values()) {
             if (!registered.containsKey(host.uuid())) {
@@ -256,7 +271,7 @@ public record FleetState(Instant at, List<Card> cards, List<Workload> workloads,
                 cards.add(card(host.node(), host.uuid(), -1, "", "", unknown, unknown, unknown, unknown, unknown,
                         unknown, unknown, unknown, host, failingDriverNodes, reportingNodes,
                         sharesByCard.getOrDefault(host.uuid(), List.of()), physical.get(host.uuid()),
-                        cardOrigins.get(host.uuid())));
+                        cardOrigins.get(host.uuid()), clusterOf.apply(host.uuid())));
             }
         }
         cards.sort(Comparator.comparing((Card card) -> clusterOf.apply(card.uuid())).thenComparing(Card::node)
@@ -319,19 +334,27 @@ public record FleetState(Instant at, List<Card> cards, List<Workload> workloads,
     private static Card card(String node, String uuid, int index, String model, String mode, Figure healthy,
                              Figure memoryTotal, Figure memoryAllocated, Figure coresTotal, Figure coresAllocated,
                              Figure coresAllocatedPercent, Figure slotsUsed, Figure slotsTotal, FleetReadings.Host host,
-                             Set<String> failingDriverNodes, Set<String> reportingNodes, List<WorkloadShare> shares,
-                             Physical physical, UsageOrigin origin) {
+                             Set<FleetReadings.ClusterNode> failingDriverNodes,
+                             Set<FleetReadings.ClusterNode> reportingNodes, List<WorkloadShare> shares,
+                             Physical physical, UsageOrigin origin, String cluster) {
         if (host != null) {
             return new Card(node, uuid, index, model, mode, healthy, memoryTotal, memoryAllocated, host.memoryUsed(),
                     coresTotal, coresAllocated, host.utilisation(), slotsUsed, slotsTotal, host.temperature(),
                     host.power(), host.beyondAllocation(), coresAllocatedPercent, shares, Optional.ofNullable(physical),
                     Optional.ofNullable(origin));
         }
-        Figure none = Figure.missing(failingDriverNodes.contains(node) ? Absence.SOURCE_FAILING
-                : reportingNodes.contains(node) ? Absence.NOT_REPORTED : Absence.NO_USAGE_EXPORTER);
+        FleetReadings.ClusterNode where = new FleetReadings.ClusterNode(cluster, node);
+        Figure none = Figure.missing(holds(failingDriverNodes, where) ? Absence.SOURCE_FAILING
+                : holds(reportingNodes, where) ? Absence.NOT_REPORTED : Absence.NO_USAGE_EXPORTER);
         return new Card(node, uuid, index, model, mode, healthy, memoryTotal, memoryAllocated, none, coresTotal,
                 coresAllocated, none, slotsUsed, slotsTotal, none, none, none, coresAllocatedPercent, shares,
                 Optional.ofNullable(physical));
+    }
+
+    /** Whether {@code nodes} has {@code where}, or its name with no cluster (a status that tells none). */
+    private static boolean holds(Set<FleetReadings.ClusterNode> nodes, FleetReadings.ClusterNode where) {
+        return nodes.contains(where) || !where.cluster().isEmpty()
+                && nodes.contains(new FleetReadings.ClusterNode("", where.node()));
     }
 
     /** The resources requested for a card of {@code model}: the vendor's where the readings name them. */
@@ -340,11 +363,12 @@ public record FleetState(Instant at, List<Card> cards, List<Workload> workloads,
     }
 
     /**
-     * Per (cluster, node), the cluster being that of its cards. The containers counted per node
-     * ({@code counted}) and the exporters' statuses carry no cluster: they count by the node's name.
+     * Per (cluster, node), the cluster being that of its cards; the containers counted per node
+     * ({@code counted}) and the exporters' failing sources are those of the same cluster's node.
      */
     private static List<NodeSummary> nodes(List<Card> cards, List<Workload> workloads,
-                                           Function<String, String> clusterOf, Map<String, Long> counted,
+                                           Function<String, String> clusterOf,
+                                           Map<FleetReadings.ClusterNode, Long> counted,
                                            List<FleetReadings.SourceStatus> sources) {
         Map<Keyed<String>, List<Card>> cardsByNode = new TreeMap<>();
         cards.forEach(card -> cardsByNode.computeIfAbsent(new Keyed<>(clusterOf.apply(card.uuid()), card.node()),
@@ -352,17 +376,22 @@ public record FleetState(Instant at, List<Card> cards, List<Workload> workloads,
         Map<Keyed<String>, Integer> workloadsByNode = new HashMap<>();
         workloads.forEach(workload -> workloadsByNode.merge(new Keyed<>(clusterOf.apply(
                 workload.shares().getFirst().uuid()), workload.node()), 1, Integer::sum));
-        Map<String, Integer> failing = new HashMap<>();
+        Map<FleetReadings.ClusterNode, Integer> failing = new HashMap<>();
         sources.stream().filter(source -> !source.ok() && !source.node().isEmpty())
-                .forEach(source -> failing.merge(source.node(), 1, Integer::sum));
+                .forEach(source -> failing.merge(source.where(), 1, Integer::sum));
         List<NodeSummary> nodes = new ArrayList<>();
-        cardsByNode.forEach((key, onNode) -> nodes.add(new NodeSummary(key.key(), onNode.size(),
-                workloadsByNode.getOrDefault(key, 0) + counted.getOrDefault(key.key(), 0L).intValue(),
-                total(onNode, Card::memoryTotal),
-                total(onNode, Card::memoryAllocated), total(onNode, Card::memoryUsed), total(onNode, Card::coresTotal),
-                total(onNode, Card::coresAllocated), total(onNode, Card::utilisation),
-                (int) onNode.stream().filter(card -> !card.memoryUsed().isKnown()).count(),
-                failing.getOrDefault(key.key(), 0), coresAllocatedFraction(onNode), key.cluster())));
+        cardsByNode.forEach((key, onNode) -> {
+            FleetReadings.ClusterNode where = new FleetReadings.ClusterNode(key.cluster(), key.key());
+            nodes.add(new NodeSummary(key.key(), onNode.size(),
+                    workloadsByNode.getOrDefault(key, 0) + counted.getOrDefault(where, 0L).intValue(),
+                    total(onNode, Card::memoryTotal), total(onNode, Card::memoryAllocated),
+                    total(onNode, Card::memoryUsed), total(onNode, Card::coresTotal),
+                    total(onNode, Card::coresAllocated), total(onNode, Card::utilisation),
+                    (int) onNode.stream().filter(card -> !card.memoryUsed().isKnown()).count(),
+                    failing.getOrDefault(where, 0) + (key.cluster().isEmpty() ? 0
+                            : failing.getOrDefault(new FleetReadings.ClusterNode("", key.key()), 0)),
+                    coresAllocatedFraction(onNode), key.cluster()));
+        });
         return nodes;
     }
 
@@ -408,7 +437,8 @@ public record FleetState(Instant at, List<Card> cards, List<Workload> workloads,
     private static Health health(FleetReadings readings) {
         List<FleetReadings.SourceStatus> failing = readings.sources().stream()
                 .filter(source -> !source.ok())
-                .sorted(Comparator.comparing(FleetReadings.SourceStatus::node)
+                .sorted(Comparator.comparing(FleetReadings.SourceStatus::cluster)
+                        .thenComparing(FleetReadings.SourceStatus::node)
                         .thenComparing(FleetReadings.SourceStatus::source))
                 .toList();
         return new Health(failing, readings.ledgerAges(), readings.skips(), readings.targetsDown(),

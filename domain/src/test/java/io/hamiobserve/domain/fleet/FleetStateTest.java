@@ -255,6 +255,61 @@ class FleetStateTest {
         assertEquals(List.of("east, west", "west"), state.workloads().stream().map(state::cluster).toList());
     }
 
+    @Test
+    void aSourceFailingOnOneClustersNodeLeavesTheOtherClustersNodeOfThatNameAlone() {
+        Readings readings = new Readings();
+        readings.registered.add(registered("east", "node-a", "GPU-E0"));
+        readings.registered.add(registered("west", "node-a", "GPU-W0"));
+        readings.sources.add(new FleetReadings.SourceStatus("w:9394", "node-a", "nvml", false, "west"));
+        readings.sources.add(new FleetReadings.SourceStatus("w:9394", "node-a", "cachefile", false, "west"));
+        readings.sources.add(new FleetReadings.SourceStatus("e:9394", "node-a", "nvml", true, "east"));
+        readings.sources.add(new FleetReadings.SourceStatus("e:9394", "node-a", "cachefile", true, "east"));
+        FleetState state = readings.share("ml", "llm", 0, "server", "node-a", "GPU-E0", 1024, 10)
+                .share("ml", "llm", 0, "server", "node-a", "GPU-W0", 1024, 10).state();
+        assertEquals(List.of("east node-a 0 failing NOT_REPORTED NO_USAGE_YET",
+                        "west node-a 2 failing SOURCE_FAILING SOURCE_FAILING"),
+                state.nodes().stream().map(node -> node.cluster() + " " + node.name() + " " + node.sourcesFailing()
+                        + " failing " + why(state.cards().stream().filter(card -> state.cluster(card)
+                                .equals(node.cluster())).findFirst().orElseThrow().memoryUsed()) + " "
+                        + why(state.workloads().stream().filter(workload -> state.cluster(workload)
+                                .equals(node.cluster())).findFirst().orElseThrow().memoryUsed())).toList());
+        assertEquals(List.of("west node-a cachefile", "west node-a nvml"), state.health().failing().stream()
+                .map(source -> source.cluster() + " " + source.node() + " " + source.source()).toList());
+    }
+
+    @Test
+    void aSourceStatusWithoutTheClusterLabelSpeaksForEveryClustersNodeOfItsName() {
+        // A relabeling that puts the cluster label on the scheduler's job only: the node exporters'
+        // statuses name no cluster, and count for each cluster's node of their node's name, as before.
+        Readings readings = new Readings();
+        readings.registered.add(registered("east", "node-a", "GPU-E0"));
+        readings.registered.add(registered("west", "node-a", "GPU-W0"));
+        readings.sources.add(new FleetReadings.SourceStatus("a:9394", "node-a", "nvml", false));
+        FleetState state = readings.state();
+        assertEquals(List.of("east 1 SOURCE_FAILING", "west 1 SOURCE_FAILING"), state.nodes().stream()
+                .map(node -> node.cluster() + " " + node.sourcesFailing() + " " + why(state.cards().stream()
+                        .filter(card -> state.cluster(card).equals(node.cluster())).findFirst().orElseThrow()
+                        .memoryUsed())).toList());
+    }
+
+    @Test
+    void aPodNameTwoClustersRunTakesItsOwnClustersContainerNames() {
+        Readings readings = new Readings();
+        readings.registered.add(registered("east", "node-a", "GPU-E0"));
+        readings.registered.add(registered("west", "node-a", "GPU-W0"));
+        readings.allocations.add(new FleetReadings.Allocation("ml", "llm", 0, "node-a", "GPU-E0", Figure.of(1), Figure.of(1)));
+        readings.allocations.add(new FleetReadings.Allocation("ml", "llm", 0, "node-a", "GPU-W0", Figure.of(1), Figure.of(1)));
+        readings.names.add(new FleetReadings.ContainerName("ml", "llm", 0, "api", false, "west"));
+        readings.names.add(new FleetReadings.ContainerName("ml", "llm", 0, "server", false, "east"));
+        FleetState state = readings.state();
+        assertEquals(List.of("east server", "west api"), state.workloads().stream()
+                .map(workload -> state.cluster(workload) + " " + workload.ref().container()).toList());
+    }
+
+    private static String why(Figure figure) {
+        return figure instanceof Figure.Missing missing ? missing.why().name() : "known";
+    }
+
     private static FleetReadings.Registered registered(String cluster, String node, String uuid) {
         Figure one = Figure.of(1);
         return new FleetReadings.Registered(node, uuid, 0, A100, "hami-core", one, Figure.of(40 * Readings.GIB),
