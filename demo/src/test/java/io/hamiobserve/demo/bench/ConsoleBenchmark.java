@@ -126,6 +126,14 @@ public final class ConsoleBenchmark {
                     Duration.ofMinutes(args.length > 4 ? Long.parseLong(args[4]) : 10));
             return;
         }
+        if (which.equals("clusters-vm")) {
+            // clusters-vm [clusters] [days] [requests] [minutes]: that many copies of the large fleet,
+            // each its own cluster with cards of its own, in one VictoriaMetrics; every page timed.
+            clustersInVictoriaMetrics(args.length > 1 ? Integer.parseInt(args[1]) : 3,
+                    args.length > 2 ? Integer.parseInt(args[2]) : 14, args.length > 3 ? Integer.parseInt(args[3]) : 3,
+                    Duration.ofMinutes(args.length > 4 ? Long.parseLong(args[4]) : 0));
+            return;
+        }
         if (which.equals("showback-attach")) {
             // The showback report by every grouping again, against a Prometheus held by "showback".
             showbackReports(URI.create(args[1]), Instant.ofEpochSecond(Long.parseLong(args[2])),
@@ -167,39 +175,9 @@ public final class ConsoleBenchmark {
 
     private static void large(int days, int requests, Duration hold, boolean showback) throws Exception {
         long end = Math.floorDiv(Instant.now().getEpochSecond(), 3600) * 3600 - 3600;
-        Fleet fleet = new Fleet();
         List<Path> files = new ArrayList<>();
         long started = System.nanoTime();
-        long samples = 0;
-        Labels scheduler = Labels.of("job", "hami-observe-scheduler", "instance", "scheduler:9395");
-        List<HistoryFile.Family> allocation = HistoryFile.labelled(AllocationMetrics.snapshots(fleet.view),
-                scheduler, HISTORY::contains);
-        List<HistoryFile.Family> allocationNow = HistoryFile.labelled(AllocationMetrics.snapshots(fleet.view),
-                scheduler, name -> true);
-        for (int day = days; day >= 0; day--) {
-            Path file = Files.createTempFile("bench-large-day" + day, ".om");
-            files.add(file);
-            try (HistoryFile out = new HistoryFile(file)) {
-                for (int hour = 0; hour < 24; hour++) {
-                    long t = end - day * 86_400L - (23 - hour) * 3600L;
-                    if (t < end - days * 86_400L || t > end) {
-                        continue;
-                    }
-                    boolean now = t == end;
-                    List<HistoryFile.Family> families = new ArrayList<>(now ? allocationNow : allocation);
-                    for (int node = 0; node < NODES; node++) {
-                        Labels target = Labels.of("job", "hami-observe-node", "instance", "node-" + node + ":9394",
-                                "node", Fleet.node(node));
-                        families.addAll(HistoryFile.labelled(UsageMetrics.collect(fleet.usage(node, t),
-                                fleet.pods.get(node)).snapshots(), target, now ? name -> true : HISTORY::contains));
-                    }
-                    out.write(families, Instant.ofEpochSecond(t));
-                }
-                samples += out.samples();
-            }
-            System.out.printf("large: day %d written (%,d samples so far, %.0f s)%n", days - day, samples,
-                    seconds(started));
-        }
+        long samples = history(new Fleet(0), days, end, Labels.EMPTY, "large", files::add);
         System.out.printf("large: %,d samples over %d days, %,d MB of OpenMetrics, written in %.1f s%n", samples, days,
                 files.stream().mapToLong(ConsoleBenchmark::size).sum() / 1_000_000, seconds(started));
         if (showback) {
@@ -228,6 +206,185 @@ public final class ConsoleBenchmark {
             for (Path file : files) {
                 Files.deleteIfExists(file);
             }
+        }
+    }
+
+    /** What is done with each day's file of a history once it is written. */
+    @FunctionalInterface
+    private interface DayWritten {
+        void accept(Path file) throws Exception;
+    }
+
+    /**
+     * Writes {@code days} of the fleet's history up to {@code end}, an hour apart, a day per file
+     * ({@code external} labels on every series), each handed to {@code written}; returns the samples.
+     */
+    private static long history(Fleet fleet, int days, long end, Labels external, String name, DayWritten written)
+            throws Exception {
+        long started = System.nanoTime();
+        long samples = 0;
+        Labels scheduler = Labels.of("job", "hami-observe-scheduler", "instance", "scheduler:9395");
+        List<HistoryFile.Family> allocation = HistoryFile.labelled(AllocationMetrics.snapshots(fleet.view),
+                scheduler, HISTORY::contains);
+        List<HistoryFile.Family> allocationNow = HistoryFile.labelled(AllocationMetrics.snapshots(fleet.view),
+                scheduler, all -> true);
+        for (int day = days; day >= 0; day--) {
+            Path file = Files.createTempFile("bench-large-day" + day, ".om");
+            try (HistoryFile out = new HistoryFile(file, external)) {
+                for (int hour = 0; hour < 24; hour++) {
+                    long t = end - day * 86_400L - (23 - hour) * 3600L;
+                    if (t < end - days * 86_400L || t > end) {
+                        continue;
+                    }
+                    boolean now = t == end;
+                    List<HistoryFile.Family> families = new ArrayList<>(now ? allocationNow : allocation);
+                    for (int node = 0; node < NODES; node++) {
+                        Labels target = Labels.of("job", "hami-observe-node", "instance", "node-" + node + ":9394",
+                                "node", Fleet.node(node));
+                        families.addAll(HistoryFile.labelled(UsageMetrics.collect(fleet.usage(node, t),
+                                fleet.pods.get(node)).snapshots(), target, now ? all -> true : HISTORY::contains));
+                    }
+                    out.write(families, Instant.ofEpochSecond(t));
+                }
+                samples += out.samples();
+            }
+            written.accept(file);
+            System.out.printf("%s: day %d written (%,d samples so far, %.0f s)%n", name, days - day, samples,
+                    seconds(started));
+        }
+        return samples;
+    }
+
+    /**
+     * {@code clusters} copies of the large fleet, each labelled {@code cluster="cluster-N"} (as a
+     * Prometheus's external labels or a relabeling put it) with cards of its own UUIDs, {@code days}
+     * of history each, in one VictoriaMetrics (single node, the flags docs/console.md gives); then
+     * the console over all of them timed as {@link #pages} times it, every window the pages offer
+     * and pages of one cluster included, and what each read of its refresh costs VictoriaMetrics.
+     * No rules are replayed: with several clusters the console reads right-sizing from the raw
+     * series anyway (console.md), and the showback records are not what is timed here.
+     */
+    private static void clustersInVictoriaMetrics(int clusters, int days, int requests, Duration hold)
+            throws Exception {
+        long end = Math.floorDiv(Instant.now().getEpochSecond(), 3600) * 3600 - 3600;
+        Path directory = Files.createTempDirectory("bench-large-vm");
+        int port;
+        try (java.net.ServerSocket free = new java.net.ServerSocket(0)) {
+            port = free.getLocalPort();
+        }
+        Process engine = new ProcessBuilder("victoria-metrics", "-storageDataPath=" + directory.resolve("data"),
+                "-httpListenAddr=127.0.0.1:" + port, "-retentionPeriod=1", "-search.maxStalenessInterval=5m",
+                "-search.latencyOffset=0s", "-loggerLevel=ERROR").redirectErrorStream(true)
+                .redirectOutput(directory.resolve("victoria-metrics.log").toFile()).start();
+        URI vm = URI.create("http://127.0.0.1:" + port + "/");
+        HttpClient client = HttpClient.newHttpClient();
+        try {
+            long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+            while (status(client, vm.resolve("/health")) != 200) {
+                if (System.nanoTime() > deadline || !engine.isAlive()) {
+                    throw new IllegalStateException("VictoriaMetrics did not start: "
+                            + Files.readString(directory.resolve("victoria-metrics.log")));
+                }
+                Thread.sleep(100);
+            }
+            long started = System.nanoTime();
+            long samples = 0;
+            for (int cluster = 0; cluster < clusters; cluster++) {
+                String name = "cluster-" + (cluster + 1);
+                samples += history(new Fleet(cluster), days, end, Labels.of("cluster", name), name, file -> {
+                    try {
+                        importInto(client, vm, file);
+                    } finally {
+                        Files.deleteIfExists(file);
+                    }
+                });
+            }
+            client.send(HttpRequest.newBuilder(vm.resolve("/internal/force_flush")).build(),
+                    HttpResponse.BodyHandlers.discarding());
+            System.out.printf("clusters-vm: %,d samples (%d clusters × %d days) written and imported in %.1f s%n",
+                    samples, clusters, days, seconds(started));
+            // The engine merges what it was sent in the background for a while: its CPU then is not
+            // the console's, so the pages wait until no merge has run for a few seconds.
+            long merging = System.nanoTime();
+            for (int quiet = 0; quiet < 3 && seconds(merging) < 900; Thread.sleep(2000)) {
+                quiet = activeMerges(client, vm) == 0 ? quiet + 1 : 0;
+            }
+            System.out.printf("clusters-vm: background merges done after %.0f s more%n", seconds(merging));
+            List<String> pages = new ArrayList<>(LARGE_PAGES);
+            // Every window and range the pages offer besides their defaults, and pages of one cluster.
+            for (String window : List.of("24h", "7d", "30d")) {
+                pages.addAll(List.of("/workloads?window=" + window, "/rightsizing?window=" + window,
+                        "/namespaces?window=" + window, "/capacity?window=" + window));
+            }
+            for (String range : List.of("1h", "6h", "7d")) {
+                pages.add("/?range=" + range);
+            }
+            String second = "cluster-" + Math.min(2, clusters);
+            String last = "cluster-" + clusters;
+            pages.addAll(List.of("/?cluster=" + second, "/nodes?cluster=" + second, "/cards?cluster=" + last,
+                    "/workloads?cluster=" + last, "/rightsizing?cluster=" + second));
+            if (hold.isPositive()) {
+                System.out.printf("holding VictoriaMetrics at %s for %d min; the fleet's end is %d%n", vm,
+                        hold.toMinutes(), end);
+                Thread.sleep(hold);
+            }
+            pages(clusters + " clusters × (1,000 cards, 10,000 containers), " + days + " days at 1 h, VictoriaMetrics "
+                    + "single node", vm, Instant.ofEpochSecond(end), pages, requests);
+            refreshCost(vm, Instant.ofEpochSecond(end), 3);
+        } finally {
+            engine.destroy();
+            engine.waitFor();
+            try (var files = Files.walk(directory)) {
+                files.sorted(java.util.Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
+            }
+        }
+    }
+
+    /** Imports an OpenMetrics history file (timestamps in seconds) through VictoriaMetrics' Prometheus import (milliseconds). */
+    private static void importInto(HttpClient client, URI vm, Path file) throws Exception {
+        StringBuilder batch = new StringBuilder();
+        int lines = 0;
+        try (var reader = Files.newBufferedReader(file)) {
+            for (String line = reader.readLine(); line != null; line = reader.readLine()) {
+                if (line.isBlank() || line.startsWith("#")) {
+                    continue;
+                }
+                int lastSpace = line.lastIndexOf(' ');
+                batch.append(line, 0, lastSpace).append(' ')
+                        .append(Math.round(Double.parseDouble(line.substring(lastSpace + 1)) * 1000)).append('\n');
+                if (++lines == 50_000) {
+                    send(client, vm, batch);
+                    lines = 0;
+                }
+            }
+        }
+        if (lines > 0) {
+            send(client, vm, batch);
+        }
+    }
+
+    private static void send(HttpClient client, URI vm, StringBuilder batch) throws Exception {
+        HttpResponse<String> answer = client.send(HttpRequest.newBuilder(vm.resolve("/api/v1/import/prometheus"))
+                .POST(HttpRequest.BodyPublishers.ofString(batch.toString())).build(), HttpResponse.BodyHandlers.ofString());
+        if (answer.statusCode() / 100 != 2) {
+            throw new IllegalStateException("VictoriaMetrics refused the import: " + answer.statusCode() + " "
+                    + answer.body());
+        }
+        batch.setLength(0);
+    }
+
+    /** The merges VictoriaMetrics runs now ({@code vm_active_merges}, every kind summed). */
+    private static double activeMerges(HttpClient client, URI vm) throws Exception {
+        return client.send(HttpRequest.newBuilder(vm.resolve("/metrics")).build(), HttpResponse.BodyHandlers.ofString())
+                .body().lines().filter(line -> line.startsWith("vm_active_merges"))
+                .mapToDouble(line -> Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1))).sum();
+    }
+
+    private static int status(HttpClient client, URI uri) {
+        try {
+            return client.send(HttpRequest.newBuilder(uri).build(), HttpResponse.BodyHandlers.discarding()).statusCode();
+        } catch (Exception notYet) {
+            return 0;
         }
     }
 
@@ -753,12 +910,16 @@ public final class ConsoleBenchmark {
         final List<List<NodePod>> pods = new ArrayList<>();
         final List<List<PodPlacement>> placements = new ArrayList<>();
 
-        Fleet() {
+        /** The cluster's ordinal: each cluster's cards have UUIDs of their own (0: the one-cluster fleet's). */
+        final int cluster;
+
+        Fleet(int cluster) {
+            this.cluster = cluster;
             Ledger ledger = new Ledger();
             for (int node = 0; node < NODES; node++) {
                 List<RegisteredCard> cards = new ArrayList<>();
                 for (int card = 0; card < CARDS_PER_NODE; card++) {
-                    cards.add(new RegisteredCard(uuid(node, card), card, 16, 81_920, 100, "NVIDIA-NVIDIA H100 80GB HBM3",
+                    cards.add(new RegisteredCard(uuid(cluster, node, card), card, 16, 81_920, 100, "NVIDIA-NVIDIA H100 80GB HBM3",
                             0, CardMode.HAMI_CORE, true));
                 }
                 ledger.putNode(node(node), cards);
@@ -770,7 +931,7 @@ public final class ConsoleBenchmark {
                 int card = (i / NODES) % CARDS_PER_NODE;
                 PodRef ref = new PodRef(namespace(i), pod(i), String.format("00000000-0000-4000-8000-%012d", i));
                 PodPlacement placement = new PodPlacement(ref, node(node), PodPhase.RUNNING, true,
-                        List.of(new ContainerShares(0, "main", false, List.of(new DeviceShare(uuid(node, card),
+                        List.of(new ContainerShares(0, "main", false, List.of(new DeviceShare(uuid(cluster, node, card),
                                 "NVIDIA", memoryMib(i), cores(i))))), List.of());
                 ledger.putPod(placement);
                 placements.get(node).add(placement);
@@ -789,7 +950,11 @@ public final class ConsoleBenchmark {
         }
 
         static String uuid(int node, int card) {
-            return String.format("GPU-%08x-0000-4000-a000-%012x", node, card);
+            return uuid(0, node, card);
+        }
+
+        static String uuid(int cluster, int node, int card) {
+            return String.format("GPU-%08x-%04x-4000-a000-%012x", node, cluster, card);
         }
 
         static String namespace(int container) {
@@ -829,7 +994,7 @@ public final class ConsoleBenchmark {
             }
             List<HostCardReading> cards = new ArrayList<>();
             for (int card = 0; card < CARDS_PER_NODE; card++) {
-                cards.add(new HostCardReading(card, uuid(node, card), "NVIDIA H100 80GB HBM3",
+                cards.add(new HostCardReading(card, uuid(cluster, node, card), "NVIDIA H100 80GB HBM3",
                         OptionalLong.of((long) cardUsed[card] + (420L << 20)), OptionalLong.of(81_920L << 20),
                         OptionalDouble.of(Math.min(100, cardUtil[card])), OptionalDouble.of(20), OptionalDouble.of(50),
                         OptionalDouble.of(300), Optional.empty(), Optional.empty()));
