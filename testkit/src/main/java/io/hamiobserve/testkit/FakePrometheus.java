@@ -107,6 +107,24 @@ public final class FakePrometheus implements AutoCloseable {
         return json(status, "{\"status\":\"error\",\"errorType\":\"" + type + "\",\"error\":\"" + message + "\"}");
     }
 
+    /**
+     * An engine too busy to run the query: VictoriaMetrics' 503 once a query waited past its
+     * {@code -search.maxQueueDuration} (a line of text, not JSON), or a gateway's 429 with
+     * {@code Retry-After} seconds (none when empty).
+     */
+    public static Mode overloaded(int status, String retryAfter) {
+        return (request, out) -> {
+            byte[] bytes = ("remoteAddr: \"127.0.0.1:41234\"; requestURI: /api/v1/query; cannot handle more than 4 "
+                    + "concurrent search requests during 10s; possible solutions: increase -search.maxQueueDuration\n")
+                    .getBytes(StandardCharsets.UTF_8);
+            out.write(("HTTP/1.1 " + status + " X\r\nContent-Type: text/plain\r\n"
+                    + (retryAfter.isEmpty() ? "" : "Retry-After: " + retryAfter + "\r\n")
+                    + "Content-Length: " + bytes.length + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+            out.write(bytes);
+            out.flush();
+        };
+    }
+
     /** A redirect to {@code location}. */
     public static Mode redirect(String location) {
         return (request, out) -> {

@@ -17,6 +17,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -42,9 +43,12 @@ import java.util.regex.Pattern;
  * @param version           its version, when it says one
  * @param instantParameters query parameters added to every instant query
  * @param notes             what the console adapts and what the operator should set, one phrase each
+ * @param queriesAtOnce     the most queries the console sends at once: what the engine runs at once
+ *                          without queueing (VictoriaMetrics answers 503 to a query that queued past
+ *                          its {@code -search.maxQueueDuration})
  */
 record Engine(Kind kind, String name, Optional<String> version, Map<String, String> instantParameters,
-              List<String> notes) {
+              List<String> notes, int queriesAtOnce) {
     /** The engines told apart. */
     enum Kind {
         PROMETHEUS, VICTORIAMETRICS, THANOS, MIMIR, UNKNOWN
@@ -61,9 +65,20 @@ record Engine(Kind kind, String name, Optional<String> version, Map<String, Stri
     static final String LATENCY_OFFSET = "search.latencyOffset";
     static final String MAX_STALENESS = "search.maxStalenessInterval";
 
+    /** VictoriaMetrics' {@code -search.maxConcurrentRequests} unless set (its default in 1.79). */
+    static final int VICTORIAMETRICS_DEFAULT_CONCURRENCY = 4;
+    static final String MAX_CONCURRENT = "search.maxConcurrentRequests";
+
     Engine {
         instantParameters = Map.copyOf(instantParameters);
         notes = List.copyOf(notes);
+        queriesAtOnce = Math.clamp(queriesAtOnce, 1, PrometheusApi.MAX_IN_FLIGHT);
+    }
+
+    /** An engine that queues what it cannot run at once (Prometheus's {@code --query.max-concurrency}). */
+    Engine(Kind kind, String name, Optional<String> version, Map<String, String> instantParameters,
+           List<String> notes) {
+        this(kind, name, version, instantParameters, notes, PrometheusApi.MAX_IN_FLIGHT);
     }
 
     /** One line for a page's header and the log: the engine, its version, where, what is adapted or missing. */
@@ -145,7 +160,25 @@ record Engine(Kind kind, String name, Optional<String> version, Map<String, Stri
         if (flags.isPresent() && !flags.get().containsKey(LATENCY_OFFSET)) {
             notes.add("-" + LATENCY_OFFSET + " is 30s: a trend's last 30 s at steps up to 1 min are held back");
         }
-        return new Engine(Kind.VICTORIAMETRICS, "VictoriaMetrics", Optional.empty(), Map.of("nocache", "1"), notes);
+        // It runs -search.maxConcurrentRequests queries at once and answers 503 to one that waits
+        // longer than -search.maxQueueDuration (10 s): the console sends no more than it runs.
+        OptionalInt set = flags.map(found -> found.get(MAX_CONCURRENT)).map(Engine::positive)
+                .orElse(OptionalInt.empty());
+        int atOnce = set.orElse(VICTORIAMETRICS_DEFAULT_CONCURRENCY);
+        notes.add("at most " + Math.clamp(atOnce, 1, PrometheusApi.MAX_IN_FLIGHT) + " queries at once ("
+                + (set.isPresent() ? "its -" + MAX_CONCURRENT : "-" + MAX_CONCURRENT + "'s default; set it to send more")
+                + ")");
+        return new Engine(Kind.VICTORIAMETRICS, "VictoriaMetrics", Optional.empty(), Map.of("nocache", "1"), notes,
+                atOnce);
+    }
+
+    private static OptionalInt positive(String value) {
+        try {
+            int parsed = Integer.parseInt(value.strip());
+            return parsed > 0 ? OptionalInt.of(parsed) : OptionalInt.empty();
+        } catch (NumberFormatException notANumber) {
+            return OptionalInt.empty();
+        }
     }
 
     private static final Pattern FLAG = Pattern.compile("^-([A-Za-z0-9_.-]+)=\"?(.*?)\"?$");

@@ -25,6 +25,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 
@@ -43,7 +44,13 @@ import java.util.concurrent.CompletionException;
  *       black hole after the headers). Waiting for a slot (below) is bounded by the same timeout.</li>
  *   <li><b>concurrency</b>: at most {@link #MAX_IN_FLIGHT} queries in flight; more wait for a
  *       slot. Prometheus runs 20 queries at once by default ({@code --query.max-concurrency}) and
- *       queues the rest; staying below it leaves room for its rules and other readers.</li>
+ *       queues the rest; staying below it leaves room for its rules and other readers. Once the
+ *       engine is known, no more than it runs at once ({@link Engine#queriesAtOnce}: VictoriaMetrics
+ *       answers 503 to a query that waited in its queue past {@code -search.maxQueueDuration}).</li>
+ *   <li><b>overload</b>: an engine that says it is overloaded (HTTP 429, or 503 with a body that is
+ *       not Prometheus's JSON error) is asked again after a pause ({@code Retry-After}, else
+ *       0.25 s doubling to 4 s), while the query's deadline allows; the slot stays held meanwhile,
+ *       so the console sends less while the engine is busy.</li>
  *   <li><b>memory</b>: answers are parsed as they stream, and the bytes of every answer being
  *       read count against one budget shared by all queries ({@link #defaultBudget}: an eighth of
  *       the heap, between 16 and 256 MiB). A query whose answer would pass it fails, named, rather
@@ -67,7 +74,7 @@ final class PrometheusApi {
     private final Duration timeout;
     private final HttpClient client;
     private final QueryBackend backend;
-    private final java.util.concurrent.Semaphore slots = new java.util.concurrent.Semaphore(MAX_IN_FLIGHT, true);
+    private final Slots slots = new Slots();
     /** The bytes of the answers being read now, together, and the most they may be. */
     private final java.util.concurrent.atomic.AtomicLong inFlightBytes = new java.util.concurrent.atomic.AtomicLong();
     private final long budgetBytes;
@@ -114,10 +121,41 @@ final class PrometheusApi {
         this.client = backend.client(timeout.compareTo(Duration.ofSeconds(3)) < 0 ? timeout : Duration.ofSeconds(3));
     }
 
-    /** Which engine answers, asked once it answers at all (empty while it cannot be told). */
+    /**
+     * Which engine answers, asked once it answers at all (empty while it cannot be told); from then
+     * on no more queries are in flight than it runs at once.
+     */
     Optional<Engine> probe() {
-        return Engine.detect(backend, client, timeout.compareTo(Duration.ofSeconds(3)) < 0 ? timeout
+        Optional<Engine> engine = Engine.detect(backend, client, timeout.compareTo(Duration.ofSeconds(3)) < 0 ? timeout
                 : Duration.ofSeconds(3));
+        engine.ifPresent(found -> slots.limit(found.queriesAtOnce()));
+        return engine;
+    }
+
+    /** The most queries in flight at once now. */
+    int queriesAtOnce() {
+        return slots.limit();
+    }
+
+    /** The slots of the queries in flight: fewer, never more, once the engine says it runs fewer. */
+    private static final class Slots extends java.util.concurrent.Semaphore {
+        private int limit = MAX_IN_FLIGHT;
+
+        Slots() {
+            super(MAX_IN_FLIGHT, true);
+        }
+
+        synchronized void limit(int most) {
+            if (most < limit) {
+                // Slots held now are given back as usual; the count only comes down to the new limit.
+                reducePermits(limit - most);
+                limit = most;
+            }
+        }
+
+        synchronized int limit() {
+            return limit;
+        }
     }
 
     QueryBackend backend() {
@@ -162,7 +200,7 @@ final class PrometheusApi {
 
     /** The queries in flight now (for tests: none is left behind once its deadline has passed). */
     int inFlight() {
-        return MAX_IN_FLIGHT - slots.availablePermits();
+        return slots.limit() - slots.availablePermits();
     }
 
     CompletableFuture<List<Sample>> instant(PromQl.Query query, Instant at) {
@@ -230,7 +268,7 @@ final class PrometheusApi {
                 String last = lastFailure;
                 // Not one slot came free for a whole timeout: the queries holding them are what a
                 // reader needs to hear about (still unanswered, or the last that failed and why).
-                throw new QueryFailed(query, MAX_IN_FLIGHT + " queries already in flight to Prometheus at " + base
+                throw new QueryFailed(query, slots.limit() + " queries already in flight to Prometheus at " + base
                         + " did not answer within " + seconds(timeout) + " s; this one was not sent"
                         + (last == null ? "" : " (the last to fail: " + last + ")"), null, true);
             }
@@ -261,13 +299,7 @@ final class PrometheusApi {
                 throw new QueryFailed(query, "the credentials for " + base + " cannot be read: "
                         + unreadable.getMessage(), null);
             }
-            answer = client.sendAsync(request.build(), HttpResponse.BodyHandlers.ofInputStream())
-                    .handle((response, failure) -> {
-                        if (failure != null) {
-                            throw new QueryFailed(query, unreachable(failure), failure);
-                        }
-                        return checked(query, response, deadline);
-                    });
+            answer = attempt(query, request.build(), deadline, 0);
         } catch (RuntimeException failed) {
             slots.release();
             throw failed;
@@ -278,6 +310,91 @@ final class PrometheusApi {
             slots.release();
         });
         return answer;
+    }
+
+    /**
+     * Sends the request; an engine that says it is overloaded is asked again after a pause while
+     * the deadline allows ({@link #overload}), and says why when it never answers.
+     */
+    private CompletableFuture<Answer> attempt(PromQl.Query query, HttpRequest request, long deadline, int retries) {
+        return client.sendAsync(request, HttpResponse.BodyHandlers.ofInputStream())
+                .handle((response, failure) -> {
+                    if (failure != null) {
+                        throw new QueryFailed(query, unreachable(failure), failure);
+                    }
+                    return response;
+                })
+                .thenCompose(response -> {
+                    Read read = read(response);
+                    if (read.overloaded().isEmpty()) {
+                        return CompletableFuture.completedFuture(checked(query, response, read.body(), deadline));
+                    }
+                    Optional<String> overloaded = read.overloaded();
+                    long pause = pause(response, retries);
+                    long left = deadline - System.nanoTime() - pause;
+                    if (left < MIN_ATTEMPT_NANOS) {
+                        throw new QueryFailed(query, "Prometheus at " + base + " answered HTTP " + response.statusCode()
+                                + ", overloaded, " + (retries + 1) + (retries == 0 ? " time" : " times") + " within "
+                                + seconds(timeout) + " s" + (overloaded.get().isEmpty() ? "" : " (it said: "
+                                + overloaded.get() + ")") + "; it runs fewer queries at once than are sent to it",
+                                null);
+                    }
+                    HttpRequest again = HttpRequest.newBuilder(request, (name, value) -> true)
+                            .timeout(Duration.ofNanos(left)).build();
+                    return CompletableFuture.runAsync(() -> { },
+                                    CompletableFuture.delayedExecutor(pause, java.util.concurrent.TimeUnit.NANOSECONDS))
+                            .thenCompose(paused -> attempt(query, again, deadline, retries + 1));
+                });
+    }
+
+    /** The shortest time left worth another attempt. */
+    private static final long MIN_ATTEMPT_NANOS = Duration.ofMillis(500).toNanos();
+
+    /** The most of an overloaded answer's text kept for the message. */
+    private static final int OVERLOAD_TEXT = 300;
+
+    /**
+     * An answer's body to read, or, where the engine says it is overloaded, the first line it said
+     * (bounded, printable; the body is then closed).
+     */
+    private record Read(InputStream body, Optional<String> overloaded) {
+    }
+
+    /**
+     * Whether the answer says the engine is overloaded: HTTP 429, or 503 whose body is not a JSON
+     * object (Prometheus's own 503 is a JSON error, a query that timed out, not worth sending again).
+     */
+    private static Read read(HttpResponse<InputStream> response) {
+        int status = response.statusCode();
+        if (status != 429 && status != 503) {
+            return new Read(response.body(), Optional.empty());
+        }
+        try {
+            java.io.PushbackInputStream body = new java.io.PushbackInputStream(response.body(), 1);
+            int first = body.read();
+            if (status == 503 && first == '{') {
+                body.unread(first);
+                return new Read(body, Optional.empty());
+            }
+            byte[] start = body.readNBytes(OVERLOAD_TEXT);
+            body.close();
+            String text = ((first < 0 ? "" : String.valueOf((char) first))
+                    + new String(start, StandardCharsets.UTF_8)).lines().findFirst().orElse("");
+            return new Read(InputStream.nullInputStream(), Optional.of(text.replaceAll("[^\\p{Print}]", "?").strip()));
+        } catch (IOException unreadable) {
+            return new Read(InputStream.nullInputStream(), Optional.of(""));
+        }
+    }
+
+    /** How long to wait before asking again: the engine's {@code Retry-After} seconds, else 0.25 s doubling to 4 s. */
+    private static long pause(HttpResponse<InputStream> response, int retries) {
+        OptionalLong told = response.headers().firstValue("Retry-After").map(String::strip)
+                .filter(value -> value.matches("\\d{1,4}")).map(value -> OptionalLong.of(Long.parseLong(value)))
+                .orElse(OptionalLong.empty());
+        long millis = told.isPresent() ? Math.clamp(told.getAsLong() * 1000, 100, 5_000)
+                : (250L << Math.min(retries, 4)) * (100 + java.util.concurrent.ThreadLocalRandom.current().nextInt(50))
+                / 100;
+        return Duration.ofMillis(millis).toNanos();
     }
 
     private static String seconds(Duration duration) {
@@ -306,8 +423,8 @@ final class PrometheusApi {
     private record Answer(String status, String errorType, String error, String resultType, List<Series> result) {
     }
 
-    private Answer decode(PromQl.Query query, HttpResponse<InputStream> response, long deadline) {
-        BoundedStream bounded = new BoundedStream(response.body());
+    private Answer decode(PromQl.Query query, HttpResponse<InputStream> response, InputStream body, long deadline) {
+        BoundedStream bounded = new BoundedStream(body);
         long left = deadline - System.nanoTime();
         java.util.concurrent.ScheduledFuture<?> alarm = DEADLINES.schedule(bounded::expire, Math.max(0, left),
                 java.util.concurrent.TimeUnit.NANOSECONDS);
@@ -428,7 +545,7 @@ final class PrometheusApi {
         return new double[] {time, value};
     }
 
-    private Answer checked(PromQl.Query query, HttpResponse<InputStream> response, long deadline) {
+    private Answer checked(PromQl.Query query, HttpResponse<InputStream> response, InputStream body, long deadline) {
         if (response.statusCode() / 100 == 3) {
             try (InputStream ignored = response.body()) {
                 throw new QueryFailed(query, "Prometheus at " + base + " answered HTTP " + response.statusCode()
@@ -440,7 +557,7 @@ final class PrometheusApi {
                         closing);
             }
         }
-        Answer answer = decode(query, response, deadline);
+        Answer answer = decode(query, response, body, deadline);
         if (!answer.status().equals("success")) {
             String error = answer.errorType() + ": " + answer.error();
             throw new QueryFailed(query, "Prometheus at " + base + " refused the query (HTTP " + response.statusCode()

@@ -118,6 +118,12 @@ class MisbehavingPrometheusTest {
         AtomicInteger now = new AtomicInteger();
         AtomicInteger most = new AtomicInteger();
         FakePrometheus.Mode slow = (request, out) -> {
+            if (request.contains("/api/v1/status/buildinfo")) {
+                // Prometheus, which queues what it cannot run at once: the console's own bound holds.
+                FakePrometheus.json(200, "{\"status\":\"success\",\"data\":{\"version\":\"2.42.0\","
+                        + "\"goVersion\":\"go1.19\"}}").answer(request, out);
+                return;
+            }
             most.accumulateAndGet(now.incrementAndGet(), Math::max);
             try {
                 Thread.sleep(150);
@@ -143,6 +149,95 @@ class MisbehavingPrometheusTest {
         }
         assertTrue(most.get() <= PrometheusApi.MAX_IN_FLIGHT, most.get() + " queries at once");
         assertTrue(most.get() >= 8, "the queries did not run together: " + most.get());
+    }
+
+    @Test
+    void anEngineThatSaysItIsOverloadedIsAskedAgainAfterAPause() throws Exception {
+        // VictoriaMetrics' 503 (text) for the first queries, then answers: every query is answered.
+        AtomicInteger busy = new AtomicInteger(5);
+        AtomicInteger queries = new AtomicInteger();
+        FakePrometheus.Mode busyAtFirst = (request, out) -> {
+            boolean query = request.contains("/api/v1/query");
+            if (query) {
+                queries.incrementAndGet();
+            }
+            (query && busy.getAndDecrement() > 0 ? FakePrometheus.overloaded(503, "") : FakePrometheus.Mode.EMPTY)
+                    .answer(request, out);
+        };
+        PrometheusFleetHistory history = PrometheusFleetHistory.at(fake(busyAtFirst).url(), Duration.ofSeconds(10));
+        // Read whole: the five queries answered 503 were sent again (one failed query fails a read).
+        history.readings(Instant.now(), FleetScope.EVERYTHING);
+        assertTrue(busy.get() < 0, "the engine was not asked past its overloaded answers");
+        assertTrue(queries.get() > 5, "five overloaded answers and the queries answered: " + queries.get());
+
+        // A gateway's 429 with Retry-After: asked again no sooner than it says.
+        List<Long> arrivals = new java.util.concurrent.CopyOnWriteArrayList<>();
+        AtomicInteger limited = new AtomicInteger(1);
+        FakePrometheus.Mode rateLimited = (request, out) -> {
+            if (request.contains("/api/v1/query")) {
+                arrivals.add(System.nanoTime());
+            }
+            (limited.getAndDecrement() > 0 ? FakePrometheus.overloaded(429, "1") : FakePrometheus.Mode.EMPTY)
+                    .answer(request, out);
+        };
+        PrometheusApi api = new PrometheusApi(fake(rateLimited).url(), Duration.ofSeconds(10));
+        PrometheusApi.await(api.instant(new PromQl.Template("one", "vector(1)").plain(), Instant.now()));
+        assertEquals(2, arrivals.size());
+        assertTrue(arrivals.get(1) - arrivals.get(0) >= Duration.ofMillis(950).toNanos(),
+                "asked again after " + (arrivals.get(1) - arrivals.get(0)) / 1_000_000 + " ms, not the 1 s it said");
+    }
+
+    @Test
+    void anEngineThatStaysOverloadedFailsWithinTheDeadlineSayingWhatItSaid() throws Exception {
+        FakePrometheus fake = fake(FakePrometheus.overloaded(503, ""));
+        PrometheusFleetHistory history = PrometheusFleetHistory.at(fake.url(), Duration.ofSeconds(3));
+        long started = System.nanoTime();
+        String message = failure(history).getMessage();
+        assertTrue(System.nanoTime() - started < Duration.ofSeconds(8).toNanos(), "past the deadline");
+        assertTrue(message.contains("answered HTTP 503, overloaded, "), message);
+        assertTrue(message.contains("(it said: remoteAddr: \"127.0.0.1:41234\"; requestURI: /api/v1/query; cannot "
+                + "handle more than 4 concurrent search requests during 10s;"), message);
+        List<String> asked = fake.received();
+        assertTrue(asked.size() > new java.util.HashSet<>(asked).size(), "no query was asked again");
+        noQueryLeftInFlight(history, Duration.ofSeconds(4));
+        // Prometheus's own 503 (a JSON error: its query timed out) is not sent again.
+        FakePrometheus timedOut = fake(FakePrometheus.error(503, "timeout", "query timed out in expression evaluation"));
+        String refused = failure(PrometheusFleetHistory.at(timedOut.url(), Duration.ofSeconds(3))).getMessage();
+        assertTrue(refused.contains("refused the query (HTTP 503, timeout: query timed out"), refused);
+    }
+
+    @Test
+    void noMoreQueriesAreInFlightThanVictoriaMetricsRunsAtOnce() throws Exception {
+        AtomicInteger now = new AtomicInteger();
+        AtomicInteger most = new AtomicInteger();
+        FakePrometheus.Mode victoriaMetrics = (request, out) -> {
+            if (request.contains("/api/v1/status/buildinfo")) {
+                byte[] body = "{\"status\":\"success\",\"data\":{\"version\":\"2.24.0\"}}".getBytes(
+                        java.nio.charset.StandardCharsets.UTF_8);
+                out.write(("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nX-Server-Hostname: vm\r\n"
+                        + "Content-Length: " + body.length + "\r\n\r\n").getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+                out.write(body);
+                out.flush();
+                return;
+            }
+            if (request.contains("/flags")) {
+                FakePrometheus.status(404).answer(request, out);
+                return;
+            }
+            most.accumulateAndGet(now.incrementAndGet(), Math::max);
+            try {
+                Thread.sleep(100);
+            } catch (InterruptedException stopped) {
+                Thread.currentThread().interrupt();
+            }
+            now.decrementAndGet();
+            FakePrometheus.Mode.EMPTY.answer(request, out);
+        };
+        PrometheusFleetHistory history = PrometheusFleetHistory.at(fake(victoriaMetrics).url(), Duration.ofSeconds(30));
+        history.readings(Instant.now(), FleetScope.EVERYTHING);
+        assertEquals(Engine.Kind.VICTORIAMETRICS, history.engine().kind());
+        assertTrue(most.get() <= Engine.VICTORIAMETRICS_DEFAULT_CONCURRENCY, most.get() + " queries at once");
+        assertTrue(most.get() >= 2, "the queries did not run together: " + most.get());
     }
 
     @Test

@@ -329,9 +329,26 @@ class QueryBackendTest {
         Engine tuned = Engine.identify(json.readTree("{}"), true, () -> java.util.Optional.of(Engine.parseFlags(
                 "-httpListenAddr=\":8428\"\n-search.maxStalenessInterval=\"5m\"\n-search.latencyOffset=\"0s\"\n")),
                 plain);
-        assertEquals(1, tuned.notes().size(), "only the nocache adaptation: " + tuned.notes());
+        assertEquals(2, tuned.notes().size(), "only the nocache adaptation and the queries at once: " + tuned.notes());
         Engine defaults = Engine.identify(json.readTree("{}"), true, () -> java.util.Optional.of(Map.of()), plain);
-        assertEquals(3, defaults.notes().size(), defaults.notes().toString());
+        assertEquals(4, defaults.notes().size(), defaults.notes().toString());
+        // VictoriaMetrics runs -search.maxConcurrentRequests at once (4 unless set) and answers 503 to a
+        // query that queued past -search.maxQueueDuration: the console sends no more than it runs.
+        assertEquals(Engine.VICTORIAMETRICS_DEFAULT_CONCURRENCY, defaults.queriesAtOnce());
+        assertTrue(defaults.notes().contains("at most 4 queries at once (-search.maxConcurrentRequests's default; "
+                + "set it to send more)"), defaults.notes().toString());
+        Engine wider = Engine.identify(json.readTree("{}"), true, () -> java.util.Optional.of(Engine.parseFlags(
+                "-search.maxConcurrentRequests=\"12\"\n")), plain);
+        assertEquals(12, wider.queriesAtOnce());
+        assertTrue(wider.notes().contains("at most 12 queries at once (its -search.maxConcurrentRequests)"),
+                wider.notes().toString());
+        for (String odd : List.of("0", "-3", "many", "99999999999")) {
+            assertEquals(Engine.VICTORIAMETRICS_DEFAULT_CONCURRENCY, Engine.identify(json.readTree("{}"), true,
+                    () -> java.util.Optional.of(Map.of(Engine.MAX_CONCURRENT, odd)), plain).queriesAtOnce(), odd);
+        }
+        assertEquals(PrometheusApi.MAX_IN_FLIGHT, Engine.identify(json.readTree("{}"), true,
+                () -> java.util.Optional.of(Map.of(Engine.MAX_CONCURRENT, "200")), plain).queriesAtOnce());
+        assertEquals(PrometheusApi.MAX_IN_FLIGHT, thanos.queriesAtOnce(), "an engine that queues takes the console's own bound");
 
         assertEquals(URI.create("http://vm:8428/"), Engine.root(URI.create("http://vm:8428/prometheus/")));
         assertEquals(URI.create("http://vmselect:8481/"), Engine.root(URI.create("http://vmselect:8481/select/0/prometheus/")));
