@@ -315,8 +315,12 @@ public final class SegmentedExposition implements Segments, Exposition {
         }
     }
 
-    /** A writer's output ({@code length} bytes of {@code output}) and the families it wrote, in the order written. */
-    private record Written(byte[] output, int length, List<String> names) {
+    /**
+     * A writer's output ({@code length} bytes of {@code output}) and the families it wrote, in the
+     * order written; where the project's writer wrote it, where each family's lines are
+     * ({@link TextWriter#write(OutputStream, List, ExpositionFormat, int[])}), else null.
+     */
+    private record Written(byte[] output, int length, List<String> names, int[] bounds) {
     }
 
     /**
@@ -346,8 +350,8 @@ public final class SegmentedExposition implements Segments, Exposition {
             IDLE.offer(this);
         }
 
-        Written written(List<String> names) {
-            return new Written(bytes, size, names);
+        Written written(List<String> names, int[] bounds) {
+            return new Written(bytes, size, names, bounds);
         }
 
         @Override
@@ -390,8 +394,9 @@ public final class SegmentedExposition implements Segments, Exposition {
         points.sort(Comparator.comparing(family -> family.family().name()));
         try {
             if (TextWriter.Plain.families(points)) {
-                TextWriter.write(scratch, points, format);
-                return scratch.written(points.stream().map(family -> family.family().name()).toList());
+                int[] bounds = new int[2 * points.size() + 1];
+                TextWriter.write(scratch, points, format, bounds);
+                return scratch.written(points.stream().map(family -> family.family().name()).toList(), bounds);
             }
         } catch (IOException impossible) {
             throw new UncheckedIOException(impossible);
@@ -423,7 +428,7 @@ public final class SegmentedExposition implements Segments, Exposition {
         } catch (IOException impossible) {
             throw new UncheckedIOException(impossible);
         }
-        return scratch.written(names);
+        return scratch.written(names, null);
     }
 
     /**
@@ -440,16 +445,28 @@ public final class SegmentedExposition implements Segments, Exposition {
         int end = written.length();
         int[] from = new int[names.size()];
         int[] to = new int[names.size()];
+        int[] bounds = written.bounds();
         int family = 0;
         int position = 0;
         while (position < end) {
             int commentsFrom = position;
-            while (position < end && output[position] == '#') {
-                position = lineEnd(output, position, end);
-            }
-            int samplesFrom = position;
-            while (position < end && output[position] != '#') {
-                position = lineEnd(output, position, end);
+            int samplesFrom;
+            if (bounds != null) {
+                // The project's writer said where the lines are: the same cut, without reading the bytes.
+                if (family == names.size()) {
+                    break;
+                }
+                commentsFrom = bounds[2 * family];
+                samplesFrom = bounds[2 * family + 1];
+                position = bounds[2 * family + 2];
+            } else {
+                while (position < end && output[position] == '#') {
+                    position = lineEnd(output, position, end);
+                }
+                samplesFrom = position;
+                while (position < end && output[position] != '#') {
+                    position = lineEnd(output, position, end);
+                }
             }
             if (samplesFrom == position) {
                 break;
