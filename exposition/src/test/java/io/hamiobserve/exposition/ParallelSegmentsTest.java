@@ -21,7 +21,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class ParallelSegmentsTest {
     private static final MetricFamily SLOTS = MetricFamily.gauge("test_rack_slots", "Slots of a rack", "rack", "slot");
-    private static final int RACKS = 3 * SegmentedExposition.MEMBERS_THRESHOLD;
+    private static final int RACKS = Math.max(3 * SegmentedExposition.MEMBERS_THRESHOLD,
+            2 * SegmentedExposition.PARALLEL_THRESHOLD);
 
     /** An exposition of {@link #RACKS} racks, the rack {@code failing} failing to render (none: -1). */
     private static SegmentedExposition exposition(RenderCache cache, int failing, int version) {
