@@ -635,18 +635,14 @@ public final class Ledger {
             viewNodes = found;
         }
         TreeSet<String> nodes = viewNodes;
+        renewParts(nodes);
         List<AllocationView.CardAllocation> cards = new ArrayList<>();
         List<PodPlacement> pods = new ArrayList<>(podsInOrder.size());
         List<PodOwner> owners = new ArrayList<>(podsInOrder.size());
         List<AllocationView.UnregisteredCardShare> unregistered = new ArrayList<>();
         List<AllocationView.MigInstanceOnCard> migInstances = new ArrayList<>();
         for (String node : nodes) {
-            long stamp = nodeStamps.getOrDefault(node, registryStamp);
             NodePart part = parts.get(node);
-            if (part == null || part.registry() != registryStamp || part.stamp() != stamp) {
-                part = nodePart(node, stamp);
-                parts.put(node, part);
-            }
             cards.addAll(part.cards());
             pods.addAll(part.pods());
             if (podRuns != null && !part.pods().isEmpty()) {
@@ -664,7 +660,41 @@ public final class Ledger {
                 new AllocationView.LedgerFreshness(synced, lastSyncEpochMillis, version));
     }
 
-    private NodePart nodePart(String node, long stamp) {
+    /**
+     * Below this many nodes whose parts are out of date, assembling them in parallel costs more
+     * than it saves (as for the exposition's segments: at 1,250 nodes, after 1,000 pod events, not after 100).
+     */
+    private static final int PARALLEL_PARTS = 256;
+
+    /**
+     * Assembles anew the parts of {@code nodes} whose stamp moved since theirs were assembled. The
+     * parts are independent and only read the ledger, which no event changes meanwhile (the caller
+     * holds the ledger's lock): after 1,000 pod events at 100,000 pods some 700 nodes' parts are
+     * assembled, a walk over most of the pods that takes both cores' time where it has them.
+     */
+    private void renewParts(TreeSet<String> nodes) {
+        List<String> stale = new ArrayList<>();
+        for (String node : nodes) {
+            NodePart part = parts.get(node);
+            if (part == null || part.registry() != registryStamp
+                    || part.stamp() != nodeStamps.getOrDefault(node, registryStamp)) {
+                stale.add(node);
+            }
+        }
+        var assembling = stale.stream();
+        if (stale.size() >= PARALLEL_PARTS) {
+            assembling = assembling.parallel();
+        }
+        List<NodePart> renewed = assembling
+                .map(node -> nodePart(node, nodeStamps.getOrDefault(node, registryStamp), parts.get(node)))
+                .toList();
+        for (int i = 0; i < stale.size(); i++) {
+            parts.put(stale.get(i), renewed.get(i));
+        }
+    }
+
+    /** The node's part as the ledger has it now; {@code before}, its last part if any, sizes the lists. */
+    private NodePart nodePart(String node, long stamp, NodePart before) {
         List<AllocationView.CardAllocation> cards = new ArrayList<>();
         for (VendorCard vendorCard : cardsByNode.getOrDefault(node, List.of())) {
             RegisteredCard card = vendorCard.card();
@@ -683,8 +713,10 @@ public final class Ledger {
         }
         Collection<PodEntry> entries = podsInOrder.subMap(PodOrder.first(node), true, PodOrder.after(node), false)
                 .values();
-        List<PodPlacement> pods = new ArrayList<>(entries.size());
-        List<PodOwner> owners = new ArrayList<>(entries.size());
+        // A sub-map counts its entries by walking them: the node's last count is a close guess.
+        int expected = before != null ? before.pods().size() + 4 : 16;
+        List<PodPlacement> pods = new ArrayList<>(expected);
+        List<PodOwner> owners = new ArrayList<>(expected);
         List<AllocationView.UnregisteredCardShare> unregistered = new ArrayList<>();
         List<AllocationView.MigInstanceOnCard> migInstances = new ArrayList<>();
         int ghosts = 0;

@@ -92,6 +92,12 @@ public final class RenderCache {
             headers.computeIfAbsent(family, name -> Arrays.copyOfRange(output, from, to));
         }
 
+        /** Whether the family's kept HELP/TYPE lines are {@code output}'s {@code from} to {@code to}. */
+        boolean hasHeader(String family, byte[] output, int from, int to) {
+            byte[] header = headers.get(family);
+            return header != null && Arrays.equals(header, 0, header.length, output, from, to);
+        }
+
         byte[] header(String family) {
             byte[] header = headers.get(family);
             if (header == null) {

@@ -3,7 +3,6 @@ package io.hamiobserve.exposition;
 import io.prometheus.metrics.model.snapshots.MetricSnapshot;
 import io.prometheus.metrics.model.snapshots.MetricSnapshots;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
@@ -16,7 +15,9 @@ import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Queue;
 import java.util.Set;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.function.Consumer;
@@ -51,8 +52,13 @@ import java.util.stream.IntStream;
  * be added by a catalogue, which need not know the selection).
  */
 public final class SegmentedExposition implements Segments, Exposition {
-    /** Below this many segments to render, rendering in parallel costs more than it saves. */
-    private static final int PARALLEL_THRESHOLD = 512;
+    /**
+     * Below this many segments to render, rendering in parallel costs more than it saves. At
+     * 100,000 containers on 2 busy cores, 16 made the scrape after 100 pod events (some 95 nodes
+     * rendered) slower than on one thread; from about a fifth of 1,250 nodes (1,000 events touch
+     * more than half) both cores pay off.
+     */
+    static final int PARALLEL_THRESHOLD = 256;
     /**
      * Below this many segments, gzip is one stream rather than kept members: members pay off where
      * a scrape after one event would otherwise compress megabytes (2,500 segments at 100,000
@@ -140,7 +146,7 @@ public final class SegmentedExposition implements Segments, Exposition {
     @Override
     public void write(OutputStream out, ExpositionFormat format) throws IOException {
         RenderCache.ForFormat formatCache = cache.forFormat(format);
-        for (FamilyOutput output : outputs(format, formatCache)) {
+        for (FamilyOutput output : outputs(format, formatCache, false)) {
             output.writeTo(out);
         }
         out.write(formatCache.trailer());
@@ -149,12 +155,16 @@ public final class SegmentedExposition implements Segments, Exposition {
     /**
      * As {@link #write}, as gzip members: each segment's lines of each family are the member kept
      * with the segment (compressed now where the segment has none yet, in parallel where many have
-     * none); the bytes between them are compressed together, one member per run.
+     * none); the bytes between them are compressed together, one member per run. A segment of a
+     * section of many segments is compressed as soon as it is rendered, by the thread that
+     * rendered it, and its text never kept: after 1,000 pod events at 100,000 containers some
+     * 60 MB of text would otherwise live until every segment was rendered, long enough for the
+     * serial collector to promote it and then run a full collection per scrape.
      */
     @Override
     public void writeGzip(OutputStream out, ExpositionFormat format) throws IOException {
         RenderCache.ForFormat formatCache = cache.forFormat(format);
-        List<FamilyOutput> outputs = outputs(format, formatCache);
+        List<FamilyOutput> outputs = outputs(format, formatCache, true);
         Set<RenderedSegment> segments = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
         outputs.forEach(output -> segments.addAll(output.pieces()));
         if (segments.size() < MEMBERS_THRESHOLD) {
@@ -187,11 +197,14 @@ public final class SegmentedExposition implements Segments, Exposition {
         members.finish();
     }
 
-    /** Every family's output, sections and tail, rendering what is not kept. */
-    private List<FamilyOutput> outputs(ExpositionFormat format, RenderCache.ForFormat formatCache) {
+    /**
+     * Every family's output, sections and tail, rendering what is not kept; the segments of a
+     * section of many compressed as they are rendered where {@code gzip}.
+     */
+    private List<FamilyOutput> outputs(ExpositionFormat format, RenderCache.ForFormat formatCache, boolean gzip) {
         List<FamilyOutput> outputs = new ArrayList<>();
         for (CachedSection section : sections) {
-            outputs.addAll(renderSection(section, format, formatCache));
+            outputs.addAll(renderSection(section, format, formatCache, gzip));
         }
         outputs.addAll(renderTail(format, formatCache));
         // As the library's MetricSnapshots does: families in the order of their names.
@@ -212,10 +225,11 @@ public final class SegmentedExposition implements Segments, Exposition {
     private List<FamilyOutput> renderTail(ExpositionFormat format, RenderCache.ForFormat formatCache) {
         List<FamilyOutput> outputs = new ArrayList<>();
         List<Written> writtenTail = new ArrayList<>();
-        tail.forEach(families -> writtenTail.add(written(format, families)));
-        snapshotTail.forEach(snapshots -> writtenTail.add(written(format, selected(snapshots))));
+        // The tail is small and written once per exposition: arrays of its own, not the scratch.
+        tail.forEach(families -> writtenTail.add(written(format, families, new Scratch())));
+        snapshotTail.forEach(snapshots -> writtenTail.add(written(format, selected(snapshots), new Scratch())));
         for (Written written : writtenTail) {
-            RenderedSegment rendered = cut(format, written, formatCache);
+            RenderedSegment rendered = cut(format, written, formatCache, false);
             for (String name : rendered.names()) {
                 outputs.add(new FamilyOutput(name, formatCache.header(name), List.of(rendered)));
             }
@@ -224,12 +238,16 @@ public final class SegmentedExposition implements Segments, Exposition {
     }
 
     private List<FamilyOutput> renderSection(CachedSection section, ExpositionFormat format,
-                                             RenderCache.ForFormat formatCache) {
+                                             RenderCache.ForFormat formatCache, boolean gzip) {
         Families layout = layout(section);
         // Renderings kept for another layout (say, without legacy twins) are of no use here.
         List<MetricFamily> families = layout.started();
         Map<Object, RenderedSegment> previous = formatCache.segments(section.name, families);
         List<Segment> segments = section.segments;
+        // Members pay off only in an exposition of many segments (MEMBERS_THRESHOLD); a section of
+        // so many makes one. Should the exposition still be written as one stream, the members
+        // are inflated (correct, only slower).
+        boolean compress = gzip && segments.size() >= MEMBERS_THRESHOLD;
         RenderedSegment[] rendered = new RenderedSegment[segments.size()];
         List<Integer> missing = new ArrayList<>();
         for (int i = 0; i < rendered.length; i++) {
@@ -243,7 +261,7 @@ public final class SegmentedExposition implements Segments, Exposition {
         if (missing.size() >= PARALLEL_THRESHOLD) {
             indexes = indexes.parallel();
         }
-        indexes.forEach(i -> rendered[i] = render(section, segments.get(i), format, formatCache));
+        indexes.forEach(i -> rendered[i] = render(section, segments.get(i), format, formatCache, compress));
         for (int i : missing) {
             Object key = segments.get(i).key();
             if (key != null) {
@@ -281,17 +299,80 @@ public final class SegmentedExposition implements Segments, Exposition {
         return families;
     }
 
-    /** Renders one segment: runs its producer and the decorator, writes the families, cuts the output by family. */
+    /**
+     * Renders one segment: runs its producer and the decorator, writes the families into a reused
+     * array, cuts the output by family (compressing each family's lines where {@code compress}).
+     */
     private RenderedSegment render(CachedSection section, Segment segment, ExpositionFormat format,
-                                   RenderCache.ForFormat formatCache) {
+                                   RenderCache.ForFormat formatCache, boolean compress) {
         Families families = layout(section);
         segment.producer().accept(families);
         decorator.decorate(families);
-        return cut(format, written(format, families), formatCache);
+        Scratch scratch = Scratch.take();
+        try {
+            return cut(format, written(format, families, scratch), formatCache, compress);
+        } finally {
+            scratch.give();
+        }
     }
 
-    /** A writer's output and the families it wrote, in the order written. */
-    private record Written(byte[] output, List<String> names) {
+    /**
+     * A writer's output ({@code length} bytes of {@code output}) and the families it wrote, in the
+     * order written; where the project's writer wrote it, where each family's lines are
+     * ({@link TextWriter#write(OutputStream, List, ExpositionFormat, int[])}), else null.
+     */
+    private record Written(byte[] output, int length, List<String> names, int[] bounds) {
+    }
+
+    /**
+     * The array a segment is written into before it is cut, reused segment after segment (one per
+     * thread rendering at a time): the cut copies out what it keeps, so the writer's output needs
+     * no array of its own, grown and trimmed per segment.
+     */
+    private static final class Scratch extends OutputStream {
+        private static final int INITIAL = 64 * 1024;
+        /** An array grown past this (a segment of megabytes, rare) goes with its segment. */
+        private static final int KEPT = 1 << 20;
+        private static final Queue<Scratch> IDLE = new ConcurrentLinkedQueue<>();
+
+        private byte[] bytes = new byte[INITIAL];
+        private int size;
+
+        static Scratch take() {
+            Scratch scratch = IDLE.poll();
+            return scratch != null ? scratch : new Scratch();
+        }
+
+        void give() {
+            size = 0;
+            if (bytes.length > KEPT) {
+                bytes = new byte[INITIAL];
+            }
+            IDLE.offer(this);
+        }
+
+        Written written(List<String> names, int[] bounds) {
+            return new Written(bytes, size, names, bounds);
+        }
+
+        @Override
+        public void write(int b) {
+            room(1);
+            bytes[size++] = (byte) b;
+        }
+
+        @Override
+        public void write(byte[] from, int offset, int length) {
+            room(length);
+            System.arraycopy(from, offset, bytes, size, length);
+            size += length;
+        }
+
+        private void room(int more) {
+            if (bytes.length - size < more) {
+                bytes = Arrays.copyOf(bytes, Math.max(2 * bytes.length, size + more));
+            }
+        }
     }
 
     /**
@@ -302,7 +383,7 @@ public final class SegmentedExposition implements Segments, Exposition {
      * rendering made before the JIT had compiled it (the first one after a start). Families the
      * selection leaves out are not written.
      */
-    private Written written(ExpositionFormat format, Families families) {
+    private Written written(ExpositionFormat format, Families families, Scratch scratch) {
         List<MetricFamily.Points> points = new ArrayList<>();
         for (MetricFamily.Points family : families.nonEmpty()) {
             family.seal(points);
@@ -312,16 +393,16 @@ public final class SegmentedExposition implements Segments, Exposition {
         }
         // As the library's MetricSnapshots does: families in the order of their names.
         points.sort(Comparator.comparing(family -> family.family().name()));
-        ByteArrayOutputStream buffer = new ByteArrayOutputStream(1024);
         try {
             if (TextWriter.Plain.families(points)) {
-                TextWriter.write(buffer, points, format);
-                return new Written(buffer.toByteArray(), points.stream().map(family -> family.family().name()).toList());
+                int[] bounds = new int[2 * points.size() + 1];
+                TextWriter.write(scratch, points, format, bounds);
+                return scratch.written(points.stream().map(family -> family.family().name()).toList(), bounds);
             }
         } catch (IOException impossible) {
             throw new UncheckedIOException(impossible);
         }
-        return written(format, selected(families.snapshots()));
+        return written(format, selected(families.snapshots()), scratch);
     }
 
     /** The snapshots of the families the selection writes. */
@@ -336,44 +417,57 @@ public final class SegmentedExposition implements Segments, Exposition {
     }
 
     /** Snapshots as the library's writer of {@code format} writes them. */
-    private static Written written(ExpositionFormat format, MetricSnapshots snapshots) {
+    private static Written written(ExpositionFormat format, MetricSnapshots snapshots, Scratch scratch) {
         List<String> names = new ArrayList<>();
         for (MetricSnapshot snapshot : snapshots) {
             if (!snapshot.getDataPoints().isEmpty()) {
                 names.add(snapshot.getMetadata().getName());
             }
         }
-        ByteArrayOutputStream buffer = new ByteArrayOutputStream(1024);
         try {
-            format.writer().write(buffer, snapshots);
+            format.writer().write(scratch, snapshots);
         } catch (IOException impossible) {
             throw new UncheckedIOException(impossible);
         }
-        return new Written(buffer.toByteArray(), names);
+        return scratch.written(names, null);
     }
 
     /**
      * Keeps each family's sample lines of a writer's output apart. The writer emits each family
      * that has points, in the order of {@code written.names}, as comment lines (HELP, TYPE)
      * followed by sample lines, which never start with '#'; comment lines after the last samples
-     * are the format's trailer, written once per exposition instead.
+     * are the format's trailer, written once per exposition instead. Where {@code compress}, each
+     * family's lines become its member straight from the writer's output, and no text is kept.
      */
     private static RenderedSegment cut(ExpositionFormat format, Written written,
-                                       RenderCache.ForFormat formatCache) {
+                                       RenderCache.ForFormat formatCache, boolean compress) {
         List<String> names = written.names();
         byte[] output = written.output();
-        ByteArrayOutputStream samples = new ByteArrayOutputStream(output.length);
-        int[] offsets = new int[names.size() + 1];
+        int end = written.length();
+        int[] from = new int[names.size()];
+        int[] to = new int[names.size()];
+        int[] bounds = written.bounds();
         int family = 0;
         int position = 0;
-        while (position < output.length) {
+        while (position < end) {
             int commentsFrom = position;
-            while (position < output.length && output[position] == '#') {
-                position = lineEnd(output, position);
-            }
-            int samplesFrom = position;
-            while (position < output.length && output[position] != '#') {
-                position = lineEnd(output, position);
+            int samplesFrom;
+            if (bounds != null) {
+                // The project's writer said where the lines are: the same cut, without reading the bytes.
+                if (family == names.size()) {
+                    break;
+                }
+                commentsFrom = bounds[2 * family];
+                samplesFrom = bounds[2 * family + 1];
+                position = bounds[2 * family + 2];
+            } else {
+                while (position < end && output[position] == '#') {
+                    position = lineEnd(output, position, end);
+                }
+                samplesFrom = position;
+                while (position < end && output[position] != '#') {
+                    position = lineEnd(output, position, end);
+                }
             }
             if (samplesFrom == position) {
                 break;
@@ -383,20 +477,40 @@ public final class SegmentedExposition implements Segments, Exposition {
                         + " writer wrote more families than " + names);
             }
             String name = names.get(family);
-            String header = new String(output, commentsFrom, samplesFrom - commentsFrom, StandardCharsets.UTF_8);
-            if (!typesFamily(header, name)) {
-                throw new IllegalStateException("the " + format.contentType() + " writer wrote " + header
-                        + " where " + name + " was expected");
+            // A header equal to the one kept for the family passed this check when it was kept.
+            if (!formatCache.hasHeader(name, output, commentsFrom, samplesFrom)) {
+                String header = new String(output, commentsFrom, samplesFrom - commentsFrom, StandardCharsets.UTF_8);
+                if (!typesFamily(header, name)) {
+                    throw new IllegalStateException("the " + format.contentType() + " writer wrote " + header
+                            + " where " + name + " was expected");
+                }
+                formatCache.rememberHeader(name, output, commentsFrom, samplesFrom);
             }
-            formatCache.rememberHeader(name, output, commentsFrom, samplesFrom);
-            samples.write(output, samplesFrom, position - samplesFrom);
-            offsets[++family] = samples.size();
+            from[family] = samplesFrom;
+            to[family] = position;
+            family++;
         }
         if (family != names.size()) {
             throw new IllegalStateException("the " + format.contentType() + " writer wrote " + family
                     + " families of " + names);
         }
-        return new RenderedSegment(samples.toByteArray(), offsets, List.copyOf(names));
+        int[] offsets = new int[names.size() + 1];
+        for (int f = 0; f < names.size(); f++) {
+            offsets[f + 1] = offsets[f] + to[f] - from[f];
+        }
+        List<String> kept = List.copyOf(names);
+        if (compress) {
+            byte[][] members = new byte[names.size()][];
+            for (int f = 0; f < names.size(); f++) {
+                members[f] = GzipMembers.member(output, from[f], to[f] - from[f]);
+            }
+            return RenderedSegment.compressed(offsets, kept, members);
+        }
+        byte[] samples = new byte[offsets[names.size()]];
+        for (int f = 0; f < names.size(); f++) {
+            System.arraycopy(output, from[f], samples, offsets[f], to[f] - from[f]);
+        }
+        return new RenderedSegment(samples, offsets, kept);
     }
 
     /** Whether comment lines declare the type of {@code family} (counters may carry {@code _total}). */
@@ -410,13 +524,13 @@ public final class SegmentedExposition implements Segments, Exposition {
         return false;
     }
 
-    private static int lineEnd(byte[] bytes, int from) {
-        for (int i = from; i < bytes.length; i++) {
+    private static int lineEnd(byte[] bytes, int from, int end) {
+        for (int i = from; i < end; i++) {
             if (bytes[i] == '\n') {
                 return i + 1;
             }
         }
-        return bytes.length;
+        return end;
     }
 
     /**
@@ -439,6 +553,15 @@ public final class SegmentedExposition implements Segments, Exposition {
             this.offsets = offsets;
             this.names = names;
             this.members = new AtomicReferenceArray<>(names.size());
+        }
+
+        /** Lines compressed as they were cut: each family's member, no text. */
+        static RenderedSegment compressed(int[] offsets, List<String> names, byte[][] members) {
+            RenderedSegment segment = new RenderedSegment(null, offsets, names);
+            for (int f = 0; f < members.length; f++) {
+                segment.members.set(f, members[f]);
+            }
+            return segment;
         }
 
         List<String> names() {

@@ -37,6 +37,8 @@ final class TextWriter {
     private int used;
     /** How often the buffer went out: a label set's bytes are kept only when they are whole in it. */
     private long flushes;
+    /** Bytes already gone to the output. */
+    private long sent;
 
     private TextWriter(OutputStream out, Kept kept) {
         this.out = out;
@@ -58,6 +60,17 @@ final class TextWriter {
      * {@linkplain Plain#family plain}, in name order and with distinct names ({@link Plain#families}).
      */
     static void write(OutputStream out, List<MetricFamily.Points> points, ExpositionFormat format) throws IOException {
+        write(out, points, format, null);
+    }
+
+    /**
+     * As {@link #write(OutputStream, List, ExpositionFormat)}, and where {@code bounds} is given
+     * (2 × families + 1 ints), where each family's lines are in the output: family {@code f}'s
+     * HELP/TYPE lines from {@code bounds[2f]}, its samples from {@code bounds[2f + 1]} to
+     * {@code bounds[2f + 2]}, so that a segment is cut without reading its bytes again.
+     */
+    static void write(OutputStream out, List<MetricFamily.Points> points, ExpositionFormat format, int[] bounds)
+            throws IOException {
         boolean openMetrics = switch (format) {
             case PROMETHEUS_TEXT -> false;
             case OPENMETRICS_TEXT -> true;
@@ -66,8 +79,14 @@ final class TextWriter {
         Kept kept = idle != null ? idle : Kept.fresh();
         TextWriter writer = new TextWriter(out, kept);
         try {
-            for (MetricFamily.Points family : points) {
-                writer.family(family, openMetrics);
+            for (int f = 0; f < points.size(); f++) {
+                if (bounds != null) {
+                    bounds[2 * f] = writer.position();
+                }
+                writer.family(points.get(f), openMetrics, bounds, f);
+            }
+            if (bounds != null) {
+                bounds[2 * points.size()] = writer.position();
             }
             if (openMetrics) {
                 writer.ascii("# EOF\n");
@@ -78,7 +97,12 @@ final class TextWriter {
         }
     }
 
-    private void family(MetricFamily.Points points, boolean openMetrics) throws IOException {
+    /** Where the next byte goes in the output (an output of up to 2 GB: a segment's). */
+    private int position() {
+        return Math.toIntExact(sent + used);
+    }
+
+    private void family(MetricFamily.Points points, boolean openMetrics, int[] bounds, int index) throws IOException {
         MetricFamily family = points.family();
         boolean counter = family.type() == MetricFamily.Type.COUNTER;
         String sampleName = counter ? family.name() + "_total" : family.name();
@@ -102,6 +126,9 @@ final class TextWriter {
                 put((byte) '\n');
             }
             comment("# TYPE ", sampleName, type);
+        }
+        if (bounds != null) {
+            bounds[2 * index + 1] = position();
         }
         String[] names = points.sortedNames();
         // What every row repeats, in bytes once per family: the sample's name, and each label's
@@ -297,6 +324,7 @@ final class TextWriter {
             flush();
             if (length > BUFFER) {
                 out.write(bytes, from, length);
+                sent += length;
                 return;
             }
         }
@@ -319,6 +347,7 @@ final class TextWriter {
 
     private void flush() throws IOException {
         out.write(buffer, 0, used);
+        sent += used;
         used = 0;
         flushes++;
     }

@@ -41,6 +41,13 @@ public final class RandomCluster {
         this.nodes = 2 + random.nextInt(5);
     }
 
+    /** A cluster of {@code nodes} nodes: enough for a scrape's segments to be rendered in parallel. */
+    public RandomCluster(long seed, int nodes) {
+        this.random = new Random(seed);
+        this.owners = new Random(seed ^ 0x29);
+        this.nodes = nodes;
+    }
+
     /** A ledger of the cluster's nodes and {@code pods} random pods, synced. */
     public Ledger ledger(int pods) {
         Ledger ledger = new Ledger();
