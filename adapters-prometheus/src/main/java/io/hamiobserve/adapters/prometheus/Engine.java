@@ -164,8 +164,8 @@ record Engine(Kind kind, String name, Optional<String> version, Map<String, Stri
         // longer than -search.maxQueueDuration (10 s): the console sends no more than it runs.
         OptionalInt set = flags.map(found -> found.get(MAX_CONCURRENT)).map(Engine::positive)
                 .orElse(OptionalInt.empty());
-        int atOnce = set.orElse(VICTORIAMETRICS_DEFAULT_CONCURRENCY);
-        notes.add("at most " + Math.clamp(atOnce, 1, PrometheusApi.MAX_IN_FLIGHT) + " queries at once ("
+        int atOnce = Math.clamp(set.orElse(VICTORIAMETRICS_DEFAULT_CONCURRENCY), 1, PrometheusApi.MAX_IN_FLIGHT);
+        notes.add("at most " + atOnce + " queries at once ("
                 + (set.isPresent() ? "its -" + MAX_CONCURRENT : "-" + MAX_CONCURRENT + "'s default; set it to send more")
                 + ")");
         return new Engine(Kind.VICTORIAMETRICS, "VictoriaMetrics", Optional.empty(), Map.of("nocache", "1"), notes,

@@ -113,6 +113,22 @@ class MisbehavingPrometheusTest {
         assertTrue((System.nanoTime() - started) / 1e9 < 15, "a 300 MB answer was read to its end");
     }
 
+    /**
+     * Answers a query after {@code millis} as a healthy, empty Prometheus, counting the queries
+     * being answered at once ({@code now}) and the most there were ({@code most}).
+     */
+    private static void answerSlowly(String request, java.io.OutputStream out, AtomicInteger now, AtomicInteger most,
+                                     long millis) throws IOException {
+        most.accumulateAndGet(now.incrementAndGet(), Math::max);
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException stopped) {
+            Thread.currentThread().interrupt();
+        }
+        now.decrementAndGet();
+        FakePrometheus.Mode.EMPTY.answer(request, out);
+    }
+
     @Test
     void noMoreThanSixteenQueriesAreInFlightAtOnce() throws Exception {
         AtomicInteger now = new AtomicInteger();
@@ -124,14 +140,7 @@ class MisbehavingPrometheusTest {
                         + "\"goVersion\":\"go1.19\"}}").answer(request, out);
                 return;
             }
-            most.accumulateAndGet(now.incrementAndGet(), Math::max);
-            try {
-                Thread.sleep(150);
-            } catch (InterruptedException stopped) {
-                Thread.currentThread().interrupt();
-            }
-            now.decrementAndGet();
-            FakePrometheus.json(200, FakePrometheus.EMPTY_VECTOR).answer(request, out);
+            answerSlowly(request, out, now, most, 150);
         };
         PrometheusFleetHistory history = PrometheusFleetHistory.at(fake(slow).url(), Duration.ofSeconds(10));
         List<Thread> pages = new ArrayList<>();
@@ -224,14 +233,7 @@ class MisbehavingPrometheusTest {
                 FakePrometheus.status(404).answer(request, out);
                 return;
             }
-            most.accumulateAndGet(now.incrementAndGet(), Math::max);
-            try {
-                Thread.sleep(100);
-            } catch (InterruptedException stopped) {
-                Thread.currentThread().interrupt();
-            }
-            now.decrementAndGet();
-            FakePrometheus.Mode.EMPTY.answer(request, out);
+            answerSlowly(request, out, now, most, 100);
         };
         PrometheusFleetHistory history = PrometheusFleetHistory.at(fake(victoriaMetrics).url(), Duration.ofSeconds(30));
         history.readings(Instant.now(), FleetScope.EVERYTHING);
