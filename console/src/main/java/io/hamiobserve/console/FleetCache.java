@@ -129,6 +129,39 @@ final class FleetCache {
         return cached(List.of("state", scope), fresh, at, when -> FleetState.of(history.readings(when, scope)));
     }
 
+    /**
+     * The fleet now in both views the pages read — every container, and the cards with their
+     * containers counted per node — from one read of every container: the cards' view is derived
+     * from it ({@link io.hamiobserve.domain.fleet.FleetReadings#cardsOnly}) and kept as if read on
+     * its own at the same instant, so the source is not asked for every card twice. A failure is
+     * the cards' view's failure too: its page says so, as the read it stands for failed.
+     */
+    void fleetNow(Instant at) throws SourceUnavailableException {
+        Object cardsKey = List.of("state", FleetScope.CARDS_ONLY);
+        cached(List.of("state", FleetScope.EVERYTHING), fresh, at, when -> {
+            io.hamiobserve.domain.fleet.FleetReadings readings;
+            try {
+                readings = history.readings(when, FleetScope.EVERYTHING);
+            } catch (SourceUnavailableException | RuntimeException failed) {
+                failures.put(cardsKey, new Failure(Instant.now(), String.valueOf(failed.getMessage())));
+                throw failed;
+            }
+            keep(cardsKey, FleetState.of(readings.cardsOnly()));
+            return FleetState.of(readings);
+        });
+    }
+
+    /** Keeps {@code answer} under {@code key} as a read of it that has just arrived. */
+    private void keep(Object key, Object answer) {
+        Entry entry = new Entry(System.nanoTime(), renewedKeep != null ? renewedKeep : fresh);
+        entry.answer().complete(answer);
+        if (renewedKeep != null) {
+            pinned.add(key);
+        }
+        entries.put(key, entry);
+        failures.remove(key);
+    }
+
     UsageHistory usage(Instant at, Duration window, Duration settledAfter, FleetScope scope)
             throws SourceUnavailableException {
         return cached(List.of("usage", window, settledAfter, scope), longer(), at,

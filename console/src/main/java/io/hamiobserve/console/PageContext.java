@@ -102,8 +102,7 @@ final class PageContext {
             reads.add(() -> summaries.cardHours(at, CARD_HOURS_WINDOW));
         }
         reads.add(() -> keeper.trends(new TrendScope.Cluster(), at, range.length(), range.step()));
-        reads.add(() -> keeper.state(at, FleetScope.CARDS_ONLY));
-        reads.add(() -> keeper.state(at, FleetScope.EVERYTHING));
+        reads.add(() -> keeper.fleetNow(at));
         keeper.all(reads);
         if (summariesDue) {
             summariesRead = at;

@@ -91,4 +91,29 @@ class FleetCacheTest {
         // +30: the four steps since.
         assertEquals(java.util.List.of(2, 2, 4), readsAsked);
     }
+
+    @Test
+    void theRefreshReadsEveryContainerOnceAndServesTheCardsPagesFromIt() throws Exception {
+        FixedHistory history = new FixedHistory();
+        FleetCache cache = new FleetCache(history, Duration.ofSeconds(5), Duration.ofSeconds(5));
+        // This history answers every scope with every container: its nodes count the workloads listed.
+        FleetState direct = FleetState.of(history.readings(NOW, FleetScope.EVERYTHING));
+        history.scopes.clear();
+        cache.renewing(Duration.ofMinutes(2)).fleetNow(NOW);
+        assertEquals(java.util.List.of(FleetScope.EVERYTHING), history.scopes, "one read, of every container");
+        FleetState cards = cache.state(NOW, FleetScope.CARDS_ONLY);
+        assertEquals(java.util.List.of(FleetScope.EVERYTHING), history.scopes, "the cards' view was read again");
+        assertTrue(cards.workloads().isEmpty(), "the cards' view lists no containers");
+        assertEquals(direct.nodes(), cards.nodes(), "containers counted per node as the listed ones are");
+        assertEquals(direct.cards().stream().map(card -> card.uuid() + " " + card.memoryAllocated()).toList(),
+                cards.cards().stream().map(card -> card.uuid() + " " + card.memoryAllocated()).toList());
+
+        // The read fails: a page of cards says so, as the read it is served from failed.
+        history.failure = "connection refused";
+        assertThrows(SourceUnavailableException.class, () -> cache.renewing(Duration.ofMinutes(2)).fleetNow(NOW));
+        try (AutoCloseable tracking = cache.track()) {
+            cache.state(NOW, FleetScope.CARDS_ONLY);
+            assertTrue(cache.failureOfThisRequest().orElseThrow().message().contains("connection refused"));
+        }
+    }
 }

@@ -171,6 +171,8 @@ class ClustersTest {
             FleetReadings cardsOnly = history.readings(now, FleetScope.CARDS_ONLY);
             assertEquals(Map.of(new FleetReadings.ClusterNode("east", "node-a"), 1L,
                     new FleetReadings.ClusterNode("west", "node-a"), 2L), cardsOnly.containersByNode());
+            assertEquals(cardsOnly.containersByNode(), history.readings(now, FleetScope.EVERYTHING).cardsOnly()
+                    .containersByNode(), "counted alike from every container's readings");
             FleetState cards = FleetState.of(cardsOnly);
             assertEquals(List.of("east node-a 1 workloads 0 failing", "west node-a 2 workloads 1 failing"),
                     cards.nodes().stream().map(node -> cards.cluster(node) + " " + node.name() + " "

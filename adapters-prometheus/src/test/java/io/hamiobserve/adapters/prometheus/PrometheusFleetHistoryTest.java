@@ -226,6 +226,23 @@ class PrometheusFleetHistoryTest {
     }
 
     @Test
+    void everyContainersReadingsGiveWhatACardsOnlyReadGives() throws Exception {
+        Instant at = Instant.ofEpochSecond(end);
+        FleetReadings read = history.readings(at, FleetScope.CARDS_ONLY);
+        FleetReadings derived = history.readings(at, FleetScope.EVERYTHING).cardsOnly();
+        assertEquals(read.registered(), derived.registered());
+        assertEquals(read.hosts(), derived.hosts());
+        assertEquals(read.containersByNode(), derived.containersByNode());
+        assertTrue(derived.allocations().isEmpty() && derived.uses().isEmpty() && derived.names().isEmpty());
+        assertEquals(read.quotas(), derived.quotas());
+        assertEquals(read.sources(), derived.sources());
+        assertEquals(read.physical(), derived.physical());
+        assertEquals(read.origins(), derived.origins());
+        assertEquals(read.provenance().keySet(), derived.provenance().keySet(), "the same measures, said where from");
+        assertEquals(FleetState.of(read).nodes(), FleetState.of(derived).nodes());
+    }
+
+    @Test
     void usageOverTheWindowGivesTheBriefsPodItsTwoAndAHalfGiB() throws Exception {
         UsageHistory usage = history.usage(Instant.ofEpochSecond(end), RightSizing.DEFAULT_WINDOW,
                 RightSizing.MIN_HISTORY, FleetScope.EVERYTHING);

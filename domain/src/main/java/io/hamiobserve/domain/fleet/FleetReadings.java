@@ -80,6 +80,56 @@ public record FleetReadings(Instant at, List<Registered> registered, List<Host> 
     }
 
     /**
+     * The measures that describe single containers: what a read of {@link FleetScope.CardsOnly}
+     * leaves out.
+     */
+    private static final java.util.Set<Measure> CONTAINER_MEASURES = java.util.EnumSet.of(
+            Measure.CONTAINER_MEMORY_ALLOCATED, Measure.CONTAINER_CORES_ALLOCATED, Measure.CONTAINER_NAMES,
+            Measure.CONTAINER_MEMORY_USED, Measure.CONTAINER_UTILISATION, Measure.CONTAINER_LAST_KERNEL,
+            Measure.CONTAINER_UNMANAGED_MEMORY, Measure.CONTAINER_USAGE_SOURCE,
+            Measure.EXPORTER_CONTAINER_MEMORY_USED, Measure.EXPORTER_CONTAINER_UTILISATION);
+
+    /**
+     * These readings as a read of {@link FleetScope.CardsOnly} at the same instant answers: every
+     * card as it is, the containers left out and counted per node of a cluster instead — each
+     * container holding shares of a node's cards once, its cluster the cluster registering the card,
+     * as the count per node a cards-only read asks for counts them. Readings of every container
+     * hold all of it, so the console's background refresh reads them once and derives this view
+     * rather than asking the source for the cards twice.
+     *
+     * @throws IllegalStateException when these readings left the containers out themselves
+     */
+    public FleetReadings cardsOnly() {
+        if (!containersByNode.isEmpty()) {
+            throw new IllegalStateException("these readings counted the containers instead of holding them");
+        }
+        Map<String, String> clusterOfCard = new java.util.HashMap<>();
+        registered.forEach(card -> clusterOfCard.putIfAbsent(card.uuid(), card.cluster()));
+        Map<ClusterNode, java.util.Set<List<Object>>> containers = new java.util.HashMap<>();
+        for (Allocation allocation : allocations) {
+            ClusterNode where = new ClusterNode(clusterOfCard.getOrDefault(allocation.uuid(), ""), allocation.node());
+            containers.computeIfAbsent(where, key -> new java.util.HashSet<>())
+                    .add(List.of(allocation.namespace(), allocation.pod(), allocation.containerIndex()));
+        }
+        Map<ClusterNode, Long> counted = new java.util.HashMap<>();
+        containers.forEach((where, distinct) -> counted.put(where, (long) distinct.size()));
+        Map<Measure, Provenance> cardsProvenance = new java.util.EnumMap<>(Measure.class);
+        provenance.forEach((measure, query) -> {
+            if (!CONTAINER_MEASURES.contains(measure)) {
+                cardsProvenance.put(measure, query);
+            }
+        });
+        Provenance allocated = provenance.get(Measure.CONTAINER_MEMORY_ALLOCATED);
+        if (allocated != null) {
+            // The count comes from the containers' allocations, so that query is what it was read by.
+            cardsProvenance.put(Measure.CONTAINER_COUNT, allocated);
+        }
+        return new FleetReadings(at, registered, hosts, List.of(), List.of(), List.of(), List.of(), quotas, sources,
+                ledgerAges, skips, targetsDown, counted, cardsProvenance, physical,
+                origins.stream().filter(Origin::card).toList(), resources);
+    }
+
+    /**
      * Where one card's use (namespace, pod and container empty) or one container's use of a card
      * comes from. A container's figure that names no card has an empty {@code uuid}.
      */
