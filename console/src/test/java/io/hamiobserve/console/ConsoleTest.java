@@ -309,8 +309,9 @@ class ConsoleTest {
         assertTrue(console.ready(), "without a background refresh there is nothing to wait for");
         Thread refreshing = console.warmUp(Duration.ofMillis(100));
         try {
-            // The first reading at start: the fleet now (every container, and the cards), a window, a week, trends.
-            awaitCalls(5);
+            // The first reading at start: the fleet now (every container, the cards' view derived from
+            // it), a window, a week, trends.
+            awaitCalls(4);
             assertFalse(console.ready(), "Prometheus has not answered the first refresh yet");
             assertTrue(console.notReadyReason().contains("Prometheus"), console.notReadyReason());
             history.gate.countDown();
@@ -324,6 +325,7 @@ class ConsoleTest {
             awaitCalls(first + 10);
             assertTrue(history.scopes.stream().filter(FleetScope.EVERYTHING::equals).count() >= 3,
                     "every container read again in the background: " + history.scopes);
+            assertFalse(history.scopes.contains(FleetScope.CARDS_ONLY), "the cards read apart: " + history.scopes);
             // A visit is served the kept answers: no read of its own for the fleet-wide figures.
             String page = get("http://127.0.0.1:" + server.port() + "/workloads").body();
             assertTrue(page.contains("as of <time>" + NOW + "</time>, refreshed every "), page);

@@ -427,6 +427,26 @@ final class FleetQueries {
     static final Template FUNNEL_EFFECTIVE = new Template("trend_funnel_effective", "sum(" + funnelShareSize()
             + " and on (" + FUNNEL_SHARE + ") (max by (" + FUNNEL_SHARE
             + ") (hami_container_device_utilization_ratio) / 100 >= 0.5 * " + funnelShareSize() + "))");
+    // The same four from their records (alerts/hami-observe-console.rules.yml, group funnel, once a
+    // minute): one series a step instead of every share joined with its card at each step. A step
+    // reads the last evaluation within the lookback before it (at most a minute before, while the
+    // group runs); summed, as engines that hold several Prometheus servers' records add them up.
+    static final Template RECORDED_FUNNEL_TOTAL = new Template("trend_funnel_total",
+            lastRecorded(RecordingRules.FUNNEL_HEALTHY));
+    static final Template RECORDED_FUNNEL_ALLOCATED = new Template("trend_funnel_allocated",
+            lastRecorded(RecordingRules.FUNNEL_ALLOCATED));
+    static final Template RECORDED_FUNNEL_ACTIVE = new Template("trend_funnel_active",
+            lastRecorded(RecordingRules.FUNNEL_ACTIVE));
+    static final Template RECORDED_FUNNEL_EFFECTIVE = new Template("trend_funnel_effective",
+            lastRecorded(RecordingRules.FUNNEL_EFFECTIVE));
+
+    private static String lastRecorded(String record) {
+        return "sum(last_over_time(" + record + "[" + RecordingRules.LOOKBACK + "]))";
+    }
+
+    // How many times a group ran in a range: whether a one-minute group ran all through a chart's steps.
+    static final Template RULE_RUNS = new Template("console_rules_runs", "count_over_time(" + RecordingRules.EVALUATED
+            + "{group=${group}}[${range}])");
     static final Template NODE_MEMORY_TOTAL = new Template("node_trend_memory_total",
             "sum(max by (device_uuid) (hami_gpu_memory_limit_bytes{node=${node}}))");
     static final Template NODE_MEMORY_ALLOCATED = new Template("node_trend_memory_allocated",

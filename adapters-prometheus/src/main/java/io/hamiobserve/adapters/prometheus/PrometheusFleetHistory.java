@@ -823,10 +823,13 @@ public final class PrometheusFleetHistory implements FleetHistory {
                 queries.put(Measure.TREND_MEMORY_USED, CLUSTER_MEMORY_USED.plain());
                 queries.put(Measure.TREND_CORES_ALLOCATED, CLUSTER_CORES_ALLOCATED.plain());
                 queries.put(Measure.TREND_UTILISATION, CLUSTER_UTILISATION.plain());
-                queries.put(Measure.TREND_FUNNEL_TOTAL, FUNNEL_TOTAL.plain());
-                queries.put(Measure.TREND_FUNNEL_ALLOCATED, FUNNEL_ALLOCATED.plain());
-                queries.put(Measure.TREND_FUNNEL_ACTIVE, FUNNEL_ACTIVE.plain());
-                queries.put(Measure.TREND_FUNNEL_EFFECTIVE, FUNNEL_EFFECTIVE.plain());
+                boolean recorded = funnelRecordedThrough(first, last);
+                queries.put(Measure.TREND_FUNNEL_TOTAL, (recorded ? RECORDED_FUNNEL_TOTAL : FUNNEL_TOTAL).plain());
+                queries.put(Measure.TREND_FUNNEL_ALLOCATED,
+                        (recorded ? RECORDED_FUNNEL_ALLOCATED : FUNNEL_ALLOCATED).plain());
+                queries.put(Measure.TREND_FUNNEL_ACTIVE, (recorded ? RECORDED_FUNNEL_ACTIVE : FUNNEL_ACTIVE).plain());
+                queries.put(Measure.TREND_FUNNEL_EFFECTIVE,
+                        (recorded ? RECORDED_FUNNEL_EFFECTIVE : FUNNEL_EFFECTIVE).plain());
             }
             case TrendScope.Node node -> {
                 queries.put(Measure.TREND_MEMORY_TOTAL, NODE_MEMORY_TOTAL.bind("node", node.name()));
@@ -878,6 +881,24 @@ public final class PrometheusFleetHistory implements FleetHistory {
             }
         }
         return new TrendSet(scope, first, stepSeconds, steps, trends);
+    }
+
+    /**
+     * Whether the funnel's one-minute rule group ran all through the steps from {@code first} to
+     * {@code last} (epoch seconds): as many runs in the range as it has minutes, give or take one.
+     * Asked at each read — a chart continued every few minutes reads its newest steps, which the
+     * group ran through if it runs at all — with one small query (one series, a run a minute).
+     * Never for one cluster of several: the records sum every cluster (like {@link #recordedCovers}).
+     */
+    private boolean funnelRecordedThrough(long first, long last) throws SourceUnavailableException {
+        if (cluster.isPresent()) {
+            return false;
+        }
+        long minutes = (last - first) / 60;
+        List<Sample> runs = PrometheusApi.await(api.instant(FleetQueries.RULE_RUNS.bind("group",
+                RecordingRules.Group.FUNNEL.label, "range", Duration.ofSeconds(last - first + 60)),
+                Instant.ofEpochSecond(last)));
+        return runs.stream().anyMatch(sample -> sample.value() >= Math.max(1, minutes));
     }
 
     /**

@@ -43,9 +43,16 @@ final class RecordingRules {
     /** Each card's model (its memory limit, labelled {@code device_type}) at each hour, for showback by model. */
     static final String CARD_MODEL_HOURLY = "cluster_card:hami_gpu_memory_limit_bytes:last_1h";
 
+    // The fleet funnel once a minute (FleetQueries.FUNNEL_*): the overview's chart reads these
+    // rather than joining every share with its card at each step.
+    static final String FUNNEL_HEALTHY = "hami_observe:funnel_cards_healthy:count";
+    static final String FUNNEL_ALLOCATED = "hami_observe:funnel_cards_allocated:sum";
+    static final String FUNNEL_ACTIVE = "hami_observe:funnel_cards_active:sum";
+    static final String FUNNEL_EFFECTIVE = "hami_observe:funnel_cards_effective:sum";
+
     /** A rule group, by the {@code group} label of its {@link #EVALUATED} series. */
     enum Group {
-        HOURLY("hourly"), SHOWBACK("showback"), OWNERS("owners");
+        HOURLY("hourly"), SHOWBACK("showback"), OWNERS("owners"), FUNNEL("funnel");
 
         final String label;
 

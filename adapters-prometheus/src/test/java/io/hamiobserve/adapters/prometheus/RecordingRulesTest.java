@@ -55,9 +55,9 @@ class RecordingRulesTest {
             series.series("hami_gpu_memory_limit_bytes", Map.of("node", "node-a", "device_uuid", "GPU-A0",
                     "device_index", "0", "device_type", "NVIDIA A100", "instance", "scheduler-0"), t -> 40 * GIB);
             for (String replica : List.of("scheduler-0", "scheduler-1")) {
-                allocation(series, replica, "ml-team", "llm", "0", 8 * GIB, 30);
-                allocation(series, replica, "ml-team", "notebook", "0", 4 * GIB, 20);
-                allocation(series, replica, "batch", "trainer", "0", 16 * GIB, 50);
+                allocation(series, replica, "ml-team", "llm", "0", "server", 8 * GIB, 30);
+                allocation(series, replica, "ml-team", "notebook", "0", "jupyter", 4 * GIB, 20);
+                allocation(series, replica, "batch", "trainer", "0", "main", 16 * GIB, 50);
                 // Two pods name their controller (the notebook is a bare pod); the trainer's Job
                 // ended, as a CronJob's do, half an hour before the history does.
                 owner(series, replica, "ml-team", "llm", "Deployment", "llm", base + 30, Long.MAX_VALUE);
@@ -90,11 +90,15 @@ class RecordingRulesTest {
     }
 
     private static void allocation(History series, String instance, String namespace, String pod, String index,
-                                   double memory, double cores) throws Exception {
+                                   String container, double memory, double cores) throws Exception {
         Map<String, String> labels = Map.of("namespace", namespace, "pod", pod, "container_index", index,
                 "node", "node-a", "device_uuid", "GPU-A0", "instance", instance, "job", "hami-observe-scheduler");
+        Map<String, String> detail = new java.util.HashMap<>(labels);
+        detail.put("container", container);
         series.series("hami_vgpu_memory_allocated_bytes", labels, t -> memory)
-                .series("hami_vgpu_core_allocated_ratio", labels, t -> cores);
+                .series("hami_vgpu_core_allocated_ratio", labels, t -> cores)
+                .series("hami_observe_vgpu_container_memory_allocated_bytes", detail, t -> memory)
+                .series("hami_observe_vgpu_container_core_allocated_ratio", detail, t -> cores);
     }
 
     private static void owner(History series, String instance, String namespace, String pod, String kind, String name,
@@ -128,6 +132,11 @@ class RecordingRulesTest {
             assertTrue(integral.rule().contains("by (" + RecordingRules.CLUSTER_LABEL + ", "), integral.record());
         }
 
+        Map<String, PromQl.Template> funnel = Map.of(RecordingRules.FUNNEL_HEALTHY, FleetQueries.FUNNEL_TOTAL,
+                RecordingRules.FUNNEL_ALLOCATED, FleetQueries.FUNNEL_ALLOCATED, RecordingRules.FUNNEL_ACTIVE,
+                FleetQueries.FUNNEL_ACTIVE, RecordingRules.FUNNEL_EFFECTIVE, FleetQueries.FUNNEL_EFFECTIVE);
+        funnel.forEach((record, query) -> assertEquals(query.plain().expression(), rules.get(record), record));
+
         Path file = Files.createTempFile("hami-observe-console", ".rules.yml");
         try {
             Files.writeString(file, RecordingRules.file());
@@ -136,7 +145,7 @@ class RecordingRulesTest {
             String output = new String(check.getInputStream().readAllBytes());
             assertTrue(check.waitFor(60, TimeUnit.SECONDS));
             assertEquals(0, check.exitValue(), output);
-            assertTrue(output.contains("SUCCESS: 14 rules found"), output);
+            assertTrue(output.contains("SUCCESS: 19 rules found"), output);
         } finally {
             Files.deleteIfExists(file);
         }
@@ -221,5 +230,38 @@ class RecordingRulesTest {
 
     private static List<UsageHistory.ShareHistory> sorted(List<UsageHistory.ShareHistory> shares) {
         return shares.stream().sorted(Comparator.comparing(UsageHistory.ShareHistory::pod)).toList();
+    }
+
+    @Test
+    void theDaysFunnelReadsItsRecordsWhereTheGroupRanThroughItsStepsAndTheSameFigures() throws Exception {
+        // The last five hours, every ten minutes: the one-minute group ran through all of it.
+        Instant end = Instant.ofEpochSecond(at - 60);
+        io.hamiobserve.domain.fleet.TrendSet fromRecords = fromRecorded.trends(new io.hamiobserve.domain.fleet.TrendScope.Cluster(),
+                end, Duration.ofHours(5), Duration.ofMinutes(10));
+        io.hamiobserve.domain.fleet.TrendSet computed = fromRaw.trends(new io.hamiobserve.domain.fleet.TrendScope.Cluster(),
+                end, Duration.ofHours(5), Duration.ofMinutes(10));
+        for (Measure measure : List.of(Measure.TREND_FUNNEL_TOTAL, Measure.TREND_FUNNEL_ALLOCATED,
+                Measure.TREND_FUNNEL_ACTIVE, Measure.TREND_FUNNEL_EFFECTIVE)) {
+            io.hamiobserve.domain.fleet.Trend recorded = fromRecords.of(measure).getFirst();
+            io.hamiobserve.domain.fleet.Trend raw = computed.of(measure).getFirst();
+            assertTrue(recorded.provenance().expression().contains("hami_observe:funnel_cards_"),
+                    measure + " read from " + recorded.provenance().expression());
+            assertFalse(raw.provenance().expression().contains("hami_observe:funnel_cards_"), measure.name());
+            assertEquals(31, raw.size(), measure.name());
+            assertEquals(java.util.Arrays.toString(raw.values()), java.util.Arrays.toString(recorded.values()),
+                    measure.name());
+        }
+        // 1 card; 0.3 + 0.2 + 0.5 cards blocked (the larger of memory and cores); the two with use
+        // (llm 20-29 % of a 0.3 share, the trainer 70 % of a 0.5 share) active and effective.
+        assertEquals(1, fromRecords.of(Measure.TREND_FUNNEL_TOTAL).getFirst().values()[30], 1e-9);
+        assertEquals(1.0, fromRecords.of(Measure.TREND_FUNNEL_ALLOCATED).getFirst().values()[30], 1e-9);
+        assertEquals(0.8, fromRecords.of(Measure.TREND_FUNNEL_ACTIVE).getFirst().values()[30], 1e-9);
+        assertEquals(0.8, fromRecords.of(Measure.TREND_FUNNEL_EFFECTIVE).getFirst().values()[30], 1e-9);
+
+        // A day reaching back before the history (and the group): computed, not read half empty.
+        io.hamiobserve.domain.fleet.TrendSet day = fromRecorded.trends(new io.hamiobserve.domain.fleet.TrendScope.Cluster(),
+                end, Duration.ofHours(24), Duration.ofMinutes(6));
+        assertFalse(day.of(Measure.TREND_FUNNEL_ALLOCATED).getFirst().provenance().expression()
+                .contains("hami_observe:funnel_cards_"));
     }
 }

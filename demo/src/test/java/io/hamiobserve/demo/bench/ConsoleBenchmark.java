@@ -679,6 +679,23 @@ public final class ConsoleBenchmark {
     }
 
     /** Prometheus's own {@code process_cpu_seconds_total}: what the console's queries cost it. */
+    /** The expressions of the console's funnel rule group, as the rule file deployed has them. */
+    private static List<String> funnelRuleExpressions() throws java.io.IOException {
+        List<String> expressions = new ArrayList<>();
+        boolean inFunnel = false;
+        for (String line : Files.readAllLines(Path.of("alerts/hami-observe-console.rules.yml"))) {
+            if (line.trim().startsWith("- name: ")) {
+                inFunnel = line.trim().equals("- name: hami-observe-console-funnel");
+            } else if (inFunnel && line.trim().startsWith("expr: ") && !line.contains("vector(1)")) {
+                expressions.add(line.trim().substring("expr: ".length()));
+            }
+        }
+        if (expressions.size() != 4) {
+            throw new IllegalStateException("expected the funnel group's four expressions, found " + expressions.size());
+        }
+        return expressions;
+    }
+
     private static double prometheusCpuSeconds(HttpClient client, URI prometheus) throws Exception {
         String metrics = client.send(HttpRequest.newBuilder(prometheus.resolve("/metrics")).build(),
                 HttpResponse.BodyHandlers.ofString()).body();
@@ -716,9 +733,24 @@ public final class ConsoleBenchmark {
         reads.put("the cluster's 24-hour trends", () -> history.trends(new io.hamiobserve.domain.fleet.TrendScope.Cluster(),
                 at, day.length(), day.step()));
         // What a refresh asks of the day's chart it keeps: its last two steps (the new one, or the
-        // one still settling, and the one before), in two of every six refreshes at most.
+        // one still settling, and the one before), in two of every six refreshes at most. Its funnel
+        // comes from the funnel's records where the rule group ran through those steps.
         reads.put("the day's chart continued", () -> history.trends(new io.hamiobserve.domain.fleet.TrendScope.Cluster(),
                 at, day.step(), day.step()));
+        // What the funnel's rule group costs the engine once a minute, whatever the number of
+        // consoles: one evaluation of each of its expressions at the fleet's end.
+        List<String> funnelRules = funnelRuleExpressions();
+        reads.put("the funnel's rules, one run", () -> {
+            for (String expression : funnelRules) {
+                String answer = client.send(HttpRequest.newBuilder(prometheus.resolve("/api/v1/query?query="
+                        + java.net.URLEncoder.encode(expression, java.nio.charset.StandardCharsets.UTF_8) + "&time="
+                        + at.getEpochSecond())).build(), HttpResponse.BodyHandlers.ofString()).body();
+                if (!answer.contains("\"status\":\"success\"")) {
+                    throw new IllegalStateException("a funnel rule failed: " + answer);
+                }
+            }
+            return null;
+        });
         System.out.printf("the console's refresh at %s, each read alone, %d rounds (load average %s)%n", at, rounds,
                 loadAverage());
         double sum = 0;
@@ -743,8 +775,11 @@ public final class ConsoleBenchmark {
         System.out.printf("  sum of the medians %.2f CPU s%n", sum);
         // The refresh as the console makes it: the fleet now every time, the day's chart continued
         // in two of six, the summaries over a window once an hour (ConsoleSettings.summaryRefresh).
-        double steady = medians.get("fleet now, every container") + medians.get("fleet now, cards only")
+        // The cards' view of the fleet now is derived from every container's (FleetCache.fleetNow),
+        // not read; the funnel's rule group runs once a minute, as often as the console refreshes.
+        double steady = medians.get("fleet now, every container")
                 + medians.get("the day's chart continued") * 2 / 6
+                + medians.get("the funnel's rules, one run") * ConsoleSettings.DEFAULT_REFRESH.toSeconds() / 60
                 + (medians.get("usage over the default window") + medians.get("a week's card-hours"))
                 * ConsoleSettings.DEFAULT_REFRESH.toSeconds() / ConsoleSettings.DEFAULT_SUMMARY_REFRESH.toSeconds();
         System.out.printf("  a refresh every %s, the summaries every %s, over the fleet's last samples: %.2f CPU s "
