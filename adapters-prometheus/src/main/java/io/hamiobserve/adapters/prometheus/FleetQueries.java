@@ -427,10 +427,10 @@ final class FleetQueries {
     static final Template FUNNEL_EFFECTIVE = new Template("trend_funnel_effective", "sum(" + funnelShareSize()
             + " and on (" + FUNNEL_SHARE + ") (max by (" + FUNNEL_SHARE
             + ") (hami_container_device_utilization_ratio) / 100 >= 0.5 * " + funnelShareSize() + "))");
-    // The same four from their records (alerts/hami-observe-console.rules.yml, group funnel, once a
-    // minute): one series a step instead of every share joined with its card at each step. A step
-    // reads the last evaluation within the lookback before it (at most a minute before, while the
-    // group runs); summed, as engines that hold several Prometheus servers' records add them up.
+    // The same four from their records (alerts/hami-observe-console.rules.yml, group funnel, every
+    // five minutes): one series a step instead of every share joined with its card at each step. A
+    // step reads the group's last run before it (at most its interval and a minute before); summed,
+    // as engines that hold several Prometheus servers' records add them up.
     static final Template RECORDED_FUNNEL_TOTAL = new Template("trend_funnel_total",
             lastRecorded(RecordingRules.FUNNEL_HEALTHY));
     static final Template RECORDED_FUNNEL_ALLOCATED = new Template("trend_funnel_allocated",
@@ -441,7 +441,7 @@ final class FleetQueries {
             lastRecorded(RecordingRules.FUNNEL_EFFECTIVE));
 
     private static String lastRecorded(String record) {
-        return "sum(last_over_time(" + record + "[" + RecordingRules.LOOKBACK + "]))";
+        return "sum(last_over_time(" + record + "[" + RecordingRules.FUNNEL_LOOKBACK + "]))";
     }
 
     // How many times a group ran in a range: whether a one-minute group ran all through a chart's steps.

@@ -884,21 +884,30 @@ public final class PrometheusFleetHistory implements FleetHistory {
     }
 
     /**
-     * Whether the funnel's one-minute rule group ran all through the steps from {@code first} to
-     * {@code last} (epoch seconds): as many runs in the range as it has minutes, give or take one.
-     * Asked at each read — a chart continued every few minutes reads its newest steps, which the
-     * group ran through if it runs at all — with one small query (one series, a run a minute).
-     * Never for one cluster of several: the records sum every cluster (like {@link #recordedCovers}).
+     * Whether the funnel's rule group ran all through the steps from {@code first} to {@code last}
+     * (epoch seconds): in the span from one interval before the first step to the last, a run in
+     * every interval — or, over more than a day, in every interval of the hours that hold raw
+     * history but one (a week's chart over three days of history reads the three days' records, as
+     * {@link RuleCoverage} judges the hourly groups). Asked at each read — a chart continued every few
+     * minutes reads its newest steps, which the group ran through if it runs at all — with one small
+     * query (one series, a run every five minutes). Never for one cluster of several: the records sum
+     * every cluster (like {@link #recordedCovers}).
      */
     private boolean funnelRecordedThrough(long first, long last) throws SourceUnavailableException {
         if (cluster.isPresent()) {
             return false;
         }
-        long minutes = (last - first) / 60;
+        long interval = RecordingRules.FUNNEL_INTERVAL.toSeconds();
+        long span = last - first + interval;
+        long needed = span / interval;
+        if (span > Duration.ofDays(1).toSeconds()) {
+            long hours = coverage.historyHours(Instant.ofEpochSecond(last), Duration.ofSeconds(span));
+            needed = Math.min(needed, Math.max(1, hours - 1) * (3600 / interval));
+        }
+        long runsNeeded = needed;
         List<Sample> runs = PrometheusApi.await(api.instant(FleetQueries.RULE_RUNS.bind("group",
-                RecordingRules.Group.FUNNEL.label, "range", Duration.ofSeconds(last - first + 60)),
-                Instant.ofEpochSecond(last)));
-        return runs.stream().anyMatch(sample -> sample.value() >= Math.max(1, minutes));
+                RecordingRules.Group.FUNNEL.label, "range", Duration.ofSeconds(span)), Instant.ofEpochSecond(last)));
+        return runs.stream().anyMatch(sample -> sample.value() >= runsNeeded);
     }
 
     /**

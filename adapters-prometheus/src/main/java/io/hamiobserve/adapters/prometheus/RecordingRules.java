@@ -43,12 +43,20 @@ final class RecordingRules {
     /** Each card's model (its memory limit, labelled {@code device_type}) at each hour, for showback by model. */
     static final String CARD_MODEL_HOURLY = "cluster_card:hami_gpu_memory_limit_bytes:last_1h";
 
-    // The fleet funnel once a minute (FleetQueries.FUNNEL_*): the overview's chart reads these
+    // The fleet funnel every five minutes (FleetQueries.FUNNEL_*): the overview's charts read these
     // rather than joining every share with its card at each step.
     static final String FUNNEL_HEALTHY = "hami_observe:funnel_cards_healthy:count";
     static final String FUNNEL_ALLOCATED = "hami_observe:funnel_cards_allocated:sum";
     static final String FUNNEL_ACTIVE = "hami_observe:funnel_cards_active:sum";
     static final String FUNNEL_EFFECTIVE = "hami_observe:funnel_cards_effective:sum";
+    /**
+     * How often the funnel group runs (its {@code interval} in the rule file): each run joins every
+     * share with its card four times, about 1.75 CPU seconds of Prometheus at 10,000 shares, so a
+     * run a minute would cost more than the charts it serves (docs/benchmarks.md).
+     */
+    static final java.time.Duration FUNNEL_INTERVAL = java.time.Duration.ofMinutes(5);
+    /** How far back a chart's step looks for the funnel's last run: its interval, and a minute for a late run. */
+    static final String FUNNEL_LOOKBACK = "6m";
 
     /** A rule group, by the {@code group} label of its {@link #EVALUATED} series. */
     enum Group {

@@ -258,10 +258,21 @@ class RecordingRulesTest {
         assertEquals(0.8, fromRecords.of(Measure.TREND_FUNNEL_ACTIVE).getFirst().values()[30], 1e-9);
         assertEquals(0.8, fromRecords.of(Measure.TREND_FUNNEL_EFFECTIVE).getFirst().values()[30], 1e-9);
 
-        // A day reaching back before the history (and the group): computed, not read half empty.
+        // A day reaching back before the history: the records of the hours with history serve it
+        // (before them neither path has a figure).
         io.hamiobserve.domain.fleet.TrendSet day = fromRecorded.trends(new io.hamiobserve.domain.fleet.TrendScope.Cluster(),
                 end, Duration.ofHours(24), Duration.ofMinutes(6));
-        assertFalse(day.of(Measure.TREND_FUNNEL_ALLOCATED).getFirst().provenance().expression()
+        io.hamiobserve.domain.fleet.TrendSet rawDay = fromRaw.trends(new io.hamiobserve.domain.fleet.TrendScope.Cluster(),
+                end, Duration.ofHours(24), Duration.ofMinutes(6));
+        io.hamiobserve.domain.fleet.Trend dayAllocated = day.of(Measure.TREND_FUNNEL_ALLOCATED).getFirst();
+        assertTrue(dayAllocated.provenance().expression().contains("hami_observe:funnel_cards_"));
+        assertEquals(java.util.Arrays.toString(rawDay.of(Measure.TREND_FUNNEL_ALLOCATED).getFirst().values()),
+                java.util.Arrays.toString(dayAllocated.values()));
+
+        // An hour past the group's last run (the records end an hour after the history): computed.
+        io.hamiobserve.domain.fleet.TrendSet later = fromRecorded.trends(new io.hamiobserve.domain.fleet.TrendScope.Cluster(),
+                Instant.ofEpochSecond(at + 5400), Duration.ofHours(1), Duration.ofMinutes(5));
+        assertFalse(later.of(Measure.TREND_FUNNEL_ALLOCATED).getFirst().provenance().expression()
                 .contains("hami_observe:funnel_cards_"));
     }
 }

@@ -100,6 +100,14 @@ public final class ConsoleBenchmark {
 
     public static void main(String[] args) throws Exception {
         String which = args.length > 0 ? args[0] : "both";
+        if (which.equals("attach-windows")) {
+            // A Prometheus held by "hold": every page at its defaults, then every window and range.
+            List<String> pages = new ArrayList<>(LARGE_PAGES);
+            pages.addAll(everyOtherWindowAndRange());
+            pages("large, attached at " + args[1] + ", every window and range", URI.create(args[1]),
+                    Instant.ofEpochSecond(Long.parseLong(args[2])), pages, args.length > 3 ? Integer.parseInt(args[3]) : 3);
+            return;
+        }
         if (which.equals("attach") || which.equals("attach-cold")) {
             // A Prometheus already holding the large fleet (from "hold"): time the pages again.
             COLD = which.equals("attach-cold");
@@ -312,13 +320,7 @@ public final class ConsoleBenchmark {
             System.out.printf("clusters-vm: background merges done after %.0f s more%n", seconds(merging));
             List<String> pages = new ArrayList<>(LARGE_PAGES);
             // Every window and range the pages offer besides their defaults, and pages of one cluster.
-            for (String window : List.of("24h", "7d", "30d")) {
-                pages.addAll(List.of("/workloads?window=" + window, "/rightsizing?window=" + window,
-                        "/namespaces?window=" + window, "/capacity?window=" + window));
-            }
-            for (String range : List.of("1h", "6h", "7d")) {
-                pages.add("/?range=" + range);
-            }
+            pages.addAll(everyOtherWindowAndRange());
             String second = "cluster-" + Math.min(2, clusters);
             String last = "cluster-" + clusters;
             pages.addAll(List.of("/?cluster=" + second, "/nodes?cluster=" + second, "/cards?cluster=" + last,
@@ -679,6 +681,30 @@ public final class ConsoleBenchmark {
     }
 
     /** Prometheus's own {@code process_cpu_seconds_total}: what the console's queries cost it. */
+    /** Every window and range the pages offer besides their defaults. */
+    private static List<String> everyOtherWindowAndRange() {
+        List<String> pages = new ArrayList<>();
+        for (String window : List.of("24h", "7d", "30d")) {
+            pages.addAll(List.of("/workloads?window=" + window, "/rightsizing?window=" + window,
+                    "/namespaces?window=" + window, "/capacity?window=" + window));
+        }
+        for (String range : List.of("1h", "6h", "7d", "30d")) {
+            pages.add("/?range=" + range);
+        }
+        return pages;
+    }
+
+    /** How often the console's funnel rule group runs, as the rule file deployed says. */
+    private static Duration funnelRuleInterval() throws java.io.IOException {
+        String file = Files.readString(Path.of("alerts/hami-observe-console.rules.yml"));
+        java.util.regex.Matcher interval = java.util.regex.Pattern.compile(
+                "- name: hami-observe-console-funnel\\n\\s+interval: (\\d+)m").matcher(file);
+        if (!interval.find()) {
+            throw new IllegalStateException("the funnel group's interval is not in minutes");
+        }
+        return Duration.ofMinutes(Long.parseLong(interval.group(1)));
+    }
+
     /** The expressions of the console's funnel rule group, as the rule file deployed has them. */
     private static List<String> funnelRuleExpressions() throws java.io.IOException {
         List<String> expressions = new ArrayList<>();
@@ -779,7 +805,8 @@ public final class ConsoleBenchmark {
         // not read; the funnel's rule group runs once a minute, as often as the console refreshes.
         double steady = medians.get("fleet now, every container")
                 + medians.get("the day's chart continued") * 2 / 6
-                + medians.get("the funnel's rules, one run") * ConsoleSettings.DEFAULT_REFRESH.toSeconds() / 60
+                + medians.get("the funnel's rules, one run") * ConsoleSettings.DEFAULT_REFRESH.toSeconds()
+                / funnelRuleInterval().toSeconds()
                 + (medians.get("usage over the default window") + medians.get("a week's card-hours"))
                 * ConsoleSettings.DEFAULT_REFRESH.toSeconds() / ConsoleSettings.DEFAULT_SUMMARY_REFRESH.toSeconds();
         System.out.printf("  a refresh every %s, the summaries every %s, over the fleet's last samples: %.2f CPU s "
