@@ -25,11 +25,15 @@ import java.util.Optional;
  *                           (each container's use over the default window, the week's card-hours):
  *                           a minute more of a 14-day window moves nothing, and reading one costs
  *                           Prometheus seconds of CPU at 10,000 containers
+ * @param keptWindows        the windows the pages offer besides their defaults that the background
+ *                           refresh reads too, every {@code summaryRefresh} (each container's use and
+ *                           the card-hours over each): their first visit is then served kept, at
+ *                           the cost of reading them whether or not anyone looks; none unless told
  */
 public record ConsoleSettings(String routePrefix, Optional<URI> prometheusExternal, Optional<String> banner,
                               Duration fresh, Duration refresh, Duration readyTimeout, Duration readLimit,
                               Duration idleAfter, io.hamiobserve.domain.fleet.Prices prices,
-                              Duration summaryRefresh) {
+                              Duration summaryRefresh, java.util.List<Duration> keptWindows) {
     /** How long without a kernel makes a share idle unless told (the N hours: a day). */
     public static final Duration DEFAULT_IDLE_AFTER = Duration.ofHours(24);
     /** How often the fleet-wide answers are read again unless told. */
@@ -62,48 +66,58 @@ public record ConsoleSettings(String routePrefix, Optional<URI> prometheusExtern
             throw new IllegalArgumentException("the window summaries' refresh interval (" + summaryRefresh
                     + ") is shorter than the refresh interval (" + refresh + ")");
         }
+        keptWindows = java.util.List.copyOf(keptWindows);
+        java.util.List<Duration> offered = PageKit.WINDOWS.stream().map(PageKit::window).flatMap(Optional::stream)
+                .toList();
+        for (Duration window : keptWindows) {
+            if (!offered.contains(window)) {
+                throw new IllegalArgumentException("the window " + Format.duration(window) + " is not one the "
+                        + "console offers: " + String.join(", ", PageKit.WINDOWS));
+            }
+        }
     }
 
     /** Settings without prices (the Showback page shows hours only) and the default idle threshold. */
     public ConsoleSettings(String routePrefix, Optional<URI> prometheusExternal, Optional<String> banner,
                            Duration fresh, Duration refresh, Duration readyTimeout, Duration readLimit) {
         this(routePrefix, prometheusExternal, banner, fresh, refresh, readyTimeout, readLimit, DEFAULT_IDLE_AFTER,
-                io.hamiobserve.domain.fleet.Prices.NONE, notMoreOftenThan(DEFAULT_SUMMARY_REFRESH, refresh));
+                io.hamiobserve.domain.fleet.Prices.NONE, notMoreOftenThan(DEFAULT_SUMMARY_REFRESH, refresh),
+                java.util.List.of());
     }
 
     /** These settings with prices per card-hour for the Showback page. */
     public ConsoleSettings withPrices(io.hamiobserve.domain.fleet.Prices given) {
         return new ConsoleSettings(routePrefix, prometheusExternal, banner, fresh, refresh, readyTimeout, readLimit,
-                idleAfter, given, summaryRefresh);
+                idleAfter, given, summaryRefresh, keptWindows);
     }
 
     public static ConsoleSettings defaults() {
         return new ConsoleSettings("", Optional.empty(), Optional.empty(), Duration.ofSeconds(5), DEFAULT_REFRESH,
                 DEFAULT_READY_TIMEOUT, DEFAULT_READ_LIMIT, DEFAULT_IDLE_AFTER, io.hamiobserve.domain.fleet.Prices.NONE,
-                DEFAULT_SUMMARY_REFRESH);
+                DEFAULT_SUMMARY_REFRESH, java.util.List.of());
     }
 
     public ConsoleSettings withRoutePrefix(String prefix) {
-        return new ConsoleSettings(prefix, prometheusExternal, banner, fresh, refresh, readyTimeout, readLimit, idleAfter, prices, summaryRefresh);
+        return new ConsoleSettings(prefix, prometheusExternal, banner, fresh, refresh, readyTimeout, readLimit, idleAfter, prices, summaryRefresh, keptWindows);
     }
 
     public ConsoleSettings withPrometheusExternal(Optional<URI> url) {
-        return new ConsoleSettings(routePrefix, url, banner, fresh, refresh, readyTimeout, readLimit, idleAfter, prices, summaryRefresh);
+        return new ConsoleSettings(routePrefix, url, banner, fresh, refresh, readyTimeout, readLimit, idleAfter, prices, summaryRefresh, keptWindows);
     }
 
     public ConsoleSettings withBanner(Optional<String> text) {
-        return new ConsoleSettings(routePrefix, prometheusExternal, text, fresh, refresh, readyTimeout, readLimit, idleAfter, prices, summaryRefresh);
+        return new ConsoleSettings(routePrefix, prometheusExternal, text, fresh, refresh, readyTimeout, readLimit, idleAfter, prices, summaryRefresh, keptWindows);
     }
 
     public ConsoleSettings withFresh(Duration duration) {
         return new ConsoleSettings(routePrefix, prometheusExternal, banner, duration, refresh,
-                readyTimeout, readLimit, idleAfter, prices, summaryRefresh);
+                readyTimeout, readLimit, idleAfter, prices, summaryRefresh, keptWindows);
     }
 
     /** Refreshes every {@code interval} (the window summaries at least as seldom), ready after at most {@code timeout}. */
     public ConsoleSettings withRefresh(Duration interval, Duration timeout) {
         return new ConsoleSettings(routePrefix, prometheusExternal, banner, fresh, interval, timeout, readLimit, idleAfter,
-                prices, notMoreOftenThan(summaryRefresh, interval));
+                prices, notMoreOftenThan(summaryRefresh, interval), keptWindows);
     }
 
     /** {@code summaries}, or the refresh interval where that is longer: summaries are read by a refresh. */
@@ -114,18 +128,35 @@ public record ConsoleSettings(String routePrefix, Optional<URI> prometheusExtern
     /** Reads the summaries over a window again every {@code interval}, never more often than the refresh. */
     public ConsoleSettings withSummaryRefresh(Duration interval) {
         return new ConsoleSettings(routePrefix, prometheusExternal, banner, fresh, refresh, readyTimeout, readLimit,
-                idleAfter, prices, notMoreOftenThan(interval, refresh));
+                idleAfter, prices, notMoreOftenThan(interval, refresh), keptWindows);
+    }
+
+    /** Also keeps {@code windows} (besides the pages' defaults) read in the background, every summary interval. */
+    public ConsoleSettings withKeptWindows(java.util.List<Duration> windows) {
+        return new ConsoleSettings(routePrefix, prometheusExternal, banner, fresh, refresh, readyTimeout, readLimit,
+                idleAfter, prices, summaryRefresh, windows);
+    }
+
+    /** Whether the background refresh keeps each container's use over {@code window} in {@code scope}. */
+    boolean usageKept(Duration window, io.hamiobserve.domain.fleet.FleetScope scope) {
+        return scope.equals(io.hamiobserve.domain.fleet.FleetScope.EVERYTHING)
+                && (window.equals(io.hamiobserve.domain.fleet.RightSizing.DEFAULT_WINDOW) || keptWindows.contains(window));
+    }
+
+    /** Whether the background refresh keeps the card-hours over {@code window}. */
+    boolean cardHoursKept(Duration window) {
+        return window.equals(PageContext.CARD_HOURS_WINDOW) || keptWindows.contains(window);
     }
 
     /** A page waits at most {@code limit} for figures being read (three of the source's timeouts is a fair bound). */
     public ConsoleSettings withReadLimit(Duration limit) {
-        return new ConsoleSettings(routePrefix, prometheusExternal, banner, fresh, refresh, readyTimeout, limit, idleAfter, prices, summaryRefresh);
+        return new ConsoleSettings(routePrefix, prometheusExternal, banner, fresh, refresh, readyTimeout, limit, idleAfter, prices, summaryRefresh, keptWindows);
     }
 
     /** Shares that launch no kernel for {@code after} or longer are listed idle on the Stuck page. */
     public ConsoleSettings withIdleAfter(Duration after) {
         return new ConsoleSettings(routePrefix, prometheusExternal, banner, fresh, refresh, readyTimeout, readLimit,
-                after, prices, summaryRefresh);
+                after, prices, summaryRefresh, keptWindows);
     }
 
     /**

@@ -100,6 +100,14 @@ final class PageContext {
             reads.add(() -> summaries.usage(at, RightSizing.DEFAULT_WINDOW, RightSizing.MIN_HISTORY,
                     FleetScope.EVERYTHING));
             reads.add(() -> summaries.cardHours(at, CARD_HOURS_WINDOW));
+            for (Duration window : settings.keptWindows()) {
+                if (!window.equals(RightSizing.DEFAULT_WINDOW)) {
+                    reads.add(() -> summaries.usage(at, window, RightSizing.MIN_HISTORY, FleetScope.EVERYTHING));
+                }
+                if (!window.equals(CARD_HOURS_WINDOW)) {
+                    reads.add(() -> summaries.cardHours(at, window));
+                }
+            }
         }
         reads.add(() -> keeper.trends(new TrendScope.Cluster(), at, range.length(), range.step()));
         reads.add(() -> keeper.fleetNow(at));
@@ -111,11 +119,6 @@ final class PageContext {
 
     /** The card-hours the background refresh keeps: a week's (showback's and the namespaces' default). */
     static final Duration CARD_HOURS_WINDOW = Duration.ofDays(7);
-
-    /** Whether the background refresh keeps each container's use over {@code window} in {@code scope}. */
-    static boolean keptByRefresh(Duration window, FleetScope scope) {
-        return window.equals(RightSizing.DEFAULT_WINDOW) && scope.equals(FleetScope.EVERYTHING);
-    }
 
     /** When the background refresh last read the summaries over a window; null before it has. */
     private volatile Instant summariesRead;

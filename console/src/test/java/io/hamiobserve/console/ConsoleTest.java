@@ -23,6 +23,7 @@ import java.util.regex.Pattern;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The console's routes served by a real Helidon server over a fixed fleet. */
@@ -368,6 +369,42 @@ class ConsoleTest {
         } finally {
             refreshing.interrupt();
         }
+    }
+
+    @Test
+    void windowsKeptByTheRefreshAreServedOnTheirFirstVisitWithoutAReadOfTheirOwn() throws Exception {
+        MovingClock clock = new MovingClock();
+        Console console = startRefreshing(ConsoleSettings.defaults().withRefresh(Duration.ofMillis(100),
+                Duration.ofMinutes(1)).withSummaryRefresh(Duration.ofMinutes(10))
+                .withKeptWindows(List.of(Duration.ofDays(7), Duration.ofDays(30))), clock);
+        history.gate.countDown();
+        Thread refreshing = console.warmUp(Duration.ofMillis(100));
+        try {
+            long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+            while (!console.ready() && System.nanoTime() < deadline) {
+                Thread.sleep(10);
+            }
+            // The defaults (use over 14 days, a week's hours), then use over 7 and 30 days, hours over 30
+            // (a week's hours are the default's).
+            assertEquals(5, history.summaryCalls.get(), "the first refresh reads the kept windows too");
+            clock.now = NOW.plus(Duration.ofMinutes(9));
+            awaitCalls(history.calls.get() + 6);
+            for (String page : List.of("/workloads?window=7d", "/rightsizing?window=30d", "/namespaces?window=30d",
+                    "/showback?window=30d")) {
+                String body = get("http://127.0.0.1:" + server.port() + page).body();
+                // Judged against the summaries' interval: nine minutes old is not old.
+                assertTrue(body.contains(", its summaries over a window every 10m"), page + ": " + body);
+                assertFalse(body.contains("old and are being read again"), page);
+            }
+            assertEquals(5, history.summaryCalls.get(), "a kept window was read again for its first visit");
+            // A window not kept is read when asked.
+            get("http://127.0.0.1:" + server.port() + "/workloads?window=24h");
+            assertEquals(6, history.summaryCalls.get());
+        } finally {
+            refreshing.interrupt();
+        }
+        assertThrows(IllegalArgumentException.class,
+                () -> ConsoleSettings.defaults().withKeptWindows(List.of(Duration.ofDays(5))));
     }
 
     @Test

@@ -15,9 +15,17 @@ public final class Converters {
         @Override
         public Duration convert(String value) {
             String text = value.trim();
+            // Java's own number syntax would take "7d" as the double 7 (and "1f", "0x1p3"): only
+            // plain decimals before the unit, so a mistyped unit is refused, not read as seconds.
+            if (!text.matches("[0-9]+(\\.[0-9]+)?(ms|s|m|h|d)?")) {
+                throw new TypeConversionException("'" + value + "' is not a duration like 500ms, 8s, 1m, 2h or 1d");
+            }
             try {
                 Duration duration;
-                if (text.endsWith("ms")) {
+                if (text.endsWith("d")) {
+                    duration = Duration.ofSeconds(Math.round(Double.parseDouble(text.substring(0, text.length() - 1))
+                            * 86400));
+                } else if (text.endsWith("ms")) {
                     duration = Duration.ofMillis(Long.parseLong(text.substring(0, text.length() - 2)));
                 } else if (text.endsWith("s")) {
                     duration = Duration.ofMillis(Math.round(Double.parseDouble(text.substring(0, text.length() - 1))

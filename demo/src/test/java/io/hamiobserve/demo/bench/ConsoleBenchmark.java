@@ -101,7 +101,12 @@ public final class ConsoleBenchmark {
     public static void main(String[] args) throws Exception {
         String which = args.length > 0 ? args[0] : "both";
         if (which.equals("attach-windows")) {
-            // A Prometheus held by "hold": every page at its defaults, then every window and range.
+            // A Prometheus held by "hold": every page at its defaults, then every window and range;
+            // "keep" as the fifth argument: the console told to keep the other windows read
+            // (--console.keep-windows 24h,7d,30d).
+            if (args.length > 4 && args[4].equals("keep")) {
+                KEPT_WINDOWS = List.of(Duration.ofHours(24), Duration.ofDays(7), Duration.ofDays(30));
+            }
             List<String> pages = new ArrayList<>(LARGE_PAGES);
             pages.addAll(everyOtherWindowAndRange());
             pages("large, attached at " + args[1] + ", every window and range", URI.create(args[1]),
@@ -544,6 +549,9 @@ public final class ConsoleBenchmark {
         pages("large, attached at " + prometheus, prometheus, end, LARGE_PAGES, requests);
     }
 
+    /** The windows besides the defaults the timed console keeps read (--console.keep-windows). */
+    private static List<Duration> KEPT_WINDOWS = List.of();
+
     /** Whether to time the pages of a console with nothing kept too (attach-cold). */
     private static boolean COLD = false;
 
@@ -564,7 +572,7 @@ public final class ConsoleBenchmark {
         long starting = System.nanoTime();
         // Readiness waits as long as the first read takes here, to time it (deployed: at most 60 s).
         Served deployed = serve(history, ConsoleSettings.defaults().withRefresh(ConsoleSettings.DEFAULT_REFRESH,
-                Duration.ofMinutes(10)), at, true);
+                Duration.ofMinutes(10)).withKeptWindows(KEPT_WINDOWS), at, true);
         try {
             while (status(client, deployed.port(), "/readyz") != 200) {
                 Thread.sleep(10);

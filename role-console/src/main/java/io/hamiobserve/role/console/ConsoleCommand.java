@@ -11,8 +11,11 @@ import io.hamiobserve.console.ConsoleSettings;
 import io.hamiobserve.ports.FleetHistory;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.ParentCommand;
+import picocli.CommandLine.Spec;
 
 import java.time.Duration;
 import java.util.List;
@@ -49,6 +52,16 @@ public final class ConsoleCommand implements Subcommand {
                     + "(default: ${DEFAULT-VALUE}; docs/console.md gives Prometheus's cost)")
     private Duration summaryRefresh;
 
+    @Option(names = "--console.keep-windows", paramLabel = "WINDOW", split = ",",
+            converter = RightsizeCommand.Window.class,
+            description = "also read the pages' other windows (24h, 7d, 14d, 30d; comma-separated) in the background "
+                    + "every summary interval, so their first visit is served kept; each costs Prometheus about as "
+                    + "much as the default window's read (docs/benchmarks.md). Default: none")
+    private List<Duration> keptWindows = List.of();
+
+    @Spec
+    private CommandSpec spec;
+
     @Option(names = "--console.ready-timeout", paramLabel = "DURATION", defaultValue = "60s",
             converter = Converters.PositiveDuration.class,
             description = "/readyz waits at most this long for the first read of those figures at start "
@@ -73,10 +86,16 @@ public final class ConsoleCommand implements Subcommand {
 
     @Override
     public Integer call() {
+        ConsoleSettings kept;
+        try {
+            kept = ConsoleSettings.defaults().withKeptWindows(keptWindows);
+        } catch (IllegalArgumentException notOffered) {
+            throw new ParameterException(spec.commandLine(), "--console.keep-windows: " + notOffered.getMessage());
+        }
         Launch launch = hamiObserve.launch();
         FleetHistory history = prometheus.required();
         Servers.prepare();
-        ConsoleServing.Served served = ConsoleServing.serve(edge.edge(), console.bind(), ConsoleSettings.defaults()
+        ConsoleServing.Served served = ConsoleServing.serve(edge.edge(), console.bind(), kept
                 .withRoutePrefix(console.routePrefix()).withPrometheusExternal(console.prometheusExternal())
                 .withRefresh(refresh, readyTimeout).withPrices(prices.prices())
                 .withSummaryRefresh(summaryRefresh)

@@ -40,6 +40,11 @@ class ConsoleCommandTest {
         assertEquals("cluster", value(defaults, "--cluster-label"));
         assertEquals("k8s_cluster", value(parsed("rightsize", "--cluster-label", "k8s_cluster"), "--cluster-label"));
         assertRefused(run("console", "--prometheus", "http://p:9090", "--cluster-label", "a-b"), "not a label name");
+        assertEquals(java.util.List.of(Duration.ofDays(7), Duration.ofDays(30)),
+                value(parsed("console", "--console.keep-windows", "7d,30d"), "--console.keep-windows"));
+        assertEquals(java.util.List.of(), value(defaults, "--console.keep-windows"));
+        assertRefused(run("console", "--prometheus", "http://p:9090", "--console.keep-windows", "7d,5d"),
+                "--console.keep-windows", "5d is not one the console offers: 24h, 7d, 14d, 30d");
     }
 
     @Test
