@@ -91,6 +91,15 @@ final class ExporterUsageQueries {
     private final Map<String, UsageExporterMapping> mappings;
     /** The label that tells clusters apart in one engine: a pod name two clusters run is two pods. */
     private final PromQl.Label clusterLabel;
+    /**
+     * The mappings' metrics the engine holds now, as last asked ({@link #presence}); null until it
+     * has answered, when every mapping's series is asked for. A series the engine does not hold
+     * adds only cost to a query of now: a percent-of-allocation figure joins every container's
+     * allocation to it (118 ms of Prometheus alone at 10,000 containers, with no vendor exporter
+     * scraped at all).
+     */
+    private final java.util.concurrent.atomic.AtomicReference<Set<String>> held =
+            new java.util.concurrent.atomic.AtomicReference<>();
 
     private ExporterUsageQueries(Map<String, UsageExporterMapping> mappings, PromQl.Label clusterLabel) {
         this.mappings = mappings;
@@ -165,6 +174,23 @@ final class ExporterUsageQueries {
                 .anyMatch(series -> series.kind() == kind));
     }
 
+    /**
+     * Which of the mappings' metrics the engine holds now: one query that only looks them up
+     * ({@code count by (__name__)} over a selector of their names; every name was checked to be a
+     * metric name, so none bends the regular expression), or empty without mappings.
+     */
+    Optional<PromQl.Query> presence() {
+        Set<String> metrics = new java.util.TreeSet<>();
+        mappings.values().forEach(mapping -> mapping.series().forEach(series -> metrics.add(series.metric())));
+        return metrics.isEmpty() ? Optional.empty() : Optional.of(new PromQl.Query("exporter_metrics",
+                "count by (__name__) ({__name__=~\"" + String.join("|", metrics) + "\"})"));
+    }
+
+    /** The answer to {@link #presence}: the queries of now ask for these metrics' series only. */
+    void held(List<Sample> answer) {
+        held.set(answer.stream().map(sample -> sample.label("__name__")).collect(java.util.stream.Collectors.toUnmodifiableSet()));
+    }
+
     /** The measure a figure of now is read under. */
     static Measure measure(Kind kind) {
         return NOW.get(kind);
@@ -176,7 +202,7 @@ final class ExporterUsageQueries {
      */
     Optional<PromQl.Query> now(Kind kind, String uuid) {
         return query(kind.name().toLowerCase(java.util.Locale.ROOT), kind, selector -> selector, uuid, false, true,
-                RecordingRules.LOOKBACK);
+                RecordingRules.LOOKBACK, held.get());
     }
 
     /**
@@ -189,15 +215,21 @@ final class ExporterUsageQueries {
         // A count of samples is a count in any unit: only figures are scaled.
         return query(window.name().toLowerCase(java.util.Locale.ROOT), window.kind,
                 selector -> window.function + selector + "[" + duration + "])", "", true,
-                !window.function.startsWith("count_over_time"), duration);
+                !window.function.startsWith("count_over_time"), duration, null);
     }
 
+    /**
+     * {@code held}: the metrics the engine holds now, the others left out; null for every series (a
+     * window's reaches back to series that may be gone now).
+     */
     private Optional<PromQl.Query> query(String name, Kind kind, Function<String, String> range, String uuid,
-                                         boolean ownOnly, boolean scaled, String allocationLookback) {
+                                         boolean ownOnly, boolean scaled, String allocationLookback,
+                                         Set<String> held) {
         List<String> terms = new ArrayList<>();
         for (UsageExporterMapping mapping : mappings.values()) {
             for (UsageSeries series : mapping.series()) {
-                if (series.kind() == kind && (!ownOnly || series.meaning().isEmpty())) {
+                if (series.kind() == kind && (!ownOnly || series.meaning().isEmpty())
+                        && (held == null || held.contains(series.metric()))) {
                     terms.add("(" + term(mapping.name(), series, range, series.cardLabel().isEmpty() ? "" : uuid,
                             scaled, allocationLookback) + ")");
                 }

@@ -148,13 +148,15 @@ public final class PrometheusFleetHistory implements FleetHistory {
     }
 
     /**
-     * The clusters the engine holds, by {@link #clusterLabel}, asked with the fleet now at most
-     * every {@link #CLUSTERS_KEPT}: one engine behind several clusters is said on every page, as the
-     * figures are summed across them (each node, card and workload row is one cluster's).
+     * What the engine holds, asked with the fleet now at most every {@link #CLUSTERS_KEPT}: the
+     * clusters, by {@link #clusterLabel} (one engine behind several clusters is said on every page,
+     * as the figures are summed across them; each node, card and workload row is one cluster's),
+     * and which vendors' usage exporters' metrics it has now (the next reads of now ask for those
+     * only, {@link ExporterUsageQueries#held}).
      */
-    private void askClusters(Instant at) {
+    private void askWhatTheEngineHolds(Instant at) {
         if (whole != this) {
-            whole.askClusters(at);
+            whole.askWhatTheEngineHolds(at);
             return;
         }
         long now = System.nanoTime();
@@ -172,6 +174,7 @@ public final class PrometheusFleetHistory implements FleetHistory {
                 LOG.info("query backend " + api.base() + ": " + clusterNote());
             }
         });
+        exporters.presence().ifPresent(query -> api.instant(query, at).thenAccept(exporters::held));
     }
 
     /** The clusters found, for the description; empty for one cluster without the label. */
@@ -358,7 +361,7 @@ public final class PrometheusFleetHistory implements FleetHistory {
     @Override
     public FleetReadings readings(Instant at, FleetScope scope) throws SourceUnavailableException {
         probeOnce();
-        askClusters(at);
+        askWhatTheEngineHolds(at);
         Where where = Where.of(scope);
         Batch batch = new Batch(at);
         var memoryTotal = batch.query(Measure.CARD_MEMORY_TOTAL, CARD_MEMORY_TOTAL.bind("cluster",

@@ -13,6 +13,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.ServiceLoader;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -47,6 +48,29 @@ class ExporterUsageQueriesTest {
         @Override
         public List<UsageSeries> series() {
             return of.series();
+        }
+    }
+
+    @Test
+    void onceTheEngineSaysWhichMetricsItHoldsTheQueriesOfNowAskForThoseOnly() {
+        ExporterUsageQueries queries = ExporterUsageQueries.of(loaded());
+        String presence = queries.presence().orElseThrow().expression();
+        assertTrue(presence.startsWith("count by (__name__) ({__name__=~\"") && presence.contains("|mx_sgpu_used_memory|"),
+                presence);
+        String every = queries.now(UsageSeries.Kind.CONTAINER_MEMORY_USED, "").orElseThrow().expression();
+        assertTrue(every.contains("mx_sgpu_used_memory") && every.contains("container_npu_used_memory"), every);
+        // The engine holds Ascend's container series only.
+        queries.held(List.of(new PrometheusApi.Sample(Map.of("__name__", "container_npu_used_memory"), 2)));
+        String held = queries.now(UsageSeries.Kind.CONTAINER_MEMORY_USED, "").orElseThrow().expression();
+        assertTrue(held.contains("container_npu_used_memory") && !held.contains("mx_sgpu_used_memory"), held);
+        assertTrue(queries.now(UsageSeries.Kind.CARD_MEMORY_USED, "").isEmpty(), "a card figure nobody reports");
+        // A window reaches back to series gone since: every mapping's is asked for.
+        assertTrue(queries.over(ExporterUsageQueries.Window.MEMORY_PEAK, java.time.Duration.ofDays(14)).orElseThrow()
+                .expression().contains("mx_sgpu_used_memory"));
+        // None held: no query of now at all.
+        queries.held(List.of());
+        for (UsageSeries.Kind kind : UsageSeries.Kind.values()) {
+            assertTrue(queries.now(kind, "").isEmpty(), kind.name());
         }
     }
 

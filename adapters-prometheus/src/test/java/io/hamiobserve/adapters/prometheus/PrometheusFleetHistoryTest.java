@@ -192,9 +192,33 @@ class PrometheusFleetHistoryTest {
         assertTrue(readings.provenance().get(Measure.CARD_MEMORY_TOTAL).expression()
                 .contains("hami_gpu_memory_limit_bytes"));
         // A fixed set of queries, whatever the fleet's size: HAMi's, one per DCGM field, one per figure
-        // of the vendors' usage exporters (every vendor together), and where containers' use comes from.
+        // of the vendors' usage exporters (every vendor together, until the engine has said which it
+        // holds), and where containers' use comes from.
+        FleetReadings first = PrometheusFleetHistory.at(prometheus.url(), Duration.ofSeconds(20))
+                .readings(Instant.ofEpochSecond(end), FleetScope.EVERYTHING);
         assertEquals(26 + DcgmQueries.ALL.size() + io.hamiobserve.ports.spi.UsageSeries.Kind.values().length + 1,
-                readings.provenance().size());
+                first.provenance().size());
+    }
+
+    @Test
+    void onceTheEngineSaysItHoldsNoVendorsExporterTheirQueriesAreNotSent() throws Exception {
+        PrometheusFleetHistory fresh = PrometheusFleetHistory.at(prometheus.url(), Duration.ofSeconds(20));
+        Instant at = Instant.ofEpochSecond(end);
+        FleetReadings first = fresh.readings(at, FleetScope.EVERYTHING);
+        assertTrue(first.provenance().containsKey(Measure.EXPORTER_CONTAINER_MEMORY_USED), "asked before it is known");
+        FleetReadings later = first;
+        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        while (later.provenance().containsKey(Measure.EXPORTER_CONTAINER_MEMORY_USED) && System.nanoTime() < deadline) {
+            Thread.sleep(50);
+            later = fresh.readings(at, FleetScope.EVERYTHING);
+        }
+        for (Measure measure : List.of(Measure.EXPORTER_CARD_MEMORY_USED, Measure.EXPORTER_CARD_UTILISATION,
+                Measure.EXPORTER_CONTAINER_MEMORY_USED, Measure.EXPORTER_CONTAINER_UTILISATION)) {
+            assertFalse(later.provenance().containsKey(measure), measure + " still asked");
+        }
+        // Nothing else changes: every card, share and use reads the same.
+        assertEquals(FleetState.of(first).cards(), FleetState.of(later).cards());
+        assertEquals(FleetState.of(first).workloads(), FleetState.of(later).workloads());
     }
 
     @Test
