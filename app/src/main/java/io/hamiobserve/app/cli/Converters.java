@@ -44,7 +44,7 @@ public final class Converters {
                 }
                 return duration;
             } catch (NumberFormatException notDuration) {
-                throw new TypeConversionException("'" + value + "' is not a duration like 500ms, 8s or 1m");
+                throw new TypeConversionException("'" + value + "' is not a duration like 500ms, 8s, 1m, 2h or 1d");
             }
         }
     }

@@ -53,7 +53,8 @@ class SchedulerCommandTest {
                 .readTimeout());
         assertEquals(Duration.ofMinutes(2), edge(parsed("scheduler", "--web.idle-timeout", "2m"))
                 .idleTimeout());
-        assertRefused(run("scheduler", "--web.scrape-timeout", "soon"), "soon", "500ms, 8s or 1m");
+        assertRefused(run("scheduler", "--web.scrape-timeout", "soon"), "soon", "500ms, 8s, 1m, 2h or 1d");
+        assertRefused(run("scheduler", "--web.scrape-timeout", "2f"), "2f", "500ms, 8s, 1m, 2h or 1d");
         assertRefused(run("scheduler", "--web.max-requests", "many"), "many", "whole number");
         assertRefused(run("scheduler", "--web.max-requests", "0"), "not positive");
         assertRefused(run("scheduler", "--snapshot"), "--snapshot");
