@@ -129,19 +129,28 @@ class MisbehavingPrometheusTest {
         FakePrometheus.Mode.EMPTY.answer(request, out);
     }
 
+    /**
+     * An engine that says what it is through {@code engine} (its buildinfo and flags) and answers
+     * every query slowly ({@link #answerSlowly}).
+     */
+    private static FakePrometheus.Mode slowEngine(FakePrometheus.Mode engine, AtomicInteger now, AtomicInteger most,
+                                                  long millis) {
+        return (request, out) -> {
+            if (request.contains("/api/v1/status/buildinfo") || request.contains("/flags")) {
+                engine.answer(request, out);
+            } else {
+                answerSlowly(request, out, now, most, millis);
+            }
+        };
+    }
+
     @Test
     void noMoreThanSixteenQueriesAreInFlightAtOnce() throws Exception {
         AtomicInteger now = new AtomicInteger();
         AtomicInteger most = new AtomicInteger();
-        FakePrometheus.Mode slow = (request, out) -> {
-            if (request.contains("/api/v1/status/buildinfo")) {
-                // Prometheus, which queues what it cannot run at once: the console's own bound holds.
-                FakePrometheus.json(200, "{\"status\":\"success\",\"data\":{\"version\":\"2.42.0\","
-                        + "\"goVersion\":\"go1.19\"}}").answer(request, out);
-                return;
-            }
-            answerSlowly(request, out, now, most, 150);
-        };
+        // Prometheus, which queues what it cannot run at once: the console's own bound holds.
+        FakePrometheus.Mode slow = slowEngine(FakePrometheus.json(200, "{\"status\":\"success\",\"data\":"
+                + "{\"version\":\"2.42.0\",\"goVersion\":\"go1.19\"}}"), now, most, 150);
         PrometheusFleetHistory history = PrometheusFleetHistory.at(fake(slow).url(), Duration.ofSeconds(10));
         List<Thread> pages = new ArrayList<>();
         for (int i = 0; i < 6; i++) {
@@ -219,22 +228,18 @@ class MisbehavingPrometheusTest {
     void noMoreQueriesAreInFlightThanVictoriaMetricsRunsAtOnce() throws Exception {
         AtomicInteger now = new AtomicInteger();
         AtomicInteger most = new AtomicInteger();
-        FakePrometheus.Mode victoriaMetrics = (request, out) -> {
-            if (request.contains("/api/v1/status/buildinfo")) {
-                byte[] body = "{\"status\":\"success\",\"data\":{\"version\":\"2.24.0\"}}".getBytes(
-                        java.nio.charset.StandardCharsets.UTF_8);
-                out.write(("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nX-Server-Hostname: vm\r\n"
-                        + "Content-Length: " + body.length + "\r\n\r\n").getBytes(java.nio.charset.StandardCharsets.US_ASCII));
-                out.write(body);
-                out.flush();
-                return;
-            }
+        FakePrometheus.Mode victoriaMetrics = slowEngine((request, out) -> {
             if (request.contains("/flags")) {
                 FakePrometheus.status(404).answer(request, out);
                 return;
             }
-            answerSlowly(request, out, now, most, 100);
-        };
+            byte[] body = "{\"status\":\"success\",\"data\":{\"version\":\"2.24.0\"}}".getBytes(
+                    java.nio.charset.StandardCharsets.UTF_8);
+            out.write(("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nX-Server-Hostname: vm\r\n"
+                    + "Content-Length: " + body.length + "\r\n\r\n").getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+            out.write(body);
+            out.flush();
+        }, now, most, 100);
         PrometheusFleetHistory history = PrometheusFleetHistory.at(fake(victoriaMetrics).url(), Duration.ofSeconds(30));
         history.readings(Instant.now(), FleetScope.EVERYTHING);
         assertEquals(Engine.Kind.VICTORIAMETRICS, history.engine().kind());
