@@ -132,7 +132,7 @@ public final class LocalPrometheus implements AutoCloseable {
     }
 
     /** promtool's block length when it evaluates recording rules (TSDB's default block). */
-    private static final long TWO_HOURS_MILLIS = 2 * 3_600_000L;
+    private static final long BLOCK_MILLIS = RecordingRules.BACKFILL_BLOCK.toMillis();
 
     /**
      * Evaluates the recording rules over the span of the blocks in {@code data}, from the start of
@@ -159,7 +159,7 @@ public final class LocalPrometheus implements AutoCloseable {
         // in it, so a start late in a block, before the group's evaluation offset (a hash of the
         // file's path and the group's name), recorded nothing for the whole group (measured: about
         // half of the groups, at random, for a history starting at half past an hour).
-        long start = Math.floorDiv(first, TWO_HOURS_MILLIS) * TWO_HOURS_MILLIS / 1000;
+        long start = Math.floorDiv(first, BLOCK_MILLIS) * BLOCK_MILLIS / 1000;
         long end = Math.min(System.currentTimeMillis() / 1000, last / 1000 + 3600);
         Path log = directory.resolve("promtool-rules.log");
         run(List.of(promtool.toString(), "tsdb", "create-blocks-from", "rules", "--url=" + url,

@@ -891,7 +891,8 @@ public final class PrometheusFleetHistory implements FleetHistory {
      * (epoch seconds): in the span from one interval before the first step to the last, a run in
      * every interval — or, over more than a day, in every interval of the hours that hold raw
      * history but one (a week's chart over three days of history reads the three days' records, as
-     * {@link RuleCoverage} judges the hourly groups). Asked at each read — a chart continued every few
+     * {@link RuleCoverage} judges the hourly groups) — less one run in every two hours, which a
+     * step's lookback bridges ({@link RecordingRules#FUNNEL_LOOKBACK}). Asked at each read — a chart continued every few
      * minutes reads its newest steps, which the group ran through if it runs at all — with one small
      * query (one series, a run every five minutes). Never for one cluster of several: the records sum
      * every cluster (like {@link #recordedCovers}).
@@ -907,7 +908,8 @@ public final class PrometheusFleetHistory implements FleetHistory {
             long hours = coverage.historyHours(Instant.ofEpochSecond(last), Duration.ofSeconds(span));
             needed = Math.min(needed, Math.max(1, hours - 1) * (3600 / interval));
         }
-        long runsNeeded = needed;
+        // One run may be missing in every two hours (see FUNNEL_LOOKBACK, which bridges it).
+        long runsNeeded = Math.max(1, needed - (span / RecordingRules.BACKFILL_BLOCK.toSeconds() + 1));
         List<Sample> runs = PrometheusApi.await(api.instant(FleetQueries.RULE_RUNS.bind("group",
                 RecordingRules.Group.FUNNEL.label, "range", Duration.ofSeconds(span)), Instant.ofEpochSecond(last)));
         return runs.stream().anyMatch(sample -> sample.value() >= runsNeeded);

@@ -55,8 +55,15 @@ final class RecordingRules {
      * run a minute would cost more than the charts it serves (docs/benchmarks.md).
      */
     static final java.time.Duration FUNNEL_INTERVAL = java.time.Duration.ofMinutes(5);
-    /** How far back a chart's step looks for the funnel's last run: its interval, and a minute for a late run. */
-    static final String FUNNEL_LOOKBACK = "6m";
+    /**
+     * How far back a chart's step looks for the funnel's last run: two intervals and a minute, so
+     * that one missed run is bridged by the run before it. Runs do go missing: Prometheus skips an
+     * iteration whose evaluation overran, and promtool's backfill skips the run that falls in the
+     * last second of each of its two-hour blocks (a group whose hashed offset lands there: 1 in 300).
+     */
+    static final String FUNNEL_LOOKBACK = "11m";
+    /** How long one of promtool's backfilled blocks is: it may miss one run of a group in each. */
+    static final java.time.Duration BACKFILL_BLOCK = java.time.Duration.ofHours(2);
 
     /** A rule group, by the {@code group} label of its {@link #EVALUATED} series. */
     enum Group {

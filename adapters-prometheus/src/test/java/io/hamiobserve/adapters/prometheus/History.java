@@ -62,11 +62,21 @@ final class History implements AutoCloseable {
     /** One series with a value at every step from {@code from} to {@code until}, both included. */
     History series(String name, Map<String, String> labels, long from, long until, LongToDoubleFunction value)
             throws IOException {
-        StringBuilder prefix = new StringBuilder(name).append('{');
-        new TreeMap<>(labels).forEach((key, text) -> prefix.append(key).append("=\"").append(escape(text)).append("\","));
-        prefix.setLength(prefix.length() - 1);
-        prefix.append("} ");
-        for (long t = from; t <= Math.min(until, end); t += step) {
+        return series(name, labels, from, until, step, value);
+    }
+
+    /** As {@link #series(String, Map, long, long, LongToDoubleFunction)}, a value every {@code every} seconds. */
+    History series(String name, Map<String, String> labels, long from, long until, long every,
+                   LongToDoubleFunction value) throws IOException {
+        StringBuilder prefix = new StringBuilder(name);
+        if (!labels.isEmpty()) {
+            prefix.append('{');
+            new TreeMap<>(labels).forEach((key, text) -> prefix.append(key).append("=\"").append(escape(text)).append("\","));
+            prefix.setLength(prefix.length() - 1);
+            prefix.append('}');
+        }
+        prefix.append(' ');
+        for (long t = from; t <= Math.min(until, end); t += every) {
             out.write(prefix + Double.toString(value.applyAsDouble(t)) + " " + t + "\n");
         }
         return this;

@@ -52,22 +52,7 @@ class RecordingRulesTest {
         at = base + HOURS.toSeconds();
         Path file = Files.createTempFile("hami-observe-rules", ".om");
         try (History series = new History(file, base + 30, at - 30, 60)) {
-            series.series("hami_gpu_memory_limit_bytes", Map.of("node", "node-a", "device_uuid", "GPU-A0",
-                    "device_index", "0", "device_type", "NVIDIA A100", "instance", "scheduler-0"), t -> 40 * GIB);
-            for (String replica : List.of("scheduler-0", "scheduler-1")) {
-                allocation(series, replica, "ml-team", "llm", "0", "server", 8 * GIB, 30);
-                allocation(series, replica, "ml-team", "notebook", "0", "jupyter", 4 * GIB, 20);
-                allocation(series, replica, "batch", "trainer", "0", "main", 16 * GIB, 50);
-                // Two pods name their controller (the notebook is a bare pod); the trainer's Job
-                // ended, as a CronJob's do, half an hour before the history does.
-                owner(series, replica, "ml-team", "llm", "Deployment", "llm", base + 30, Long.MAX_VALUE);
-                owner(series, replica, "batch", "trainer", "CronJob", "nightly", base + 30, at - 1800);
-            }
-            use(series, "ml-team", "llm", "server", t -> (2 + (t / 60 % 7) / 10.0) * GIB, t -> 20 + t / 60 % 10);
-            use(series, "ml-team", "notebook", "jupyter", t -> 3 * GIB, t -> 0);
-            // A pod that peaks once, in its third hour.
-            use(series, "batch", "trainer", "main", t -> (t - base) / 3600 == 2 && t % 3600 == 630 ? 15 * GIB : 9 * GIB,
-                    t -> 70);
+            fleet(series, base);
         }
         try {
             raw = LocalPrometheus.start(List.of(), Duration.ofSeconds(60), List.of(file), Duration.ofSeconds(60));
@@ -78,6 +63,29 @@ class RecordingRulesTest {
         }
         fromRaw = PrometheusFleetHistory.at(raw.url(), Duration.ofSeconds(20));
         fromRecorded = PrometheusFleetHistory.at(recorded.url(), Duration.ofSeconds(20));
+    }
+
+    /**
+     * One card shared by three pods for eight hours from {@code base}, written by two scheduler-side
+     * replicas, with a sample a minute half a minute off the minute (as a real scrape falls).
+     */
+    private static void fleet(History series, long base) throws Exception {
+        series.series("hami_gpu_memory_limit_bytes", Map.of("node", "node-a", "device_uuid", "GPU-A0",
+                "device_index", "0", "device_type", "NVIDIA A100", "instance", "scheduler-0"), t -> 40 * GIB);
+        for (String replica : List.of("scheduler-0", "scheduler-1")) {
+            allocation(series, replica, "ml-team", "llm", "0", "server", 8 * GIB, 30);
+            allocation(series, replica, "ml-team", "notebook", "0", "jupyter", 4 * GIB, 20);
+            allocation(series, replica, "batch", "trainer", "0", "main", 16 * GIB, 50);
+            // Two pods name their controller (the notebook is a bare pod); the trainer's Job
+            // ended, as a CronJob's do, half an hour before the history does.
+            owner(series, replica, "ml-team", "llm", "Deployment", "llm", base + 30, Long.MAX_VALUE);
+            owner(series, replica, "batch", "trainer", "CronJob", "nightly", base + 30, at - 1800);
+        }
+        use(series, "ml-team", "llm", "server", t -> (2 + (t / 60 % 7) / 10.0) * GIB, t -> 20 + t / 60 % 10);
+        use(series, "ml-team", "notebook", "jupyter", t -> 3 * GIB, t -> 0);
+        // A pod that peaks once, in its third hour.
+        use(series, "batch", "trainer", "main", t -> (t - base) / 3600 == 2 && t % 3600 == 630 ? 15 * GIB : 9 * GIB,
+                t -> 70);
     }
 
     @AfterAll
@@ -274,5 +282,72 @@ class RecordingRulesTest {
                 Instant.ofEpochSecond(at + 5400), Duration.ofHours(1), Duration.ofMinutes(5));
         assertFalse(later.of(Measure.TREND_FUNNEL_ALLOCATED).getFirst().provenance().expression()
                 .contains("hami_observe:funnel_cards_"));
+    }
+
+    @Test
+    void aMissedRunOfTheFunnelGroupIsBridgedAndAGroupThatStoppedIsNot() throws Exception {
+        // The same history, with the funnel's records written as its group would have, every five
+        // minutes 17 s into the interval: one run missed in the fifth hour (as promtool's backfill
+        // misses one at the end of a two-hour block, or Prometheus an iteration that overran), then
+        // none for half an hour in the seventh (the group stopped).
+        long base = at - HOURS.toSeconds();
+        long missed = base + 4 * 3600 + 17;
+        long stopped = base + 6 * 3600 + 17;
+        long resumed = stopped + 1800;
+        Path file = Files.createTempFile("hami-observe-funnel-runs", ".om");
+        LocalPrometheus gapped = null;
+        try {
+            try (History series = new History(file, base + 30, at - 30, 60)) {
+                fleet(series, base);
+                Map<String, Double> records = new LinkedHashMap<>();
+                records.put(RecordingRules.FUNNEL_HEALTHY, 1.0);
+                records.put(RecordingRules.FUNNEL_ALLOCATED, 1.0);
+                records.put(RecordingRules.FUNNEL_ACTIVE, 0.8);
+                records.put(RecordingRules.FUNNEL_EFFECTIVE, 0.8);
+                records.put(RecordingRules.EVALUATED, 1.0);
+                for (Map.Entry<String, Double> record : records.entrySet()) {
+                    Map<String, String> labels = record.getKey().equals(RecordingRules.EVALUATED)
+                            ? Map.of("group", RecordingRules.Group.FUNNEL.label) : Map.of();
+                    long every = RecordingRules.FUNNEL_INTERVAL.toSeconds();
+                    series.series(record.getKey(), labels, base + 17, missed - every, every, t -> record.getValue())
+                            .series(record.getKey(), labels, missed + every, stopped - every, every,
+                                    t -> record.getValue())
+                            .series(record.getKey(), labels, resumed, at, every, t -> record.getValue());
+                }
+            }
+            gapped = LocalPrometheus.start(List.of(), Duration.ofSeconds(60), List.of(file), Duration.ofSeconds(60));
+            PrometheusFleetHistory fromGapped = PrometheusFleetHistory.at(gapped.url(), Duration.ofSeconds(20));
+
+            // Two hours around the missed run, a step a minute: the records serve every step, the
+            // steps just after the missed run from the run before it.
+            Instant aroundTheMiss = Instant.ofEpochSecond(base + 5 * 3600);
+            io.hamiobserve.domain.fleet.TrendSet bridged = fromGapped.trends(
+                    new io.hamiobserve.domain.fleet.TrendScope.Cluster(), aroundTheMiss, Duration.ofHours(2),
+                    Duration.ofMinutes(1));
+            io.hamiobserve.domain.fleet.TrendSet computed = fromRaw.trends(
+                    new io.hamiobserve.domain.fleet.TrendScope.Cluster(), aroundTheMiss, Duration.ofHours(2),
+                    Duration.ofMinutes(1));
+            for (Measure measure : List.of(Measure.TREND_FUNNEL_TOTAL, Measure.TREND_FUNNEL_ALLOCATED,
+                    Measure.TREND_FUNNEL_ACTIVE, Measure.TREND_FUNNEL_EFFECTIVE)) {
+                io.hamiobserve.domain.fleet.Trend recorded = bridged.of(measure).getFirst();
+                assertTrue(recorded.provenance().expression().contains("hami_observe:funnel_cards_"),
+                        measure + " read from " + recorded.provenance().expression());
+                assertEquals(121, computed.of(measure).getFirst().size(), measure.name());
+                assertEquals(java.util.Arrays.toString(computed.of(measure).getFirst().values()),
+                        java.util.Arrays.toString(recorded.values()), measure.name());
+            }
+
+            // Two hours holding the half hour without runs: every step computed from the raw series.
+            io.hamiobserve.domain.fleet.TrendSet aroundTheStop = fromGapped.trends(
+                    new io.hamiobserve.domain.fleet.TrendScope.Cluster(), Instant.ofEpochSecond(base + 7 * 3600),
+                    Duration.ofHours(2), Duration.ofMinutes(1));
+            assertFalse(aroundTheStop.of(Measure.TREND_FUNNEL_ALLOCATED).getFirst().provenance().expression()
+                    .contains("hami_observe:funnel_cards_"));
+        } finally {
+            Files.deleteIfExists(file);
+            if (gapped != null) {
+                gapped.close();
+            }
+        }
     }
 }
