@@ -361,7 +361,6 @@ public final class PrometheusFleetHistory implements FleetHistory {
     @Override
     public FleetReadings readings(Instant at, FleetScope scope) throws SourceUnavailableException {
         probeOnce();
-        askWhatTheEngineHolds(at);
         Where where = Where.of(scope);
         Batch batch = new Batch(at);
         var memoryTotal = batch.query(Measure.CARD_MEMORY_TOTAL, CARD_MEMORY_TOTAL.bind("cluster",
@@ -410,6 +409,9 @@ public final class PrometheusFleetHistory implements FleetHistory {
                 template.bind("where", where.dcgm(), "hami", where.hostCards()))));
         var exporter = exporters.now(batch::query, where.allocation().labels().getOrDefault("device_uuid", ""),
                 containers, where.use());
+        // Asked once this read's queries are sent, so that what this read asks never depends on how
+        // fast an answer to the last question came back.
+        askWhatTheEngineHolds(at);
         batch.await();
 
         Map<String, Double> allocatedByCard = byKey(memoryAllocated.join(), "device_uuid");

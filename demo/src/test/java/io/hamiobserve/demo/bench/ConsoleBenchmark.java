@@ -820,6 +820,8 @@ public final class ConsoleBenchmark {
         System.out.printf("  a refresh every %s, the summaries every %s, over the fleet's last samples: %.2f CPU s "
                 + "per refresh on average%n", ConsoleSettings.DEFAULT_REFRESH, ConsoleSettings.DEFAULT_SUMMARY_REFRESH,
                 steady);
+        fleetNowQueryByQuery(client, prometheus, at, history.readings(at,
+                io.hamiobserve.domain.fleet.FleetScope.EVERYTHING), rounds);
         double before = prometheusCpuSeconds(client, prometheus);
         long started = System.nanoTime();
         List<java.util.concurrent.Future<?>> all = new ArrayList<>();
@@ -831,6 +833,32 @@ public final class ConsoleBenchmark {
         }
         System.out.printf("  all at once: Prometheus CPU %.2f s, wall %.2f s (load average %s)%n",
                 prometheusCpuSeconds(client, prometheus) - before, seconds(started), loadAverage());
+    }
+
+    /**
+     * Each query of the fleet now (as its readings' provenance names them), sent alone {@code rounds}
+     * times in a row: Prometheus's CPU per query (the counter moves in hundredths of a second, so
+     * the rounds are summed before dividing), dearest first, and the sum.
+     */
+    private static void fleetNowQueryByQuery(HttpClient client, URI prometheus, Instant at,
+                                             io.hamiobserve.domain.fleet.FleetReadings readings, int rounds)
+            throws Exception {
+        Map<String, Double> cpuByQuery = new java.util.LinkedHashMap<>();
+        for (io.hamiobserve.domain.fleet.Provenance query : new java.util.LinkedHashSet<>(
+                readings.provenance().values())) {
+            URI uri = prometheus.resolve("/api/v1/query?query=" + java.net.URLEncoder.encode(query.expression(),
+                    java.nio.charset.StandardCharsets.UTF_8) + "&time=" + at.getEpochSecond());
+            double before = prometheusCpuSeconds(client, prometheus);
+            for (int i = 0; i < rounds; i++) {
+                client.send(HttpRequest.newBuilder(uri).build(), HttpResponse.BodyHandlers.discarding());
+            }
+            cpuByQuery.put(query.name(), (prometheusCpuSeconds(client, prometheus) - before) / rounds);
+        }
+        System.out.printf("  the fleet now, query by query (%d queries, each %d times alone):%n", cpuByQuery.size(),
+                rounds);
+        cpuByQuery.entrySet().stream().sorted(Map.Entry.<String, Double>comparingByValue().reversed())
+                .forEach(query -> System.out.printf("    %-44s %6.3f CPU s%n", query.getKey(), query.getValue()));
+        System.out.printf("    sum %.3f CPU s%n", cpuByQuery.values().stream().mapToDouble(Double::doubleValue).sum());
     }
 
     /**
