@@ -820,8 +820,6 @@ public final class ConsoleBenchmark {
         System.out.printf("  a refresh every %s, the summaries every %s, over the fleet's last samples: %.2f CPU s "
                 + "per refresh on average%n", ConsoleSettings.DEFAULT_REFRESH, ConsoleSettings.DEFAULT_SUMMARY_REFRESH,
                 steady);
-        fleetNowQueryByQuery(client, prometheus, at, history.readings(at,
-                io.hamiobserve.domain.fleet.FleetScope.EVERYTHING), rounds);
         double before = prometheusCpuSeconds(client, prometheus);
         long started = System.nanoTime();
         List<java.util.concurrent.Future<?>> all = new ArrayList<>();
@@ -833,32 +831,6 @@ public final class ConsoleBenchmark {
         }
         System.out.printf("  all at once: Prometheus CPU %.2f s, wall %.2f s (load average %s)%n",
                 prometheusCpuSeconds(client, prometheus) - before, seconds(started), loadAverage());
-    }
-
-    /**
-     * Each query of the fleet now (as its readings' provenance names them), sent alone {@code rounds}
-     * times in a row: Prometheus's CPU per query (the counter moves in hundredths of a second, so
-     * the rounds are summed before dividing), dearest first, and the sum.
-     */
-    private static void fleetNowQueryByQuery(HttpClient client, URI prometheus, Instant at,
-                                             io.hamiobserve.domain.fleet.FleetReadings readings, int rounds)
-            throws Exception {
-        Map<String, Double> cpuByQuery = new java.util.LinkedHashMap<>();
-        for (io.hamiobserve.domain.fleet.Provenance query : new java.util.LinkedHashSet<>(
-                readings.provenance().values())) {
-            URI uri = prometheus.resolve("/api/v1/query?query=" + java.net.URLEncoder.encode(query.expression(),
-                    java.nio.charset.StandardCharsets.UTF_8) + "&time=" + at.getEpochSecond());
-            double before = prometheusCpuSeconds(client, prometheus);
-            for (int i = 0; i < rounds; i++) {
-                client.send(HttpRequest.newBuilder(uri).build(), HttpResponse.BodyHandlers.discarding());
-            }
-            cpuByQuery.put(query.name(), (prometheusCpuSeconds(client, prometheus) - before) / rounds);
-        }
-        System.out.printf("  the fleet now, query by query (%d queries, each %d times alone):%n", cpuByQuery.size(),
-                rounds);
-        cpuByQuery.entrySet().stream().sorted(Map.Entry.<String, Double>comparingByValue().reversed())
-                .forEach(query -> System.out.printf("    %-44s %6.3f CPU s%n", query.getKey(), query.getValue()));
-        System.out.printf("    sum %.3f CPU s%n", cpuByQuery.values().stream().mapToDouble(Double::doubleValue).sum());
     }
 
     /**
@@ -952,11 +924,13 @@ public final class ConsoleBenchmark {
         history.cardHours(at.minus(showbackWindow), at).provenance().values()
                 .forEach(query -> expressions.put(query.name(), query.expression()));
         HttpClient client = HttpClient.newHttpClient();
-        System.out.printf("%d queries, each alone, median of 3 (load average %s)%n", expressions.size(),
-                loadAverage());
+        System.out.printf("%d queries, each alone: wall median of 3, Prometheus CPU per query over the 3 "
+                + "(load average %s)%n", expressions.size(), loadAverage());
         List<Map.Entry<String, Double>> timed = new ArrayList<>();
+        Map<String, Double> cpu = new java.util.HashMap<>();
         for (Map.Entry<String, String> query : expressions.entrySet()) {
             double[] times = new double[3];
+            double cpuBefore = prometheusCpuSeconds(client, prometheus);
             for (int i = 0; i < times.length; i++) {
                 long started = System.nanoTime();
                 HttpResponse<String> response = client.send(HttpRequest.newBuilder(prometheus.resolve(
@@ -968,16 +942,21 @@ public final class ConsoleBenchmark {
                     throw new IllegalStateException(query.getKey() + ": " + response.body());
                 }
             }
+            // The counter moves in hundredths of a second: the three runs together, divided.
+            cpu.put(query.getKey(), (prometheusCpuSeconds(client, prometheus) - cpuBefore) / times.length);
             Arrays.sort(times);
             timed.add(Map.entry(query.getKey(), times[1]));
         }
         timed.sort(Map.Entry.<String, Double>comparingByValue().reversed());
         double total = 0;
+        double totalCpu = 0;
         for (Map.Entry<String, Double> query : timed) {
-            System.out.printf("  %-40s %8.0f ms%n", query.getKey(), query.getValue() * 1000);
+            System.out.printf("  %-40s %8.0f ms  %6.3f CPU s%n", query.getKey(), query.getValue() * 1000,
+                    cpu.get(query.getKey()));
             total += query.getValue();
+            totalCpu += cpu.get(query.getKey());
         }
-        System.out.printf("  sum %.1f s; load average %s%n", total, loadAverage());
+        System.out.printf("  sum %.1f s, %.2f CPU s; load average %s%n", total, totalCpu, loadAverage());
     }
 
     private static long get(HttpClient client, int port, String page) throws Exception {
