@@ -61,13 +61,18 @@ public final class Promtool {
     static List<String> duplicateSeries(String exposition) {
         Set<String> seen = new java.util.HashSet<>();
         List<String> twice = new java.util.ArrayList<>();
-        exposition.lines().filter(line -> !line.isEmpty() && !line.startsWith("#")).forEach(line -> {
+        lines(exposition).filter(line -> !line.isEmpty() && !line.startsWith("#")).forEach(line -> {
             String series = line.substring(0, Math.max(line.lastIndexOf('}') + 1, firstSpace(line)));
             if (!seen.add(series)) {
                 twice.add(series);
             }
         });
         return twice;
+    }
+
+    /** The exposition's lines: ended by {@code \\n} only, as a label value may hold a raw carriage return. */
+    private static java.util.stream.Stream<String> lines(String exposition) {
+        return java.util.regex.Pattern.compile("\n").splitAsStream(exposition);
     }
 
     private static int firstSpace(String line) {
@@ -86,7 +91,7 @@ public final class Promtool {
         StringBuilder header = new StringBuilder();
         boolean sliced = false;
         int series = 0;
-        for (String line : (Iterable<String>) exposition.lines()::iterator) {
+        for (String line : (Iterable<String>) lines(exposition)::iterator) {
             if (line.startsWith("# HELP ") || line.startsWith("# TYPE ")) {
                 if (series > 0) {
                     header.setLength(0);

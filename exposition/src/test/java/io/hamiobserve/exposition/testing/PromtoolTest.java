@@ -13,6 +13,8 @@ class PromtoolTest {
     private static String exposition(int pods, String duplicate) {
         StringBuilder text = new StringBuilder("# HELP small_total One family of a few series.\n# TYPE small_total counter\n")
                 .append("small_total{pod=\"a\"} 1\nsmall_total{pod=\"b\"} 2\n")
+                // A raw carriage return in a label value: not an end of line in the text format.
+                .append("small_total{pod=\"c\rr\"} 3\n")
                 .append("# HELP big_bytes A family of many series.\n# TYPE big_bytes gauge\n");
         for (int i = 0; i < pods; i++) {
             text.append("big_bytes{pod=\"p").append(i).append("\",note=\"a } and a space\"} ").append(i).append('\n');
@@ -35,9 +37,9 @@ class PromtoolTest {
             long big = piece.lines().filter(line -> line.startsWith("big_bytes{")).count();
             assertTrue(big <= Promtool.SERIES_PER_CHECK, big + " series of one family in a piece");
             assertTrue(big == 0 || piece.contains("# TYPE big_bytes gauge\nbig_bytes{"), "each slice under its header");
-            piece.lines().filter(line -> !line.startsWith("#")).forEach(samples::add);
+            List.of(piece.split("\n")).stream().filter(line -> !line.startsWith("#")).forEach(samples::add);
         }
-        assertEquals(exposition.lines().filter(line -> !line.startsWith("#")).sorted().toList(),
+        assertEquals(List.of(exposition.split("\n")).stream().filter(line -> !line.startsWith("#")).sorted().toList(),
                 samples.stream().sorted().toList());
         assertTrue(pieces.getFirst().contains("wait_seconds_count 2") && pieces.getFirst().contains("# TYPE empty_total"));
         Promtool.assertClean(exposition);
