@@ -3,11 +3,10 @@ package io.hamiobserve.demo;
 import io.hamiobserve.app.testing.Expositions;
 import io.hamiobserve.domain.AllocationView;
 import io.hamiobserve.exposition.ExpositionFormat;
+import io.hamiobserve.exposition.testing.Promtool;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
-import java.io.OutputStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -16,7 +15,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -122,13 +120,7 @@ class DemoAscendTest {
     }
 
     private static List<String> promtool(String exposition) throws IOException, InterruptedException {
-        Process promtool = new ProcessBuilder("promtool", "check", "metrics").redirectErrorStream(true).start();
-        try (OutputStream in = promtool.getOutputStream()) {
-            in.write(exposition.getBytes(StandardCharsets.UTF_8));
-        }
-        assertTrue(promtool.waitFor(30, TimeUnit.SECONDS), "promtool did not finish");
-        return new String(promtool.getInputStream().readAllBytes(), StandardCharsets.UTF_8).lines()
-                .filter(line -> !line.isBlank()).toList();
+        return Promtool.findings(exposition);
     }
 
     @Test

@@ -2,20 +2,18 @@ package io.hamiobserve.demo;
 
 import io.hamiobserve.exposition.ExpositionFormat;
 import io.hamiobserve.app.testing.Expositions;
+import io.hamiobserve.exposition.testing.Promtool;
 import io.hamiobserve.domain.fleet.ClockEvents;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import java.io.IOException;
-import java.io.OutputStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.ZoneOffset;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -48,13 +46,7 @@ class DemoDcgmTest {
 
     /** promtool's findings, less its lint of dcgm-exporter's own label names (UUID, Hostname, modelName): a contract. */
     private static List<String> promtoolFindings(String exposition) throws IOException, InterruptedException {
-        Process promtool = new ProcessBuilder("promtool", "check", "metrics").redirectErrorStream(true).start();
-        try (OutputStream in = promtool.getOutputStream()) {
-            in.write(exposition.getBytes(StandardCharsets.UTF_8));
-        }
-        assertTrue(promtool.waitFor(30, TimeUnit.SECONDS), "promtool did not finish");
-        return new String(promtool.getInputStream().readAllBytes(), StandardCharsets.UTF_8).lines()
-                .filter(line -> !line.isBlank())
+        return Promtool.findings(exposition).stream()
                 .filter(line -> !line.matches("DCGM_FI_[A-Z_]+ label names should be written in 'snake_case' not "
                         + "'camelCase'"))
                 .toList();
