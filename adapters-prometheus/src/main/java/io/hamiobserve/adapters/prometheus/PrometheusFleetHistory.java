@@ -154,27 +154,28 @@ public final class PrometheusFleetHistory implements FleetHistory {
      * and which vendors' usage exporters' metrics it has now (the next reads of now ask for those
      * only, {@link ExporterUsageQueries#held}).
      */
-    private void askWhatTheEngineHolds(Instant at) {
+    private List<CompletableFuture<?>> askWhatTheEngineHolds(Instant at) {
         if (whole != this) {
-            whole.askWhatTheEngineHolds(at);
-            return;
+            return whole.askWhatTheEngineHolds(at);
         }
         long now = System.nanoTime();
         if (clustersAsked != 0 && now - clustersAsked < CLUSTERS_KEPT.toNanos()) {
-            return;
+            return List.of();
         }
         clustersAsked = now;
         // Beside the fleet's queries, not before them: the answer is for the next page's header.
         // A failure is left to the fleet's own queries to report; the clusters are asked again later.
-        api.instant(FleetQueries.clusters(clusterLabel).plain(), at).thenAccept(answer -> {
+        List<CompletableFuture<?>> asked = new ArrayList<>();
+        asked.add(api.instant(FleetQueries.clusters(clusterLabel).plain(), at).thenAccept(answer -> {
             List<String> found = answer.stream().map(sample -> sample.label(clusterLabel))
                     .filter(name -> !name.isEmpty()).sorted().toList();
             if (!found.equals(clusters)) {
                 clusters = found;
                 LOG.info("query backend " + api.base() + ": " + clusterNote());
             }
-        });
-        exporters.presence().ifPresent(query -> api.instant(query, at).thenAccept(exporters::held));
+        }));
+        exporters.presence().ifPresent(query -> asked.add(api.instant(query, at).thenAccept(exporters::held)));
+        return asked;
     }
 
     /** The clusters found, for the description; empty for one cluster without the label. */
@@ -410,9 +411,11 @@ public final class PrometheusFleetHistory implements FleetHistory {
         var exporter = exporters.now(batch::query, where.allocation().labels().getOrDefault("device_uuid", ""),
                 containers, where.use());
         // Asked once this read's queries are sent, so that what this read asks never depends on how
-        // fast an answer to the last question came back.
-        askWhatTheEngineHolds(at);
+        // fast an answer to the last question came back; waited for with them (a failure ignored), so
+        // that a read leaves nothing in flight.
+        List<CompletableFuture<?>> asked = askWhatTheEngineHolds(at);
         batch.await();
+        asked.forEach(question -> question.exceptionally(failed -> null).join());
 
         Map<String, Double> allocatedByCard = byKey(memoryAllocated.join(), "device_uuid");
         Map<String, Double> coresTotalByCard = byKey(coresTotal.join(), "device_uuid");
