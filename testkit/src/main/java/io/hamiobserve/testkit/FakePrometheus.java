@@ -35,6 +35,13 @@ public final class FakePrometheus implements AutoCloseable {
             out.flush();
             silence();
         };
+        /**
+         * The connection is closed as the request arrives, before any byte of an answer: what a
+         * client that reuses a kept-alive connection meets when the server closed it just then.
+         */
+        Mode CLOSED = (request, out) -> {
+            throw new IOException("closed without an answer");
+        };
         /** The connection is accepted and nothing is ever answered. */
         Mode SILENT = (request, out) -> silence();
         /** A healthy Prometheus that holds nothing: an empty vector, or an empty matrix for a range query. */

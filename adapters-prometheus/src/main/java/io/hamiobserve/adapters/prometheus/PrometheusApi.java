@@ -51,6 +51,10 @@ import java.util.concurrent.CompletionException;
  *       not Prometheus's JSON error) is asked again after a pause ({@code Retry-After}, else
  *       0.25 s doubling to 4 s), while the query's deadline allows; the slot stays held meanwhile,
  *       so the console sends less while the engine is busy.</li>
+ *   <li><b>a closed connection</b>: a kept-alive connection that the engine (or a proxy) closed
+ *       just as it was reused ends the exchange with no byte of an answer; the query, which only
+ *       reads, is sent once more on a new connection. A connection refused, a timeout or a second
+ *       such close fails the query.</li>
  *   <li><b>memory</b>: answers are parsed as they stream, and the bytes of every answer being
  *       read count against one budget shared by all queries ({@link #defaultBudget}: an eighth of
  *       the heap, between 16 and 256 MiB). A query whose answer would pass it fails, named, rather
@@ -299,7 +303,7 @@ final class PrometheusApi {
                 throw new QueryFailed(query, "the credentials for " + base + " cannot be read: "
                         + unreadable.getMessage(), null);
             }
-            answer = attempt(query, request.build(), deadline, 0);
+            answer = attempt(query, request.build(), deadline, 0, false);
         } catch (RuntimeException failed) {
             slots.release();
             throw failed;
@@ -316,14 +320,28 @@ final class PrometheusApi {
      * Sends the request; an engine that says it is overloaded is asked again after a pause while
      * the deadline allows ({@link #overload}), and says why when it never answers.
      */
-    private CompletableFuture<Answer> attempt(PromQl.Query query, HttpRequest request, long deadline, int retries) {
+    private CompletableFuture<Answer> attempt(PromQl.Query query, HttpRequest request, long deadline, int retries,
+                                              boolean resent) {
         return client.sendAsync(request, HttpResponse.BodyHandlers.ofInputStream())
                 .handle((response, failure) -> {
-                    if (failure != null) {
-                        throw new QueryFailed(query, unreachable(failure), failure);
+                    if (failure == null) {
+                        return CompletableFuture.completedFuture(response);
                     }
-                    return response;
+                    if (!resent && closedBeforeAnswering(failure)
+                            && deadline - System.nanoTime() > MIN_ATTEMPT_NANOS) {
+                        HttpRequest again = HttpRequest.newBuilder(request, (name, value) -> true)
+                                .timeout(Duration.ofNanos(deadline - System.nanoTime())).build();
+                        return client.sendAsync(again, HttpResponse.BodyHandlers.ofInputStream())
+                                .handle((answered, failedAgain) -> {
+                                    if (failedAgain != null) {
+                                        throw new QueryFailed(query, unreachable(failedAgain), failedAgain);
+                                    }
+                                    return answered;
+                                });
+                    }
+                    throw new QueryFailed(query, unreachable(failure), failure);
                 })
+                .thenCompose(sent -> sent)
                 .thenCompose(response -> {
                     Read read = read(response);
                     if (read.overloaded().isEmpty()) {
@@ -343,8 +361,24 @@ final class PrometheusApi {
                             .timeout(Duration.ofNanos(left)).build();
                     return CompletableFuture.runAsync(() -> { },
                                     CompletableFuture.delayedExecutor(pause, java.util.concurrent.TimeUnit.NANOSECONDS))
-                            .thenCompose(paused -> attempt(query, again, deadline, retries + 1));
+                            .thenCompose(paused -> attempt(query, again, deadline, retries + 1, resent));
                 });
+    }
+
+    /**
+     * Whether {@code failure} is a connection closed before any byte of an answer came (the JDK's
+     * HTTP/1.1 client says "header parser received no bytes", or the peer reset it): a kept-alive
+     * connection that the engine closed as it was reused, not an engine that is down.
+     */
+    static boolean closedBeforeAnswering(Throwable failure) {
+        Throwable cause = failure instanceof CompletionException && failure.getCause() != null
+                ? failure.getCause() : failure;
+        if (cause instanceof java.net.ConnectException || cause instanceof java.net.http.HttpTimeoutException) {
+            return false;
+        }
+        String message = String.valueOf(cause.getMessage());
+        return cause instanceof java.io.EOFException || cause instanceof IOException
+                && (message.contains("received no bytes") || message.contains("Connection reset"));
     }
 
     /** The shortest time left worth another attempt. */

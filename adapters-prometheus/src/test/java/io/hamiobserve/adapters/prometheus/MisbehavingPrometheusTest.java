@@ -206,6 +206,30 @@ class MisbehavingPrometheusTest {
     }
 
     @Test
+    void aConnectionClosedBeforeAnyAnswerIsSentOnceMoreAndTwiceFails() throws Exception {
+        // The first three queries' connections are closed as they arrive (a kept-alive connection the
+        // engine closed just as it was reused): each is sent once more, and the whole read succeeds.
+        AtomicInteger closing = new AtomicInteger(3);
+        FakePrometheus.Mode closesAtFirst = (request, out) ->
+                (request.contains("/api/v1/query") && closing.getAndDecrement() > 0 ? FakePrometheus.Mode.CLOSED
+                        : FakePrometheus.Mode.EMPTY).answer(request, out);
+        FakePrometheus flaky = fake(closesAtFirst);
+        PrometheusFleetHistory history = PrometheusFleetHistory.at(flaky.url(), Duration.ofSeconds(10));
+        history.readings(Instant.now(), FleetScope.EVERYTHING);
+        assertTrue(closing.get() < 0, "the engine was not asked past its closed connections");
+
+        // An engine that closes every connection: each query is sent twice, no more, and the read
+        // fails saying the engine is unreachable.
+        FakePrometheus closed = fake(FakePrometheus.Mode.CLOSED);
+        PrometheusApi api = new PrometheusApi(closed.url(), Duration.ofSeconds(5));
+        java.util.concurrent.ExecutionException failed = org.junit.jupiter.api.Assertions.assertThrows(
+                java.util.concurrent.ExecutionException.class,
+                () -> api.instant(new PromQl.Template("one", "vector(1)").plain(), Instant.now()).get());
+        assertTrue(String.valueOf(failed.getCause().getMessage()).contains("unreachable"), failed.getCause().getMessage());
+        assertEquals(2, closed.requests(), "sent once more, not again and again");
+    }
+
+    @Test
     void anEngineThatStaysOverloadedFailsWithinTheDeadlineSayingWhatItSaid() throws Exception {
         FakePrometheus fake = fake(FakePrometheus.overloaded(503, ""));
         PrometheusFleetHistory history = PrometheusFleetHistory.at(fake.url(), Duration.ofSeconds(3));
