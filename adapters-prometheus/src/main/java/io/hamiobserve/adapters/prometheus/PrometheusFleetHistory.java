@@ -154,28 +154,27 @@ public final class PrometheusFleetHistory implements FleetHistory {
      * and which vendors' usage exporters' metrics it has now (the next reads of now ask for those
      * only, {@link ExporterUsageQueries#held}).
      */
-    private List<CompletableFuture<?>> askWhatTheEngineHolds(Instant at) {
+    private void askWhatTheEngineHolds(Instant at) {
         if (whole != this) {
-            return whole.askWhatTheEngineHolds(at);
+            whole.askWhatTheEngineHolds(at);
+            return;
         }
         long now = System.nanoTime();
         if (clustersAsked != 0 && now - clustersAsked < CLUSTERS_KEPT.toNanos()) {
-            return List.of();
+            return;
         }
         clustersAsked = now;
         // Beside the fleet's queries, not before them: the answer is for the next page's header.
         // A failure is left to the fleet's own queries to report; the clusters are asked again later.
-        List<CompletableFuture<?>> asked = new ArrayList<>();
-        asked.add(api.instant(FleetQueries.clusters(clusterLabel).plain(), at).thenAccept(answer -> {
+        api.instant(FleetQueries.clusters(clusterLabel).plain(), at).thenAccept(answer -> {
             List<String> found = answer.stream().map(sample -> sample.label(clusterLabel))
                     .filter(name -> !name.isEmpty()).sorted().toList();
             if (!found.equals(clusters)) {
                 clusters = found;
                 LOG.info("query backend " + api.base() + ": " + clusterNote());
             }
-        }));
-        exporters.presence().ifPresent(query -> asked.add(api.instant(query, at).thenAccept(exporters::held)));
-        return asked;
+        });
+        exporters.presence().ifPresent(query -> api.instant(query, at).thenAccept(exporters::held));
     }
 
     /** The clusters found, for the description; empty for one cluster without the label. */
@@ -411,11 +410,10 @@ public final class PrometheusFleetHistory implements FleetHistory {
         var exporter = exporters.now(batch::query, where.allocation().labels().getOrDefault("device_uuid", ""),
                 containers, where.use());
         // Asked once this read's queries are sent, so that what this read asks never depends on how
-        // fast an answer to the last question came back; waited for with them (a failure ignored), so
-        // that a read leaves nothing in flight.
-        List<CompletableFuture<?>> asked = askWhatTheEngineHolds(at);
+        // fast an answer to the last question came back. Not waited for: a question that waits for a
+        // slot behind stalled queries must not make the read itself longer.
+        askWhatTheEngineHolds(at);
         batch.await();
-        asked.forEach(question -> question.exceptionally(failed -> null).join());
 
         Map<String, Double> allocatedByCard = byKey(memoryAllocated.join(), "device_uuid");
         Map<String, Double> coresTotalByCard = byKey(coresTotal.join(), "device_uuid");
