@@ -317,52 +317,53 @@ final class PrometheusApi {
     }
 
     /**
-     * Sends the request; an engine that says it is overloaded is asked again after a pause while
-     * the deadline allows ({@link #overload}), and says why when it never answers.
+     * Sends the request; a connection closed before any answer is sent once more ({@code resent}
+     * says it was), an engine that says it is overloaded is asked again after a pause while the
+     * deadline allows ({@link #overload}), and says why when it never answers.
      */
     private CompletableFuture<Answer> attempt(PromQl.Query query, HttpRequest request, long deadline, int retries,
                                               boolean resent) {
         return client.sendAsync(request, HttpResponse.BodyHandlers.ofInputStream())
                 .handle((response, failure) -> {
                     if (failure == null) {
-                        return CompletableFuture.completedFuture(response);
+                        return answered(query, request, response, deadline, retries, resent);
                     }
-                    if (!resent && closedBeforeAnswering(failure)
-                            && deadline - System.nanoTime() > MIN_ATTEMPT_NANOS) {
-                        HttpRequest again = HttpRequest.newBuilder(request, (name, value) -> true)
-                                .timeout(Duration.ofNanos(deadline - System.nanoTime())).build();
-                        return client.sendAsync(again, HttpResponse.BodyHandlers.ofInputStream())
-                                .handle((answered, failedAgain) -> {
-                                    if (failedAgain != null) {
-                                        throw new QueryFailed(query, unreachable(failedAgain), failedAgain);
-                                    }
-                                    return answered;
-                                });
+                    long left = deadline - System.nanoTime();
+                    if (!resent && closedBeforeAnswering(failure) && left > MIN_ATTEMPT_NANOS) {
+                        return attempt(query, within(request, left), deadline, retries, true);
                     }
                     throw new QueryFailed(query, unreachable(failure), failure);
                 })
-                .thenCompose(sent -> sent)
-                .thenCompose(response -> {
-                    Read read = read(response);
-                    if (read.overloaded().isEmpty()) {
-                        return CompletableFuture.completedFuture(checked(query, response, read.body(), deadline));
-                    }
-                    Optional<String> overloaded = read.overloaded();
-                    long pause = pause(response, retries);
-                    long left = deadline - System.nanoTime() - pause;
-                    if (left < MIN_ATTEMPT_NANOS) {
-                        throw new QueryFailed(query, "Prometheus at " + base + " answered HTTP " + response.statusCode()
-                                + ", overloaded, " + (retries + 1) + (retries == 0 ? " time" : " times") + " within "
-                                + seconds(timeout) + " s" + (overloaded.get().isEmpty() ? "" : " (it said: "
-                                + overloaded.get() + ")") + "; it runs fewer queries at once than are sent to it",
-                                null);
-                    }
-                    HttpRequest again = HttpRequest.newBuilder(request, (name, value) -> true)
-                            .timeout(Duration.ofNanos(left)).build();
-                    return CompletableFuture.runAsync(() -> { },
-                                    CompletableFuture.delayedExecutor(pause, java.util.concurrent.TimeUnit.NANOSECONDS))
-                            .thenCompose(paused -> attempt(query, again, deadline, retries + 1, resent));
-                });
+                .thenCompose(next -> next);
+    }
+
+    /** The answer read, or, where the engine says it is overloaded, the query asked again after a pause. */
+    private CompletableFuture<Answer> answered(PromQl.Query query, HttpRequest request,
+                                               HttpResponse<InputStream> response, long deadline, int retries,
+                                               boolean resent) {
+        Read read = read(response);
+        if (read.overloaded().isEmpty()) {
+            return CompletableFuture.completedFuture(checked(query, response, read.body(), deadline));
+        }
+        Optional<String> overloaded = read.overloaded();
+        long pause = pause(response, retries);
+        long left = deadline - System.nanoTime() - pause;
+        if (left < MIN_ATTEMPT_NANOS) {
+            throw new QueryFailed(query, "Prometheus at " + base + " answered HTTP " + response.statusCode()
+                    + ", overloaded, " + (retries + 1) + (retries == 0 ? " time" : " times") + " within "
+                    + seconds(timeout) + " s" + (overloaded.get().isEmpty() ? "" : " (it said: "
+                    + overloaded.get() + ")") + "; it runs fewer queries at once than are sent to it",
+                    null);
+        }
+        HttpRequest again = within(request, left);
+        return CompletableFuture.runAsync(() -> { },
+                        CompletableFuture.delayedExecutor(pause, java.util.concurrent.TimeUnit.NANOSECONDS))
+                .thenCompose(paused -> attempt(query, again, deadline, retries + 1, resent));
+    }
+
+    /** {@code request} again, to be answered within {@code nanos}. */
+    private static HttpRequest within(HttpRequest request, long nanos) {
+        return HttpRequest.newBuilder(request, (name, value) -> true).timeout(Duration.ofNanos(nanos)).build();
     }
 
     /**

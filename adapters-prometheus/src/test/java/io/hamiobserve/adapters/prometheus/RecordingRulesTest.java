@@ -4,6 +4,9 @@ import io.hamiobserve.domain.fleet.Figure;
 import io.hamiobserve.domain.fleet.FleetScope;
 import io.hamiobserve.domain.fleet.Measure;
 import io.hamiobserve.domain.fleet.RightSizing;
+import io.hamiobserve.domain.fleet.Trend;
+import io.hamiobserve.domain.fleet.TrendScope;
+import io.hamiobserve.domain.fleet.TrendSet;
 import io.hamiobserve.domain.fleet.UsageHistory;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -244,14 +247,14 @@ class RecordingRulesTest {
     void theDaysFunnelReadsItsRecordsWhereTheGroupRanThroughItsStepsAndTheSameFigures() throws Exception {
         // The last five hours, every ten minutes: the one-minute group ran through all of it.
         Instant end = Instant.ofEpochSecond(at - 60);
-        io.hamiobserve.domain.fleet.TrendSet fromRecords = fromRecorded.trends(new io.hamiobserve.domain.fleet.TrendScope.Cluster(),
+        TrendSet fromRecords = fromRecorded.trends(new TrendScope.Cluster(),
                 end, Duration.ofHours(5), Duration.ofMinutes(10));
-        io.hamiobserve.domain.fleet.TrendSet computed = fromRaw.trends(new io.hamiobserve.domain.fleet.TrendScope.Cluster(),
+        TrendSet computed = fromRaw.trends(new TrendScope.Cluster(),
                 end, Duration.ofHours(5), Duration.ofMinutes(10));
         for (Measure measure : List.of(Measure.TREND_FUNNEL_TOTAL, Measure.TREND_FUNNEL_ALLOCATED,
                 Measure.TREND_FUNNEL_ACTIVE, Measure.TREND_FUNNEL_EFFECTIVE)) {
-            io.hamiobserve.domain.fleet.Trend recorded = fromRecords.of(measure).getFirst();
-            io.hamiobserve.domain.fleet.Trend raw = computed.of(measure).getFirst();
+            Trend recorded = fromRecords.of(measure).getFirst();
+            Trend raw = computed.of(measure).getFirst();
             assertTrue(recorded.provenance().expression().contains("hami_observe:funnel_cards_"),
                     measure + " read from " + recorded.provenance().expression());
             assertFalse(raw.provenance().expression().contains("hami_observe:funnel_cards_"), measure.name());
@@ -268,17 +271,17 @@ class RecordingRulesTest {
 
         // A day reaching back before the history: the records of the hours with history serve it
         // (before them neither path has a figure).
-        io.hamiobserve.domain.fleet.TrendSet day = fromRecorded.trends(new io.hamiobserve.domain.fleet.TrendScope.Cluster(),
+        TrendSet day = fromRecorded.trends(new TrendScope.Cluster(),
                 end, Duration.ofHours(24), Duration.ofMinutes(6));
-        io.hamiobserve.domain.fleet.TrendSet rawDay = fromRaw.trends(new io.hamiobserve.domain.fleet.TrendScope.Cluster(),
+        TrendSet rawDay = fromRaw.trends(new TrendScope.Cluster(),
                 end, Duration.ofHours(24), Duration.ofMinutes(6));
-        io.hamiobserve.domain.fleet.Trend dayAllocated = day.of(Measure.TREND_FUNNEL_ALLOCATED).getFirst();
+        Trend dayAllocated = day.of(Measure.TREND_FUNNEL_ALLOCATED).getFirst();
         assertTrue(dayAllocated.provenance().expression().contains("hami_observe:funnel_cards_"));
         assertEquals(java.util.Arrays.toString(rawDay.of(Measure.TREND_FUNNEL_ALLOCATED).getFirst().values()),
                 java.util.Arrays.toString(dayAllocated.values()));
 
         // An hour past the group's last run (the records end an hour after the history): computed.
-        io.hamiobserve.domain.fleet.TrendSet later = fromRecorded.trends(new io.hamiobserve.domain.fleet.TrendScope.Cluster(),
+        TrendSet later = fromRecorded.trends(new TrendScope.Cluster(),
                 Instant.ofEpochSecond(at + 5400), Duration.ofHours(1), Duration.ofMinutes(5));
         assertFalse(later.of(Measure.TREND_FUNNEL_ALLOCATED).getFirst().provenance().expression()
                 .contains("hami_observe:funnel_cards_"));
@@ -321,15 +324,15 @@ class RecordingRulesTest {
             // Two hours around the missed run, a step a minute: the records serve every step, the
             // steps just after the missed run from the run before it.
             Instant aroundTheMiss = Instant.ofEpochSecond(base + 5 * 3600);
-            io.hamiobserve.domain.fleet.TrendSet bridged = fromGapped.trends(
-                    new io.hamiobserve.domain.fleet.TrendScope.Cluster(), aroundTheMiss, Duration.ofHours(2),
+            TrendSet bridged = fromGapped.trends(
+                    new TrendScope.Cluster(), aroundTheMiss, Duration.ofHours(2),
                     Duration.ofMinutes(1));
-            io.hamiobserve.domain.fleet.TrendSet computed = fromRaw.trends(
-                    new io.hamiobserve.domain.fleet.TrendScope.Cluster(), aroundTheMiss, Duration.ofHours(2),
+            TrendSet computed = fromRaw.trends(
+                    new TrendScope.Cluster(), aroundTheMiss, Duration.ofHours(2),
                     Duration.ofMinutes(1));
             for (Measure measure : List.of(Measure.TREND_FUNNEL_TOTAL, Measure.TREND_FUNNEL_ALLOCATED,
                     Measure.TREND_FUNNEL_ACTIVE, Measure.TREND_FUNNEL_EFFECTIVE)) {
-                io.hamiobserve.domain.fleet.Trend recorded = bridged.of(measure).getFirst();
+                Trend recorded = bridged.of(measure).getFirst();
                 assertTrue(recorded.provenance().expression().contains("hami_observe:funnel_cards_"),
                         measure + " read from " + recorded.provenance().expression());
                 assertEquals(121, computed.of(measure).getFirst().size(), measure.name());
@@ -338,8 +341,8 @@ class RecordingRulesTest {
             }
 
             // Two hours holding the half hour without runs: every step computed from the raw series.
-            io.hamiobserve.domain.fleet.TrendSet aroundTheStop = fromGapped.trends(
-                    new io.hamiobserve.domain.fleet.TrendScope.Cluster(), Instant.ofEpochSecond(base + 7 * 3600),
+            TrendSet aroundTheStop = fromGapped.trends(
+                    new TrendScope.Cluster(), Instant.ofEpochSecond(base + 7 * 3600),
                     Duration.ofHours(2), Duration.ofMinutes(1));
             assertFalse(aroundTheStop.of(Measure.TREND_FUNNEL_ALLOCATED).getFirst().provenance().expression()
                     .contains("hami_observe:funnel_cards_"));
