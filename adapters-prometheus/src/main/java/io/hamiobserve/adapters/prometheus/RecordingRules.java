@@ -51,7 +51,7 @@ final class RecordingRules {
     static final String FUNNEL_EFFECTIVE = "hami_observe:funnel_cards_effective:sum";
     /**
      * How often the funnel group runs (its {@code interval} in the rule file): each run joins every
-     * share with its card four times, about 1.75 CPU seconds of Prometheus at 10,000 shares, so a
+     * share with its card three times, about 1.1 CPU seconds of Prometheus at 10,000 shares, so a
      * run a minute would cost more than the charts it serves (docs/benchmarks.md).
      */
     static final java.time.Duration FUNNEL_INTERVAL = java.time.Duration.ofMinutes(5);

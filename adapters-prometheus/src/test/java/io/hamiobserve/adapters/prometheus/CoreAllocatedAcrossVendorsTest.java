@@ -67,8 +67,7 @@ class CoreAllocatedAcrossVendorsTest {
     }
 
     private static double instant(String expression) throws Exception {
-        return PrometheusApi.await(api.instant(new PromQl.Template("check", expression).plain(),
-                Instant.ofEpochSecond(end))).getFirst().value();
+        return History.valueAt(api, expression, end);
     }
 
     @Test

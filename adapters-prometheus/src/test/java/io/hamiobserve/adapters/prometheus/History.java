@@ -82,6 +82,12 @@ final class History implements AutoCloseable {
         return this;
     }
 
+    /** The value of {@code expression} at {@code at} as {@code api}'s engine answers it: its first series'. */
+    static double valueAt(PrometheusApi api, String expression, long at) throws Exception {
+        return PrometheusApi.await(api.instant(new PromQl.Template("check", expression).plain(),
+                java.time.Instant.ofEpochSecond(at))).getFirst().value();
+    }
+
     static String escape(String value) {
         return value.replace("\\", "\\\\").replace("\"", "\\\"").replace("\n", "\\n");
     }
