@@ -186,6 +186,44 @@ final class ExporterUsageQueries {
                 "count by (__name__) ({__name__=~\"" + String.join("|", metrics) + "\"})"));
     }
 
+    /**
+     * Which metrics of the percent-of-allocation series have samples over {@code window}: a window
+     * term of theirs joins every container's allocation over the whole window (0.59 CPU s of
+     * Prometheus at 10,000 containers over 14 days, docs/benchmarks.md) whether or not the metric
+     * has a single series, as an engine evaluates both sides of a join. One count per metric, told
+     * apart by the label {@code metric} (a range function drops the name); empty without such series.
+     */
+    Optional<PromQl.Query> joinedPresence(Duration window) {
+        Set<String> metrics = new java.util.TreeSet<>();
+        mappings.values().forEach(mapping -> mapping.series().stream().filter(ExporterUsageQueries::joined)
+                .forEach(series -> metrics.add(series.metric())));
+        String range = "[" + PromQl.duration(window) + "]";
+        return metrics.isEmpty() ? Optional.empty() : Optional.of(new PromQl.Query("exporter_joined_metrics",
+                String.join(" or ", metrics.stream().map(metric -> "label_replace(count(count_over_time(" + metric
+                        + range + ")), \"metric\", \"" + metric + "\", \"\", \"\")").toList())));
+    }
+
+    /**
+     * The answer to {@link #joinedPresence}: the metrics a window's queries name, every mapping's
+     * but the percent-of-allocation ones without a sample in the window.
+     */
+    Set<String> heldOver(List<Sample> answer) {
+        Set<String> found = answer.stream().map(sample -> sample.label("metric"))
+                .collect(java.util.stream.Collectors.toSet());
+        Set<String> held = new java.util.TreeSet<>();
+        mappings.values().forEach(mapping -> mapping.series().forEach(series -> {
+            if (!joined(series) || found.contains(series.metric())) {
+                held.add(series.metric());
+            }
+        }));
+        return held;
+    }
+
+    /** A series whose window terms join the containers' allocations: a percent of them, the container's own figure. */
+    private static boolean joined(UsageSeries series) {
+        return series.percentOfAllocation() && series.meaning().isEmpty();
+    }
+
     /** The answer to {@link #presence}: the queries of now ask for these metrics' series only. */
     void held(List<Sample> answer) {
         held.set(answer.stream().map(sample -> sample.label("__name__")).collect(java.util.stream.Collectors.toUnmodifiableSet()));
@@ -210,17 +248,17 @@ final class ExporterUsageQueries {
      * Only series whose figure is the container's own count (a figure that is the whole card's,
      * or a percent of a virtual share, recommends nothing).
      */
-    Optional<PromQl.Query> over(Window window, Duration range) {
+    Optional<PromQl.Query> over(Window window, Duration range, Set<String> held) {
         String duration = PromQl.duration(range);
         // A count of samples is a count in any unit: only figures are scaled.
         return query(window.name().toLowerCase(java.util.Locale.ROOT), window.kind,
                 selector -> window.function + selector + "[" + duration + "])", "", true,
-                !window.function.startsWith("count_over_time"), duration, null);
+                !window.function.startsWith("count_over_time"), duration, held);
     }
 
     /**
-     * {@code held}: the metrics the engine holds now, the others left out; null for every series (a
-     * window's reaches back to series that may be gone now).
+     * {@code held}: the metrics the engine holds (now, or over a window: {@link #heldOver}), the
+     * others left out; null for every series.
      */
     private Optional<PromQl.Query> query(String name, Kind kind, Function<String, String> range, String uuid,
                                          boolean ownOnly, boolean scaled, String allocationLookback,
@@ -369,10 +407,13 @@ final class ExporterUsageQueries {
         return new Now(ask, uuid, containers, where);
     }
 
-    /** Sends the window queries of right-sizing through {@code ask}; each window's answer, once in. */
+    /**
+     * Sends the window queries of right-sizing through {@code ask}; each window's answer, once in.
+     * {@code held}: the metrics with samples in the window ({@link #heldOver}), null when not known.
+     */
     Map<Window, CompletableFuture<List<Sample>>> over(
             Asker ask,
-            Duration window, Duration settled, Duration recent) {
+            Duration window, Duration settled, Duration recent, Set<String> held) {
         Map<Window, CompletableFuture<List<Sample>>> answers = new EnumMap<>(Window.class);
         for (Window each : Window.values()) {
             Duration range = switch (each.range) {
@@ -380,7 +421,7 @@ final class ExporterUsageQueries {
                 case "recent" -> recent;
                 default -> window;
             };
-            over(each, range).ifPresent(query -> answers.put(each, ask.ask(each.measure, query)));
+            over(each, range, held).ifPresent(query -> answers.put(each, ask.ask(each.measure, query)));
         }
         return answers;
     }

@@ -546,6 +546,12 @@ public final class PrometheusFleetHistory implements FleetHistory {
                 MEMORY_SAMPLES_RECENT.bind(Map.of("where", where, "settled", recentPart, "cluster", by)));
         var recent = batch.query(Measure.CONTAINER_UTILISATION_RECENT_MAX,
                 UTILISATION_RECENT_MAX.bind(Map.of("where", where, "recent", RightSizing.IDLE_AFTER, "cluster", by)));
+        // The vendors' percent-of-allocation figures join every container's allocation over the
+        // window whatever they hold: asked for only where their metric has a sample in it (looked up
+        // beside the coverage; unknown, when the lookup fails, asks for all).
+        CompletableFuture<Set<String>> heldOver = exporters.joinedPresence(window)
+                .map(query -> api.instant(query, at).thenApply(exporters::heldOver).exceptionally(failed -> null))
+                .orElse(CompletableFuture.completedFuture(null));
         // The hourly records keep no cluster label (the rules group by namespace and container), so
         // with several clusters in the engine each container's figures come from the raw series.
         boolean recorded = whole.clusters.size() < 2 && recordedCovers(RecordingRules.Group.HOURLY, at, window);
@@ -554,7 +560,7 @@ public final class PrometheusFleetHistory implements FleetHistory {
                 .bind(overWindow));
         var samples = batch.query(Measure.CONTAINER_SAMPLES, (recorded ? RECORDED_MEMORY_SAMPLES : MEMORY_SAMPLES)
                 .bind(overWindow));
-        var exported = exporters.over(batch::query, window, recentPart, RightSizing.IDLE_AFTER);
+        var exported = exporters.over(batch::query, window, recentPart, RightSizing.IDLE_AFTER, heldOver.join());
         var memoryMedian = batch.query(Measure.CONTAINER_MEMORY_MEDIAN, (recorded ? RECORDED_MEMORY_MEDIAN
                 : MEMORY_MEDIAN).bind(overWindow));
         var utilisationMedian = batch.query(Measure.CONTAINER_UTILISATION_MEDIAN,

@@ -65,7 +65,7 @@ class ExporterUsageQueriesTest {
         assertTrue(held.contains("container_npu_used_memory") && !held.contains("mx_sgpu_used_memory"), held);
         assertTrue(queries.now(UsageSeries.Kind.CARD_MEMORY_USED, "").isEmpty(), "a card figure nobody reports");
         // A window reaches back to series gone since: every mapping's is asked for.
-        assertTrue(queries.over(ExporterUsageQueries.Window.MEMORY_PEAK, java.time.Duration.ofDays(14)).orElseThrow()
+        assertTrue(queries.over(ExporterUsageQueries.Window.MEMORY_PEAK, java.time.Duration.ofDays(14), null).orElseThrow()
                 .expression().contains("mx_sgpu_used_memory"));
         // None held: no query of now at all.
         queries.held(List.of());
@@ -124,7 +124,7 @@ class ExporterUsageQueriesTest {
             }
         }
         for (ExporterUsageQueries.Window window : ExporterUsageQueries.Window.values()) {
-            for (PromQl.Query query : queries.over(window, Duration.ofDays(90)).stream().toList()) {
+            for (PromQl.Query query : queries.over(window, Duration.ofDays(90), null).stream().toList()) {
                 sent++;
                 sizes.add(bytes(query));
             }
