@@ -180,8 +180,7 @@ final class ExporterUsageQueries {
      * metric name, so none bends the regular expression), or empty without mappings.
      */
     Optional<PromQl.Query> presence() {
-        Set<String> metrics = new java.util.TreeSet<>();
-        mappings.values().forEach(mapping -> mapping.series().forEach(series -> metrics.add(series.metric())));
+        Set<String> metrics = metrics(series -> true);
         return metrics.isEmpty() ? Optional.empty() : Optional.of(new PromQl.Query("exporter_metrics",
                 "count by (__name__) ({__name__=~\"" + String.join("|", metrics) + "\"})"));
     }
@@ -194,9 +193,7 @@ final class ExporterUsageQueries {
      * apart by the label {@code metric} (a range function drops the name); empty without such series.
      */
     Optional<PromQl.Query> joinedPresence(Duration window) {
-        Set<String> metrics = new java.util.TreeSet<>();
-        mappings.values().forEach(mapping -> mapping.series().stream().filter(ExporterUsageQueries::joined)
-                .forEach(series -> metrics.add(series.metric())));
+        Set<String> metrics = metrics(ExporterUsageQueries::joined);
         String range = "[" + PromQl.duration(window) + "]";
         return metrics.isEmpty() ? Optional.empty() : Optional.of(new PromQl.Query("exporter_joined_metrics",
                 String.join(" or ", metrics.stream().map(metric -> "label_replace(count(count_over_time(" + metric
@@ -210,13 +207,15 @@ final class ExporterUsageQueries {
     Set<String> heldOver(List<Sample> answer) {
         Set<String> found = answer.stream().map(sample -> sample.label("metric"))
                 .collect(java.util.stream.Collectors.toSet());
-        Set<String> held = new java.util.TreeSet<>();
-        mappings.values().forEach(mapping -> mapping.series().forEach(series -> {
-            if (!joined(series) || found.contains(series.metric())) {
-                held.add(series.metric());
-            }
-        }));
-        return held;
+        return metrics(series -> !joined(series) || found.contains(series.metric()));
+    }
+
+    /** The metrics of the mappings' series that {@code which} accepts, sorted. */
+    private Set<String> metrics(java.util.function.Predicate<UsageSeries> which) {
+        Set<String> metrics = new java.util.TreeSet<>();
+        mappings.values().forEach(mapping -> mapping.series().stream().filter(which)
+                .forEach(series -> metrics.add(series.metric())));
+        return metrics;
     }
 
     /** A series whose window terms join the containers' allocations: a percent of them, the container's own figure. */

@@ -560,7 +560,6 @@ public final class PrometheusFleetHistory implements FleetHistory {
                 .bind(overWindow));
         var samples = batch.query(Measure.CONTAINER_SAMPLES, (recorded ? RECORDED_MEMORY_SAMPLES : MEMORY_SAMPLES)
                 .bind(overWindow));
-        var exported = exporters.over(batch::query, window, recentPart, RightSizing.IDLE_AFTER, heldOver.join());
         var memoryMedian = batch.query(Measure.CONTAINER_MEMORY_MEDIAN, (recorded ? RECORDED_MEMORY_MEDIAN
                 : MEMORY_MEDIAN).bind(overWindow));
         var utilisationMedian = batch.query(Measure.CONTAINER_UTILISATION_MEDIAN,
@@ -576,6 +575,8 @@ public final class PrometheusFleetHistory implements FleetHistory {
         // The workload record keeps no pod, node or card: a narrowed read joins at each hour itself.
         var groupHours = batch.query(Measure.WORKLOAD_HOURS, workloadHours(ownersRecorded && where.labels().isEmpty())
                 .bind(Map.of("where", where, "owners", owners, "window", window, "cluster", by)));
+        // Last, so that waiting for the lookup holds back no other query.
+        var exported = exporters.over(batch::query, window, recentPart, RightSizing.IDLE_AFTER, heldOver.join());
         batch.await();
 
         String[] shareKey = {clusterLabel, "namespace", "pod", "container", "device_uuid"};

@@ -75,6 +75,36 @@ class ExporterUsageQueriesTest {
     }
 
     @Test
+    void aWindowJoinsTheAllocationsOnlyForPercentMetricsTheLookupFoundAndAHostileAnswerAddsNothing() {
+        ExporterUsageQueries queries = ExporterUsageQueries.of(loaded());
+        // The lookup names the percent-of-allocation metrics only (mlu-exporter's memory), each by
+        // the name its mapping declared, which was checked to be a metric name.
+        String lookup = queries.joinedPresence(Duration.ofDays(14)).orElseThrow().expression();
+        assertTrue(lookup.contains("count_over_time(mlu_memory_utilization[1209600s])"), lookup);
+        assertFalse(lookup.contains("mx_sgpu_used_memory"), lookup);
+        // An answer naming what no mapping declares, with quotes, a newline, markup or nothing at
+        // all, beside a huge and a negative count: none of it reaches a query, and the percent
+        // metric it does not name is left out with its join.
+        List<PrometheusApi.Sample> hostile = List.of(
+                new PrometheusApi.Sample(Map.of("metric", "x\"} or vector(1) # \n<script>alert(1)</script>"), 1e308),
+                new PrometheusApi.Sample(Map.of("metric", "not_declared_total"), -5),
+                new PrometheusApi.Sample(Map.of(), Double.NaN));
+        java.util.Set<String> held = queries.heldOver(hostile);
+        assertFalse(held.contains("mlu_memory_utilization"), held.toString());
+        assertTrue(held.contains("mx_sgpu_used_memory") && !held.contains("not_declared_total"), held.toString());
+        String peak = queries.over(ExporterUsageQueries.Window.MEMORY_PEAK, Duration.ofDays(14), held).orElseThrow()
+                .expression();
+        assertTrue(peak.contains("mx_sgpu_used_memory"), peak);
+        assertFalse(peak.contains("mlu_memory_utilization") || peak.contains("hami_observe_container_info")
+                || peak.contains("vector(1)") || peak.contains("not_declared_total") || peak.contains("<script>"), peak);
+        // Found over the window: the percent figure and its join are asked for again.
+        String found = queries.over(ExporterUsageQueries.Window.MEMORY_PEAK, Duration.ofDays(14), queries.heldOver(
+                List.of(new PrometheusApi.Sample(Map.of("metric", "mlu_memory_utilization"), 3)))).orElseThrow()
+                .expression();
+        assertTrue(found.contains("mlu_memory_utilization") && found.contains("hami_observe_container_info"), found);
+    }
+
+    @Test
     void theVendorModulesMappingsAreLoadedAndEachIsSound() {
         List<UsageExporterMapping> mappings = loaded();
         assertEquals(List.of("ascend-npu-exporter", "cambricon-mlu-exporter", "hygon-dcu-exporter", "metax-exporter"),
