@@ -361,20 +361,25 @@ public final class AllocationMetrics {
     }
 
     private static void addCards(AllocationView view, NodeStamps stamps, Segments exposition) {
-        var section = exposition.section("cards", families -> {
+        // What a node registers (sizes, limits, health, vendor) changes only with its registration;
+        // what its pods hold of its cards changes with every pod event on them. Two sections, so
+        // that a pod event renders and compresses again the node's totals only, not its registration.
+        var registered = exposition.section("cards", families -> {
             families.of(GPU_MEMORY_LIMIT);
             families.of(GPU_CORE_LIMIT);
+            families.of(GPU_SHARE_LIMIT);
+            families.of(GPU_HEALTHY);
+            families.of(GPU_DEVICE_INFO);
+        });
+        var totals = exposition.section("card-totals", families -> {
             families.of(GPU_MEMORY_ALLOCATED);
             families.of(GPU_CORE_ALLOCATED);
             families.of(GPU_SHARED_COUNT);
             families.of(NODE_GPU_OVERVIEW);
             families.of(NODE_GPU_MEMORY_ALLOCATED_RATIO);
-            families.of(GPU_SHARE_LIMIT);
-            families.of(GPU_HEALTHY);
-            families.of(GPU_DEVICE_INFO);
             families.of(GPU_CORE_ALLOCATED_PERCENT);
         });
-        // Cards come node by node: one segment per node.
+        // Cards come node by node: one segment per node in each section.
         List<CardAllocation> cards = view.cards();
         for (int from = 0; from < cards.size(); ) {
             int to = from + 1;
@@ -382,21 +387,42 @@ public final class AllocationMetrics {
                 to++;
             }
             List<CardAllocation> node = cards.subList(from, to);
-            Object key = stamps == null ? List.copyOf(node) : stamps.of(node.get(0).node());
-            section.segment(key, families -> node.forEach(card -> addCard(card, families)));
+            String name = node.get(0).node();
+            // Without stamps, the registration's records are the key: the cards, their vendor and
+            // units, not their totals. With them, the registration's stamp, which every change of
+            // any node's registration moves.
+            Object registration = stamps == null
+                    ? node.stream().map(card -> List.of(card.card(), card.backend(), card.units())).toList()
+                    : List.of(stamps.registry());
+            registered.segment(List.of(name, registration),
+                    families -> node.forEach(card -> addRegisteredCard(card, families)));
+            Object key = stamps == null ? List.copyOf(node) : stamps.of(name);
+            totals.segment(key, families -> node.forEach(card -> addCardTotals(card, families)));
             from = to;
         }
     }
 
-    private static void addCard(CardAllocation allocation, Families families) {
+    private static void addRegisteredCard(CardAllocation allocation, Families families) {
+        RegisteredCard card = allocation.card();
+        String node = allocation.node();
+        String index = Integer.toString(card.index());
+        families.get(GPU_MEMORY_LIMIT).add(card.memoryBytes(), node, card.uuid(), index, card.type());
+        families.get(GPU_CORE_LIMIT).add(HamiCoreFigures.limit(card.type(), card.cores()), node, card.uuid(), index,
+                card.type());
+        families.get(GPU_SHARE_LIMIT).add(card.maxShares(), node, card.uuid(), index, card.type());
+        families.get(GPU_HEALTHY).add(card.healthy() ? 1 : 0, node, card.uuid(), index, card.type(),
+                card.mode().label());
+        DeviceUnits units = allocation.units();
+        families.get(GPU_DEVICE_INFO).add(1, node, card.uuid(), index, card.type(), allocation.backend(),
+                units.memory().label(), units.cores().label());
+    }
+
+    private static void addCardTotals(CardAllocation allocation, Families families) {
         RegisteredCard card = allocation.card();
         String node = allocation.node();
         String index = Integer.toString(card.index());
         String cores = Long.toString(card.cores());
         String memoryMib = Long.toString(card.memoryMib());
-        families.get(GPU_MEMORY_LIMIT).add(card.memoryBytes(), node, card.uuid(), index, card.type());
-        families.get(GPU_CORE_LIMIT).add(HamiCoreFigures.limit(card.type(), card.cores()), node, card.uuid(), index,
-                card.type());
         families.get(GPU_MEMORY_ALLOCATED).add(allocation.allocatedMemoryBytes(), node, card.uuid(), index, cores,
                 card.type());
         families.get(GPU_CORE_ALLOCATED).add(HamiCoreFigures.allocated(card.type(), card.cores(),
@@ -406,13 +432,7 @@ public final class AllocationMetrics {
                 memoryMib, card.type());
         allocation.memoryAllocatedFraction().ifPresent(fraction ->
                 families.get(NODE_GPU_MEMORY_ALLOCATED_RATIO).add(fraction, node, card.uuid(), index, card.type()));
-        families.get(GPU_SHARE_LIMIT).add(card.maxShares(), node, card.uuid(), index, card.type());
-        families.get(GPU_HEALTHY).add(card.healthy() ? 1 : 0, node, card.uuid(), index, card.type(),
-                card.mode().label());
-        DeviceUnits units = allocation.units();
-        families.get(GPU_DEVICE_INFO).add(1, node, card.uuid(), index, card.type(), allocation.backend(),
-                units.memory().label(), units.cores().label());
-        units.cores().percentOfCard(allocation.allocatedCores(), card.cores()).ifPresent(percent ->
+        allocation.units().cores().percentOfCard(allocation.allocatedCores(), card.cores()).ifPresent(percent ->
                 families.get(GPU_CORE_ALLOCATED_PERCENT).add(percent, node, card.uuid(), index, card.type()));
     }
 

@@ -146,6 +146,7 @@ class SegmentedAllocationExpositionTest {
 
     @Test
     void aPodEventRendersOnlyTheNodeItTouchesAndTheQuotaUseItChanges() throws IOException {
+        // Per node two card segments (what it registers; what its pods hold of it) and one of pods.
         Ledger ledger = new Ledger();
         for (int node = 0; node < 20; node++) {
             ledger.putNode(nodeName(node), List.of(card(node, 0), card(node, 1)));
@@ -157,27 +158,40 @@ class SegmentedAllocationExpositionTest {
         RenderCache cache = new RenderCache();
         long start = rendered.get();
         String first = write(ledger.view(), false, cache, ExpositionFormat.PROMETHEUS_TEXT);
-        // Cards and pods of 20 nodes, plus the unregistered, quota, MIG and ledger sections.
-        assertEquals(20 + 20 + 4, rendered.get() - start);
+        // Registrations, card totals and pods of 20 nodes, plus the unregistered, quota, MIG and ledger sections.
+        assertEquals(20 + 20 + 20 + 4, rendered.get() - start);
 
         assertEquals(first, write(ledger.view(), false, cache, ExpositionFormat.PROMETHEUS_TEXT));
-        assertEquals(44, rendered.get() - start, "an unchanged view renders nothing");
+        assertEquals(64, rendered.get() - start, "an unchanged view renders nothing");
 
         ledger.putPod(placement("team", "job-7-3", 7, 1, 2048));
         String after = write(ledger.view(), false, cache, ExpositionFormat.PROMETHEUS_TEXT);
-        // Node 7's cards (allocated memory) and pods, and the namespace's quota use.
-        assertEquals(44 + 3, rendered.get() - start);
+        // Node 7's card totals (allocated memory) and pods, and the namespace's quota use; not what
+        // node 7 registers.
+        assertEquals(64 + 3, rendered.get() - start);
         assertTrue(after.contains("hami_vgpu_memory_allocated_bytes{container_index=\"0\",device_uuid=\"GPU-7-1\","
                 + "namespace=\"team\",node=\"node-07\",pod=\"job-7-3\",zone=\"vGPU\"} 2.147483648E9"), after);
 
         long beforeOpenMetrics = rendered.get();
         String openMetrics = write(ledger.view(), false, cache, ExpositionFormat.OPENMETRICS_TEXT);
-        assertEquals(44, rendered.get() - beforeOpenMetrics, "each format renders for itself");
+        assertEquals(64, rendered.get() - beforeOpenMetrics, "each format renders for itself");
         assertEquals(after, write(ledger.view(), false, new RenderCache(), ExpositionFormat.PROMETHEUS_TEXT));
         assertEquals(openMetrics, write(ledger.view(), false, new RenderCache(), ExpositionFormat.OPENMETRICS_TEXT));
         long beforeKept = rendered.get();
         assertEquals(after, write(ledger.view(), false, cache, ExpositionFormat.PROMETHEUS_TEXT));
         assertEquals(beforeKept, rendered.get(), "both formats are kept");
+
+        // Node 3 registers a card of twice the memory: its registration and its totals (the ratio
+        // of allocated memory) are rendered again, its pods are not.
+        RegisteredCard larger = new RegisteredCard("GPU-3-1", 1, 10, 81920, 100, "NVIDIA A100", 0,
+                CardMode.HAMI_CORE, true);
+        ledger.putNode(nodeName(3), List.of(card(3, 0), larger));
+        long beforeRegistration = rendered.get();
+        String registered = write(ledger.view(), false, cache, ExpositionFormat.PROMETHEUS_TEXT);
+        assertEquals(2, rendered.get() - beforeRegistration);
+        assertTrue(registered.contains("hami_gpu_memory_limit_bytes{device_index=\"1\",device_type=\"NVIDIA A100\","
+                + "device_uuid=\"GPU-3-1\",node=\"node-03\",zone=\"vGPU\"} 8.589934592E10"), registered);
+        assertEquals(write(ledger.view(), false, new RenderCache(), ExpositionFormat.PROMETHEUS_TEXT), registered);
     }
 
     @Test
