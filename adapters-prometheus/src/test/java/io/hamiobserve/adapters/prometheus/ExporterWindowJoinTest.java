@@ -4,13 +4,23 @@ import io.hamiobserve.domain.fleet.FleetScope;
 import io.hamiobserve.domain.fleet.Measure;
 import io.hamiobserve.domain.fleet.RightSizing;
 import io.hamiobserve.domain.fleet.UsageHistory;
+import io.hamiobserve.testkit.FakePrometheus;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
+import java.io.OutputStream;
+import java.net.URI;
+import java.net.URLDecoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -68,6 +78,72 @@ class ExporterWindowJoinTest {
         UsageHistory.ShareHistory serve = fourHours.shares().stream().filter(share -> share.pod().equals("serve"))
                 .findFirst().orElseThrow();
         assertEquals(4 * GIB, serve.memoryPeak().orElseThrow());
+    }
+
+    /**
+     * The window's question (which percent-of-allocation metrics have samples in it) is a help, not
+     * a condition: when it fails, the window's queries name every metric, as before the question
+     * existed, and the read goes on. Here an engine that answers every other query from the real
+     * Prometheus fails that one (an error answer, then one that is not JSON).
+     */
+    @Test
+    void aFailedQuestionAboutTheWindowNamesEveryMetricAndTheReadGoesOn() throws Exception {
+        HttpClient client = HttpClient.newHttpClient();
+        for (String failure : List.of("error", "not json")) {
+            AtomicInteger asked = new AtomicInteger();
+            FakePrometheus.Mode proxy = (request, out) -> {
+                String line = request.lines().findFirst().orElse("");
+                String body = request.substring(request.indexOf('\n') + 1);
+                if (URLDecoder.decode(body, StandardCharsets.UTF_8).contains("label_replace(count(count_over_time(")) {
+                    asked.incrementAndGet();
+                    if (failure.equals("error")) {
+                        FakePrometheus.error(503, "unavailable", "the store of that window is down").answer(request, out);
+                    } else {
+                        FakePrometheus.html(200).answer(request, out);
+                    }
+                    return;
+                }
+                forward(client, line, body, out);
+            };
+            try (FakePrometheus engine = FakePrometheus.start(proxy)) {
+                PrometheusFleetHistory through = PrometheusFleetHistory.at(engine.url(), Duration.ofSeconds(20));
+                UsageHistory twoHours = through.usage(Instant.ofEpochSecond(end), Duration.ofHours(2),
+                        RightSizing.MIN_HISTORY, FleetScope.EVERYTHING);
+                assertTrue(asked.get() > 0, "the window's question was asked");
+                var peak = twoHours.provenance().get(Measure.EXPORTER_MEMORY_PEAK);
+                assertTrue(peak != null && peak.expression().contains("mlu_memory_utilization"),
+                        failure + ": every metric named, " + peak);
+                // Named, it finds no sample in these two hours: the share has no exporter figure.
+                assertTrue(twoHours.shares().stream().noneMatch(share -> share.pod().equals("serve")), failure);
+
+                UsageHistory fourHours = through.usage(Instant.ofEpochSecond(end), Duration.ofHours(4),
+                        RightSizing.MIN_HISTORY, FleetScope.EVERYTHING);
+                assertEquals(4 * GIB, fourHours.shares().stream().filter(share -> share.pod().equals("serve"))
+                        .findFirst().orElseThrow().memoryPeak().orElseThrow(), failure);
+            }
+        }
+    }
+
+    /** Sends the request line's path and the body to the real Prometheus and writes its answer back. */
+    private static void forward(HttpClient client, String line, String body, OutputStream out) throws java.io.IOException {
+        String[] parts = line.split(" ");
+        HttpRequest.Builder builder = HttpRequest.newBuilder(URI.create(prometheus.url().toString().replaceAll("/$", "")
+                + parts[1]));
+        if (parts[0].equals("POST")) {
+            builder.header("Content-Type", "application/x-www-form-urlencoded")
+                    .POST(HttpRequest.BodyPublishers.ofString(body));
+        }
+        HttpResponse<byte[]> answer;
+        try {
+            answer = client.send(builder.build(), HttpResponse.BodyHandlers.ofByteArray());
+        } catch (InterruptedException stopped) {
+            Thread.currentThread().interrupt();
+            throw new java.io.IOException(stopped);
+        }
+        out.write(("HTTP/1.1 " + answer.statusCode() + " X\r\nContent-Type: application/json\r\nContent-Length: "
+                + answer.body().length + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+        out.write(answer.body());
+        out.flush();
     }
 
     @Test
