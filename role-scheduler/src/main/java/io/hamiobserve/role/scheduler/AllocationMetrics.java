@@ -47,11 +47,13 @@ import static io.hamiobserve.exposition.MetricFamily.hamiGauge;
  * {@link AllocationView} becomes its series. HAMi's names, HELP texts, labels and units are a
  * contract with existing dashboards; additions are prefixed {@code hami_observe_}.
  *
- * <p>The exposition is segmented (see {@link SegmentedExposition}): one segment per node's cards
- * and one per node's pods, so that after a pod event only the nodes it touches are rendered again.
+ * <p>The exposition is segmented (see {@link SegmentedExposition}): per node one segment of what it
+ * registers, one of its cards' totals and one of its pods, so that after a pod event only the nodes
+ * it touches are rendered again, and of those not what they register.
  * Segments are keyed by the domain's immutable records, which are equal exactly when their series
  * are; the role keys a node's segments by the ledger's stamp of the node instead ({@link NodeStamps}),
- * which changes with every event that touches the node, so a scrape compares no records.
+ * which changes with every event that touches the node, and what it registers by the stamp of the
+ * registration, so a scrape compares no records.
  * Every per-card and per-container series carries its node, so segments of different nodes never
  * produce the same series; within a node, the segment's snapshot deduplicates (two pods of one name
  * on one card, a replaced pod whose deletion has not arrived yet, keep the first).
