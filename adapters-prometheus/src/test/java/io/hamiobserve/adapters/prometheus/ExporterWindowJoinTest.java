@@ -133,17 +133,14 @@ class ExporterWindowJoinTest {
             builder.header("Content-Type", "application/x-www-form-urlencoded")
                     .POST(HttpRequest.BodyPublishers.ofString(body));
         }
-        HttpResponse<byte[]> answer;
+        HttpResponse<String> answer;
         try {
-            answer = client.send(builder.build(), HttpResponse.BodyHandlers.ofByteArray());
+            answer = client.send(builder.build(), HttpResponse.BodyHandlers.ofString());
         } catch (InterruptedException stopped) {
             Thread.currentThread().interrupt();
             throw new java.io.IOException(stopped);
         }
-        out.write(("HTTP/1.1 " + answer.statusCode() + " X\r\nContent-Type: application/json\r\nContent-Length: "
-                + answer.body().length + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
-        out.write(answer.body());
-        out.flush();
+        FakePrometheus.json(answer.statusCode(), answer.body()).answer(line, out);
     }
 
     @Test

@@ -395,7 +395,7 @@ public final class AllocationMetrics {
             // any node's registration moves.
             Object registration = stamps == null
                     ? node.stream().map(card -> List.of(card.card(), card.backend(), card.units())).toList()
-                    : List.of(stamps.registry());
+                    : stamps.registry();
             registered.segment(List.of(name, registration),
                     families -> node.forEach(card -> addRegisteredCard(card, families)));
             Object key = stamps == null ? List.copyOf(node) : stamps.of(name);
