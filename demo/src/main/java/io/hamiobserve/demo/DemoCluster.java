@@ -173,7 +173,7 @@ public final class DemoCluster {
      * A pod's controller as the cluster records it: the pod's {@code controller: true} owner
      * reference and {@code pod-template-hash} label, the intermediate owner the API server holds
      * (a ReplicaSet, a Job, with its own controller reference), and the top controller an operator
-     * knows, which the scheduler role must name ({@code hami_observe_pod_owner}).
+     * knows, which the scheduler role must name (the owner labels of {@code hami_observe_container_info}).
      *
      * @param podPrefix    the pods' names start with it ({@code <prefix>-<suffix>}); a bare pod's name
      */

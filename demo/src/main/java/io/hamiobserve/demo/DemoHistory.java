@@ -45,8 +45,9 @@ public final class DemoHistory {
             "hami_observe_host_gpu_power_watts", "hami_vgpu_memory_allocated_bytes", "hami_vgpu_core_allocated_ratio",
             "hami_observe_vgpu_container_memory_allocated_bytes", "hami_observe_vgpu_container_core_allocated_ratio",
             "hami_vgpu_memory_used_bytes", "hami_container_device_utilization_ratio",
-            // Each pod's controller, so a workload's window gathers its pods across a rollout.
-            "hami_observe_pod_owner");
+            // The container behind HAMi's pod series where a pod has no per-container detail, and
+            // each pod's controller, so a workload's window gathers its pods across a rollout.
+            "hami_observe_container_info");
 
     private final DemoCluster cluster;
     /**

@@ -51,13 +51,11 @@ import static org.junit.jupiter.api.Assertions.fail;
  * The demo's pods run under controllers as real clusters run them, and the scheduler role names
  * each pod's top controller: the demo cluster served by fabric8's mock API server (Nodes, Pods with
  * HAMi's annotations and their owner references, the ReplicaSets and Jobs), read by the scheduler
- * role's own informers ({@link KubernetesSources#cluster()}), and every {@code hami_observe_pod_owner}
- * compared with the controller the demo declares. And the history holds a rollout.
+ * role's own informers ({@link KubernetesSources#cluster()}), and every owner named on
+ * {@code hami_observe_container_info} compared with the controller the demo declares. And the history holds a rollout.
  */
 class DemoControllersTest {
-    private static final Pattern OWNER = Pattern.compile(
-            "hami_observe_pod_owner\\{namespace=\"([^\"]+)\",node=\"[^\"]+\",owner_kind=\"([^\"]+)\","
-                    + "owner_name=\"([^\"]+)\",pod=\"([^\"]+)\"}");
+    private static final Pattern INFO = Pattern.compile("(?m)^hami_observe_container_info\\{(.*)} ");
 
     @Test
     void everyDemoPodReadFromTheApiServerResolvesToItsIntendedController() throws Exception {
@@ -197,12 +195,15 @@ class DemoControllersTest {
         return Character.toUpperCase(name.charAt(0)) + name.substring(1);
     }
 
-    /** {@code namespace/pod} → {@code kind/name} of each {@code hami_observe_pod_owner} series. */
+    /** {@code namespace/pod} → {@code kind/name} named by each {@code hami_observe_container_info} series. */
     private static Map<String, String> owners(String exposition) {
         Map<String, String> owners = new TreeMap<>();
-        Matcher matcher = OWNER.matcher(exposition);
+        Matcher matcher = INFO.matcher(exposition);
         while (matcher.find()) {
-            owners.put(matcher.group(1) + "/" + matcher.group(4), matcher.group(2) + "/" + matcher.group(3));
+            Map<String, String> labels = labels(matcher.group(1));
+            String owner = labels.get("owner_kind") + "/" + labels.get("owner_name");
+            String before = owners.put(labels.get("namespace") + "/" + labels.get("pod"), owner);
+            assertTrue(before == null || before.equals(owner), "one owner for every container of " + labels);
         }
         return owners;
     }
@@ -218,7 +219,7 @@ class DemoControllersTest {
             // Each pod's owner and the instants it was there, from the series a Prometheus is filled with.
             Map<String, String> ownerOf = new TreeMap<>();
             Map<String, long[]> seen = new TreeMap<>();
-            Pattern sample = Pattern.compile("^hami_observe_pod_owner\\{(.*)} 1(?:\\.0)? (\\d+)(?:\\.\\d+)?$");
+            Pattern sample = Pattern.compile("^hami_observe_container_info\\{(.*)} 1(?:\\.0)? (\\d+)(?:\\.\\d+)?$");
             try (var lines = Files.lines(file)) {
                 lines.forEach(line -> {
                     Matcher matcher = sample.matcher(line);

@@ -35,6 +35,12 @@ public final class SeriesNames {
      * ({@code DCGM_FI_DEV_CLOCKS_EVENT_REASONS}): read only as the right side of {@code or}.
      */
     public static final Set<String> OLDER_DCGM = Set.of("DCGM_FI_DEV_CLOCK_THROTTLE_REASONS");
+    /**
+     * A family the scheduler role writes only when opted in ({@code --metric-opt-in-list}), so no
+     * golden exposition holds it: read only as the right side of {@code or}, beside the default
+     * series that carry the same labels ({@code hami_observe_container_info}'s owners).
+     */
+    public static final Set<String> OPT_IN = Set.of("hami_observe_pod_owner");
 
     private SeriesNames() {
     }
@@ -57,12 +63,13 @@ public final class SeriesNames {
     /**
      * Every series the endpoints export, from the golden expositions (the demo's of both views and
      * of its dcgm-exporter, the node role's over the real adapters, the scheduler role's of dumps the demo does
-     * not hold: every vendor, ghost allocations), with {@link #ONLY_LIVE} and
-     * {@link #OLDER_DCGM}.
+     * not hold: every vendor, ghost allocations), with {@link #ONLY_LIVE}, {@link #OLDER_DCGM} and
+     * {@link #OPT_IN}.
      */
     public static Set<String> exported() {
         Set<String> names = new HashSet<>(ONLY_LIVE);
         names.addAll(OLDER_DCGM);
+        names.addAll(OPT_IN);
         for (String module : List.of("demo", "role-node", "role-scheduler")) {
             for (Path golden : files(root().resolve(module + "/src/test/resources/golden"), ".prom")) {
                 for (String line : lines(golden)) {

@@ -263,22 +263,41 @@ final class ExporterUsageQueries {
                                          boolean ownOnly, boolean scaled, String allocationLookback,
                                          Set<String> held) {
         List<String> terms = new ArrayList<>();
+        // The terms given as a percent of the share's allocation, multiplied by it once for all of
+        // them (the allocation is the longest part of a query: once per term, five exporters'
+        // worth passed 16 KiB), in the place of the first of them.
+        List<String> ofAllocation = new ArrayList<>();
         for (UsageExporterMapping mapping : mappings.values()) {
             for (UsageSeries series : mapping.series()) {
                 if (series.kind() == kind && (!ownOnly || series.meaning().isEmpty())
                         && (held == null || held.contains(series.metric()))) {
-                    terms.add("(" + term(mapping.name(), series, range, series.cardLabel().isEmpty() ? "" : uuid,
-                            scaled, allocationLookback) + ")");
+                    String term = "(" + term(mapping.name(), series, range, series.cardLabel().isEmpty() ? "" : uuid,
+                            scaled) + ")";
+                    if (scaled && series.percentOfAllocation()) {
+                        if (ofAllocation.isEmpty()) {
+                            terms.add(null);
+                        }
+                        ofAllocation.add(term);
+                    } else {
+                        terms.add(term);
+                    }
                 }
             }
+        }
+        if (!ofAllocation.isEmpty()) {
+            terms.set(terms.indexOf(null), "((" + String.join(" or ", ofAllocation) + ") / 100 * on (" + SHARE
+                    + ") group_left " + allocation(allocationLookback) + ")");
         }
         return terms.isEmpty() ? Optional.empty()
                 : Optional.of(new PromQl.Query("exporter_" + name, String.join(" or ", terms)));
     }
 
-    /** One series' term: selected, reduced over a range where asked, joined to its info series, renamed, scaled. */
+    /**
+     * One series' term: selected, reduced over a range where asked, joined to its info series,
+     * renamed, scaled (a percent of the allocation by {@link #query}, once for every such term).
+     */
     private String term(String mapping, UsageSeries series, Function<String, String> range, String uuid,
-                        boolean scaled, String allocationLookback) {
+                        boolean scaled) {
         Map<String, String> matchers = new LinkedHashMap<>(new java.util.TreeMap<>(series.matchers()));
         if (!uuid.isEmpty()) {
             matchers.put(series.cardLabel(), uuid);
@@ -312,9 +331,7 @@ final class ExporterUsageQueries {
         }
         String by = series.kind().container() ? SHARE : "device_uuid";
         String figure = "max by (" + by + ") (" + renamed + ")";
-        if (scaled && series.percentOfAllocation()) {
-            figure = figure + " / 100 * on (" + SHARE + ") group_left " + allocation(allocationLookback);
-        } else if (scaled && series.scale() != 1) {
+        if (scaled && series.scale() != 1 && !series.percentOfAllocation()) {
             figure = figure + " * " + series.scale();
         }
         return "label_replace(" + figure + ", \"" + MAPPING + "\", \"" + mapping + "\", \"\", \"\")";
@@ -327,11 +344,7 @@ final class ExporterUsageQueries {
      * cluster: two clusters may run one pod name with containers named differently.
      */
     private String allocation(String lookback) {
-        String cluster = clusterLabel.name();
-        return "max by (" + SHARE + ") (last_over_time(hami_observe_vgpu_container_memory_allocated_bytes[" + lookback
-                + "]) * on (" + cluster + ", namespace, pod, container_index) group_left (container) max by ("
-                + cluster + ", namespace, pod, container_index, container) (last_over_time("
-                + "hami_observe_container_info[" + lookback + "])))";
+        return "max by (" + SHARE + ") " + ShareSeries.named(ShareSeries.Figure.MEMORY, clusterLabel.name(), lookback);
     }
 
     private static String relabel(String expression, String target, String source) {

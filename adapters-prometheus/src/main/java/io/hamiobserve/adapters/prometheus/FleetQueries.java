@@ -18,9 +18,10 @@ final class FleetQueries {
     }
 
     private static final String CARD = "node, device_uuid, device_index, device_type";
-    // Per container: the exporter's detail series. HAMi v2.10's hami_vgpu_*_allocated_* hold a
-    // pod's effective use under container_index 0, right for namespace sums (chargeback), not
-    // for one container's share.
+    // Per container: the exporter's detail series where a pod has it, else HAMi's pod series
+    // (ShareSeries). HAMi v2.10's hami_vgpu_*_allocated_* hold a pod's effective use under
+    // container_index 0, right for namespace sums (chargeback), and a container's share only where
+    // the pod has one container holding cards (the pods the exporter writes no detail for).
     private static final String ALLOCATION = "namespace, pod, container_index, node, device_uuid";
     private static final String USE = "namespace, pod, container, node, device_uuid";
 
@@ -54,20 +55,23 @@ final class FleetQueries {
     static final Template CARD_BEYOND_ALLOCATION = new Template("card_memory_beyond_allocation",
             "max by (node, device_uuid) (hami_observe_gpu_memory_beyond_allocation_bytes)");
     static final Template CONTAINER_MEMORY_ALLOCATED = new Template("container_memory_allocated",
-            "max by (" + ALLOCATION + ") (hami_observe_vgpu_container_memory_allocated_bytes{${where}})");
+            "max by (" + ALLOCATION + ") " + ShareSeries.byPosition(ShareSeries.Figure.MEMORY, "${cluster}",
+                    "${where}", "${where}", null));
     static final Template CONTAINER_CORES_ALLOCATED = new Template("container_cores_allocated",
-            "max by (" + ALLOCATION + ") (hami_observe_vgpu_container_core_allocated_ratio{${where}})");
+            "max by (" + ALLOCATION + ") " + ShareSeries.byPosition(ShareSeries.Figure.CORES, "${cluster}",
+                    "${where}", "${where}", null));
     /** Each container's name, per cluster (${cluster}): two clusters may run one pod name differently. */
     static final Template CONTAINER_NAMES = new Template("container_names",
             "max by (${cluster}, namespace, pod, container_index, container, init) (hami_observe_container_info{${where}})");
     /** The names of the containers holding shares of one card (the info series carries no card). */
     static final Template CONTAINER_NAMES_ON_CARD = new Template("container_names",
             "max by (${cluster}, namespace, pod, container_index, container, init) (hami_observe_container_info"
-                    + " and on (namespace, pod, container_index) hami_observe_vgpu_container_memory_allocated_bytes{${where}})");
+                    + " and on (${cluster}, namespace, pod, container_index) " + ShareSeries.byPosition(
+                    ShareSeries.Figure.MEMORY, "${cluster}", "${where}", "${where}", null) + ")");
     /** Per node of each cluster (${cluster}): two clusters in one engine may both name a node alike. */
     static final Template CONTAINERS_PER_NODE = new Template("containers_per_node",
             "count by (${cluster}, node) (max by (${cluster}, namespace, pod, container_index, node) "
-                    + "(hami_observe_vgpu_container_memory_allocated_bytes))");
+                    + ShareSeries.byPosition(ShareSeries.Figure.MEMORY, "${cluster}", "", "", null) + ")");
     static final Template CONTAINER_MEMORY_USED = new Template("container_memory_used",
             "max by (" + USE + ") (hami_vgpu_memory_used_bytes{${where}})");
     static final Template CONTAINER_UTILISATION = new Template("container_utilisation",
@@ -155,13 +159,26 @@ final class FleetQueries {
             "max by (${cluster}, namespace, pod, container, device_uuid) "
                     + "(quantile_over_time(0.5, hami_container_device_utilization_ratio{${where}}[${window}]))");
 
-    // Every pod's top controller in the window (the scheduler role's hami_observe_pod_owner), looked
-    // up once an hour: a pod that ran only on day 2 still names its Deployment. The owner of a pod
-    // does not change, so an hourly look is enough. Each look reaches back the whole hour, as the
-    // hourly record does (RecordingRules.POD_OWNER_HOURLY): a pod that ended at half past still
-    // names its owner for the hour it ran in.
+    // Every pod's top controller in the window (the scheduler role names it on each container's
+    // hami_observe_container_info, and on hami_observe_pod_owner where that family is opted in or a
+    // history holds it from before; ownersSeen), looked up once an hour: a pod that ran only on
+    // day 2 still names its Deployment. The owner of a pod does not change, so an hourly look is
+    // enough. Each look reaches back the whole hour, as the hourly record does
+    // (RecordingRules.POD_OWNER_HOURLY): a pod that ended at half past still names its owner for
+    // the hour it ran in.
     private static final String OWNER_AT_EACH_HOUR = "max by (${cluster}, namespace, pod, owner_kind, owner_name) "
-            + "(last_over_time(hami_observe_pod_owner{${owners}}[1h]))";
+            + "(" + ownersSeen("1h") + ")";
+
+    /**
+     * Each pod's owner as last seen within {@code range}, from either series that names it, for the
+     * pods {@code ${owners}} picks. The info series of a history written before they named the owner
+     * are left out ({@code owner_kind!=""}): an owner "" beside the real one would make a pod's owner
+     * two series, and every join on it fail.
+     */
+    private static String ownersSeen(String range) {
+        return "last_over_time(hami_observe_container_info{owner_kind!=\"\", ${owners}}[" + range + "])"
+                + " or last_over_time(hami_observe_pod_owner{${owners}}[" + range + "])";
+    }
 
     /**
      * Each pod's owner over the window: from the hourly owner records when they cover it (336
@@ -172,7 +189,7 @@ final class FleetQueries {
         return new Template("pod_owners", recorded
                 ? "max by (${cluster}, namespace, pod, owner_kind, owner_name) (max_over_time("
                 + RecordingRules.POD_OWNER_HOURLY + "{${owners}}[${window}])"
-                + " or last_over_time(hami_observe_pod_owner{${owners}}[1h]))"
+                + " or " + ownersSeen("1h") + ")"
                 : "max_over_time((" + OWNER_AT_EACH_HOUR + ")[${window}:1h])");
     }
 
@@ -321,10 +338,10 @@ final class FleetQueries {
         String healthy = "(" + registered + " unless on (" + card + ") (max by (" + card
                 + ") (last_over_time(hami_observe_gpu_healthy" + lookback + ")) == 0))";
         String unavailable = "(" + seen + " unless on (" + card + ") " + healthy + ")";
-        String memory = "max by (" + share + ") (last_over_time(hami_observe_vgpu_container_memory_allocated_bytes"
-                + lookback + "))";
-        String cores = "max by (" + share + ") (last_over_time(hami_observe_vgpu_container_core_allocated_ratio"
-                + lookback + "))";
+        String memory = "max by (" + share + ") " + ShareSeries.named(ShareSeries.Figure.MEMORY, cluster,
+                RecordingRules.LOOKBACK);
+        String cores = "max by (" + share + ") " + ShareSeries.named(ShareSeries.Figure.CORES, cluster,
+                RecordingRules.LOOKBACK);
         String size = shareSize(memory, cores, registered, card, share);
         String utilisation = "(max by (" + share + ") (last_over_time(hami_container_device_utilization_ratio"
                 + lookback + ")) / 100)";
@@ -412,9 +429,9 @@ final class FleetQueries {
 
     /** Each share's size in cards at an instant ({@link #shareSize}), from the series at that instant. */
     private static String funnelShareSize() {
-        return shareSize("max by (" + FUNNEL_SHARE + ") (hami_observe_vgpu_container_memory_allocated_bytes)",
-                "max by (" + FUNNEL_SHARE + ") (hami_observe_vgpu_container_core_allocated_ratio)", FUNNEL_REGISTERED,
-                FUNNEL_CARD, FUNNEL_SHARE);
+        return shareSize("max by (" + FUNNEL_SHARE + ") " + ShareSeries.named(ShareSeries.Figure.MEMORY, "", null),
+                "max by (" + FUNNEL_SHARE + ") " + ShareSeries.named(ShareSeries.Figure.CORES, "", null),
+                FUNNEL_REGISTERED, FUNNEL_CARD, FUNNEL_SHARE);
     }
 
     static final Template FUNNEL_TOTAL = new Template("trend_funnel_total",
@@ -479,8 +496,9 @@ final class FleetQueries {
     static final Template CARD_TREND_POWER = new Template("card_trend_power",
             "max(DCGM_FI_DEV_POWER_USAGE{UUID=${uuid}}) or max(hami_observe_host_gpu_power_watts{device_uuid=${uuid}})");
     static final Template WORKLOAD_MEMORY_ALLOCATED = new Template("workload_trend_memory_allocated",
-            "max by (device_uuid) (hami_observe_vgpu_container_memory_allocated_bytes{namespace=${namespace}, pod=${pod},"
-                    + " container_index=${index}})");
+            "max by (device_uuid) " + ShareSeries.byPosition(ShareSeries.Figure.MEMORY, "${cluster}",
+                    "namespace=${namespace}, pod=${pod}, container_index=${index}", "namespace=${namespace}, pod=${pod}",
+                    null));
     // A workload's use at each step is the most it used since the previous step, memory and compute
     // alike: a short peak between two steps is not lost from the explanation graph, and the plotted
     // compute line reaches the p95 line drawn across it wherever the samples did.
@@ -488,8 +506,9 @@ final class FleetQueries {
             "max by (device_uuid) (max_over_time(hami_vgpu_memory_used_bytes{namespace=${namespace}, pod=${pod},"
                     + " container=${container}}[${step}]))");
     static final Template WORKLOAD_CORES_ALLOCATED = new Template("workload_trend_cores_allocated",
-            "max by (device_uuid) (hami_observe_vgpu_container_core_allocated_ratio{namespace=${namespace}, pod=${pod},"
-                    + " container_index=${index}})");
+            "max by (device_uuid) " + ShareSeries.byPosition(ShareSeries.Figure.CORES, "${cluster}",
+                    "namespace=${namespace}, pod=${pod}, container_index=${index}", "namespace=${namespace}, pod=${pod}",
+                    null));
     static final Template WORKLOAD_UTILISATION = new Template("workload_trend_utilisation",
             "max by (device_uuid) (max_over_time(hami_container_device_utilization_ratio{namespace=${namespace},"
                     + " pod=${pod}, container=${container}}[${step}]))");

@@ -379,9 +379,11 @@ public final class PrometheusFleetHistory implements FleetHistory {
         var beyond = batch.query(Measure.CARD_MEMORY_BEYOND_ALLOCATION, CARD_BEYOND_ALLOCATION.plain());
         boolean containers = where.containers();
         var shareMemory = containers ? batch.query(Measure.CONTAINER_MEMORY_ALLOCATED,
-                CONTAINER_MEMORY_ALLOCATED.bind("where", where.allocation())) : batch.none();
+                CONTAINER_MEMORY_ALLOCATED.bind("where", where.allocation(), "cluster",
+                        new PromQl.Label(clusterLabel))) : batch.none();
         var shareCores = containers ? batch.query(Measure.CONTAINER_CORES_ALLOCATED,
-                CONTAINER_CORES_ALLOCATED.bind("where", where.allocation())) : batch.none();
+                CONTAINER_CORES_ALLOCATED.bind("where", where.allocation(), "cluster",
+                        new PromQl.Label(clusterLabel))) : batch.none();
         var names = !containers ? batch.none() : scope instanceof FleetScope.OnCard
                 ? batch.query(Measure.CONTAINER_NAMES, CONTAINER_NAMES_ON_CARD.bind("where", where.names(),
                         "cluster", new PromQl.Label(clusterLabel)))
@@ -870,7 +872,8 @@ public final class PrometheusFleetHistory implements FleetHistory {
                 queries.put(Measure.TREND_UTILISATION, WORKLOAD_UTILISATION.bind(byName));
                 if (workload.containerIndex() >= 0) {
                     Map<String, Object> byIndex = Map.of("namespace", workload.ref().namespace(),
-                            "pod", workload.ref().pod(), "index", Integer.toString(workload.containerIndex()));
+                            "pod", workload.ref().pod(), "index", Integer.toString(workload.containerIndex()),
+                            "cluster", new PromQl.Label(clusterLabel));
                     queries.put(Measure.TREND_MEMORY_ALLOCATED, WORKLOAD_MEMORY_ALLOCATED.bind(byIndex));
                     queries.put(Measure.TREND_CORES_ALLOCATED, WORKLOAD_CORES_ALLOCATED.bind(byIndex));
                 }

@@ -46,7 +46,7 @@ class ExporterWindowJoinTest {
         prometheus = History.loaded("hami-observe-window-join", start, end, 60, series -> {
             series.series("hami_gpu_memory_limit_bytes", Map.of("node", "mlu-a", "device_uuid", MLU,
                     "device_index", "0", "device_type", "MLU"), t -> 64 * GIB);
-            series.series("hami_observe_vgpu_container_memory_allocated_bytes", Map.of("namespace", "mlu",
+            series.series("hami_vgpu_memory_allocated_bytes", Map.of("namespace", "mlu",
                             "pod", "serve", "container_index", "0", "node", "mlu-a", "device_uuid", MLU), t -> 16 * GIB)
                     .series("hami_observe_container_info", Map.of("namespace", "mlu", "pod", "serve",
                             "container_index", "0", "container", "c", "init", "false"), t -> 1);

@@ -74,8 +74,8 @@ class PrometheusExporterUsageTest {
                         .series("hami_gpu_memory_allocated_bytes", registered, t -> 16 * GIB);
                 Map<String, String> share = Map.of("namespace", card[0], "pod", card[1], "container_index", "0",
                         "node", card[4], "device_uuid", card[2]);
-                series.series("hami_observe_vgpu_container_memory_allocated_bytes", share, t -> 16 * GIB)
-                        .series("hami_observe_vgpu_container_core_allocated_ratio", share, t -> 50)
+                series.series("hami_vgpu_memory_allocated_bytes", share, t -> 16 * GIB)
+                        .series("hami_vgpu_core_allocated_ratio", share, t -> 50)
                         .series("hami_observe_container_info", Map.of("namespace", card[0], "pod", card[1],
                                 "container_index", "0", "container", "c", "init", "false"), t -> 1);
             }
@@ -141,7 +141,7 @@ class PrometheusExporterUsageTest {
             }
             Map<String, String> hostileShare = Map.of("namespace", "ml", "pod", "h\"<b>", "container_index", "0",
                     "node", "npu-h", "device_uuid", HOSTILE);
-            series.series("hami_observe_vgpu_container_memory_allocated_bytes", hostileShare, t -> 16 * GIB)
+            series.series("hami_vgpu_memory_allocated_bytes", hostileShare, t -> 16 * GIB)
                     .series("hami_observe_container_info", Map.of("namespace", "ml", "pod", "h\"<b>",
                             "container_index", "0", "container", "c", "init", "false"), t -> 1)
                     .series("container_npu_used_memory", Map.of("vdie_id", HOSTILE, "id", "0",
@@ -152,8 +152,8 @@ class PrometheusExporterUsageTest {
             series.series("hami_gpu_memory_limit_bytes", template, t -> 64 * GIB);
             Map<String, String> templateShare = Map.of("namespace", "ml", "pod", "tmpl", "container_index", "0",
                     "node", "npu-c", "device_uuid", TEMPLATE);
-            series.series("hami_observe_vgpu_container_memory_allocated_bytes", templateShare, t -> 16 * GIB)
-                    .series("hami_observe_vgpu_container_core_allocated_ratio", templateShare, t -> 0)
+            series.series("hami_vgpu_memory_allocated_bytes", templateShare, t -> 16 * GIB)
+                    .series("hami_vgpu_core_allocated_ratio", templateShare, t -> 0)
                     .series("hami_observe_container_info", Map.of("namespace", "ml", "pod", "tmpl",
                             "container_index", "0", "container", "c", "init", "false"), t -> 1)
                     .series("hami_vgpu_memory_used_bytes", Map.of("namespace", "ml", "pod", "tmpl", "container", "c",

@@ -19,8 +19,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Usage grouped by workload across its history, against a real Prometheus (promtool-loaded): a
- * Deployment rolled out mid-window (new pod names), a CronJob's short Jobs, and a pod from an
- * exporter too old to name owners.
+ * Deployment rolled out mid-window (new pod names) across an upgrade of the scheduler role (the old
+ * pod named by {@code hami_observe_pod_owner} beside a container info series that names no owner,
+ * the new one by the owner labels of its info series alone), and a pod from an exporter too old to
+ * name owners.
  */
 class WorkloadHistoryTest {
     private static final double MIB = 1024 * 1024;
@@ -43,8 +45,12 @@ class WorkloadHistoryTest {
                             t -> 20)
                     .series("hami_observe_pod_owner", owner("ml", "serve-old", "Deployment", "serve"), start,
                             rollout - 60, t -> 1)
-                    .series("hami_observe_pod_owner", owner("ml", "serve-new", "Deployment", "serve"), rollout,
-                            t -> 1);
+                    .series("hami_observe_container_info", Map.of("namespace", "ml", "pod", "serve-old", "node",
+                            "node-a", "container_index", "0", "container", "server", "init", "false"), start,
+                            rollout - 60, t -> 1)
+                    .series("hami_observe_container_info", Map.of("namespace", "ml", "pod", "serve-new", "node",
+                            "node-a", "container_index", "0", "container", "server", "init", "false", "owner_kind",
+                            "Deployment", "owner_name", "serve"), rollout, t -> 1);
             // A bare pod whose exporter predates the owner series: its own workload.
             series.series("hami_vgpu_memory_used_bytes", use("ml", "debug", "shell"), start, t -> 500 * MIB);
         });

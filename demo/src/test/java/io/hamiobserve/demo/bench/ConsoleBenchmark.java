@@ -88,10 +88,12 @@ public final class ConsoleBenchmark {
             "hami_gpu_core_limit_ratio", "hami_gpu_core_allocated_ratio", "hami_observe_gpu_core_allocated_percent",
             "hami_host_gpu_memory_used_bytes", "hami_host_gpu_utilization_ratio", "hami_vgpu_memory_allocated_bytes", "hami_vgpu_core_allocated_ratio",
             "hami_vgpu_memory_used_bytes", "hami_container_device_utilization_ratio",
-            // Each pod's owner: the workload grouping and showback join on it every hour of the window.
-            "hami_observe_pod_owner",
-            // Each share's memory and cores and each card's health: showback integrates them every
-            // hour of the window (without them its shares had no history before the last hour).
+            // Each container's name and its pod's owner: the workload grouping and showback join on
+            // them every hour of the window.
+            "hami_observe_container_info",
+            // Each share's memory and cores (the detail where a pod has it, else HAMi's series above)
+            // and each card's health: showback integrates them every hour of the window (without
+            // them its shares had no history before the last hour).
             "hami_observe_vgpu_container_memory_allocated_bytes", "hami_observe_vgpu_container_core_allocated_ratio",
             "hami_observe_gpu_healthy");
 

@@ -8,7 +8,7 @@ import java.util.Objects;
  * card, at most its size at each step), in card-seconds; and beside them, the memory and cores it
  * held, in byte-seconds and percent-seconds (100 percent-seconds: one card's cores for a second).
  *
- * @param ownerKind the pod's top controller's kind ({@code hami_observe_pod_owner}), {@code Pod} without one
+ * @param ownerKind the pod's top controller's kind ({@code owner_kind} of {@code hami_observe_container_info}), {@code Pod} without one
  * @param ownerName its name, the pod's own without one
  * @param active    whether it used its card at all in the window's last {@link Funnel#ACTIVE} (the funnel's "active")
  */

@@ -10,7 +10,7 @@ import java.util.Objects;
  * ({@code ownerKind="Pod"}, {@code ownerName=<pod>}).
  *
  * @param cluster   the cluster label's value, empty when the series carry none
- * @param ownerKind the top controller's kind as the scheduler role's {@code hami_observe_pod_owner} names it
+ * @param ownerKind the top controller's kind as the scheduler role names it ({@code owner_kind} of {@code hami_observe_container_info})
  */
 public record WorkloadGroup(String cluster, String namespace, String ownerKind, String ownerName, String container)
         implements Comparable<WorkloadGroup> {

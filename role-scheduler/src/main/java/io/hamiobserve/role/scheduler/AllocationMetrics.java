@@ -119,8 +119,9 @@ public final class AllocationMetrics {
     // Additions of this project.
     static final MetricFamily CONTAINER_INFO = gauge("hami_observe_container_info",
             "Names the container behind a container_index, so allocation series join usage series "
-                    + "(which use the container name); value 1", "namespace", "node", "pod", "container_index",
-            "container", "init");
+                    + "(which use the container name), and its pod's top controller as an operator knows it "
+                    + "(owner_kind, owner_name: as hami_observe_pod_owner); value 1", "namespace", "node", "pod",
+            "container_index", "container", "init", "owner_kind", "owner_name");
     static final MetricFamily POD_OWNER = gauge("hami_observe_pod_owner",
             "The pod's top controller as an operator knows it (Deployment, StatefulSet, DaemonSet, CronJob, "
                     + "Rollout, an operator's kind; a ReplicaSet or Job with no controller above it; Pod for a pod "
@@ -137,13 +138,14 @@ public final class AllocationMetrics {
     static final MetricFamily UNREGISTERED_CARD_SHARES = gauge("hami_observe_unregistered_gpu_allocations",
             "Number of pod allocations on GPUs that no node registers");
     static final MetricFamily VGPU_CONTAINER_MEMORY = gauge("hami_observe_vgpu_container_memory_allocated_bytes",
-            "vGPU memory allocated to one container, by its position and name (HAMi v2.10's "
-                    + "hami_vgpu_memory_allocated_bytes holds the pod's effective use under container_index 0)",
+            "vGPU memory allocated to one container, by its position and name, in pods whose containers HAMi's "
+                    + "series cannot tell apart (elsewhere hami_vgpu_memory_allocated_bytes under container_index 0 "
+                    + "is the pod's one container's share)",
             "namespace", "node", "pod", "container_index", "container", "device_uuid");
     static final MetricFamily VGPU_CONTAINER_CORES = gauge("hami_observe_vgpu_container_core_allocated_ratio",
             "vGPU cores allocated to one container, by its position and name, in the unit of "
-                    + "hami_vgpu_core_allocated_ratio", "namespace", "node", "pod", "container_index", "container",
-            "device_uuid");
+                    + "hami_vgpu_core_allocated_ratio, in pods whose containers HAMi's series cannot tell apart",
+            "namespace", "node", "pod", "container_index", "container", "device_uuid");
     static final MetricFamily GPU_DEVICE_INFO = gauge("hami_observe_gpu_device_info",
             "The card's vendor (HAMi's device backend) and what its raw memory and core figures mean "
                     + "(memory_unit: mib, fixed_mib, percent_of_card, none; core_unit: percent, compute_units, "
@@ -198,12 +200,14 @@ public final class AllocationMetrics {
             .build();
 
     /**
-     * Families written only when asked ({@code --metric-opt-in-list}). None today:
-     * {@code hami_observe_pod_owner} (one series per pod, 12 MB of text at 100,000 pods) is what the
-     * console's and {@code rightsize}'s per-workload grouping and showback by workload join on, so it
-     * is written by default; the mechanism stays for detail only some users want.
+     * Families written only when asked ({@code --metric-opt-in-list}): {@code hami_observe_pod_owner}
+     * (one series per pod, 12 MB of text at 100,000 pods), whose owner labels every container's
+     * {@code hami_observe_container_info} carries too. The console's and {@code rightsize}'s
+     * per-workload grouping and showback by workload read the owner there (and from this family
+     * where a history or a user's setup has it), so it is left for rules and dashboards written
+     * against it.
      */
-    public static final Set<String> OPT_IN = Set.of();
+    public static final Set<String> OPT_IN = Set.of("hami_observe_pod_owner");
 
     /** What the endpoint writes unless told: everything but {@link #OPT_IN}. */
     public static final FamilySelection DEFAULT_SELECTION = FamilySelection.defaults(OPT_IN);
@@ -546,7 +550,9 @@ public final class AllocationMetrics {
                 cores.add(cores(use.cores(), use.uuid(), normalised), namespace, pod.node(), name, "0", use.uuid());
             }
         }
-        for (ContainerAllocation allocation : ContainerAllocation.of(pod)) {
+        List<ContainerAllocation> allocations = ContainerAllocation.of(pod);
+        boolean detail = !toldByPodSeries(allocations);
+        for (ContainerAllocation allocation : allocations) {
             String index = Integer.toString(allocation.container().index());
             String container = allocation.container().name();
             double share = cores(allocation.cores(), allocation.uuid(), normalised);
@@ -554,14 +560,42 @@ public final class AllocationMetrics {
                 memory.add(allocation.memoryBytes(), namespace, allocation.node(), name, index, allocation.uuid());
                 cores.add(share, namespace, allocation.node(), name, index, allocation.uuid());
             }
-            containerMemory.add(allocation.memoryBytes(), namespace, allocation.node(), name, index, container,
-                    allocation.uuid());
-            containerCores.add(share, namespace, allocation.node(), name, index, container, allocation.uuid());
+            if (detail) {
+                containerMemory.add(allocation.memoryBytes(), namespace, allocation.node(), name, index, container,
+                        allocation.uuid());
+                containerCores.add(share, namespace, allocation.node(), name, index, container, allocation.uuid());
+            }
             if (!container.isEmpty()) {
                 info.add(1, namespace, allocation.node(), name, index, container,
-                        Boolean.toString(allocation.container().init()));
+                        Boolean.toString(allocation.container().init()), owner.kind(), owner.name());
             }
         }
+    }
+
+    /**
+     * Whether HAMi's own pod series already say what the per-container detail would: the pod's every
+     * share is held by one named app container at position 0, so {@code hami_vgpu_*_allocated_*}
+     * under {@code container_index="0"} is that container's share on each card (HAMi v2.10's
+     * effective use of a pod with one container is that container's use), and
+     * {@code hami_observe_container_info} names it. Most pods are such pods: writing the detail only
+     * for the others keeps two series per container out of the exposition (42 MB of text at 100,000
+     * containers). Readers take the detail where it is and HAMi's series joined with the name
+     * elsewhere (the console's queries: docs/metrics.md "Per-container detail").
+     */
+    static boolean toldByPodSeries(List<ContainerAllocation> allocations) {
+        if (allocations.isEmpty()) {
+            return false;
+        }
+        var container = allocations.getFirst().container();
+        if (container.index() != 0 || container.init() || container.name().isEmpty()) {
+            return false;
+        }
+        for (ContainerAllocation allocation : allocations) {
+            if (!allocation.container().equals(container)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static void addQuotas(AllocationView view, Segments exposition) {

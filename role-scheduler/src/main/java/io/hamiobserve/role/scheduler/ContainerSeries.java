@@ -2,8 +2,10 @@ package io.hamiobserve.role.scheduler;
 
 /**
  * The form of HAMi's per-container allocation series, {@code hami_vgpu_memory_allocated_bytes}
- * and {@code hami_vgpu_core_allocated_ratio}. The per-container detail is always there under
- * {@code hami_observe_vgpu_container_*}, with the container's name.
+ * and {@code hami_vgpu_core_allocated_ratio}. In either form the per-container detail, with the
+ * container's name, is under {@code hami_observe_vgpu_container_*} for the pods whose containers
+ * HAMi's series cannot tell apart ({@link AllocationMetrics#toldByPodSeries}); for the others
+ * {@code hami_observe_container_info} names the one container behind HAMi's series.
  */
 public enum ContainerSeries {
     /**

@@ -2,6 +2,7 @@ package io.hamiobserve.role.scheduler;
 
 import io.hamiobserve.exposition.AllSegments;
 import io.hamiobserve.exposition.FamilyDecorator;
+import io.hamiobserve.domain.AllocationView.ContainerAllocation;
 import io.hamiobserve.domain.CardMode;
 import io.hamiobserve.domain.ContainerShares;
 import io.hamiobserve.domain.CoreUnit;
@@ -21,9 +22,11 @@ import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.Set;
 import java.util.TreeMap;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -87,11 +90,77 @@ class ContainerSeriesPropertyTest {
                         hami.put("zone", "vGPU");
                         detail.put(hami, value);
                     });
-            assertEquals(detail, series.getOrDefault("hami_vgpu_memory_allocated_bytes", Map.of()), "seed " + seed);
+            // Where a pod has the detail (HAMi's series cannot tell its containers apart) it is HAMi's
+            // v2.9 series with the container's name.
+            Map<Map<String, String>, Double> hami = new HashMap<>(series.getOrDefault("hami_vgpu_memory_allocated_bytes",
+                    Map.of()));
+            hami.keySet().removeIf(labels -> detail.keySet().stream().noneMatch(d -> samePod(d, labels)));
+            assertEquals(detail, hami, "seed " + seed);
             withInit += (int) detail.keySet().stream().filter(labels -> !labels.get("container_index").equals("0"))
                     .count();
         }
         assertTrue(withInit > 0, "the ledgers hold containers past position 0");
+    }
+
+    /**
+     * What a reader of shares takes (the console's ShareSeries): the detail where a pod has it, else
+     * HAMi's series joined with the name of the container at its position. It equals each container's
+     * own share of each card, in both forms, while the pods whose one container HAMi's series
+     * describe get no detail at all.
+     */
+    @Test
+    void aShareIsTheDetailWhereThePodHasItElseHamisSeriesNamedByTheInfo() {
+        int withoutDetail = 0;
+        int withDetail = 0;
+        for (ContainerSeries form : ContainerSeries.values()) {
+            for (long seed = 0; seed < 200; seed++) {
+                Ledger ledger = randomLedger(new Random(seed));
+                Map<String, Map<Map<String, String>, Double>> series = series(ledger, form);
+                Map<Map<String, String>, Double> hami = series.getOrDefault("hami_vgpu_memory_allocated_bytes", Map.of());
+                Map<Map<String, String>, Double> detail = series.getOrDefault(
+                        "hami_observe_vgpu_container_memory_allocated_bytes", Map.of());
+                Map<Map<String, String>, Double> info = series.getOrDefault("hami_observe_container_info", Map.of());
+                Map<List<String>, Double> read = new HashMap<>();
+                detail.forEach((labels, value) -> read.put(List.of(labels.get("namespace"), labels.get("pod"),
+                        labels.get("container_index"), labels.get("container"), labels.get("device_uuid")), value));
+                Map<List<String>, Integer> podsRead = new HashMap<>();
+                hami.forEach((labels, value) -> {
+                    if (detail.keySet().stream().anyMatch(d -> samePod(d, labels))) {
+                        return;
+                    }
+                    String index = labels.get("container_index");
+                    List<String> names = info.keySet().stream().filter(i -> samePod(i, labels)
+                            && i.get("container_index").equals(index)).map(i -> i.get("container")).distinct().toList();
+                    assertEquals(1, names.size(), "one container named at " + labels);
+                    read.put(List.of(labels.get("namespace"), labels.get("pod"), index, names.getFirst(),
+                            labels.get("device_uuid")), value);
+                    podsRead.merge(List.of(labels.get("namespace"), labels.get("pod")), 1, Integer::sum);
+                });
+                Map<List<String>, Double> own = new HashMap<>();
+                for (PodPlacement pod : ledger.view().pods()) {
+                    for (ContainerAllocation allocation : ContainerAllocation.of(pod)) {
+                        own.put(List.of(pod.pod().namespace(), pod.pod().name(),
+                                Integer.toString(allocation.container().index()), allocation.container().name(),
+                                allocation.uuid()), (double) allocation.memoryBytes());
+                    }
+                }
+                // The pods the exporter writes (a pod that no longer counts has no series at all).
+                Set<List<String>> written = new HashSet<>();
+                hami.keySet().forEach(labels -> written.add(List.of(labels.get("namespace"), labels.get("pod"))));
+                detail.keySet().forEach(labels -> written.add(List.of(labels.get("namespace"), labels.get("pod"))));
+                own.keySet().removeIf(key -> !written.contains(key.subList(0, 2)));
+                assertEquals(own, read, form + ", seed " + seed);
+                withoutDetail += podsRead.size();
+                withDetail += (int) detail.keySet().stream().map(l -> List.of(l.get("namespace"), l.get("pod")))
+                        .distinct().count();
+            }
+        }
+        assertTrue(withoutDetail > 100, "pods told by HAMi's series alone: " + withoutDetail);
+        assertTrue(withDetail > 100, "pods with the detail: " + withDetail);
+    }
+
+    private static boolean samePod(Map<String, String> a, Map<String, String> b) {
+        return a.get("namespace").equals(b.get("namespace")) && a.get("pod").equals(b.get("pod"));
     }
 
     private static Map<String, Double> byCard(Map<Map<String, String>, Double> series) {

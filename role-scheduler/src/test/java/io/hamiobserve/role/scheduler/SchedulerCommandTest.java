@@ -120,18 +120,20 @@ class SchedulerCommandTest {
     }
 
     @Test
-    void podOwnersAreWrittenByDefaultAndFamiliesAreChosenByAllowOrDenyListAsKubeStateMetricsDoes() {
+    void podOwnersAreOnTheContainerInfoByDefaultTheirOwnFamilyOptInAndFamiliesAreChosenAsKubeStateMetricsDoes() {
         String snapshot = SNAPSHOT.toString();
         var defaults = run("scheduler", "--once", "--snapshot", snapshot);
         assertEquals(0, defaults.exit(), defaults.err());
-        assertTrue(defaults.out().contains("# TYPE hami_observe_pod_owner gauge"), defaults.out());
-        assertTrue(defaults.out().contains("hami_observe_pod_owner{"), defaults.out());
-        assertTrue(defaults.out().contains("hami_observe_container_info{"), defaults.out());
+        assertFalse(defaults.out().contains("# TYPE hami_observe_pod_owner")
+                || defaults.out().contains("hami_observe_pod_owner{"), defaults.out());
+        assertTrue(defaults.out().lines().anyMatch(line -> line.startsWith("hami_observe_container_info{")
+                && line.contains("owner_kind=\"") && line.contains("owner_name=\"")), defaults.out());
 
-        var withoutOwners = run("scheduler", "--once", "--snapshot", snapshot, "--metric-denylist",
+        var withOwners = run("scheduler", "--once", "--snapshot", snapshot, "--metric-opt-in-list",
                 "hami_observe_pod_owner");
-        assertEquals(0, withoutOwners.exit(), withoutOwners.err());
-        assertFalse(withoutOwners.out().contains("hami_observe_pod_owner"), withoutOwners.out());
+        assertEquals(0, withOwners.exit(), withOwners.err());
+        assertTrue(withOwners.out().contains("# TYPE hami_observe_pod_owner gauge"), withOwners.out());
+        assertTrue(withOwners.out().contains("hami_observe_pod_owner{"), withOwners.out());
 
         var denied = run("scheduler", "--once", "--snapshot", snapshot, "--metric-denylist",
                 "hami_observe_vgpu_container_.*,hami_gpu_shared_count");

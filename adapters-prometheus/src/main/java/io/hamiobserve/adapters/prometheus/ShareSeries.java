@@ -1,0 +1,75 @@
+package io.hamiobserve.adapters.prometheus;
+
+/**
+ * Each container's share of a card, in PromQL, from what the scheduler role writes.
+ *
+ * <p>The role writes the per-container detail ({@code hami_observe_vgpu_container_*}) only for pods
+ * whose containers HAMi's own pod series cannot tell apart (several containers holding cards, an
+ * init container, a container not first). For every other pod HAMi's series
+ * ({@code hami_vgpu_memory_allocated_bytes}, {@code hami_vgpu_core_allocated_ratio}, under
+ * {@code container_index="0"}) are that one container's share, and {@code hami_observe_container_info}
+ * names the container. A share is therefore the detail where a pod has it, else HAMi's series: the
+ * one expression every query of a share reads, written here once.
+ *
+ * <p>A history written before the detail was narrowed holds the detail for every pod, and reads the
+ * same: where the detail is there it wins.
+ */
+final class ShareSeries {
+    private ShareSeries() {
+    }
+
+    private static final String INFO = "hami_observe_container_info";
+
+    /** A figure of a share: HAMi's pod series and the detail series that holds it per container. */
+    enum Figure {
+        MEMORY("hami_vgpu_memory_allocated_bytes", "hami_observe_vgpu_container_memory_allocated_bytes"),
+        CORES("hami_vgpu_core_allocated_ratio", "hami_observe_vgpu_container_core_allocated_ratio");
+
+        private final String pod;
+        private final String detail;
+
+        Figure(String pod, String detail) {
+            this.pod = pod;
+            this.detail = detail;
+        }
+    }
+
+    /**
+     * Every share's series with its {@code namespace}, {@code pod}, {@code container_index},
+     * {@code node} and {@code device_uuid} (and {@code container} where the detail holds it): for
+     * callers that group by the container's position and name it apart.
+     *
+     * @param cluster  the label that tells clusters apart (or a placeholder for it)
+     * @param where    matchers on both series (node, card, namespace, pod, position), without braces
+     * @param podWhere matchers that pick the pods (never a position: a pod with the detail has it
+     *                 for its other containers too), without braces
+     * @param lookback a range such as {@code 5m} to read each series as last seen within it, or
+     *                 {@code null} for the instant's value
+     */
+    static String byPosition(Figure figure, String cluster, String where, String podWhere, String lookback) {
+        return "(" + read(figure.detail, where, lookback) + " or (" + read(figure.pod, where, lookback)
+                + " unless on (" + prefix(cluster) + "namespace, pod) " + read(figure.detail, podWhere, lookback) + "))";
+    }
+
+    /**
+     * Every share's series with its container's name ({@code container}) as well: HAMi's series
+     * joined with the name of the container at their position. For fleet-wide reads that meet the
+     * node role's series, which name containers.
+     */
+    static String named(Figure figure, String cluster, String lookback) {
+        String pods = prefix(cluster) + "namespace, pod";
+        return "(" + read(figure.detail, "", lookback) + " or ((" + read(figure.pod, "", lookback) + " unless on ("
+                + pods + ") " + read(figure.detail, "", lookback) + ") * on (" + pods + ", container_index)"
+                + " group_left (container) max by (" + pods + ", container_index, container) ("
+                + read(INFO, "", lookback) + ")))";
+    }
+
+    private static String read(String metric, String matchers, String lookback) {
+        String selector = matchers.isEmpty() ? metric : metric + "{" + matchers + "}";
+        return lookback == null ? selector : "last_over_time(" + selector + "[" + lookback + "])";
+    }
+
+    private static String prefix(String cluster) {
+        return cluster.isEmpty() ? "" : cluster + ", ";
+    }
+}
