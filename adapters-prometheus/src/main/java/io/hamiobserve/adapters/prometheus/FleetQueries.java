@@ -319,11 +319,28 @@ final class FleetQueries {
      * apart by a label ({@code fraction}, which no share series carries), so each fraction is
      * evaluated once: PromQL shares no subexpression, and a comparison that keeps one or the other
      * names each twice (at 10,000 shares, showback's "used" evaluated the memory join four times).
+     * The size is computed by the share's position and named once (ShareSeries.named), not each
+     * fraction: the join with the containers' names is what a share costs most.
+     *
+     * @param cluster  the cluster label, or empty where the figure keeps none
+     * @param lookback as {@link ShareSeries#byPosition}
      */
-    private static String shareSize(String memory, String cores, String registered, String card, String share) {
+    private static String shareSize(String cluster, String lookback, String registered, String card, String share) {
+        return "max by (" + share + ") " + ShareSeries.named(shareSizeByPosition(cluster, lookback, registered, card),
+                cluster, lookback);
+    }
+
+    /** Each share's size by its position ({@link #shareSize} before it is named): where no name is needed. */
+    private static String shareSizeByPosition(String cluster, String lookback, String registered, String card) {
+        String position = (cluster.isEmpty() ? "" : cluster + ", ") + "namespace, pod, container_index, node, device_uuid";
+        String memory = "max by (" + position + ") " + ShareSeries.byPosition(ShareSeries.Figure.MEMORY, cluster, "",
+                "", lookback);
+        String cores = "max by (" + position + ") " + ShareSeries.byPosition(ShareSeries.Figure.CORES, cluster, "",
+                "", lookback);
         String memoryFraction = "clamp_max(" + memory + " / on (" + card + ") group_left " + registered + ", 1)";
         String coreFraction = "clamp_max(" + cores + " / 100, 1)";
-        return "max by (" + share + ") (label_replace(" + memoryFraction + ", \"fraction\", \"memory\", \"\", \"\")"
+        return "max by (" + position + ") (label_replace(" + memoryFraction
+                + ", \"fraction\", \"memory\", \"\", \"\")"
                 + " or label_replace(" + coreFraction + ", \"fraction\", \"cores\", \"\", \"\"))";
     }
 
@@ -342,7 +359,7 @@ final class FleetQueries {
                 RecordingRules.LOOKBACK);
         String cores = "max by (" + share + ") " + ShareSeries.named(ShareSeries.Figure.CORES, cluster,
                 RecordingRules.LOOKBACK);
-        String size = shareSize(memory, cores, registered, card, share);
+        String size = shareSize(cluster, RecordingRules.LOOKBACK, registered, card, share);
         String utilisation = "(max by (" + share + ") (last_over_time(hami_container_device_utilization_ratio"
                 + lookback + ")) / 100)";
         // The smaller of its utilisation and its size where it has both, the size named once (the
@@ -429,15 +446,15 @@ final class FleetQueries {
 
     /** Each share's size in cards at an instant ({@link #shareSize}), from the series at that instant. */
     private static String funnelShareSize() {
-        return shareSize("max by (" + FUNNEL_SHARE + ") " + ShareSeries.named(ShareSeries.Figure.MEMORY, "", null),
-                "max by (" + FUNNEL_SHARE + ") " + ShareSeries.named(ShareSeries.Figure.CORES, "", null),
-                FUNNEL_REGISTERED, FUNNEL_CARD, FUNNEL_SHARE);
+        return shareSize("", null, FUNNEL_REGISTERED, FUNNEL_CARD, FUNNEL_SHARE);
     }
 
     static final Template FUNNEL_TOTAL = new Template("trend_funnel_total",
             "count(" + FUNNEL_REGISTERED + " unless on (" + FUNNEL_CARD + ") (max by (" + FUNNEL_CARD
                     + ") (hami_observe_gpu_healthy) == 0))");
-    static final Template FUNNEL_ALLOCATED = new Template("trend_funnel_allocated", "sum(" + funnelShareSize() + ")");
+    // The sum of every share's size needs no container's name: by position, without the join.
+    static final Template FUNNEL_ALLOCATED = new Template("trend_funnel_allocated", "sum("
+            + shareSizeByPosition("", null, FUNNEL_REGISTERED, FUNNEL_CARD) + ")");
     static final Template FUNNEL_ACTIVE = new Template("trend_funnel_active", "sum(" + funnelShareSize()
             + " and on (" + FUNNEL_SHARE + ") (max by (" + FUNNEL_SHARE
             + ") (max_over_time(hami_container_device_utilization_ratio[15m])) > 0))");

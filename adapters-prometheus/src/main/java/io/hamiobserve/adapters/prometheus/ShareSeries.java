@@ -52,16 +52,27 @@ final class ShareSeries {
     }
 
     /**
-     * Every share's series with its container's name ({@code container}) as well: HAMi's series
-     * joined with the name of the container at their position. For fleet-wide reads that meet the
+     * Every share's figure with its container's name ({@code container}) as well: the figure by
+     * position, named ({@link #named(String, String, String)}). For fleet-wide reads that meet the
      * node role's series, which name containers.
      */
     static String named(Figure figure, String cluster, String lookback) {
-        String pods = prefix(cluster) + "namespace, pod";
-        return "(" + read(figure.detail, "", lookback) + " or ((" + read(figure.pod, "", lookback) + " unless on ("
-                + pods + ") " + read(figure.detail, "", lookback) + ") * on (" + pods + ", container_index)"
-                + " group_left (container) max by (" + pods + ", container_index, container) ("
-                + read(INFO, "", lookback) + ")))";
+        return named(byPosition(figure, cluster, "", "", lookback), cluster, lookback);
+    }
+
+    /**
+     * {@code byPosition}, an expression with the labels of a share's position ({@code namespace},
+     * {@code pod}, {@code container_index}, {@code cluster}), joined with the name of the container
+     * there: from its info series, or from the detail itself (which names it even where no info
+     * series does; {@code group}: each name valued 1, whatever the detail's value). Joined once, on
+     * a figure computed by position: a share's size, from its memory and its cores, pays for one
+     * join, not two (the join of every share with the names is most of what a rule over every
+     * share costs).
+     */
+    static String named(String byPosition, String cluster, String lookback) {
+        String position = prefix(cluster) + "namespace, pod, container_index";
+        return "(" + byPosition + " * on (" + position + ") group_left (container) group by (" + position
+                + ", container) (" + read(INFO, "", lookback) + " or " + read(Figure.MEMORY.detail, "", lookback) + "))";
     }
 
     private static String read(String metric, String matchers, String lookback) {
