@@ -332,7 +332,7 @@ final class FleetQueries {
 
     /** Each share's size by its position ({@link #shareSize} before it is named): where no name is needed. */
     private static String shareSizeByPosition(String cluster, String lookback, String registered, String card) {
-        String position = (cluster.isEmpty() ? "" : cluster + ", ") + "namespace, pod, container_index, node, device_uuid";
+        String position = ShareSeries.position(cluster);
         String memory = "max by (" + position + ") " + ShareSeries.byPosition(ShareSeries.Figure.MEMORY, cluster, "",
                 "", lookback);
         String cores = "max by (" + position + ") " + ShareSeries.byPosition(ShareSeries.Figure.CORES, cluster, "",

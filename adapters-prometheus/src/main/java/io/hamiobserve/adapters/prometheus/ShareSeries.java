@@ -64,15 +64,26 @@ final class ShareSeries {
      * {@code byPosition}, an expression with the labels of a share's position ({@code namespace},
      * {@code pod}, {@code container_index}, {@code cluster}), joined with the name of the container
      * there: from its info series, or from the detail itself (which names it even where no info
-     * series does; {@code group}: each name valued 1, whatever the detail's value). Joined once, on
-     * a figure computed by position: a share's size, from its memory and its cores, pays for one
-     * join, not two (the join of every share with the names is most of what a rule over every
-     * share costs).
+     * series does). Joined once, on a figure computed by position: a share's size, from its memory
+     * and its cores, pays for one join, not two (the join of every share with the names is most of
+     * what a rule over every share costs).
+     *
+     * <p>One name a position, whatever the engine holds: {@code group} values each name 1 (never
+     * the detail's bytes), and {@code topk by (position) (1, ...)} keeps one where two are seen in
+     * the lookback (a StatefulSet's pod recreated under its name with a container renamed, series
+     * written by hand): two would make the join fail ("duplicate series") for every share of the
+     * fleet, a page or a rule's whole run. A detail without a name names nothing.
      */
     static String named(String byPosition, String cluster, String lookback) {
         String position = prefix(cluster) + "namespace, pod, container_index";
-        return "(" + byPosition + " * on (" + position + ") group_left (container) group by (" + position
-                + ", container) (" + read(INFO, "", lookback) + " or " + read(Figure.MEMORY.detail, "", lookback) + "))";
+        return "(" + byPosition + " * on (" + position + ") group_left (container) topk by (" + position
+                + ") (1, group by (" + position + ", container) (" + read(INFO, "", lookback) + " or "
+                + read(Figure.MEMORY.detail, "container!=\"\"", lookback) + ")))";
+    }
+
+    /** The labels of a share's position on its card, the cluster's first where there is one. */
+    static String position(String cluster) {
+        return prefix(cluster) + "namespace, pod, container_index, node, device_uuid";
     }
 
     private static String read(String metric, String matchers, String lookback) {
