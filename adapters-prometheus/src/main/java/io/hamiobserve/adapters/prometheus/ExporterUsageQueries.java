@@ -267,6 +267,7 @@ final class ExporterUsageQueries {
         // them (the allocation is the longest part of a query: once per term, five exporters'
         // worth passed 16 KiB), in the place of the first of them.
         List<String> ofAllocation = new ArrayList<>();
+        int ofAllocationAt = -1;
         for (UsageExporterMapping mapping : mappings.values()) {
             for (UsageSeries series : mapping.series()) {
                 if (series.kind() == kind && (!ownOnly || series.meaning().isEmpty())
@@ -274,9 +275,7 @@ final class ExporterUsageQueries {
                     String term = "(" + term(mapping.name(), series, range, series.cardLabel().isEmpty() ? "" : uuid,
                             scaled) + ")";
                     if (scaled && series.percentOfAllocation()) {
-                        if (ofAllocation.isEmpty()) {
-                            terms.add(null);
-                        }
+                        ofAllocationAt = ofAllocation.isEmpty() ? terms.size() : ofAllocationAt;
                         ofAllocation.add(term);
                     } else {
                         terms.add(term);
@@ -285,7 +284,7 @@ final class ExporterUsageQueries {
             }
         }
         if (!ofAllocation.isEmpty()) {
-            terms.set(terms.indexOf(null), "((" + String.join(" or ", ofAllocation) + ") / 100 * on (" + SHARE
+            terms.add(ofAllocationAt, "((" + String.join(" or ", ofAllocation) + ") / 100 * on (" + SHARE
                     + ") group_left " + allocation(allocationLookback) + ")");
         }
         return terms.isEmpty() ? Optional.empty()
