@@ -72,7 +72,9 @@ final class ShareSeries {
      * the detail's bytes), and {@code topk by (position) (1, ...)} keeps one where two are seen in
      * the lookback (a StatefulSet's pod recreated under its name with a container renamed, series
      * written by hand): two would make the join fail ("duplicate series") for every share of the
-     * fleet, a page or a rule's whole run. A detail without a name names nothing.
+     * fleet, a page or a rule's whole run. Which of the two it keeps is the engine's choice (topk
+     * among equal values), so an integral over the minutes where both are seen may split between
+     * them; each minute is counted once. A detail without a name names nothing.
      */
     static String named(String byPosition, String cluster, String lookback) {
         String position = prefix(cluster) + "namespace, pod, container_index";
