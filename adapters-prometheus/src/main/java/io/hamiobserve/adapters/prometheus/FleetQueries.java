@@ -238,15 +238,29 @@ final class FleetQueries {
     }
 
     /**
-     * One figure integrated over a window: {@code atEachStep} (grouped by {@code by}) summed at each
-     * step times the step. The hourly rule group {@code hami-observe-console-showback} records the
-     * same integral of each hour, at one-minute steps, as {@code record}; {@link #recorded} reads
-     * those hours and the minutes at the window's ends that no whole record holds.
+     * One figure integrated over a window: {@code atEachStep} (grouped by {@code by}, or by a
+     * share's position where {@code naming} names it) summed at each step times the step. The
+     * hourly rule group {@code hami-observe-console-showback} records the same integral of each
+     * hour, at one-minute steps, as {@code record}; {@link #recorded} reads those hours and the
+     * minutes at the window's ends that no whole record holds.
+     *
+     * <p>A share's allocation needs no name at each step: it is integrated by the share's position
+     * and named once, at the end ({@link Naming}), so the join with the containers' names is made
+     * once per integral instead of once per step (sixty times an hour). A position whose container
+     * was renamed within the integral is counted under one of its names for the whole of it.
      */
-    record Integral(String name, String record, String by, String atEachStep) {
-        /** From the raw series over the whole window. */
+    record Integral(String name, String record, String by, String atEachStep, Naming naming) {
+        Integral(String name, String record, String by, String atEachStep) {
+            this(name, record, by, atEachStep, Naming.NONE);
+        }
+
+        /**
+         * From the raw series over the whole window; a share's names looked up over the window and
+         * the lookback before it ({@code namesWindow}), where its first step reads.
+         */
         Template raw() {
-            return new Template(name, "sum_over_time(" + atEachStep + "[${window}:${step}]) * ${stepSeconds}");
+            return new Template(name, naming.named("sum_over_time(" + atEachStep + "[${window}:${step}]) * ${stepSeconds}",
+                    "${namesWindow}"));
         }
 
         /**
@@ -254,7 +268,8 @@ final class FleetQueries {
          * than an hour: consecutive evaluations count no minute twice), one step a minute.
          */
         String rule() {
-            return "sum_over_time(" + atEachStep + "[" + RecordingRules.HOUR_LESS_A_MILLISECOND + ":1m]) * 60";
+            return naming.named("sum_over_time(" + atEachStep + "[" + RecordingRules.HOUR_LESS_A_MILLISECOND
+                    + ":1m]) * 60", RecordingRules.HOUR_AND_LOOKBACK);
         }
 
         /**
@@ -278,10 +293,11 @@ final class FleetQueries {
                         .append(" * ${headFraction}, \"part\", \"head\", \"\", \"\")");
             }
             switch (tail) {
-                case INSTANT -> parts.append(" or label_replace((").append(atEachStep)
-                        .append(") * ${tailSeconds}, \"part\", \"tail\", \"\", \"\")");
-                case STEPS -> parts.append(" or label_replace(sum_over_time(").append(atEachStep)
-                        .append("[${tailMs}ms:${tailStepMs}ms]) * ${tailStepSeconds}, \"part\", \"tail\", \"\", \"\")");
+                case INSTANT -> parts.append(" or label_replace(").append(naming.named("(" + atEachStep
+                        + ") * ${tailSeconds}", RecordingRules.LOOKBACK)).append(", \"part\", \"tail\", \"\", \"\")");
+                case STEPS -> parts.append(" or label_replace(").append(naming.named("sum_over_time(" + atEachStep
+                        + "[${tailMs}ms:${tailStepMs}ms]) * ${tailStepSeconds}", "${tailNamesMs}ms"))
+                        .append(", \"part\", \"tail\", \"\", \"\")");
                 case RECORDED -> parts.append(" or label_replace(last_over_time(").append(record)
                         .append("[" + RecordingRules.HOUR_LESS_A_MILLISECOND + "]) * ${tailFraction}, ")
                         .append("\"part\", \"tail\", \"\", \"\")");
@@ -290,6 +306,19 @@ final class FleetQueries {
             }
             return new Template(name, "sum by (" + by + ") (" + parts + ")");
         }
+    }
+
+    /**
+     * How an integral by a share's position gets its container's name once integrated: the
+     * integral and the range over which the names are looked up, to the expression grouped by
+     * the share.
+     */
+    @FunctionalInterface
+    interface Naming {
+        /** For figures that carry their labels at each step (cards, and a share's use, named by the node role). */
+        Naming NONE = (integral, namesRange) -> integral;
+
+        String named(String integral, String namesRange);
     }
 
     /**
@@ -355,10 +384,13 @@ final class FleetQueries {
         String healthy = "(" + registered + " unless on (" + card + ") (max by (" + card
                 + ") (last_over_time(hami_observe_gpu_healthy" + lookback + ")) == 0))";
         String unavailable = "(" + seen + " unless on (" + card + ") " + healthy + ")";
-        String memory = "max by (" + share + ") " + ShareSeries.named(ShareSeries.Figure.MEMORY, cluster,
-                RecordingRules.LOOKBACK);
-        String cores = "max by (" + share + ") " + ShareSeries.named(ShareSeries.Figure.CORES, cluster,
-                RecordingRules.LOOKBACK);
+        String position = ShareSeries.position(cluster);
+        String memory = "max by (" + position + ") " + ShareSeries.byPosition(ShareSeries.Figure.MEMORY, cluster, "",
+                "", RecordingRules.LOOKBACK);
+        String cores = "max by (" + position + ") " + ShareSeries.byPosition(ShareSeries.Figure.CORES, cluster, "",
+                "", RecordingRules.LOOKBACK);
+        Naming named = (integral, namesRange) -> "max by (" + share + ") " + ShareSeries.named(integral, cluster,
+                namesRange);
         String size = shareSize(cluster, RecordingRules.LOOKBACK, registered, card, share);
         String utilisation = "(max by (" + share + ") (last_over_time(hami_container_device_utilization_ratio"
                 + lookback + ")) / 100)";
@@ -376,10 +408,13 @@ final class FleetQueries {
                 new Template("card_models", "max by (" + card + ", device_type) (max_over_time("
                         + RecordingRules.CARD_MODEL_HOURLY + "[${window}])) or max by (" + card
                         + ", device_type) (last_over_time(hami_gpu_memory_limit_bytes[1h]))"),
-                new Integral("share_card_seconds_allocated", RecordingRules.SHARE_CARD_SECONDS_ALLOCATED, share, size),
+                new Integral("share_card_seconds_allocated", RecordingRules.SHARE_CARD_SECONDS_ALLOCATED, share,
+                        shareSizeByPosition(cluster, RecordingRules.LOOKBACK, registered, card), named),
                 new Integral("share_card_seconds_used", RecordingRules.SHARE_CARD_SECONDS_USED, share, used),
-                new Integral("share_memory_byte_seconds", RecordingRules.SHARE_MEMORY_BYTE_SECONDS, share, "(" + memory + ")"),
-                new Integral("share_core_percent_seconds", RecordingRules.SHARE_CORE_PERCENT_SECONDS, share, "(" + cores + ")"),
+                new Integral("share_memory_byte_seconds", RecordingRules.SHARE_MEMORY_BYTE_SECONDS, share,
+                        "(" + memory + ")", named),
+                new Integral("share_core_percent_seconds", RecordingRules.SHARE_CORE_PERCENT_SECONDS, share,
+                        "(" + cores + ")", named),
                 // The funnel's "active": any use in the window's last 15 minutes (Funnel.ACTIVE).
                 new Template("share_active", "max by (" + share + ") (max_over_time("
                         + "hami_container_device_utilization_ratio[15m])) > 0"));
