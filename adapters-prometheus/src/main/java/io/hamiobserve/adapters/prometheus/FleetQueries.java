@@ -254,13 +254,10 @@ final class FleetQueries {
             this(name, record, by, atEachStep, Naming.NONE);
         }
 
-        /**
-         * From the raw series over the whole window; a share's names looked up over the window and
-         * the lookback before it ({@code namesWindow}), where its first step reads.
-         */
+        /** From the raw series over the whole window. */
         Template raw() {
             return new Template(name, naming.named("sum_over_time(" + atEachStep + "[${window}:${step}]) * ${stepSeconds}",
-                    "${namesWindow}"));
+                    "${window}:${step}"));
         }
 
         /**
@@ -268,8 +265,8 @@ final class FleetQueries {
          * than an hour: consecutive evaluations count no minute twice), one step a minute.
          */
         String rule() {
-            return naming.named("sum_over_time(" + atEachStep + "[" + RecordingRules.HOUR_LESS_A_MILLISECOND
-                    + ":1m]) * 60", RecordingRules.HOUR_AND_LOOKBACK);
+            String steps = RecordingRules.HOUR_LESS_A_MILLISECOND + ":1m";
+            return naming.named("sum_over_time(" + atEachStep + "[" + steps + "]) * 60", steps);
         }
 
         /**
@@ -294,9 +291,9 @@ final class FleetQueries {
             }
             switch (tail) {
                 case INSTANT -> parts.append(" or label_replace(").append(naming.named("(" + atEachStep
-                        + ") * ${tailSeconds}", RecordingRules.LOOKBACK)).append(", \"part\", \"tail\", \"\", \"\")");
+                        + ") * ${tailSeconds}", null)).append(", \"part\", \"tail\", \"\", \"\")");
                 case STEPS -> parts.append(" or label_replace(").append(naming.named("sum_over_time(" + atEachStep
-                        + "[${tailMs}ms:${tailStepMs}ms]) * ${tailStepSeconds}", "${tailNamesMs}ms"))
+                        + "[${tailMs}ms:${tailStepMs}ms]) * ${tailStepSeconds}", "${tailMs}ms:${tailStepMs}ms"))
                         .append(", \"part\", \"tail\", \"\", \"\")");
                 case RECORDED -> parts.append(" or label_replace(last_over_time(").append(record)
                         .append("[" + RecordingRules.HOUR_LESS_A_MILLISECOND + "]) * ${tailFraction}, ")
@@ -310,15 +307,15 @@ final class FleetQueries {
 
     /**
      * How an integral by a share's position gets its container's name once integrated: the
-     * integral and the range over which the names are looked up, to the expression grouped by
-     * the share.
+     * integral and its subquery's steps ({@code range:step}, or {@code null} for an instant), at
+     * which the names are read too, to the expression grouped by the share.
      */
     @FunctionalInterface
     interface Naming {
         /** For figures that carry their labels at each step (cards, and a share's use, named by the node role). */
-        Naming NONE = (integral, namesRange) -> integral;
+        Naming NONE = (integral, steps) -> integral;
 
-        String named(String integral, String namesRange);
+        String named(String integral, String steps);
     }
 
     /**
@@ -389,8 +386,8 @@ final class FleetQueries {
                 "", RecordingRules.LOOKBACK);
         String cores = "max by (" + position + ") " + ShareSeries.byPosition(ShareSeries.Figure.CORES, cluster, "",
                 "", RecordingRules.LOOKBACK);
-        Naming named = (integral, namesRange) -> "max by (" + share + ") " + ShareSeries.named(integral, cluster,
-                namesRange);
+        Naming named = (integral, steps) -> "max by (" + share + ") " + ShareSeries.namedAtSteps(integral, cluster,
+                RecordingRules.LOOKBACK, steps);
         String size = shareSize(cluster, RecordingRules.LOOKBACK, registered, card, share);
         String utilisation = "(max by (" + share + ") (last_over_time(hami_container_device_utilization_ratio"
                 + lookback + ")) / 100)";

@@ -686,8 +686,7 @@ public final class PrometheusFleetHistory implements FleetHistory {
         probeOnce();
         Duration window = Duration.ofSeconds(Math.max(60, Duration.between(from, to).toSeconds() / 60 * 60));
         Duration step = Showback.step(window);
-        Map<String, Object> values = Map.of("window", window, "step", step, "stepSeconds", step.toSeconds(),
-                "namesWindow", window.plus(RecordingRules.LOOKBACK_SPAN));
+        Map<String, Object> values = Map.of("window", window, "step", step, "stepSeconds", step.toSeconds());
         CardHourQueries queries = FleetQueries.cardHours(clusterLabel);
         Batch batch = new Batch(to);
         Optional<Instant> lastRun = showbackLastRun(to, window);
@@ -814,8 +813,7 @@ public final class PrometheusFleetHistory implements FleetHistory {
         long tailStepMs = Math.max(1, Math.min(tail, Showback.step(window).toMillis()));
         Map<String, Object> parts = Map.of("recordedMs", hours * 3_600_000 - 1, "recordedOffsetMs", askedAt - last,
                 "headOffsetMs", askedAt - recordedFrom, "headFraction", head / 3_600_000.0,
-                "tailMs", Math.max(1, tail - 1), "tailNamesMs", Math.max(1, tail - 1) + RecordingRules.LOOKBACK_SPAN.toMillis(),
-                "tailStepMs", tailStepMs, "tailStepSeconds", tailStepMs / 1000.0,
+                "tailMs", Math.max(1, tail - 1), "tailStepMs", tailStepMs, "tailStepSeconds", tailStepMs / 1000.0,
                 "tailSeconds", tail / 1000.0, "tailFraction", tail / 3_600_000.0);
         FleetQueries.Tail ends = tail <= 0 ? FleetQueries.Tail.NONE
                 : nextRun.isPresent() ? FleetQueries.Tail.RECORDED

@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 
 /**
  * The console's recording rules: the series they record and the expressions they record, which
@@ -78,16 +77,7 @@ final class RecordingRules {
     }
 
     /** The lookback written into subqueries: Prometheus's default, stated so every engine uses it. */
-    static final Duration LOOKBACK_SPAN = Duration.ofMinutes(5);
-
-    /** {@link #LOOKBACK_SPAN} as PromQL writes it. */
-    static final String LOOKBACK = LOOKBACK_SPAN.toMinutes() + "m";
-
-    /**
-     * An hour and the lookback before it, less a millisecond: over what an hourly rule finds the
-     * names of the shares its minutes read (the first minute reads five minutes back).
-     */
-    static final String HOUR_AND_LOOKBACK = "64m59s999ms";
+    static final String LOOKBACK = "5m";
 
     /** The rule file's text. */
     static String file() {

@@ -73,14 +73,28 @@ final class ShareSeries {
      * the lookback (a StatefulSet's pod recreated under its name with a container renamed, series
      * written by hand): two would make the join fail ("duplicate series") for every share of the
      * fleet, a page or a rule's whole run. Which of the two it keeps is the engine's choice (topk
-     * among equal values), so an integral over the minutes where both are seen may split between
-     * them; each minute is counted once. A detail without a name names nothing.
+     * among equal values), so an integral named at each step over the minutes where both are seen
+     * may split between them; each minute is counted once. A detail without a name names nothing.
      */
     static String named(String byPosition, String cluster, String lookback) {
+        return namedAtSteps(byPosition, cluster, lookback, null);
+    }
+
+    /**
+     * {@link #named(String, String, String)} for an integral by position over a subquery's steps
+     * ({@code steps}, the subquery's {@code range:step}; {@code null} for an instant): the names
+     * are those read at any of the same steps, each with {@code lookback}, so every position the
+     * integral read has one, and the steps' cost of reading them is paid without a join at each.
+     */
+    static String namedAtSteps(String byPosition, String cluster, String lookback, String steps) {
         String position = prefix(cluster) + "namespace, pod, container_index";
         return "(" + byPosition + " * on (" + position + ") group_left (container) topk by (" + position
-                + ") (1, group by (" + position + ", container) (" + read(INFO, "", lookback) + " or "
-                + read(Figure.MEMORY.detail, "container!=\"\"", lookback) + ")))";
+                + ") (1, group by (" + position + ", container) (" + atSteps(read(INFO, "", lookback), steps)
+                + " or " + atSteps(read(Figure.MEMORY.detail, "container!=\"\"", lookback), steps) + ")))";
+    }
+
+    private static String atSteps(String read, String steps) {
+        return steps == null ? read : "last_over_time(" + read + "[" + steps + "])";
     }
 
     /** The labels of a share's position on its card, the cluster's first where there is one. */

@@ -77,8 +77,7 @@ class ReplicatedSchedulerTest {
             FleetQueries.Integral memory = FleetQueries.cardHours(RecordingRules.CLUSTER_LABEL).memory();
             assertTrue(memory.rule().contains(memory.atEachStep()), "the rule records the same expression");
             double once = only(api, memory.raw()
-                    .bind(Map.of("window", Duration.ofSeconds(2), "step", Duration.ofSeconds(1), "stepSeconds", 1,
-                            "namesWindow", Duration.ofSeconds(2).plus(RecordingRules.LOOKBACK_SPAN))),
+                    .bind(Map.of("window", Duration.ofSeconds(2), "step", Duration.ofSeconds(1), "stepSeconds", 1)),
                     at, "llm");
             double twice = only(api, new PromQl.Template("undeduplicated",
                     "sum_over_time((sum by (pod) (hami_observe_vgpu_container_memory_allocated_bytes))[2s:1s])").plain(),

@@ -83,8 +83,7 @@ class ShareNamesTest {
         // before the rename went to "postgres" and the rest to either: two series.
         FleetQueries.Integral allocatedSeconds = FleetQueries.cardHours("cluster").allocated();
         List<PrometheusApi.Sample> shares = PrometheusApi.await(api.instant(allocatedSeconds.raw().bind(Map.of(
-                "window", Duration.ofMinutes(10).minusMillis(1), "step", Duration.ofMinutes(1), "stepSeconds", 60,
-                "namesWindow", Duration.ofMinutes(15))),
+                "window", Duration.ofMinutes(10).minusMillis(1), "step", Duration.ofMinutes(1), "stepSeconds", 60)),
                 Instant.ofEpochSecond(end)));
         assertEquals(1, shares.size(), String.valueOf(shares));
         assertEquals(0.2 * 600, shares.getFirst().value(), 1e-9);

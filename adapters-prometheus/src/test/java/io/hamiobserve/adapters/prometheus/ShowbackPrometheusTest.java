@@ -228,12 +228,10 @@ class ShowbackPrometheusTest {
             for (boolean head : List.of(false, true)) {
                 for (FleetQueries.Tail tail : FleetQueries.Tail.values()) {
                     long tailMs = tail == FleetQueries.Tail.NONE ? 0 : 1_800_000;
-                    PromQl.Query query = integral.recorded(head, tail).bind(Map.ofEntries(
-                            Map.entry("recordedMs", 3 * 3_600_000 - 1), Map.entry("recordedOffsetMs", tailMs),
-                            Map.entry("headOffsetMs", tailMs + 3 * 3_600_000), Map.entry("headFraction", 0.5),
-                            Map.entry("tailMs", tailMs - 1), Map.entry("tailNamesMs", tailMs - 1 + 300_000),
-                            Map.entry("tailStepMs", tailMs), Map.entry("tailStepSeconds", tailMs / 1000.0),
-                            Map.entry("tailSeconds", tailMs / 1000.0), Map.entry("tailFraction", 0.5)));
+                    PromQl.Query query = integral.recorded(head, tail).bind(Map.of("recordedMs", 3 * 3_600_000 - 1,
+                            "recordedOffsetMs", tailMs, "headOffsetMs", tailMs + 3 * 3_600_000, "headFraction", 0.5,
+                            "tailMs", tailMs - 1, "tailStepMs", tailMs, "tailStepSeconds", tailMs / 1000.0,
+                            "tailSeconds", tailMs / 1000.0, "tailFraction", 0.5));
                     assertEquals(tail != FleetQueries.Tail.NONE, query.expression().contains("offset " + tailMs + "ms"),
                             query.expression());
                     assertFalse(PrometheusApi.await(api.instant(query, to)).isEmpty(), query.expression());
