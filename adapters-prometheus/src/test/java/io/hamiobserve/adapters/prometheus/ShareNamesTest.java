@@ -4,6 +4,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
+import java.io.IOException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -35,23 +36,34 @@ class ShareNamesTest {
                     "device_index", "0", "device_type", "NVIDIA A100"), t -> 40 * GIB);
             // db-0, one container holding 8 GiB of the card (HAMi's series, no detail), renamed from
             // "postgres" to "pg" two minutes before the end: both names within five minutes.
-            series.series("hami_vgpu_memory_allocated_bytes", Map.of("namespace", "data", "pod", "db-0",
-                            "container_index", "0", "node", "node-a", "device_uuid", "GPU-B0", "zone", "vGPU"),
-                            t -> 8 * GIB)
-                    .series("hami_vgpu_core_allocated_ratio", Map.of("namespace", "data", "pod", "db-0",
-                            "container_index", "0", "node", "node-a", "device_uuid", "GPU-B0", "zone", "vGPU"),
-                            t -> 10)
-                    .series("hami_observe_container_info", info("postgres"), start, end - 120, t -> 1)
-                    .series("hami_observe_container_info", info("pg"), end - 120, t -> 1)
+            share(series, "db-0");
+            series.series("hami_observe_container_info", info("db-0", "postgres"), start, end - 120, t -> 1)
+                    .series("hami_observe_container_info", info("db-0", "pg"), end - 120, t -> 1)
                     .series("hami_container_device_utilization_ratio", Map.of("namespace", "data", "pod", "db-0",
                             "container", "pg", "node", "node-a", "device_uuid", "GPU-B0"), end - 120, t -> 15);
+            // cache-0, as large, unused, renamed from "redis" to "kv" eight minutes before the end:
+            // the last ten minutes' first step knows "redis" alone, the last three "kv" alone.
+            share(series, "cache-0");
+            series.series("hami_observe_container_info", info("cache-0", "redis"), start, end - 480, t -> 1)
+                    .series("hami_observe_container_info", info("cache-0", "kv"), end - 480, t -> 1);
         });
         api = new PrometheusApi(prometheus.url(), Duration.ofSeconds(20));
     }
 
-    private static Map<String, String> info(String container) {
-        return Map.of("namespace", "data", "pod", "db-0", "node", "node-a", "container_index", "0",
-                "container", container, "init", "false", "owner_kind", "StatefulSet", "owner_name", "db");
+    /** A pod's one container at position 0 holding 8 GiB and 10 % of the card, as HAMi's series say it. */
+    private static void share(History series, String pod) throws IOException {
+        series.series("hami_vgpu_memory_allocated_bytes", Map.of("namespace", "data", "pod", pod,
+                        "container_index", "0", "node", "node-a", "device_uuid", "GPU-B0", "zone", "vGPU"),
+                        t -> 8 * GIB)
+                .series("hami_vgpu_core_allocated_ratio", Map.of("namespace", "data", "pod", pod,
+                        "container_index", "0", "node", "node-a", "device_uuid", "GPU-B0", "zone", "vGPU"),
+                        t -> 10);
+    }
+
+    private static Map<String, String> info(String pod, String container) {
+        return Map.of("namespace", "data", "pod", pod, "node", "node-a", "container_index", "0",
+                "container", container, "init", "false", "owner_kind", "StatefulSet", "owner_name",
+                pod.substring(0, pod.indexOf('-')));
     }
 
     private static double instant(PromQl.Query query) throws Exception {
@@ -70,24 +82,34 @@ class ShareNamesTest {
     @Test
     void aPositionNamedTwiceInTheLookbackIsOneShareAndEveryQueryReads() throws Exception {
         // The funnel's expressions (its rules' and its raw trend's) at the end: read, not refused,
-        // the share sized once (0.2 of the card: 8 GiB of 40) and, used by its new name (15 % of
-        // the card, more than half its size), active and effective.
-        assertEquals(0.2, instant(FleetQueries.FUNNEL_ALLOCATED.plain()), 1e-12);
+        // each share sized once (0.2 of the card: 8 GiB of 40) and db-0, used by its new name (15 %
+        // of the card, more than half its size), active and effective.
+        assertEquals(0.4, instant(FleetQueries.FUNNEL_ALLOCATED.plain()), 1e-12);
         assertEquals(0.2, instant(FleetQueries.FUNNEL_ACTIVE.plain()), 1e-12);
         assertEquals(0.2, instant(FleetQueries.FUNNEL_EFFECTIVE.plain()), 1e-12);
 
-        // Showback's allocated card-seconds over the last ten minutes (left end open, as its rules
-        // take an hour), raw: integrated by the share's position and named once at the end, so one
-        // share, 0.2 of the card for 600 s, under either of its two names (topk among equals: a CI
-        // run kept "pg", local runs "postgres"). Named at each step instead, the seven minutes
-        // before the rename went to "postgres" and the rest to either: two series.
-        FleetQueries.Integral allocatedSeconds = FleetQueries.cardHours("cluster").allocated();
-        List<PrometheusApi.Sample> shares = PrometheusApi.await(api.instant(allocatedSeconds.raw().bind(Map.of(
-                "window", Duration.ofMinutes(10).minusMillis(1), "step", Duration.ofMinutes(1), "stepSeconds", 60)),
-                Instant.ofEpochSecond(end)));
-        assertEquals(1, shares.size(), String.valueOf(shares));
-        assertEquals(0.2 * 600, shares.getFirst().value(), 1e-9);
-        assertTrue(List.of("postgres", "pg").contains(shares.getFirst().labels().get("container")),
-                String.valueOf(shares));
+        // Showback's card-seconds allocated, memory and cores over the last ten minutes (left end
+        // open, as its rules take an hour), raw: integrated by the share's position and named once
+        // at the end, so one series a share, 0.2 of the card for 600 s, under one of its names
+        // (topk among equals: for db-0 a CI run kept "pg", local runs "postgres"). Named at each
+        // step, cache-0's minutes went to "redis" before the rename and to "kv" after it: two.
+        FleetQueries.CardHourQueries cardHours = FleetQueries.cardHours("cluster");
+        Map<FleetQueries.Integral, Double> perSecond = Map.of(cardHours.allocated(), 0.2, cardHours.memory(), 8 * GIB,
+                cardHours.cores(), 10.0);
+        Map<String, List<String>> names = Map.of("db-0", List.of("postgres", "pg"), "cache-0", List.of("redis", "kv"));
+        for (Map.Entry<FleetQueries.Integral, Double> integral : perSecond.entrySet()) {
+            List<PrometheusApi.Sample> shares = PrometheusApi.await(api.instant(integral.getKey().raw().bind(Map.of(
+                    "window", Duration.ofMinutes(10).minusMillis(1), "step", Duration.ofMinutes(1), "stepSeconds", 60)),
+                    Instant.ofEpochSecond(end)));
+            for (Map.Entry<String, List<String>> pod : names.entrySet()) {
+                List<PrometheusApi.Sample> ofPod = shares.stream()
+                        .filter(share -> share.labels().get("pod").equals(pod.getKey())).toList();
+                assertEquals(1, ofPod.size(), integral.getKey().name() + ": " + shares);
+                assertEquals(integral.getValue() * 600, ofPod.getFirst().value(), 1e-9 * integral.getValue() * 600,
+                        integral.getKey().name() + ": " + shares);
+                assertTrue(pod.getValue().contains(ofPod.getFirst().labels().get("container")),
+                        integral.getKey().name() + ": " + shares);
+            }
+        }
     }
 }
