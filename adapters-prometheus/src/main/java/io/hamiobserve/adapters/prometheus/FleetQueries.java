@@ -356,13 +356,17 @@ final class FleetQueries {
                 cluster, lookback);
     }
 
+    /** Every share's {@code figure}, one series a position ({@link ShareSeries#position}). */
+    private static String everyShareByPosition(ShareSeries.Figure figure, String cluster, String lookback) {
+        return "max by (" + ShareSeries.position(cluster) + ") " + ShareSeries.byPosition(figure, cluster, "", "",
+                lookback);
+    }
+
     /** Each share's size by its position ({@link #shareSize} before it is named): where no name is needed. */
     private static String shareSizeByPosition(String cluster, String lookback, String registered, String card) {
         String position = ShareSeries.position(cluster);
-        String memory = "max by (" + position + ") " + ShareSeries.byPosition(ShareSeries.Figure.MEMORY, cluster, "",
-                "", lookback);
-        String cores = "max by (" + position + ") " + ShareSeries.byPosition(ShareSeries.Figure.CORES, cluster, "",
-                "", lookback);
+        String memory = everyShareByPosition(ShareSeries.Figure.MEMORY, cluster, lookback);
+        String cores = everyShareByPosition(ShareSeries.Figure.CORES, cluster, lookback);
         String memoryFraction = "clamp_max(" + memory + " / on (" + card + ") group_left " + registered + ", 1)";
         String coreFraction = "clamp_max(" + cores + " / 100, 1)";
         return "max by (" + position + ") (label_replace(" + memoryFraction
@@ -381,11 +385,8 @@ final class FleetQueries {
         String healthy = "(" + registered + " unless on (" + card + ") (max by (" + card
                 + ") (last_over_time(hami_observe_gpu_healthy" + lookback + ")) == 0))";
         String unavailable = "(" + seen + " unless on (" + card + ") " + healthy + ")";
-        String position = ShareSeries.position(cluster);
-        String memory = "max by (" + position + ") " + ShareSeries.byPosition(ShareSeries.Figure.MEMORY, cluster, "",
-                "", RecordingRules.LOOKBACK);
-        String cores = "max by (" + position + ") " + ShareSeries.byPosition(ShareSeries.Figure.CORES, cluster, "",
-                "", RecordingRules.LOOKBACK);
+        String memory = everyShareByPosition(ShareSeries.Figure.MEMORY, cluster, RecordingRules.LOOKBACK);
+        String cores = everyShareByPosition(ShareSeries.Figure.CORES, cluster, RecordingRules.LOOKBACK);
         Naming named = (integral, steps) -> "max by (" + share + ") " + ShareSeries.namedAtSteps(integral, cluster,
                 RecordingRules.LOOKBACK, steps);
         String size = shareSize(cluster, RecordingRules.LOOKBACK, registered, card, share);
