@@ -344,16 +344,21 @@ final class FleetQueries {
      * most 1 (either alone where the share has one). The larger is a {@code max} over the two told
      * apart by a label ({@code fraction}, which no share series carries), so each fraction is
      * evaluated once: PromQL shares no subexpression, and a comparison that keeps one or the other
-     * names each twice (at 10,000 shares, showback's "used" evaluated the memory join four times).
-     * The size is computed by the share's position and named once (ShareSeries.named), not each
-     * fraction: the join with the containers' names is what a share costs most.
+     * names each twice.
      *
-     * @param cluster  the cluster label, or empty where the figure keeps none
-     * @param lookback as {@link ShareSeries#byPosition}
+     * <p>The figures are not grouped before: a share's series from several scheduler replicas each
+     * give a fraction, and the one {@code max by} keeps one size a share (grouping each figure first
+     * cost two more aggregations of every share at every step).
+     *
+     * @param kept   the labels the size is kept by
+     * @param memory each share's memory series
+     * @param cores  each share's cores series (percent of the card)
      */
-    private static String shareSize(String cluster, String lookback, String registered, String card, String share) {
-        return "max by (" + share + ") " + ShareSeries.named(shareSizeByPosition(cluster, lookback, registered, card),
-                cluster, lookback);
+    private static String shareSize(String kept, String memory, String cores, String registered, String card) {
+        String memoryFraction = "clamp_max(" + memory + " / on (" + card + ") group_left " + registered + ", 1)";
+        String coreFraction = "clamp_max(" + cores + " / 100, 1)";
+        return "max by (" + kept + ") (label_replace(" + memoryFraction + ", \"fraction\", \"memory\", \"\", \"\")"
+                + " or label_replace(" + coreFraction + ", \"fraction\", \"cores\", \"\", \"\"))";
     }
 
     /** Every share's {@code figure}, one series a position ({@link ShareSeries#position}). */
@@ -362,16 +367,48 @@ final class FleetQueries {
                 lookback);
     }
 
-    /** Each share's size by its position ({@link #shareSize} before it is named): where no name is needed. */
+    /**
+     * Each share's size by its position ({@link #shareSize}): what is integrated and named once,
+     * or summed, where no use is met.
+     *
+     * @param cluster  the cluster label, or empty where the figure keeps none
+     * @param lookback as {@link ShareSeries#byPosition}
+     */
     private static String shareSizeByPosition(String cluster, String lookback, String registered, String card) {
-        String position = ShareSeries.position(cluster);
-        String memory = everyShareByPosition(ShareSeries.Figure.MEMORY, cluster, lookback);
-        String cores = everyShareByPosition(ShareSeries.Figure.CORES, cluster, lookback);
-        String memoryFraction = "clamp_max(" + memory + " / on (" + card + ") group_left " + registered + ", 1)";
-        String coreFraction = "clamp_max(" + cores + " / 100, 1)";
-        return "max by (" + position + ") (label_replace(" + memoryFraction
-                + ", \"fraction\", \"memory\", \"\", \"\")"
-                + " or label_replace(" + coreFraction + ", \"fraction\", \"cores\", \"\", \"\"))";
+        return shareSize(ShareSeries.position(cluster), ShareSeries.byPosition(ShareSeries.Figure.MEMORY, cluster, "",
+                "", lookback), ShareSeries.byPosition(ShareSeries.Figure.CORES, cluster, "", "", lookback), registered, card);
+    }
+
+    /** How a share's size meets its container's use at a step: the use, the size and the matching ({@code on (...)}). */
+    @FunctionalInterface
+    interface Meeting {
+        String meet(String use, String size, String on);
+    }
+
+    /** The smaller of the use and the size (the size's labels): u - max(u - size, 0), the size read once. */
+    private static final Meeting AT_MOST_SIZE = (use, size, on) -> "(" + use + " - " + on + " group_right clamp_min("
+            + use + " - " + on + " group_right " + size + ", 0))";
+
+    /**
+     * Each share's size met at each step with its container's use, by the share's position (and,
+     * for the detail's shares, the container's name): the shares of pods with the detail meet their
+     * use by their name, the others by their pod and card ({@link ShareSeries.Source#meeting}), so
+     * no name is joined at each step. The two parts are kept apart, never one position in both.
+     *
+     * @param use the use series grouped by the labels given ({@code max by}), one a share or a pod's card;
+     *            not in parentheses, which after {@code group_left} would read as its label list
+     */
+    private static String sizeMetWithUse(String cluster, String lookback, String registered, String card,
+                                         java.util.function.Function<String, String> use, Meeting meeting) {
+        List<String> parts = new java.util.ArrayList<>();
+        for (ShareSeries.Source source : ShareSeries.Source.values()) {
+            String size = shareSize(source.kept(cluster), ShareSeries.from(source, ShareSeries.Figure.MEMORY, cluster,
+                    "", "", lookback), ShareSeries.from(source, ShareSeries.Figure.CORES, cluster, "", "", lookback),
+                    registered, card);
+            String on = source.meeting(cluster);
+            parts.add(meeting.meet(use.apply(on), size, "on (" + on + ")"));
+        }
+        return "(" + String.join(" or ", parts) + ")";
     }
 
     static CardHourQueries cardHours(String cluster) {
@@ -389,13 +426,11 @@ final class FleetQueries {
         String cores = everyShareByPosition(ShareSeries.Figure.CORES, cluster, RecordingRules.LOOKBACK);
         Naming named = (integral, steps) -> "max by (" + share + ") " + ShareSeries.namedAtSteps(integral, cluster,
                 RecordingRules.LOOKBACK, steps);
-        String size = shareSize(cluster, RecordingRules.LOOKBACK, registered, card, share);
-        String utilisation = "(max by (" + share + ") (last_over_time(hami_container_device_utilization_ratio"
-                + lookback + ")) / 100)";
-        // The smaller of its utilisation and its size where it has both, the size named once (the
-        // utilisation, a plain selector, twice): u - max(u - size, 0). Where u exceeds the size the
-        // difference may round by an ulp; Showback holds a share's use to its allocation.
-        String used = "(" + utilisation + " - clamp_min(" + utilisation + " - " + size + ", 0))";
+        // The smaller of its utilisation and its size where it has both, by the share's position,
+        // named once as its allocation is. Where u exceeds the size the difference may round by an
+        // ulp; Showback holds a share's use to its allocation.
+        String used = sizeMetWithUse(cluster, RecordingRules.LOOKBACK, registered, card, by -> "max by (" + by
+                + ") (last_over_time(hami_container_device_utilization_ratio" + lookback + ")) / 100", AT_MOST_SIZE);
         return new CardHourQueries(
                 new Integral("card_seconds_seen", RecordingRules.CARD_SECONDS_SEEN, card, seen),
                 new Integral("card_seconds_unavailable", RecordingRules.CARD_SECONDS_UNAVAILABLE, card, unavailable),
@@ -408,7 +443,8 @@ final class FleetQueries {
                         + ", device_type) (last_over_time(hami_gpu_memory_limit_bytes[1h]))"),
                 new Integral("share_card_seconds_allocated", RecordingRules.SHARE_CARD_SECONDS_ALLOCATED, share,
                         shareSizeByPosition(cluster, RecordingRules.LOOKBACK, registered, card), named),
-                new Integral("share_card_seconds_used", RecordingRules.SHARE_CARD_SECONDS_USED, share, used),
+                new Integral("share_card_seconds_used", RecordingRules.SHARE_CARD_SECONDS_USED, share,
+                        "max by (" + ShareSeries.position(cluster) + ") " + used, named),
                 new Integral("share_memory_byte_seconds", RecordingRules.SHARE_MEMORY_BYTE_SECONDS, share,
                         "(" + memory + ")", named),
                 new Integral("share_core_percent_seconds", RecordingRules.SHARE_CORE_PERCENT_SECONDS, share,
@@ -474,13 +510,7 @@ final class FleetQueries {
     // share uses at least half of it at the step (Funnel.EFFECTIVE). A fixed four queries whatever
     // the fleet; the window's funnel (showback's card-hours) counts "effective" over the window.
     private static final String FUNNEL_CARD = "node, device_uuid";
-    private static final String FUNNEL_SHARE = "namespace, pod, container, node, device_uuid";
     private static final String FUNNEL_REGISTERED = "max by (" + FUNNEL_CARD + ") (hami_gpu_memory_limit_bytes)";
-
-    /** Each share's size in cards at an instant ({@link #shareSize}), from the series at that instant. */
-    private static String funnelShareSize() {
-        return shareSize("", null, FUNNEL_REGISTERED, FUNNEL_CARD, FUNNEL_SHARE);
-    }
 
     static final Template FUNNEL_TOTAL = new Template("trend_funnel_total",
             "count(" + FUNNEL_REGISTERED + " unless on (" + FUNNEL_CARD + ") (max by (" + FUNNEL_CARD
@@ -488,17 +518,23 @@ final class FleetQueries {
     // The sum of every share's size needs no container's name: by position, without the join.
     static final Template FUNNEL_ALLOCATED = new Template("trend_funnel_allocated", "sum("
             + shareSizeByPosition("", null, FUNNEL_REGISTERED, FUNNEL_CARD) + ")");
-    static final Template FUNNEL_ACTIVE = new Template("trend_funnel_active", "sum(" + funnelShareSize()
-            + " and on (" + FUNNEL_SHARE + ") (max by (" + FUNNEL_SHARE
-            + ") (max_over_time(hami_container_device_utilization_ratio[15m])) > 0))");
+    static final Template FUNNEL_ACTIVE = new Template("trend_funnel_active", funnelSizeMetWithUse(by -> "max by ("
+            + by + ") (max_over_time(hami_container_device_utilization_ratio[15m])) > 0",
+            (use, size, on) -> "(" + size + " and " + on + " " + use + ")"));
     /**
      * A share used at least half: its utilisation ÷ 100 ≥ its size ÷ 2, written as size ≤ utilisation
      * ÷ 50 (the same figure to the last bit: halving and doubling are exact) so that the comparison
-     * keeps the size and names it once; joining the size with itself cost a quarter of the group's run.
+     * keeps the size and reads it once.
      */
-    static final Template FUNNEL_EFFECTIVE = new Template("trend_funnel_effective", "sum(" + funnelShareSize()
-            + " <= on (" + FUNNEL_SHARE + ") (max by (" + FUNNEL_SHARE
-            + ") (hami_container_device_utilization_ratio) / 50))");
+    static final Template FUNNEL_EFFECTIVE = new Template("trend_funnel_effective", funnelSizeMetWithUse(by -> "max by ("
+            + by + ") (hami_container_device_utilization_ratio) / 50",
+            (use, size, on) -> "(" + size + " <= " + on + " group_left " + use + ")"));
+
+    /** The sum of every share's size at an instant met with its use as {@code meeting} says ({@link #sizeMetWithUse}). */
+    static String funnelSizeMetWithUse(java.util.function.Function<String, String> use, Meeting meeting) {
+        return "sum(" + sizeMetWithUse("", null, FUNNEL_REGISTERED, FUNNEL_CARD, use, meeting) + ")";
+    }
+
     // The same four from their records (alerts/hami-observe-console.rules.yml, group funnel, every
     // five minutes): one series a step instead of every share joined with its card at each step. A
     // step reads the group's last run before it (at most its interval and a minute before); summed,

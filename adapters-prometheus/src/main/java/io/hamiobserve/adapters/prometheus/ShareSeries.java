@@ -47,8 +47,42 @@ final class ShareSeries {
      *                 {@code null} for the instant's value
      */
     static String byPosition(Figure figure, String cluster, String where, String podWhere, String lookback) {
-        return "(" + read(figure.detail, where, lookback) + " or (" + read(figure.pod, where, lookback)
-                + " unless on (" + prefix(cluster) + "namespace, pod) " + read(figure.detail, podWhere, lookback) + "))";
+        return "(" + from(Source.DETAIL, figure, cluster, where, podWhere, lookback) + " or "
+                + from(Source.POD, figure, cluster, where, podWhere, lookback) + ")";
+    }
+
+    /**
+     * Where a pod's shares are read from: the detail, which names each container, or HAMi's pod
+     * series, one share a card (container index 0) for the pods without the detail.
+     */
+    enum Source {
+        DETAIL, POD;
+
+        /**
+         * The labels that meet a share of this source with its container's use series (which carry
+         * {@code namespace, pod, container, node, device_uuid}): the detail's own name; for HAMi's
+         * pod series the pod and card alone. A pod without the detail has one container holding
+         * cards, and only a container holding a card has HAMi-Core's series of it, so all the use
+         * of the card in the pod is that container's: no name is looked up at each step (the join
+         * with the names is what a share costs most, and a position renamed in the lookback would
+         * have two).
+         */
+        String meeting(String cluster) {
+            return prefix(cluster) + (this == DETAIL ? "namespace, pod, container, node, device_uuid"
+                    : "namespace, pod, node, device_uuid");
+        }
+
+        /** The labels a share of this source is kept by: its position, and the detail's name. */
+        String kept(String cluster) {
+            return position(cluster) + (this == DETAIL ? ", container" : "");
+        }
+    }
+
+    /** {@link #byPosition}'s part from {@code source}. */
+    static String from(Source source, Figure figure, String cluster, String where, String podWhere, String lookback) {
+        return source == Source.DETAIL ? read(figure.detail, where, lookback)
+                : "(" + read(figure.pod, where, lookback) + " unless on (" + prefix(cluster) + "namespace, pod) "
+                + read(figure.detail, podWhere, lookback) + ")";
     }
 
     /**

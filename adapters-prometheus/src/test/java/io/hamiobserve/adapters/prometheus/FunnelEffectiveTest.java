@@ -81,10 +81,10 @@ class FunnelEffectiveTest {
     @Test
     void theComparisonGivesTheFigureTheSelfJoinGaveToTheLastBit() throws Exception {
         String query = FleetQueries.FUNNEL_EFFECTIVE.plain().expression();
-        String size = query.substring("sum(".length(), query.indexOf(" <= on ("));
-        String share = "namespace, pod, container, node, device_uuid";
-        String selfJoin = "sum(" + size + " and on (" + share + ") (max by (" + share
-                + ") (hami_container_device_utilization_ratio) / 100 >= 0.5 * " + size + "))";
+        // The rule as it was written first: the size kept where the use ÷ 100 is at least half the size.
+        String selfJoin = FleetQueries.funnelSizeMetWithUse(by -> "max by (" + by
+                + ") (hami_container_device_utilization_ratio) / 100", (use, size, on) -> "(" + size + " and " + on
+                + " (" + use + " >= " + on + " group_right 0.5 * " + size + "))");
         assertEquals(instant(selfJoin), instant(query));
         assertEquals(0.2 + 0.4, instant(query), 1e-12);
     }

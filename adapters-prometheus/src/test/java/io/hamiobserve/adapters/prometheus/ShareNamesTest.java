@@ -46,6 +46,16 @@ class ShareNamesTest {
             share(series, "cache-0");
             series.series("hami_observe_container_info", info("cache-0", "redis"), start, end - 480, t -> 1)
                     .series("hami_observe_container_info", info("cache-0", "kv"), end - 480, t -> 1);
+            // web-0, as large, its one share-holding container "app" using 10 % of the card and a
+            // sidecar outside HAMi-Core ("proxy", from the driver's processes) using it at 30 %:
+            // both are the pod's use of the card its share holds.
+            share(series, "web-0");
+            series.series("hami_observe_container_info", info("web-0", "app"), t -> 1);
+            for (Map.Entry<String, Double> container : Map.of("app", 10.0, "proxy", 30.0).entrySet()) {
+                series.series("hami_container_device_utilization_ratio", Map.of("namespace", "data", "pod", "web-0",
+                        "container", container.getKey(), "node", "node-a", "device_uuid", "GPU-B0"),
+                        t -> container.getValue());
+            }
         });
         api = new PrometheusApi(prometheus.url(), Duration.ofSeconds(20));
     }
@@ -82,11 +92,11 @@ class ShareNamesTest {
     @Test
     void aPositionNamedTwiceInTheLookbackIsOneShareAndEveryQueryReads() throws Exception {
         // The funnel's expressions (its rules' and its raw trend's) at the end: read, not refused,
-        // each share sized once (0.2 of the card: 8 GiB of 40) and db-0, used by its new name (15 %
-        // of the card, more than half its size), active and effective.
-        assertEquals(0.4, instant(FleetQueries.FUNNEL_ALLOCATED.plain()), 1e-12);
-        assertEquals(0.2, instant(FleetQueries.FUNNEL_ACTIVE.plain()), 1e-12);
-        assertEquals(0.2, instant(FleetQueries.FUNNEL_EFFECTIVE.plain()), 1e-12);
+        // each share sized once (0.2 of the card: 8 GiB of 40); db-0, used by its new name (15 %
+        // of the card, more than half its size), and web-0 (its sidecar's 30 %) active and effective.
+        assertEquals(0.6, instant(FleetQueries.FUNNEL_ALLOCATED.plain()), 1e-12);
+        assertEquals(0.4, instant(FleetQueries.FUNNEL_ACTIVE.plain()), 1e-12);
+        assertEquals(0.4, instant(FleetQueries.FUNNEL_EFFECTIVE.plain()), 1e-12);
 
         // Showback's card-seconds allocated, memory and cores over the last ten minutes (left end
         // open, as its rules take an hour), raw: integrated by the share's position and named once
@@ -96,20 +106,48 @@ class ShareNamesTest {
         FleetQueries.CardHourQueries cardHours = FleetQueries.cardHours("cluster");
         Map<FleetQueries.Integral, Double> perSecond = Map.of(cardHours.allocated(), 0.2, cardHours.memory(), 8 * GIB,
                 cardHours.cores(), 10.0);
-        Map<String, List<String>> names = Map.of("db-0", List.of("postgres", "pg"), "cache-0", List.of("redis", "kv"));
+        Map<String, List<String>> names = Map.of("db-0", List.of("postgres", "pg"), "cache-0", List.of("redis", "kv"),
+                "web-0", List.of("app"));
+        Map<String, String> allocatedAs = new java.util.HashMap<>();
         for (Map.Entry<FleetQueries.Integral, Double> integral : perSecond.entrySet()) {
-            List<PrometheusApi.Sample> shares = PrometheusApi.await(api.instant(integral.getKey().raw().bind(Map.of(
-                    "window", Duration.ofMinutes(10).minusMillis(1), "step", Duration.ofMinutes(1), "stepSeconds", 60)),
-                    Instant.ofEpochSecond(end)));
+            List<PrometheusApi.Sample> shares = raw(integral.getKey());
             for (Map.Entry<String, List<String>> pod : names.entrySet()) {
-                List<PrometheusApi.Sample> ofPod = shares.stream()
-                        .filter(share -> share.labels().get("pod").equals(pod.getKey())).toList();
-                assertEquals(1, ofPod.size(), integral.getKey().name() + ": " + shares);
-                assertEquals(integral.getValue() * 600, ofPod.getFirst().value(), 1e-9 * integral.getValue() * 600,
+                PrometheusApi.Sample share = onlyOf(shares, pod.getKey(), integral.getKey());
+                assertEquals(integral.getValue() * 600, share.value(), 1e-9 * integral.getValue() * 600,
                         integral.getKey().name() + ": " + shares);
-                assertTrue(pod.getValue().contains(ofPod.getFirst().labels().get("container")),
+                assertTrue(pod.getValue().contains(share.labels().get("container")),
                         integral.getKey().name() + ": " + shares);
+                if (integral.getKey() == cardHours.allocated()) {
+                    allocatedAs.put(pod.getKey(), share.labels().get("container"));
+                }
             }
         }
+
+        // Card-seconds used, named once as the allocation is, so a share's use and allocation are
+        // one row: db-0 15 % of the card for the three steps its utilisation is seen (its new name
+        // only; named at each step, the steps that kept "postgres" lost it, or the use and the
+        // allocation fell under two names), web-0 its size (the larger of its containers' use, 30 %,
+        // held to 0.2) for all ten, under its share's name, not the sidecar's. cache-0 used nothing.
+        List<PrometheusApi.Sample> used = raw(cardHours.used());
+        PrometheusApi.Sample db = onlyOf(used, "db-0", cardHours.used());
+        assertEquals(0.15 * 180, db.value(), 1e-9, used.toString());
+        assertEquals(allocatedAs.get("db-0"), db.labels().get("container"), used.toString());
+        PrometheusApi.Sample web = onlyOf(used, "web-0", cardHours.used());
+        assertEquals(0.2 * 600, web.value(), 1e-9, used.toString());
+        assertEquals("app", web.labels().get("container"), used.toString());
+        assertEquals(2, used.size(), used.toString());
+    }
+
+    /** An integral's raw query over the last ten minutes (left end open, as its rules take an hour), at one-minute steps. */
+    private static List<PrometheusApi.Sample> raw(FleetQueries.Integral integral) throws Exception {
+        return PrometheusApi.await(api.instant(integral.raw().bind(Map.of("window", Duration.ofMinutes(10).minusMillis(1),
+                "step", Duration.ofMinutes(1), "stepSeconds", 60)), Instant.ofEpochSecond(end)));
+    }
+
+    private static PrometheusApi.Sample onlyOf(List<PrometheusApi.Sample> shares, String pod,
+                                               FleetQueries.Integral integral) {
+        List<PrometheusApi.Sample> ofPod = shares.stream().filter(share -> share.labels().get("pod").equals(pod)).toList();
+        assertEquals(1, ofPod.size(), integral.name() + ": " + shares);
+        return ofPod.getFirst();
     }
 }
