@@ -2,7 +2,9 @@ package io.hamiobserve.adapters.prometheus;
 
 import io.hamiobserve.adapters.prometheus.PromQl.Template;
 
+import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Function;
 
 /**
  * Every query the console sends, named. Each reads one of HAMi's series (or one of this project's
@@ -399,8 +401,8 @@ final class FleetQueries {
      *            not in parentheses, which after {@code group_left} would read as its label list
      */
     private static String sizeMetWithUse(String cluster, String lookback, String registered, String card,
-                                         java.util.function.Function<String, String> use, Meeting meeting) {
-        List<String> parts = new java.util.ArrayList<>();
+                                         Function<String, String> use, Meeting meeting) {
+        List<String> parts = new ArrayList<>();
         for (ShareSeries.Source source : ShareSeries.Source.values()) {
             String size = shareSize(source.kept(cluster), ShareSeries.from(source, ShareSeries.Figure.MEMORY, cluster,
                     "", "", lookback), ShareSeries.from(source, ShareSeries.Figure.CORES, cluster, "", "", lookback),
@@ -531,7 +533,7 @@ final class FleetQueries {
             (use, size, on) -> "(" + size + " <= " + on + " group_left " + use + ")"));
 
     /** The sum of every share's size at an instant met with its use as {@code meeting} says ({@link #sizeMetWithUse}). */
-    static String funnelSizeMetWithUse(java.util.function.Function<String, String> use, Meeting meeting) {
+    static String funnelSizeMetWithUse(Function<String, String> use, Meeting meeting) {
         return "sum(" + sizeMetWithUse("", null, FUNNEL_REGISTERED, FUNNEL_CARD, use, meeting) + ")";
     }
 

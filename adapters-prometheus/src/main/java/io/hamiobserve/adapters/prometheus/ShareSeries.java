@@ -62,10 +62,11 @@ final class ShareSeries {
          * The labels that meet a share of this source with its container's use series (which carry
          * {@code namespace, pod, container, node, device_uuid}): the detail's own name; for HAMi's
          * pod series the pod and card alone. A pod without the detail has one container holding
-         * cards, and only a container holding a card has HAMi-Core's series of it, so all the use
-         * of the card in the pod is that container's: no name is looked up at each step (the join
-         * with the names is what a share costs most, and a position renamed in the lookback would
-         * have two).
+         * cards, and only a container holding a card has HAMi-Core's series of it, so the use of
+         * the card in the pod is that container's (a container the node role sees on it outside
+         * HAMi-Core, given the card by hand, counts as the pod's, as the zombie rule counts it
+         * covered by the pod's share). No name is looked up at each step: a position renamed within
+         * the lookback has two, and the lookup keeps one of them, not always the use's.
          */
         String meeting(String cluster) {
             return prefix(cluster) + (this == DETAIL ? "namespace, pod, container, node, device_uuid"
@@ -99,16 +100,16 @@ final class ShareSeries {
      * {@code pod}, {@code container_index}, {@code cluster}), joined with the name of the container
      * there: from its info series, or from the detail itself (which names it even where no info
      * series does). Joined once, on a figure computed by position: a share's size, from its memory
-     * and its cores, pays for one join, not two (the join of every share with the names is most of
-     * what a rule over every share costs).
+     * and its cores, pays for one join, not two (each an operation over every share).
      *
      * <p>One name a position, whatever the engine holds: {@code group} values each name 1 (never
      * the detail's bytes), and {@code topk by (position) (1, ...)} keeps one where two are seen in
      * the lookback (a StatefulSet's pod recreated under its name with a container renamed, series
      * written by hand): two would make the join fail ("duplicate series") for every share of the
      * fleet, a page or a rule's whole run. Which of the two it keeps is the engine's choice (topk
-     * among equal values), so an integral named at each step over the minutes where both are seen
-     * may split between them; each minute is counted once. A detail without a name names nothing.
+     * among equal values): the integrals by position are therefore named once, at their end
+     * ({@link #namedAtSteps}), and a use meets its share without the name where it can
+     * ({@link Source#meeting}). A detail without a name names nothing.
      */
     static String named(String byPosition, String cluster, String lookback) {
         return namedAtSteps(byPosition, cluster, lookback, null);
