@@ -19,7 +19,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * position: a StatefulSet's pod recreated under its own name with its container renamed, both info
  * series within the lookback. The join keeps one name, so the funnel and showback still read (two
  * names would make Prometheus refuse every query that names shares, for the whole fleet), and the
- * share is counted once, under one of its names.
+ * share is counted once, under one of its names, its use under the same one. A pod without the
+ * detail meets its use by pod and card, a sidecar's outside HAMi-Core included.
  */
 class ShareNamesTest {
     private static final double GIB = 1024.0 * 1024 * 1024;
