@@ -79,9 +79,12 @@ public final class Console {
      * first read has answered (or {@link ConsoleSettings#readyTimeout} has passed) the console is
      * not {@link #ready}. A failure is logged and the previous answers are kept: pages say how old
      * they are, and the next refresh asks again.
+     *
+     * @return the thread that reads, for the lifetime of the console; interrupting it stops the
+     *         reading once the refresh in flight has ended
      */
-    public void warmUp() {
-        warmUp(settings.refresh());
+    public Thread warmUp() {
+        return warmUp(settings.refresh());
     }
 
     /** {@link #warmUp()}, reading again every {@code every}; returns the thread that does it. */

@@ -624,7 +624,7 @@ public final class ConsoleBenchmark {
                     + "load average %s%n", firstVisits.getLast() * 1000, medians.getLast() * 1000, failedFirst,
                     pages.size(), loadAverage());
         } finally {
-            deployed.server().stop();
+            deployed.stop();
         }
         if (COLD) {
             cold(history, client, at, pages, requests);
@@ -651,7 +651,7 @@ public final class ConsoleBenchmark {
                         bytes = get(client, fresh.port(), page);
                         cold[i] = seconds(started);
                     } finally {
-                        fresh.server().stop();
+                        fresh.stop();
                     }
                 }
                 get(client, cached.port(), page);
@@ -674,11 +674,18 @@ public final class ConsoleBenchmark {
             System.out.printf("  slowest page median: cold %.0f ms, served %.0f ms%n", coldMedians.getLast() * 1000,
                     servedMedians.getLast() * 1000);
         } finally {
-            cached.server().stop();
+            cached.stop();
         }
     }
 
-    private record Served(Servers.Served server, int port) {
+    /** A console served for a measurement; {@link #stop} stops its server and its background refresh. */
+    private record Served(Servers.Served server, int port, Optional<Thread> refresh) {
+        void stop() {
+            server.stop();
+            // A refresh left running reads the engine on behind the measurements that follow
+            // (a three-cluster refresh-cost once counted it: 24 CPU s for the fleet now, 4.7 alone).
+            refresh.ifPresent(Thread::interrupt);
+        }
     }
 
     private static Served serve(FleetHistory history, ConsoleSettings settings, Instant at, boolean refresh) {
@@ -690,10 +697,7 @@ public final class ConsoleBenchmark {
         Console console = Console.create(role.observe(history), settings, clock);
         role.readyWhen(console::ready, console::notReadyReason);
         Servers.Served served = Servers.serve("127.0.0.1:0", role, EdgeConfig.defaults(), console::routing);
-        if (refresh) {
-            console.warmUp();
-        }
-        return new Served(served, served.port());
+        return new Served(served, served.port(), refresh ? Optional.of(console.warmUp()) : Optional.empty());
     }
 
     /** One visit of a page: its status and the bytes of its answer. */
@@ -935,7 +939,7 @@ public final class ConsoleBenchmark {
                     cpu - idlePerSecond * measured, idlePerSecond * measured,
                     (cpu - idlePerSecond * measured) / Math.max(1, done), loadAverage());
         } finally {
-            deployed.server().stop();
+            deployed.stop();
         }
     }
 
