@@ -700,14 +700,17 @@ public final class ConsoleBenchmark {
         return new Served(served, served.port(), refresh ? Optional.of(console.warmUp()) : Optional.empty());
     }
 
-    /** One visit of a page: its status and the bytes of its answer. */
-    private record Visit(int status, long bytes) {
+    /** One visit of a page: its status and its answer. */
+    private record Visit(int status, byte[] body) {
+        long bytes() {
+            return body.length;
+        }
     }
 
     private static Visit visit(HttpClient client, int port, String page) throws Exception {
         HttpResponse<byte[]> response = client.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port
                 + page)).build(), HttpResponse.BodyHandlers.ofByteArray());
-        return new Visit(response.statusCode(), response.body().length);
+        return new Visit(response.statusCode(), response.body());
     }
 
     private static int status(HttpClient client, int port, String path) throws Exception {
@@ -994,14 +997,13 @@ public final class ConsoleBenchmark {
         System.out.printf("  sum %.1f s, %.2f CPU s; load average %s%n", total, totalCpu, loadAverage());
     }
 
+    /** A visit that must answer 200: the bytes of its answer. */
     private static long get(HttpClient client, int port, String page) throws Exception {
-        HttpResponse<byte[]> response = client.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port
-                + page)).build(), HttpResponse.BodyHandlers.ofByteArray());
-        if (response.statusCode() != 200) {
-            throw new IllegalStateException(page + " answered " + response.statusCode() + ": "
-                    + new String(response.body()));
+        Visit visit = visit(client, port, page);
+        if (visit.status() != 200) {
+            throw new IllegalStateException(page + " answered " + visit.status() + ": " + new String(visit.body()));
         }
-        return response.body().length;
+        return visit.bytes();
     }
 
     private static long size(Path file) {
