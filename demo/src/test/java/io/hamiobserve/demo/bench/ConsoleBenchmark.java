@@ -576,7 +576,7 @@ public final class ConsoleBenchmark {
         Served deployed = serve(history, ConsoleSettings.defaults().withRefresh(ConsoleSettings.DEFAULT_REFRESH,
                 Duration.ofMinutes(10)).withKeptWindows(KEPT_WINDOWS), at, true);
         try {
-            while (status(client, deployed.port(), "/readyz") != 200) {
+            while (visit(client, deployed.port(), "/readyz").status() != 200) {
                 Thread.sleep(10);
             }
             double ready = seconds(starting);
@@ -711,11 +711,6 @@ public final class ConsoleBenchmark {
         HttpResponse<byte[]> response = client.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port
                 + page)).build(), HttpResponse.BodyHandlers.ofByteArray());
         return new Visit(response.statusCode(), response.body());
-    }
-
-    private static int status(HttpClient client, int port, String path) throws Exception {
-        return client.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path)).build(),
-                HttpResponse.BodyHandlers.discarding()).statusCode();
     }
 
     /** Prometheus's own {@code process_cpu_seconds_total}: what the console's queries cost it. */
@@ -925,7 +920,7 @@ public final class ConsoleBenchmark {
         Served deployed = serve(history, ConsoleSettings.defaults().withRefresh(interval, Duration.ofMinutes(10))
                 .withReadLimit(Duration.ofMinutes(5)), clock, true);
         try {
-            while (status(client, deployed.port(), "/readyz") != 200) {
+            while (visit(client, deployed.port(), "/readyz").status() != 200) {
                 Thread.sleep(10);
             }
             double cpuReady = prometheusCpuSeconds(client, prometheus);
