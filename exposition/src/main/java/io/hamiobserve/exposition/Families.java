@@ -52,6 +52,68 @@ public final class Families {
         return value == null ? OptionalDouble.empty() : OptionalDouble.of(value);
     }
 
+    /** How many bits of a {@link #fingerprint} are kept: as many as a double holds exactly. */
+    public static final int FINGERPRINT_BITS = 52;
+
+    /**
+     * Where {@code families}' points stand now (each must have been started): a
+     * {@link #fingerprint} of the mark covers the points added after it, whatever the collection
+     * held before (a segment's own families, or one collection shared by every segment).
+     */
+    public Mark mark(MetricFamily... families) {
+        int[] sizes = new int[families.length];
+        for (int i = 0; i < families.length; i++) {
+            sizes[i] = get(families[i]).added();
+        }
+        return new Mark(families.clone(), sizes);
+    }
+
+    /** Where some families' points stood: {@link #mark}. */
+    public record Mark(MetricFamily[] families, int[] sizes) {
+    }
+
+    /**
+     * A fingerprint of the points added to {@code since}'s families after it (label values and
+     * values, in the order added), as a number below 2<sup>52</sup> that a sample's double holds
+     * exactly: equal for equal points; after any change different but for a chance of
+     * 2<sup>-52</sup>, or a crafted collision (the hash is FNV-1a, fast, not cryptographic: a reader
+     * that relies on it re-reads everything now and then). A reader compares it with the one it last
+     * saw to know whether the points changed without reading them.
+     */
+    public double fingerprint(Mark since) {
+        long hash = FNV_OFFSET;
+        for (int i = 0; i < since.families().length; i++) {
+            MetricFamily family = since.families()[i];
+            long[] state = {mixed(hash, family.name())};
+            get(family).forEachFrom(since.sizes()[i], (labels, value) -> {
+                long h = state[0];
+                for (String label : labels) {
+                    h = mixed(h, label);
+                }
+                long bits = Double.doubleToLongBits(value);
+                for (int shift = 0; shift < 64; shift += 16) {
+                    h = (h ^ ((bits >>> shift) & 0xffff)) * FNV_PRIME;
+                }
+                state[0] = h;
+            });
+            hash = state[0];
+        }
+        // FNV's low bits mix least: its top 52 are kept.
+        return hash >>> (64 - FINGERPRINT_BITS);
+    }
+
+    private static final long FNV_OFFSET = 0xcbf29ce484222325L;
+    private static final long FNV_PRIME = 0x100000001b3L;
+
+    /** {@code text} and its end folded into {@code hash}: "ab","c" and "a","bc" differ. */
+    private static long mixed(long hash, String text) {
+        long h = hash;
+        for (int i = 0; i < text.length(); i++) {
+            h = (h ^ text.charAt(i)) * FNV_PRIME;
+        }
+        return (h ^ 0x10000) * FNV_PRIME;
+    }
+
     /** The points of a family started earlier, so a layout and its producers can be written apart. */
     public MetricFamily.Points get(MetricFamily family) {
         for (MetricFamily.Points points : all) {

@@ -62,9 +62,16 @@ final class FleetQueries {
     static final Template CONTAINER_CORES_ALLOCATED = new Template("container_cores_allocated",
             "max by (" + ALLOCATION + ") " + ShareSeries.byPosition(ShareSeries.Figure.CORES, "${cluster}",
                     "${where}", "${where}", null));
-    /** Each container's name, per cluster (${cluster}): two clusters may run one pod name differently. */
+    /**
+     * Each container's name, per cluster (${cluster}): two clusters may run one pod name differently;
+     * and per node, so that a read keeps them node by node ({@link KeptContainers}).
+     */
     static final Template CONTAINER_NAMES = new Template("container_names",
-            "max by (${cluster}, namespace, pod, container_index, container, init) (hami_observe_container_info{${where}})");
+            "max by (${cluster}, node, namespace, pod, container_index, container, init) "
+                    + "(hami_observe_container_info{${where}})");
+    /** Every node's allocation fingerprints, as they are: which nodes' container series changed. */
+    static final Template NODE_ALLOCATIONS_FINGERPRINTS = new Template("node_allocations_fingerprints",
+            "hami_observe_node_allocations_fingerprint");
     /** The names of the containers holding shares of one card (the info series carries no card). */
     static final Template CONTAINER_NAMES_ON_CARD = new Template("container_names",
             "max by (${cluster}, namespace, pod, container_index, container, init) (hami_observe_container_info"

@@ -123,7 +123,43 @@ final class PromQl {
      * @param label a label name from the code or a flag (checked)
      */
     static String narrowed(String expression, String label, String value) {
-        String matcher = new Matchers(Map.of(label, value)).render();
+        return narrowedBy(expression, new Matchers(Map.of(label, value)).render());
+    }
+
+    /**
+     * {@code expression} narrowed as {@link #narrowed} does, to the series whose {@code label} is
+     * any of {@code values}: {@code label=~"a|b"}, each value's every regular-expression character
+     * escaped, so a value matches itself alone whatever it holds.
+     *
+     * @param label a label name from the code (checked)
+     * @param values at least one
+     */
+    static String narrowedToAny(String expression, String label, java.util.Collection<String> values) {
+        new Label(label);
+        if (values.isEmpty()) {
+            throw new IllegalArgumentException("narrowed to no " + label);
+        }
+        StringBuilder alternatives = new StringBuilder();
+        for (String value : values) {
+            alternatives.append(alternatives.isEmpty() ? "" : "|").append(literally(value));
+        }
+        return narrowedBy(expression, label + "=~" + quote(alternatives.toString()));
+    }
+
+    /** {@code value} as a regular expression (RE2, anchored by PromQL) that matches it alone. */
+    static String literally(String value) {
+        StringBuilder out = new StringBuilder(value.length() + 8);
+        for (int i = 0; i < value.length(); i++) {
+            char c = value.charAt(i);
+            if ("\\.+*?()|[]{}^$".indexOf(c) >= 0) {
+                out.append('\\');
+            }
+            out.append(c);
+        }
+        return out.toString();
+    }
+
+    private static String narrowedBy(String expression, String matcher) {
         StringBuilder out = new StringBuilder(expression.length() + 32);
         int braces = 0;
         int brackets = 0;

@@ -66,6 +66,11 @@ public final class PrometheusFleetHistory implements FleetHistory {
 
     /** How long the clusters found are kept before they are asked again. */
     static final Duration CLUSTERS_KEPT = Duration.ofMinutes(5);
+    /**
+     * One read of the whole fleet's now in this many asks for every node's container series; the
+     * others only for the nodes whose allocation fingerprints moved ({@link KeptContainers}).
+     */
+    public static final int READS_PER_FULL_READ = KeptContainers.FULL_READ_EVERY;
     /** The label that tells clusters apart unless told. */
     public static final String DEFAULT_CLUSTER_LABEL = "cluster";
 
@@ -303,10 +308,54 @@ public final class PrometheusFleetHistory implements FleetHistory {
             return answer;
         }
 
+        /**
+         * {@code query}'s answer for the series of the plan's changed nodes alone, one query a group
+         * of nodes ({@code node=~"…"} on every series it reads, {@link PromQl#narrowedToAny}; a
+         * group no longer than {@link #MOST_QUERY_BYTES} whatever the names), listed as
+         * {@code query}: the figures are its answer, part of it asked now and the rest kept.
+         */
+        CompletableFuture<List<Sample>> onNodes(Measure measure, PromQl.Query query, KeptContainers.Plan plan) {
+            PromQl.Query scopedQuery = scoped(query);
+            provenance.put(measure, new Provenance(scopedQuery.name(), scopedQuery.expression()));
+            List<CompletableFuture<List<Sample>>> parts = new ArrayList<>();
+            for (List<String> group : plan.nodes(names -> PromQl.narrowedToAny(scopedQuery.expression(), "node",
+                    names).getBytes(java.nio.charset.StandardCharsets.UTF_8).length <= MOST_QUERY_BYTES)) {
+                CompletableFuture<List<Sample>> part = api.instant(new PromQl.Query(scopedQuery.name(),
+                        PromQl.narrowedToAny(scopedQuery.expression(), "node", group)), at);
+                pending.add(part);
+                parts.add(part);
+            }
+            return CompletableFuture.allOf(parts.toArray(CompletableFuture[]::new)).thenApply(done -> {
+                List<Sample> answer = new ArrayList<>();
+                parts.forEach(part -> answer.addAll(part.join()));
+                return answer;
+            });
+        }
+
         /** Waits for every query; fails with the first failure that says why ({@link PrometheusApi#awaitAll}). */
         void await() throws SourceUnavailableException {
             PrometheusApi.awaitAll(pending);
         }
+    }
+
+    /**
+     * The longest query a group of nodes makes: VictoriaMetrics refuses one over 16 KiB
+     * ({@code -search.maxQueryLen}), and the templates themselves stay under it (QuerySizeTest).
+     */
+    static final int MOST_QUERY_BYTES = 16 * 1024 - 1;
+
+    /** The whole fleet's container series as the last read of now left them ({@link KeptContainers}). */
+    private volatile KeptContainers keptContainers;
+
+    /**
+     * Which nodes' container series a read of the whole fleet at {@code at} asks for: the engine's
+     * allocation fingerprints of every node, asked first, against those kept. Their query failing
+     * fails the read, saying why, before any other query is sent: an engine that cannot answer one
+     * selector of a series a node would answer none of the read's.
+     */
+    private KeptContainers.Plan containersPlan(Instant at) throws SourceUnavailableException {
+        List<Sample> marks = PrometheusApi.await(api.instant(scoped(NODE_ALLOCATIONS_FINGERPRINTS.plain()), at));
+        return KeptContainers.plan(keptContainers, marks, clusterLabel);
     }
 
     /** Which containers a scope reads: matchers for allocation, usage and name series. */
@@ -378,17 +427,24 @@ public final class PrometheusFleetHistory implements FleetHistory {
         var power = batch.query(Measure.CARD_POWER, CARD_POWER.plain());
         var beyond = batch.query(Measure.CARD_MEMORY_BEYOND_ALLOCATION, CARD_BEYOND_ALLOCATION.plain());
         boolean containers = where.containers();
-        var shareMemory = containers ? batch.query(Measure.CONTAINER_MEMORY_ALLOCATED,
-                CONTAINER_MEMORY_ALLOCATED.bind("where", where.allocation(), "cluster",
-                        new PromQl.Label(clusterLabel))) : batch.none();
-        var shareCores = containers ? batch.query(Measure.CONTAINER_CORES_ALLOCATED,
-                CONTAINER_CORES_ALLOCATED.bind("where", where.allocation(), "cluster",
-                        new PromQl.Label(clusterLabel))) : batch.none();
-        var names = !containers ? batch.none() : scope instanceof FleetScope.OnCard
-                ? batch.query(Measure.CONTAINER_NAMES, CONTAINER_NAMES_ON_CARD.bind("where", where.names(),
-                        "cluster", new PromQl.Label(clusterLabel)))
-                : batch.query(Measure.CONTAINER_NAMES, CONTAINER_NAMES.bind("where", where.names(),
-                        "cluster", new PromQl.Label(clusterLabel)));
+        // The whole fleet's container series are read again only where a node's fingerprints moved.
+        KeptContainers.Plan plan = containers && scope instanceof FleetScope.Everything ? containersPlan(at) : null;
+        PromQl.Query memoryQuery = CONTAINER_MEMORY_ALLOCATED.bind("where", where.allocation(), "cluster",
+                new PromQl.Label(clusterLabel));
+        PromQl.Query coresQuery = CONTAINER_CORES_ALLOCATED.bind("where", where.allocation(), "cluster",
+                new PromQl.Label(clusterLabel));
+        PromQl.Query namesQuery = (scope instanceof FleetScope.OnCard ? CONTAINER_NAMES_ON_CARD : CONTAINER_NAMES)
+                .bind("where", where.names(), "cluster", new PromQl.Label(clusterLabel));
+        boolean everyNode = plan == null || plan.readsAll();
+        var shareMemory = !containers ? batch.none() : everyNode
+                ? batch.query(Measure.CONTAINER_MEMORY_ALLOCATED, memoryQuery)
+                : batch.onNodes(Measure.CONTAINER_MEMORY_ALLOCATED, memoryQuery, plan);
+        var shareCores = !containers ? batch.none() : everyNode
+                ? batch.query(Measure.CONTAINER_CORES_ALLOCATED, coresQuery)
+                : batch.onNodes(Measure.CONTAINER_CORES_ALLOCATED, coresQuery, plan);
+        var names = !containers ? batch.none() : everyNode
+                ? batch.query(Measure.CONTAINER_NAMES, namesQuery)
+                : batch.onNodes(Measure.CONTAINER_NAMES, namesQuery, plan);
         var useMemory = containers ? batch.query(Measure.CONTAINER_MEMORY_USED,
                 CONTAINER_MEMORY_USED.bind("where", where.use())) : batch.none();
         var useUtilisation = containers ? batch.query(Measure.CONTAINER_UTILISATION,
@@ -459,19 +515,29 @@ public final class PrometheusFleetHistory implements FleetHistory {
                 figure(powerByCard.get(uuid), Absence.NOT_SUPPORTED),
                 figure(beyondByCard.get(uuid), Absence.NOT_REPORTED))));
 
-        Map<String, Double> coresByShare = byKey(shareCores.join(), "namespace", "pod", "container_index",
+        KeptContainers.Containers read = new KeptContainers.Containers(shareMemory.join(), shareCores.join(),
+                names.join());
+        if (plan != null) {
+            KeptContainers.Outcome outcome = plan.outcome(read);
+            read = outcome.containers();
+            keptContainers = outcome.kept();
+        }
+        Map<String, Double> coresByShare = byKey(read.cores(), "namespace", "pod", "container_index",
                 "device_uuid");
         List<FleetReadings.Allocation> allocations = new ArrayList<>();
-        for (Sample share : shareMemory.join()) {
+        for (Sample share : read.memory()) {
             allocations.add(new FleetReadings.Allocation(share.label("namespace"), share.label("pod"),
                     index(share.label("container_index")), share.label("node"), share.label("device_uuid"),
                     figure(share.value()), figure(coresByShare.get(key(share, "namespace", "pod", "container_index",
                     "device_uuid")))));
         }
-        List<FleetReadings.ContainerName> containerNames = names.join().stream()
+        // A pod seen on two nodes within the lookback (recreated elsewhere under its name) names its
+        // containers once, as it did before the names were read node by node.
+        List<FleetReadings.ContainerName> containerNames = read.names().stream()
                 .map(name -> new FleetReadings.ContainerName(name.label("namespace"), name.label("pod"),
                         index(name.label("container_index")), name.label("container"),
                         name.label("init").equals("true"), name.label(clusterLabel)))
+                .distinct()
                 .toList();
 
         String[] useKey = {"namespace", "pod", "container", "device_uuid"};

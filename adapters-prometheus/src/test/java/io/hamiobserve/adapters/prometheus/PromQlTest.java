@@ -3,6 +3,7 @@ package io.hamiobserve.adapters.prometheus;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -37,5 +38,13 @@ class PromQlTest {
     void aReplacementLookingLikeARegexGroupIsTakenLiterally() {
         PromQl.Template template = new PromQl.Template("t", "x{pod=${pod}}");
         assertEquals("x{pod=\"$1\\\\$0\"}", template.bind("pod", "$1\\$0").expression());
+    }
+
+    @Test
+    void aSelectionOfSeveralValuesMatchesEachValueAsItIsWhateverItHolds() {
+        assertEquals("max(hami_x{node=~\"a|n\\\\.\\\\*\\\\|\\\\\\\\x\\\"\\\\)\", job=\"j\"})",
+                PromQl.narrowedToAny("max(hami_x{job=\"j\"})", "node", List.of("a", "n.*|\\x\")")));
+        assertThrows(IllegalArgumentException.class, () -> PromQl.narrowedToAny("hami_x", "node", List.of()));
+        assertThrows(IllegalArgumentException.class, () -> PromQl.narrowedToAny("hami_x", "no de", List.of("a")));
     }
 }

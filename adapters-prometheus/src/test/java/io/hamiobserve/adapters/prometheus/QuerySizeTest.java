@@ -101,4 +101,22 @@ class QuerySizeTest {
         System.out.printf("QuerySizeTest: %d templates, the largest filled query %s is %d bytes (limit %d)%n",
                 templates.size(), largestName, largest, MAX_QUERY_BYTES);
     }
+
+    /**
+     * The container queries a read of now narrows to changed nodes stay under the limit with one
+     * node of the longest name Kubernetes allows, every character one a regular expression escapes
+     * (a longer name reads every node, KeptContainers); more names are grouped while they fit.
+     */
+    @Test
+    void aContainerQueryNarrowedToTheLongestNodeNameStaysUnderTheLimit() {
+        String worst = "(".repeat(KeptContainers.LONGEST_NODE_NAME);
+        for (PromQl.Template template : List.of(FleetQueries.CONTAINER_MEMORY_ALLOCATED,
+                FleetQueries.CONTAINER_CORES_ALLOCATED, FleetQueries.CONTAINER_NAMES)) {
+            String expression = template.bind("where", PromQl.Matchers.NONE, "cluster",
+                    filling("cluster")).expression();
+            int bytes = PromQl.narrowedToAny(expression, "node", List.of(worst)).getBytes(StandardCharsets.UTF_8).length;
+            System.out.printf("%s narrowed to one node of the worst name: %,d bytes%n", template.name(), bytes);
+            assertTrue(bytes <= PrometheusFleetHistory.MOST_QUERY_BYTES, template.name() + ": " + bytes);
+        }
+    }
 }

@@ -122,6 +122,10 @@ public final class AllocationMetrics {
                     + "(which use the container name), and its pod's top controller as an operator knows it "
                     + "(owner_kind, owner_name: as hami_observe_pod_owner); value 1", "namespace", "node", "pod",
             "container_index", "container", "init", "owner_kind", "owner_name");
+    static final MetricFamily NODE_ALLOCATIONS_FINGERPRINT = gauge("hami_observe_node_allocations_fingerprint",
+            "A fingerprint of the node's container series on this endpoint (shares, names, owners): the same "
+                    + "while they are, another once any of them changes, so that a reader re-reads only the nodes "
+                    + "whose series changed; a number below 2^52 with no order", "node");
     static final MetricFamily POD_OWNER = gauge("hami_observe_pod_owner",
             "The pod's top controller as an operator knows it (Deployment, StatefulSet, DaemonSet, CronJob, "
                     + "Rollout, an operator's kind; a ReplicaSet or Job with no controller above it; Pod for a pod "
@@ -451,6 +455,7 @@ public final class AllocationMetrics {
             families.of(VGPU_CONTAINER_MEMORY);
             families.of(VGPU_CONTAINER_CORES);
             families.of(POD_OWNER);
+            families.of(NODE_ALLOCATIONS_FINGERPRINT);
         });
         // HAMi reads a share's cores through its card's type and total (AMD's compute units become
         // percent): the cards it does that for, of those a node's pods hold, are part of the
@@ -477,10 +482,19 @@ public final class AllocationMetrics {
             Map<String, RegisteredCard> heldInKey = stamps == null ? held(node, normalised) : null;
             Object key = stamps == null ? List.of(node, nodeOwners, heldInKey, form)
                     : List.of(stamps.of(runs.node(run)), form);
-            section.segment(key, families -> addPods(node, nodeOwners, form,
-                    heldInKey != null ? heldInKey : held(node, normalised), families));
+            String nodeName = runs.node(run);
+            section.segment(key, families -> {
+                Families.Mark before = families.mark(CONTAINER_FAMILIES);
+                addPods(node, nodeOwners, form, heldInKey != null ? heldInKey : held(node, normalised), families);
+                // What this node's segment says, fingerprinted as it is rendered: only when it changed.
+                families.get(NODE_ALLOCATIONS_FINGERPRINT).add(families.fingerprint(before), nodeName);
+            });
         }
     }
+
+    /** The families of a node's containers, which its allocations fingerprint covers. */
+    private static final MetricFamily[] CONTAINER_FAMILIES = {VGPU_MEMORY_ALLOCATED, VGPU_CORE_ALLOCATED,
+            CONTAINER_INFO, VGPU_CONTAINER_MEMORY, VGPU_CONTAINER_CORES, POD_OWNER};
 
     private static void addPods(List<PodPlacement> pods, List<PodOwner> owners, ContainerSeries form,
                                 Map<String, RegisteredCard> normalised, Families families) {

@@ -1,0 +1,206 @@
+package io.hamiobserve.adapters.prometheus;
+
+import io.hamiobserve.adapters.prometheus.PrometheusApi.Sample;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+/**
+ * The whole fleet's container series (each share's memory and cores, each container's name) as
+ * the last read of now found them, node by node, with what each node's allocation fingerprints
+ * ({@code hami_observe_node_allocations_fingerprint}) said then. A read of now asks the fingerprints
+ * first ({@link #plan}): where a node's are what they were, its series are too, and are taken from
+ * here instead of being selected again; only the nodes whose fingerprints moved, came or went are
+ * read ({@link Plan#nodes}). At 10,000 containers the three queries over every container are about
+ * a third of what a read of now costs the engine (docs/benchmarks.md), and an allocation changes
+ * far less often than a use.
+ *
+ * <p>Everything is read again, and nothing kept where that would be wrong: where the engine holds
+ * no fingerprint (an exporter from before them), where a container series read has no fingerprint
+ * of its node (a scheduler of another version beside one with them), when more nodes changed than
+ * {@link #MOST_NODES_REREAD}, and every {@link #FULL_READ_EVERY}th read whatever happened, which
+ * also bounds how long a crafted fingerprint collision (the hash is fast, not cryptographic) could
+ * hide a change. Immutable: a read plans on the kept state it saw and leaves a new one.
+ */
+final class KeptContainers {
+    /** Every how many reads of now everything is read again. */
+    static final int FULL_READ_EVERY = 10;
+    /** Above this many changed nodes a read asks for every node, in one query a figure. */
+    static final int MOST_NODES_REREAD = 100;
+    /** At most this many nodes in one query's {@code node=~"…"} (fewer where their names are long). */
+    static final int NODES_PER_QUERY = 50;
+
+    /** The longest node name Kubernetes allows (a DNS subdomain). */
+    static final int LONGEST_NODE_NAME = 253;
+
+    /** A node of a cluster (the cluster label's value; empty with one cluster). */
+    record Node(String cluster, String node) implements Comparable<Node> {
+        @Override
+        public int compareTo(Node other) {
+            int byCluster = cluster.compareTo(other.cluster);
+            return byCluster != 0 ? byCluster : node.compareTo(other.node);
+        }
+    }
+
+    /** A read's container series: the shares' memory and cores, the containers' names. */
+    record Containers(List<Sample> memory, List<Sample> cores, List<Sample> names) {
+        Containers {
+            memory = List.copyOf(memory);
+            cores = List.copyOf(cores);
+            names = List.copyOf(names);
+        }
+    }
+
+    private final String clusterLabel;
+    private final Map<Node, Set<List<Object>>> fingerprints;
+    private final Map<Node, Containers> nodes;
+    private final int readsBeforeFull;
+
+    private KeptContainers(String clusterLabel, Map<Node, Set<List<Object>>> fingerprints, Map<Node, Containers> nodes,
+                           int readsBeforeFull) {
+        this.clusterLabel = clusterLabel;
+        this.fingerprints = fingerprints;
+        this.nodes = nodes;
+        this.readsBeforeFull = readsBeforeFull;
+    }
+
+    /**
+     * What to read, given the fingerprints the engine holds now ({@code marks}, every series of
+     * the family with all its labels) and what was kept ({@code kept}, null for nothing).
+     */
+    static Plan plan(KeptContainers kept, List<Sample> marks, String clusterLabel) {
+        Map<Node, Set<List<Object>>> now = new HashMap<>();
+        for (Sample mark : marks) {
+            // Every label (the scheduler's instance among them: shards, replicas) and the value.
+            now.computeIfAbsent(new Node(mark.label(clusterLabel), mark.label("node")), node -> new HashSet<>())
+                    .add(List.of(new TreeMap<>(mark.labels()), mark.value()));
+        }
+        if (now.isEmpty() || kept == null || !kept.clusterLabel.equals(clusterLabel) || kept.readsBeforeFull <= 0) {
+            return new Plan(clusterLabel, now, null, null);
+        }
+        Set<Node> changed = new TreeSet<>();
+        for (Map.Entry<Node, Set<List<Object>>> node : now.entrySet()) {
+            if (!node.getValue().equals(kept.fingerprints.get(node.getKey()))) {
+                changed.add(node.getKey());
+            }
+        }
+        for (Node node : kept.fingerprints.keySet()) {
+            if (!now.containsKey(node)) {
+                changed.add(node);
+            }
+        }
+        // A name longer than Kubernetes allows is not narrowed to (its query could pass the
+        // engine's length limit, QuerySizeTest): everything is read.
+        boolean named = changed.stream().allMatch(node -> node.node().length() <= LONGEST_NODE_NAME);
+        return changed.size() > MOST_NODES_REREAD || !named ? new Plan(clusterLabel, now, null, null)
+                : new Plan(clusterLabel, now, kept, changed);
+    }
+
+    /**
+     * One read's plan: every node ({@link #readsAll}), or the changed ones, the rest taken from
+     * what was kept.
+     */
+    static final class Plan {
+        private final String clusterLabel;
+        private final Map<Node, Set<List<Object>>> now;
+        private final KeptContainers before;
+        private final Set<Node> changed;
+
+        private Plan(String clusterLabel, Map<Node, Set<List<Object>>> now, KeptContainers before, Set<Node> changed) {
+            this.clusterLabel = clusterLabel;
+            this.now = now;
+            this.before = before;
+            this.changed = changed;
+        }
+
+        boolean readsAll() {
+            return changed == null;
+        }
+
+        /**
+         * The names of the nodes to read (sorted, each once: a name shared by clusters reads each
+         * cluster's node of that name, and the others' series are left out of the merge), at most
+         * {@link #NODES_PER_QUERY} a group and each group's query within {@code fits}: one query a
+         * figure and group.
+         */
+        List<List<String>> nodes(java.util.function.Predicate<List<String>> fits) {
+            if (changed == null) {
+                throw new IllegalStateException("this read asks for every node");
+            }
+            List<List<String>> groups = new ArrayList<>();
+            List<String> group = new ArrayList<>();
+            for (String name : changed.stream().map(Node::node).distinct().sorted().toList()) {
+                group.add(name);
+                if (group.size() > NODES_PER_QUERY || (group.size() > 1 && !fits.test(group))) {
+                    group.remove(group.size() - 1);
+                    groups.add(List.copyOf(group));
+                    group = new ArrayList<>(List.of(name));
+                }
+            }
+            if (!group.isEmpty()) {
+                groups.add(List.copyOf(group));
+            }
+            return groups;
+        }
+
+        /**
+         * What the read gives, {@code read} being its answers (every node's, or the changed
+         * nodes'), and what to keep for the next read: null where nothing may be kept.
+         */
+        Outcome outcome(Containers read) {
+            Map<Node, Containers> fresh = byNode(read);
+            if (changed == null) {
+                boolean everyNodeFingerprinted = now.keySet().containsAll(fresh.keySet());
+                KeptContainers next = now.isEmpty() || !everyNodeFingerprinted ? null
+                        : new KeptContainers(clusterLabel, now, fresh, FULL_READ_EVERY - 1);
+                return new Outcome(read, next);
+            }
+            Map<Node, Containers> merged = new TreeMap<>(before.nodes);
+            changed.forEach(merged::remove);
+            boolean everyNodeFingerprinted = true;
+            for (Map.Entry<Node, Containers> node : fresh.entrySet()) {
+                if (changed.contains(node.getKey())) {
+                    merged.put(node.getKey(), node.getValue());
+                    everyNodeFingerprinted &= now.containsKey(node.getKey());
+                }
+            }
+            List<Sample> memory = new ArrayList<>();
+            List<Sample> cores = new ArrayList<>();
+            List<Sample> names = new ArrayList<>();
+            merged.values().forEach(node -> {
+                memory.addAll(node.memory());
+                cores.addAll(node.cores());
+                names.addAll(node.names());
+            });
+            // A node whose series outlived its fingerprint (an exporter from before them took over)
+            // would never be read again: nothing is kept, and the next read reads everything.
+            return new Outcome(new Containers(memory, cores, names), everyNodeFingerprinted
+                    ? new KeptContainers(clusterLabel, now, merged, before.readsBeforeFull - 1) : null);
+        }
+
+        private Map<Node, Containers> byNode(Containers read) {
+            Map<Node, List<List<Sample>>> parts = new TreeMap<>();
+            List<List<Sample>> figures = List.of(read.memory(), read.cores(), read.names());
+            for (int figure = 0; figure < figures.size(); figure++) {
+                for (Sample sample : figures.get(figure)) {
+                    List<List<Sample>> node = parts.computeIfAbsent(new Node(sample.label(clusterLabel),
+                            sample.label("node")), key -> List.of(new ArrayList<>(), new ArrayList<>(), new ArrayList<>()));
+                    node.get(figure).add(sample);
+                }
+            }
+            Map<Node, Containers> nodes = new TreeMap<>();
+            parts.forEach((node, lists) -> nodes.put(node, new Containers(lists.get(0), lists.get(1), lists.get(2))));
+            return nodes;
+        }
+    }
+
+    /** A read's container series, and what the next read may reuse (null: nothing). */
+    record Outcome(Containers containers, KeptContainers kept) {
+    }
+}

@@ -1,0 +1,141 @@
+package io.hamiobserve.adapters.prometheus;
+
+import io.hamiobserve.adapters.prometheus.PrometheusApi.Sample;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Which nodes a read of now asks for again, and what it gives: the kept series of every node whose
+ * fingerprints are what they were, the fresh ones of every other; everything when nothing may be
+ * kept (no fingerprints, a series of a node without one, too many changes, every tenth read).
+ */
+class KeptContainersTest {
+    private static Sample mark(String node, double value) {
+        return new Sample(Map.of("__name__", "hami_observe_node_allocations_fingerprint", "node", node,
+                "instance", "scheduler:9395"), value);
+    }
+
+    private static Sample share(String node, String pod, double bytes) {
+        return new Sample(Map.of("namespace", "ns", "pod", pod, "container_index", "0", "node", node,
+                "device_uuid", "GPU-" + node), bytes);
+    }
+
+    private static KeptContainers.Containers containers(Sample... shares) {
+        return new KeptContainers.Containers(List.of(shares), List.of(), List.of());
+    }
+
+    private static KeptContainers keptAfterFullRead(List<Sample> marks, Sample... shares) {
+        KeptContainers.Plan plan = KeptContainers.plan(null, marks, "cluster");
+        assertTrue(plan.readsAll());
+        KeptContainers kept = plan.outcome(containers(shares)).kept();
+        assertNotNull(kept);
+        return kept;
+    }
+
+    @Test
+    void onlyTheNodesWhoseFingerprintsMovedCameOrWentAreReadAgain() {
+        KeptContainers kept = keptAfterFullRead(List.of(mark("a", 1), mark("b", 2), mark("c", 3)),
+                share("a", "a-0", 1), share("b", "b-0", 2), share("c", "c-0", 3));
+        // a moved, c went, d came: b is kept.
+        KeptContainers.Plan plan = KeptContainers.plan(kept, List.of(mark("a", 10), mark("b", 2), mark("d", 4)),
+                "cluster");
+        assertFalse(plan.readsAll());
+        assertEquals(List.of(List.of("a", "c", "d")), plan.nodes(any -> true));
+        KeptContainers.Outcome outcome = plan.outcome(containers(share("a", "a-1", 5), share("d", "d-0", 4)));
+        assertEquals(List.of(share("a", "a-1", 5), share("b", "b-0", 2), share("d", "d-0", 4)),
+                outcome.containers().memory());
+        // Nothing changed since: nothing asked, everything kept.
+        KeptContainers.Plan still = KeptContainers.plan(outcome.kept(), List.of(mark("a", 10), mark("b", 2),
+                mark("d", 4)), "cluster");
+        assertEquals(List.of(), still.nodes(any -> true));
+        assertEquals(outcome.containers(), still.outcome(containers()).containers());
+    }
+
+    @Test
+    void aNodeOfAnotherClusterOfTheSameNameIsLeftAsKept() {
+        Sample eastMark = new Sample(Map.of("node", "n", "cluster", "east"), 1);
+        Sample westMark = new Sample(Map.of("node", "n", "cluster", "west"), 2);
+        Sample east = new Sample(Map.of("node", "n", "cluster", "east", "pod", "e"), 1);
+        Sample west = new Sample(Map.of("node", "n", "cluster", "west", "pod", "w"), 2);
+        KeptContainers kept = keptAfterFullRead(List.of(eastMark, westMark), east, west);
+        KeptContainers.Plan plan = KeptContainers.plan(kept, List.of(eastMark,
+                new Sample(Map.of("node", "n", "cluster", "west"), 3)), "cluster");
+        assertEquals(List.of(List.of("n")), plan.nodes(any -> true));
+        // The query for node "n" answers both clusters' series: east's answer is not taken, its kept one is.
+        Sample westNow = new Sample(Map.of("node", "n", "cluster", "west", "pod", "w2"), 2);
+        Sample eastNow = new Sample(Map.of("node", "n", "cluster", "east", "pod", "changed-without-its-mark"), 1);
+        assertEquals(List.of(east, westNow), plan.outcome(containers(eastNow, westNow)).containers().memory());
+    }
+
+    @Test
+    void everythingIsReadWhereNothingMayBeKept() {
+        List<Sample> marks = List.of(mark("a", 1));
+        // No fingerprint in the engine (an exporter from before them), with or without a kept state.
+        assertTrue(KeptContainers.plan(null, List.of(), "cluster").readsAll());
+        KeptContainers kept = keptAfterFullRead(marks, share("a", "a-0", 1));
+        assertTrue(KeptContainers.plan(kept, List.of(), "cluster").readsAll());
+        assertNull(KeptContainers.plan(null, List.of(), "cluster").outcome(containers(share("a", "a-0", 1))).kept());
+        // A series of a node without a fingerprint: the next read reads everything again.
+        assertNull(KeptContainers.plan(null, marks, "cluster")
+                .outcome(containers(share("a", "a-0", 1), share("old", "o-0", 1))).kept());
+        // Read under another cluster label.
+        assertTrue(KeptContainers.plan(kept, marks, "region").readsAll());
+        // More nodes changed than are worth naming.
+        List<Sample> many = new ArrayList<>();
+        for (int i = 0; i <= KeptContainers.MOST_NODES_REREAD; i++) {
+            many.add(mark("n-" + i, i));
+        }
+        assertTrue(KeptContainers.plan(kept, many, "cluster").readsAll());
+        // A changed node whose name is longer than Kubernetes allows (a hostile target's label).
+        assertTrue(KeptContainers.plan(kept, List.of(mark("x".repeat(KeptContainers.LONGEST_NODE_NAME + 1), 1)),
+                "cluster").readsAll());
+        // Every tenth read, whatever happened.
+        KeptContainers.Plan plan = KeptContainers.plan(kept, marks, "cluster");
+        for (int read = 2; read < KeptContainers.FULL_READ_EVERY; read++) {
+            assertFalse(plan.readsAll(), "read " + read);
+            plan = KeptContainers.plan(plan.outcome(containers()).kept(), marks, "cluster");
+        }
+        assertFalse(plan.readsAll());
+        assertTrue(KeptContainers.plan(plan.outcome(containers()).kept(), marks, "cluster").readsAll());
+        assertThrows(IllegalStateException.class, () -> KeptContainers.plan(null, marks, "cluster").nodes(any -> true));
+    }
+
+    @Test
+    void aNodeWhoseSeriesOutliveItsFingerprintIsNotKept() {
+        KeptContainers kept = keptAfterFullRead(List.of(mark("a", 1), mark("b", 2)), share("a", "a-0", 1),
+                share("b", "b-0", 2));
+        // b's fingerprint is gone but its series are there: an exporter without fingerprints took it over.
+        KeptContainers.Plan plan = KeptContainers.plan(kept, List.of(mark("a", 1)), "cluster");
+        assertEquals(List.of(List.of("b")), plan.nodes(any -> true));
+        KeptContainers.Outcome outcome = plan.outcome(containers(share("b", "b-0", 2)));
+        assertEquals(List.of(share("a", "a-0", 1), share("b", "b-0", 2)), outcome.containers().memory());
+        assertNull(outcome.kept());
+    }
+
+    @Test
+    void manyChangedNodesAreAskedInGroupsOfAtMostFifty() {
+        List<Sample> before = new ArrayList<>();
+        List<Sample> after = new ArrayList<>();
+        for (int i = 0; i < 120; i++) {
+            before.add(mark(String.format("n-%03d", i), 1));
+            after.add(mark(String.format("n-%03d", i), i < 99 ? 2 : 1));
+        }
+        KeptContainers.Plan plan = KeptContainers.plan(keptAfterFullRead(before), after, "cluster");
+        assertEquals(List.of(50, 49), plan.nodes(any -> true).stream().map(List::size).toList());
+        // Fewer a group where the query would grow too long: here, more than ten names.
+        assertEquals(List.of(10, 10, 10, 10, 10, 10, 10, 10, 10, 9),
+                plan.nodes(group -> group.size() <= 10).stream().map(List::size).toList());
+        // One name is asked alone whatever its length (the templates' own bound is QuerySizeTest's).
+        assertEquals(99, plan.nodes(group -> false).size());
+    }
+}
