@@ -6,6 +6,7 @@ import org.junit.jupiter.api.Test;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -137,5 +138,69 @@ class KeptContainersTest {
                 plan.nodes(group -> group.size() <= 10).stream().map(List::size).toList());
         // One name is asked alone whatever its length (the templates' own bound is QuerySizeTest's).
         assertEquals(99, plan.nodes(group -> false).size());
+    }
+
+    /**
+     * Random histories of two clusters sharing node names: nodes come, go and change (their series
+     * and fingerprint together), and at each read the engine answers what the plan asks (a name's
+     * query answering every cluster's node of that name). Every read gives exactly the series the
+     * engine holds, as a read of every node would.
+     */
+    @Test
+    void everyReadGivesWhatTheEngineHoldsWhateverChanges() {
+        for (long seed = 1; seed <= 40; seed++) {
+            java.util.Random random = new java.util.Random(seed);
+            Map<KeptContainers.Node, Double> fingerprints = new java.util.TreeMap<>();
+            Map<KeptContainers.Node, List<Sample>> series = new java.util.TreeMap<>();
+            KeptContainers kept = null;
+            int partialReads = 0;
+            for (int read = 0; read < 60; read++) {
+                int changes = random.nextInt(read % 7 == 0 ? 40 : 4);
+                for (int change = 0; change < changes; change++) {
+                    KeptContainers.Node node = new KeptContainers.Node(random.nextBoolean() ? "east" : "west",
+                            "n-" + random.nextInt(30));
+                    if (random.nextInt(5) == 0) {
+                        fingerprints.remove(node);
+                        series.remove(node);
+                    } else {
+                        List<Sample> pods = new ArrayList<>();
+                        for (int pod = random.nextInt(4); pod > 0; pod--) {
+                            pods.add(new Sample(Map.of("cluster", node.cluster(), "node", node.node(),
+                                    "pod", "p-" + random.nextInt(1000)), random.nextInt(16)));
+                        }
+                        fingerprints.put(node, random.nextDouble());
+                        series.put(node, pods);
+                    }
+                }
+                List<Sample> marks = new ArrayList<>();
+                fingerprints.forEach((node, value) -> marks.add(new Sample(Map.of("cluster", node.cluster(),
+                        "node", node.node()), value)));
+                KeptContainers.Plan plan = KeptContainers.plan(kept, marks, "cluster");
+                Set<String> asked = new java.util.HashSet<>();
+                if (plan.readsAll()) {
+                    series.keySet().forEach(node -> asked.add(node.node()));
+                } else {
+                    plan.nodes(group -> group.size() <= 7).forEach(asked::addAll);
+                    partialReads++;
+                }
+                List<Sample> answered = new ArrayList<>();
+                series.forEach((node, pods) -> {
+                    if (asked.contains(node.node())) {
+                        answered.addAll(pods);
+                    }
+                });
+                KeptContainers.Outcome outcome = plan.outcome(containers(answered.toArray(Sample[]::new)));
+                List<Sample> truth = new ArrayList<>();
+                series.values().forEach(truth::addAll);
+                assertEquals(sorted(truth), sorted(outcome.containers().memory()), "seed " + seed + ", read " + read);
+                kept = outcome.kept();
+            }
+            assertTrue(partialReads > 30, "seed " + seed + ": most reads keep (" + partialReads + ")");
+        }
+    }
+
+    private static List<String> sorted(List<Sample> samples) {
+        return samples.stream().map(sample -> new java.util.TreeMap<>(sample.labels()) + "=" + sample.value())
+                .sorted().toList();
     }
 }
