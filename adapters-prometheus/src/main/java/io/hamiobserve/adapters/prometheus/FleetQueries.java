@@ -56,11 +56,12 @@ final class FleetQueries {
             "max by (node, device_uuid) (hami_observe_host_gpu_power_watts)");
     static final Template CARD_BEYOND_ALLOCATION = new Template("card_memory_beyond_allocation",
             "max by (node, device_uuid) (hami_observe_gpu_memory_beyond_allocation_bytes)");
+    /** Each share, per cluster (${cluster}): a read keeps them node by node of each cluster ({@link KeptContainers}). */
     static final Template CONTAINER_MEMORY_ALLOCATED = new Template("container_memory_allocated",
-            "max by (" + ALLOCATION + ") " + ShareSeries.byPosition(ShareSeries.Figure.MEMORY, "${cluster}",
+            "max by (${cluster}, " + ALLOCATION + ") " + ShareSeries.byPosition(ShareSeries.Figure.MEMORY, "${cluster}",
                     "${where}", "${where}", null));
     static final Template CONTAINER_CORES_ALLOCATED = new Template("container_cores_allocated",
-            "max by (" + ALLOCATION + ") " + ShareSeries.byPosition(ShareSeries.Figure.CORES, "${cluster}",
+            "max by (${cluster}, " + ALLOCATION + ") " + ShareSeries.byPosition(ShareSeries.Figure.CORES, "${cluster}",
                     "${where}", "${where}", null));
     /**
      * Each container's name, per cluster (${cluster}): two clusters may run one pod name differently;

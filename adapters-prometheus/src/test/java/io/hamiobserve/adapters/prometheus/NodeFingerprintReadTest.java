@@ -22,7 +22,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * the nodes whose allocation fingerprints moved ({@link KeptContainers}): a node whose fingerprint
  * stays is taken as it was kept, which this history shows by changing node-b's share without its
  * fingerprint (a fingerprint never does that; here it makes the reuse visible). A node named like a
- * regular expression is asked for as itself: unescaped, its name would select every node.
+ * regular expression is asked for as itself: unescaped, its name would select every node. Every
+ * series carries a {@code cluster} label, as one of several clusters' in one engine does.
  */
 class NodeFingerprintReadTest {
     private static final double GIB = 1024.0 * 1024 * 1024;
@@ -57,18 +58,18 @@ class NodeFingerprintReadTest {
     private static void share(History series, String node, String pod, long from,
                               java.util.function.LongToDoubleFunction bytes) throws IOException {
         Map<String, String> share = Map.of("namespace", "ml", "pod", pod, "container_index", "0", "node", node,
-                "device_uuid", "GPU-" + node);
+                "device_uuid", "GPU-" + node, "cluster", "east");
         series.series("hami_vgpu_memory_allocated_bytes", share, from, bytes)
                 .series("hami_vgpu_core_allocated_ratio", share, from, t -> 10)
                 .series("hami_observe_container_info", Map.of("namespace", "ml", "pod", pod, "node", node,
                         "container_index", "0", "container", "main-" + pod, "init", "false", "owner_kind", "Pod",
-                        "owner_name", pod), from, t -> 1);
+                        "owner_name", pod, "cluster", "east"), from, t -> 1);
     }
 
     private static void fingerprint(History series, String node, java.util.function.LongToDoubleFunction value)
             throws IOException {
-        series.series("hami_observe_node_allocations_fingerprint", Map.of("node", node, "instance", "scheduler:9395"),
-                value);
+        series.series("hami_observe_node_allocations_fingerprint", Map.of("node", node, "instance", "scheduler:9395",
+                "cluster", "east"), value);
     }
 
     private static Map<String, Double> gibByPod(FleetReadings readings) {
