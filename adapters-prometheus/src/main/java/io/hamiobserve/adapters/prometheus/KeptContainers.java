@@ -18,13 +18,14 @@ import java.util.TreeSet;
  * first ({@link #plan}): where a node's are what they were, its series are too, and are taken from
  * here instead of being selected again; only the nodes whose fingerprints moved, came or went are
  * read ({@link Plan#nodes}). At 10,000 containers the three queries over every container are about
- * a third of what a read of now costs the engine (docs/benchmarks.md), and an allocation changes
- * far less often than a use.
+ * half of what a read of now costs the engine (docs/benchmarks.md), and an allocation changes far
+ * less often than a use. The price is one more copy of those series in the console's memory.
  *
  * <p>Everything is read again, and nothing kept where that would be wrong: where the engine holds
  * no fingerprint (an exporter from before them), where a container series read has no fingerprint
  * of its node (a scheduler of another version beside one with them), when more nodes changed than
- * {@link #MOST_NODES_REREAD}, and every {@link #FULL_READ_EVERY}th read whatever happened, which
+ * {@link #MOST_NODES_REREAD} or a changed node's name is longer than Kubernetes allows (its query
+ * could pass the engine's length limit), and every {@link #FULL_READ_EVERY}th read whatever happened, which
  * also bounds how long a crafted fingerprint collision (the hash is fast, not cryptographic) could
  * hide a change. Immutable: a read plans on the kept state it saw and leaves a new one.
  */
