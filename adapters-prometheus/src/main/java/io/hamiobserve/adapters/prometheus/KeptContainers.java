@@ -42,6 +42,11 @@ final class KeptContainers {
 
     /** A node of a cluster (the cluster label's value; empty with one cluster). */
     record Node(String cluster, String node) implements Comparable<Node> {
+        /** The node a series is of, by its cluster and node labels. */
+        static Node of(Sample series, String clusterLabel) {
+            return new Node(series.label(clusterLabel), series.label("node"));
+        }
+
         @Override
         public int compareTo(Node other) {
             int byCluster = cluster.compareTo(other.cluster);
@@ -55,6 +60,41 @@ final class KeptContainers {
             memory = List.copyOf(memory);
             cores = List.copyOf(cores);
             names = List.copyOf(names);
+        }
+
+        /** These series, node by node of each cluster. */
+        Map<Node, Containers> byNode(String clusterLabel) {
+            Map<Node, List<Sample>> memoryByNode = grouped(memory, clusterLabel);
+            Map<Node, List<Sample>> coresByNode = grouped(cores, clusterLabel);
+            Map<Node, List<Sample>> namesByNode = grouped(names, clusterLabel);
+            Set<Node> nodes = new TreeSet<>(memoryByNode.keySet());
+            nodes.addAll(coresByNode.keySet());
+            nodes.addAll(namesByNode.keySet());
+            Map<Node, Containers> byNode = new TreeMap<>();
+            for (Node node : nodes) {
+                byNode.put(node, new Containers(memoryByNode.getOrDefault(node, List.of()),
+                        coresByNode.getOrDefault(node, List.of()), namesByNode.getOrDefault(node, List.of())));
+            }
+            return byNode;
+        }
+
+        /** The series of every one of {@code parts}, in their order. */
+        static Containers joined(java.util.Collection<Containers> parts) {
+            List<Sample> memory = new ArrayList<>();
+            List<Sample> cores = new ArrayList<>();
+            List<Sample> names = new ArrayList<>();
+            for (Containers part : parts) {
+                memory.addAll(part.memory);
+                cores.addAll(part.cores);
+                names.addAll(part.names);
+            }
+            return new Containers(memory, cores, names);
+        }
+
+        private static Map<Node, List<Sample>> grouped(List<Sample> series, String clusterLabel) {
+            Map<Node, List<Sample>> byNode = new HashMap<>();
+            series.forEach(one -> byNode.computeIfAbsent(Node.of(one, clusterLabel), node -> new ArrayList<>()).add(one));
+            return byNode;
         }
     }
 
@@ -79,7 +119,7 @@ final class KeptContainers {
         Map<Node, Set<List<Object>>> now = new HashMap<>();
         for (Sample mark : marks) {
             // Every label (the scheduler's instance among them: shards, replicas) and the value.
-            now.computeIfAbsent(new Node(mark.label(clusterLabel), mark.label("node")), node -> new HashSet<>())
+            now.computeIfAbsent(Node.of(mark, clusterLabel), node -> new HashSet<>())
                     .add(List.of(new TreeMap<>(mark.labels()), mark.value()));
         }
         if (now.isEmpty() || kept == null || !kept.clusterLabel.equals(clusterLabel) || kept.readsBeforeFull <= 0) {
@@ -155,7 +195,7 @@ final class KeptContainers {
          * nodes'), and what to keep for the next read: null where nothing may be kept.
          */
         Outcome outcome(Containers read) {
-            Map<Node, Containers> fresh = byNode(read);
+            Map<Node, Containers> fresh = read.byNode(clusterLabel);
             if (changed == null) {
                 boolean everyNodeFingerprinted = now.keySet().containsAll(fresh.keySet());
                 KeptContainers next = now.isEmpty() || !everyNodeFingerprinted ? null
@@ -171,33 +211,10 @@ final class KeptContainers {
                     everyNodeFingerprinted &= now.containsKey(node.getKey());
                 }
             }
-            List<Sample> memory = new ArrayList<>();
-            List<Sample> cores = new ArrayList<>();
-            List<Sample> names = new ArrayList<>();
-            merged.values().forEach(node -> {
-                memory.addAll(node.memory());
-                cores.addAll(node.cores());
-                names.addAll(node.names());
-            });
             // A node whose series outlived its fingerprint (an exporter from before them took over)
             // would never be read again: nothing is kept, and the next read reads everything.
-            return new Outcome(new Containers(memory, cores, names), everyNodeFingerprinted
+            return new Outcome(Containers.joined(merged.values()), everyNodeFingerprinted
                     ? new KeptContainers(clusterLabel, now, merged, before.readsBeforeFull - 1) : null);
-        }
-
-        private Map<Node, Containers> byNode(Containers read) {
-            Map<Node, List<List<Sample>>> parts = new TreeMap<>();
-            List<List<Sample>> figures = List.of(read.memory(), read.cores(), read.names());
-            for (int figure = 0; figure < figures.size(); figure++) {
-                for (Sample sample : figures.get(figure)) {
-                    List<List<Sample>> node = parts.computeIfAbsent(new Node(sample.label(clusterLabel),
-                            sample.label("node")), key -> List.of(new ArrayList<>(), new ArrayList<>(), new ArrayList<>()));
-                    node.get(figure).add(sample);
-                }
-            }
-            Map<Node, Containers> nodes = new TreeMap<>();
-            parts.forEach((node, lists) -> nodes.put(node, new Containers(lists.get(0), lists.get(1), lists.get(2))));
-            return nodes;
         }
     }
 
