@@ -112,6 +112,26 @@ class KeptContainersTest {
     }
 
     @Test
+    void hostileFingerprintsNeitherFailAReadNorWidenIt() {
+        String hostile = "<b onload=x>\n\"} or vector(1) #";
+        List<Sample> marks = List.of(mark("nan", Double.NaN), mark("huge", -Double.MAX_VALUE),
+                mark("inf", Double.POSITIVE_INFINITY), mark(hostile, 1),
+                new Sample(Map.of("instance", "no-node-label"), 7));
+        KeptContainers kept = keptAfterFullRead(marks, share("nan", "p", 1), share(hostile, "h", 2));
+        // The same values again, NaN included, are no change.
+        assertEquals(List.of(), KeptContainers.plan(kept, marks, "cluster").nodes(any -> true));
+        // The hostile name changed: asked for as itself, quoted, its newline and quotes escaped.
+        List<Sample> moved = new ArrayList<>(marks);
+        moved.set(3, mark(hostile, 2));
+        KeptContainers.Plan plan = KeptContainers.plan(kept, moved, "cluster");
+        assertEquals(List.of(List.of(hostile)), plan.nodes(any -> true));
+        assertEquals("hami_x{node=~\"<b onload=x>\\x0a\\\"\\\\} or vector\\\\(1\\\\) #\"}",
+                PromQl.narrowedToAny("hami_x", "node", plan.nodes(any -> true).get(0)));
+        assertEquals(List.of(share(hostile, "h", 3), share("nan", "p", 1)),
+                plan.outcome(containers(share(hostile, "h", 3))).containers().memory());
+    }
+
+    @Test
     void aNodeWhoseSeriesOutliveItsFingerprintIsNotKept() {
         KeptContainers kept = keptAfterFullRead(List.of(mark("a", 1), mark("b", 2)), share("a", "a-0", 1),
                 share("b", "b-0", 2));
