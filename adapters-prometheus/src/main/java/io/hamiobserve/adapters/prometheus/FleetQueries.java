@@ -519,30 +519,48 @@ final class FleetQueries {
     // that whose share used its card in the last 15 minutes (Funnel.ACTIVE), and the part whose
     // share uses at least half of it at the step (Funnel.EFFECTIVE). A fixed four queries whatever
     // the fleet; the window's funnel (showback's card-hours) counts "effective" over the window.
-    private static final String FUNNEL_CARD = "node, device_uuid";
+    // Each figure is one series a cluster (by the console's cluster label, bound as ${cluster}; one
+    // series where the engine has no such label), every join kept within its cluster: what the
+    // funnel's rule group records, under the label "cluster", so that one cluster's chart of
+    // several reads its own records. A chart reads them summed (FUNNEL_*): the fleet's, or one
+    // cluster's where the query is narrowed to it.
+    private static final String FUNNEL_CARD = "${cluster}, node, device_uuid";
     private static final String FUNNEL_REGISTERED = "max by (" + FUNNEL_CARD + ") (hami_gpu_memory_limit_bytes)";
 
-    static final Template FUNNEL_TOTAL = new Template("trend_funnel_total",
-            "count(" + FUNNEL_REGISTERED + " unless on (" + FUNNEL_CARD + ") (max by (" + FUNNEL_CARD
-                    + ") (hami_observe_gpu_healthy) == 0))");
+    static final Template FUNNEL_TOTAL_BY_CLUSTER = new Template("trend_funnel_total",
+            "count by (${cluster}) (" + FUNNEL_REGISTERED + " unless on (" + FUNNEL_CARD + ") (max by ("
+                    + FUNNEL_CARD + ") (hami_observe_gpu_healthy) == 0))");
     // The sum of every share's size needs no container's name: by position, without the join.
-    static final Template FUNNEL_ALLOCATED = new Template("trend_funnel_allocated", "sum("
-            + shareSizeByPosition("", null, FUNNEL_REGISTERED, FUNNEL_CARD) + ")");
-    static final Template FUNNEL_ACTIVE = new Template("trend_funnel_active", funnelSizeMetWithUse(by -> "max by ("
-            + by + ") (max_over_time(hami_container_device_utilization_ratio[15m])) > 0",
-            (use, size, on) -> "(" + size + " and " + on + " " + use + ")"));
+    static final Template FUNNEL_ALLOCATED_BY_CLUSTER = new Template("trend_funnel_allocated", "sum by (${cluster}) ("
+            + shareSizeByPosition("${cluster}", null, FUNNEL_REGISTERED, FUNNEL_CARD) + ")");
+    static final Template FUNNEL_ACTIVE_BY_CLUSTER = new Template("trend_funnel_active",
+            funnelSizeMetWithUse(by -> "max by (" + by + ") (max_over_time(hami_container_device_utilization_ratio[15m]))"
+                    + " > 0", (use, size, on) -> "(" + size + " and " + on + " " + use + ")"));
     /**
      * A share used at least half: its utilisation ÷ 100 ≥ its size ÷ 2, written as size ≤ utilisation
      * ÷ 50 (the same figure to the last bit: halving and doubling are exact) so that the comparison
      * keeps the size and reads it once.
      */
-    static final Template FUNNEL_EFFECTIVE = new Template("trend_funnel_effective", funnelSizeMetWithUse(by -> "max by ("
-            + by + ") (hami_container_device_utilization_ratio) / 50",
-            (use, size, on) -> "(" + size + " <= " + on + " group_left " + use + ")"));
+    static final Template FUNNEL_EFFECTIVE_BY_CLUSTER = new Template("trend_funnel_effective",
+            funnelSizeMetWithUse(by -> "max by (" + by + ") (hami_container_device_utilization_ratio) / 50",
+                    (use, size, on) -> "(" + size + " <= " + on + " group_left " + use + ")"));
 
-    /** The sum of every share's size at an instant met with its use as {@code meeting} says ({@link #sizeMetWithUse}). */
+    static final Template FUNNEL_TOTAL = new Template("trend_funnel_total", summed(FUNNEL_TOTAL_BY_CLUSTER));
+    static final Template FUNNEL_ALLOCATED = new Template("trend_funnel_allocated", summed(FUNNEL_ALLOCATED_BY_CLUSTER));
+    static final Template FUNNEL_ACTIVE = new Template("trend_funnel_active", summed(FUNNEL_ACTIVE_BY_CLUSTER));
+    static final Template FUNNEL_EFFECTIVE = new Template("trend_funnel_effective", summed(FUNNEL_EFFECTIVE_BY_CLUSTER));
+
+    private static String summed(Template byCluster) {
+        return "sum(" + byCluster.text() + ")";
+    }
+
+    /**
+     * Each cluster's sum of every share's size at an instant met with its use as {@code meeting} says
+     * ({@link #sizeMetWithUse}).
+     */
     static String funnelSizeMetWithUse(Function<String, String> use, Meeting meeting) {
-        return "sum(" + sizeMetWithUse("", null, FUNNEL_REGISTERED, FUNNEL_CARD, use, meeting) + ")";
+        return "sum by (${cluster}) (" + sizeMetWithUse("${cluster}", null, FUNNEL_REGISTERED, FUNNEL_CARD, use,
+                meeting) + ")";
     }
 
     // The same four from their records (alerts/hami-observe-console.rules.yml, group funnel, every

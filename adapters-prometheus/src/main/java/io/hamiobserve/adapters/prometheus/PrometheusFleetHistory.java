@@ -136,14 +136,18 @@ public final class PrometheusFleetHistory implements FleetHistory {
     }
 
     /**
-     * Whether the console's recorded series cover the window. Never for one cluster: the rules sum
-     * by namespace or container only, so where the cluster label comes from a relabeling in the
-     * same Prometheus the recorded series do not carry it; one cluster's figures are computed from
-     * its raw series instead (slower over long windows, and right whichever way the label arrives).
+     * Whether the hourly records of each container's use cover the window for this read. For one
+     * cluster of several, or for several at once, only runs that keep the cluster under the label
+     * this console reads count ({@link RecordingRules.Group#HOURLY_BY_CLUSTER}): earlier rule files
+     * summed by namespace and container only, which run together two clusters' pods of the same
+     * name. A single cluster read whole is served by either.
      */
-    private boolean recordedCovers(RecordingRules.Group group, Instant at, Duration window)
-            throws SourceUnavailableException {
-        return cluster.isEmpty() && coverage.covers(group, at, window);
+    private boolean hourlyRecordsCover(Instant at, Duration window) throws SourceUnavailableException {
+        if (cluster.isEmpty() && whole.clusters.size() < 2) {
+            return coverage.covers(RecordingRules.Group.HOURLY, at, window);
+        }
+        return clusterLabel.equals(RecordingRules.CLUSTER_LABEL)
+                && coverage.covers(RecordingRules.Group.HOURLY_BY_CLUSTER, at, window);
     }
 
     /** {@code query}, narrowed to this history's cluster when it has one. */
@@ -620,9 +624,7 @@ public final class PrometheusFleetHistory implements FleetHistory {
         CompletableFuture<Set<String>> heldOver = exporters.joinedPresence(window)
                 .map(query -> api.instant(query, at).thenApply(exporters::heldOver).exceptionally(failed -> null))
                 .orElse(CompletableFuture.completedFuture(null));
-        // The hourly records keep no cluster label (the rules group by namespace and container), so
-        // with several clusters in the engine each container's figures come from the raw series.
-        boolean recorded = whole.clusters.size() < 2 && recordedCovers(RecordingRules.Group.HOURLY, at, window);
+        boolean recorded = hourlyRecordsCover(at, window);
         Map<String, Object> overWindow = Map.of("where", where, "window", window, "cluster", by);
         var peaks = batch.query(Measure.CONTAINER_MEMORY_PEAK, (recorded ? RECORDED_MEMORY_PEAK : MEMORY_PEAK)
                 .bind(overWindow));
@@ -905,12 +907,13 @@ public final class PrometheusFleetHistory implements FleetHistory {
                 queries.put(Measure.TREND_CORES_ALLOCATED, CLUSTER_CORES_ALLOCATED.plain());
                 queries.put(Measure.TREND_UTILISATION, CLUSTER_UTILISATION.plain());
                 boolean recorded = funnelRecordedThrough(first, last);
-                queries.put(Measure.TREND_FUNNEL_TOTAL, (recorded ? RECORDED_FUNNEL_TOTAL : FUNNEL_TOTAL).plain());
+                Map<String, Object> by = Map.of("cluster", new PromQl.Label(clusterLabel));
+                queries.put(Measure.TREND_FUNNEL_TOTAL, (recorded ? RECORDED_FUNNEL_TOTAL : FUNNEL_TOTAL).bind(by));
                 queries.put(Measure.TREND_FUNNEL_ALLOCATED,
-                        (recorded ? RECORDED_FUNNEL_ALLOCATED : FUNNEL_ALLOCATED).plain());
-                queries.put(Measure.TREND_FUNNEL_ACTIVE, (recorded ? RECORDED_FUNNEL_ACTIVE : FUNNEL_ACTIVE).plain());
+                        (recorded ? RECORDED_FUNNEL_ALLOCATED : FUNNEL_ALLOCATED).bind(by));
+                queries.put(Measure.TREND_FUNNEL_ACTIVE, (recorded ? RECORDED_FUNNEL_ACTIVE : FUNNEL_ACTIVE).bind(by));
                 queries.put(Measure.TREND_FUNNEL_EFFECTIVE,
-                        (recorded ? RECORDED_FUNNEL_EFFECTIVE : FUNNEL_EFFECTIVE).plain());
+                        (recorded ? RECORDED_FUNNEL_EFFECTIVE : FUNNEL_EFFECTIVE).bind(by));
             }
             case TrendScope.Node node -> {
                 queries.put(Measure.TREND_MEMORY_TOTAL, NODE_MEMORY_TOTAL.bind("node", node.name()));
@@ -973,11 +976,19 @@ public final class PrometheusFleetHistory implements FleetHistory {
      * {@link RuleCoverage} judges the hourly groups) — less one run in every two hours, which a
      * step's lookback bridges ({@link RecordingRules#FUNNEL_LOOKBACK}). Asked at each read — a chart continued every few
      * minutes reads its newest steps, which the group ran through if it runs at all — with one small
-     * query (one series, a run every five minutes). Never for one cluster of several: the records sum
-     * every cluster (like {@link #recordedCovers}).
+     * query (one series, a run every five minutes). One cluster's chart of several reads its own
+     * records only where they keep its cluster under the label this console reads, and only runs
+     * that write them so count ({@link RecordingRules.Group#FUNNEL_BY_CLUSTER}): the fleet's chart
+     * adds every cluster's up, which the records of earlier rule files (one series for the whole
+     * engine) serve as well.
      */
     private boolean funnelRecordedThrough(long first, long last) throws SourceUnavailableException {
-        if (cluster.isPresent()) {
+        RecordingRules.Group runs;
+        if (cluster.isEmpty()) {
+            runs = RecordingRules.Group.FUNNEL;
+        } else if (clusterLabel.equals(RecordingRules.CLUSTER_LABEL)) {
+            runs = RecordingRules.Group.FUNNEL_BY_CLUSTER;
+        } else {
             return false;
         }
         long interval = RecordingRules.FUNNEL_INTERVAL.toSeconds();
@@ -989,9 +1000,11 @@ public final class PrometheusFleetHistory implements FleetHistory {
         }
         // One run may be missing in every two hours (see FUNNEL_LOOKBACK, which bridges it).
         long runsNeeded = Math.max(1, needed - (span / RecordingRules.BACKFILL_BLOCK.toSeconds() + 1));
-        List<Sample> runs = PrometheusApi.await(api.instant(FleetQueries.RULE_RUNS.bind("group",
-                RecordingRules.Group.FUNNEL.label, "range", Duration.ofSeconds(span)), Instant.ofEpochSecond(last)));
-        return runs.stream().anyMatch(sample -> sample.value() >= runsNeeded);
+        // Not narrowed to a cluster: the group's own series carry none (where each cluster's
+        // Prometheus runs the rules, one series a cluster, each of which counts its runs).
+        List<Sample> ran = PrometheusApi.await(api.instant(FleetQueries.RULE_RUNS.bind("group",
+                runs.label, "range", Duration.ofSeconds(span)), Instant.ofEpochSecond(last)));
+        return ran.stream().anyMatch(sample -> sample.value() >= runsNeeded);
     }
 
     /**

@@ -26,8 +26,9 @@ final class RecordingRules {
     static final String WORKLOAD_MEMORY_PEAK_HOURLY = "workload:hami_vgpu_memory_used_bytes:max_1h";
 
     /**
-     * The label the showback and owner records keep clusters apart by ({@code by (cluster, ...)}):
-     * the console's default --cluster-label. A console told another label reads the raw series.
+     * The label every console record keeps clusters apart by ({@code by (cluster, ...)}): the
+     * console's default --cluster-label. A console told another label reads the raw series
+     * wherever its engine holds several clusters.
      */
     static final String CLUSTER_LABEL = "cluster";
     /** An hour less a millisecond: an hourly rule's range, open at its left end whatever the engine. */
@@ -65,9 +66,15 @@ final class RecordingRules {
     /** How long one of promtool's backfilled blocks is: it may miss one run of a group in each. */
     static final java.time.Duration BACKFILL_BLOCK = java.time.Duration.ofHours(2);
 
-    /** A rule group, by the {@code group} label of its {@link #EVALUATED} series. */
+    /**
+     * A rule group, by the {@code group} label of its {@link #EVALUATED} series. The hourly and
+     * funnel groups write a second one, {@code <group>-by-cluster}: their records keep the cluster
+     * label since it was written, so a read of one cluster of several trusts only the runs that
+     * carry it (records from before group every cluster's pods of the same name together).
+     */
     enum Group {
-        HOURLY("hourly"), SHOWBACK("showback"), OWNERS("owners"), FUNNEL("funnel");
+        HOURLY("hourly"), HOURLY_BY_CLUSTER("hourly-by-cluster"), SHOWBACK("showback"), OWNERS("owners"),
+        FUNNEL("funnel"), FUNNEL_BY_CLUSTER("funnel-by-cluster");
 
         final String label;
 

@@ -80,11 +80,12 @@ class FunnelEffectiveTest {
 
     @Test
     void theComparisonGivesTheFigureTheSelfJoinGaveToTheLastBit() throws Exception {
-        String query = FleetQueries.FUNNEL_EFFECTIVE.plain().expression();
+        PromQl.Label cluster = new PromQl.Label(RecordingRules.CLUSTER_LABEL);
+        String query = FleetQueries.FUNNEL_EFFECTIVE.bind("cluster", cluster).expression();
         // The rule as it was written first: the size kept where the use ÷ 100 is at least half the size.
-        String selfJoin = FleetQueries.funnelSizeMetWithUse(by -> "max by (" + by
+        String selfJoin = new PromQl.Template("self_join", FleetQueries.funnelSizeMetWithUse(by -> "max by (" + by
                 + ") (hami_container_device_utilization_ratio) / 100", (use, size, on) -> "(" + size + " and " + on
-                + " (" + use + " >= " + on + " group_right 0.5 * " + size + "))");
+                + " (" + use + " >= " + on + " group_right 0.5 * " + size + "))")).bind("cluster", cluster).expression();
         assertEquals(instant(selfJoin), instant(query));
         assertEquals(0.2 + 0.4, instant(query), 1e-12);
     }

@@ -143,10 +143,19 @@ class RecordingRulesTest {
             assertTrue(integral.rule().contains("by (" + RecordingRules.CLUSTER_LABEL + ", "), integral.record());
         }
 
-        Map<String, PromQl.Template> funnel = Map.of(RecordingRules.FUNNEL_HEALTHY, FleetQueries.FUNNEL_TOTAL,
-                RecordingRules.FUNNEL_ALLOCATED, FleetQueries.FUNNEL_ALLOCATED, RecordingRules.FUNNEL_ACTIVE,
-                FleetQueries.FUNNEL_ACTIVE, RecordingRules.FUNNEL_EFFECTIVE, FleetQueries.FUNNEL_EFFECTIVE);
-        funnel.forEach((record, query) -> assertEquals(query.plain().expression(), rules.get(record), record));
+        // Every record of each container's hour and of the funnel keeps the cluster label.
+        for (String record : List.of(RecordingRules.CONTAINER_MEMORY_PEAK_HOURLY,
+                RecordingRules.CONTAINER_MEMORY_SAMPLES_HOURLY)) {
+            assertTrue(rules.get(record).startsWith("max by (" + RecordingRules.CLUSTER_LABEL + ", "), record);
+        }
+        Map<String, PromQl.Template> funnel = Map.of(RecordingRules.FUNNEL_HEALTHY, FleetQueries.FUNNEL_TOTAL_BY_CLUSTER,
+                RecordingRules.FUNNEL_ALLOCATED, FleetQueries.FUNNEL_ALLOCATED_BY_CLUSTER, RecordingRules.FUNNEL_ACTIVE,
+                FleetQueries.FUNNEL_ACTIVE_BY_CLUSTER, RecordingRules.FUNNEL_EFFECTIVE,
+                FleetQueries.FUNNEL_EFFECTIVE_BY_CLUSTER);
+        funnel.forEach((record, query) -> assertEquals(query.bind("cluster",
+                new PromQl.Label(RecordingRules.CLUSTER_LABEL)).expression(), rules.get(record), record));
+        funnel.forEach((record, query) -> assertTrue(rules.get(record).matches("(count|sum) by \\("
+                + RecordingRules.CLUSTER_LABEL + "\\) .*"), record));
 
         Path file = Files.createTempFile("hami-observe-console", ".rules.yml");
         try {
@@ -156,7 +165,7 @@ class RecordingRulesTest {
             String output = new String(check.getInputStream().readAllBytes());
             assertTrue(check.waitFor(60, TimeUnit.SECONDS));
             assertEquals(0, check.exitValue(), output);
-            assertTrue(output.contains("SUCCESS: 19 rules found"), output);
+            assertTrue(output.contains("SUCCESS: 21 rules found"), output);
         } finally {
             Files.deleteIfExists(file);
         }

@@ -95,9 +95,9 @@ class ShareNamesTest {
         // The funnel's expressions (its rules' and its raw trend's) at the end: read, not refused,
         // each share sized once (0.2 of the card: 8 GiB of 40); db-0, used by its new name (15 %
         // of the card, more than half its size), and web-0 (its sidecar's 30 %) active and effective.
-        assertEquals(0.6, instant(FleetQueries.FUNNEL_ALLOCATED.plain()), 1e-12);
-        assertEquals(0.4, instant(FleetQueries.FUNNEL_ACTIVE.plain()), 1e-12);
-        assertEquals(0.4, instant(FleetQueries.FUNNEL_EFFECTIVE.plain()), 1e-12);
+        assertEquals(0.6, instant(FleetQueries.FUNNEL_ALLOCATED.bind("cluster", new PromQl.Label("cluster"))), 1e-12);
+        assertEquals(0.4, instant(FleetQueries.FUNNEL_ACTIVE.bind("cluster", new PromQl.Label("cluster"))), 1e-12);
+        assertEquals(0.4, instant(FleetQueries.FUNNEL_EFFECTIVE.bind("cluster", new PromQl.Label("cluster"))), 1e-12);
 
         // Showback's card-seconds allocated, memory and cores over the last ten minutes (left end
         // open, as its rules take an hour), raw: integrated by the share's position and named once

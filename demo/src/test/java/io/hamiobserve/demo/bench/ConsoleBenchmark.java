@@ -276,8 +276,8 @@ public final class ConsoleBenchmark {
      * of history each, in one VictoriaMetrics (single node, the flags docs/console.md gives); then
      * the console over all of them timed as {@link #pages} times it, every window the pages offer
      * and pages of one cluster included, and what each read of its refresh costs VictoriaMetrics.
-     * No rules are replayed: with several clusters the console reads right-sizing from the raw
-     * series anyway (console.md), and the showback records are not what is timed here.
+     * No rules are replayed: the figures are those of an engine without the console's records,
+     * every read computed from the raw series.
      */
     private static void clustersInVictoriaMetrics(int clusters, int days, int requests, Duration hold)
             throws Exception {
