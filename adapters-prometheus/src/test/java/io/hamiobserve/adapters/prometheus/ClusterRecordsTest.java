@@ -11,8 +11,6 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Arrays;
@@ -36,8 +34,7 @@ class ClusterRecordsTest {
     private static final Duration HOURS = Duration.ofHours(8);
 
     private static long at;
-    private static LocalPrometheus raw;
-    private static LocalPrometheus recorded;
+    private static History.RawAndRecorded servers;
     private static PrometheusFleetHistory fromRaw;
     private static PrometheusFleetHistory fromRecorded;
 
@@ -45,23 +42,15 @@ class ClusterRecordsTest {
     static void startBothWithTheSameHistory() throws Exception {
         long base = (Instant.now().getEpochSecond() / 3600) * 3600 - 10 * 3600;
         at = base + HOURS.toSeconds();
-        Path file = Files.createTempFile("hami-observe-cluster-records", ".om");
-        try (History series = new History(file, base + 30, at - 30, 60)) {
-            // East: 8 GiB and 30 % of the card (0.3 of it), 2 GiB used at 10 %; west: 16 GiB and
-            // 50 % (0.5), 6 GiB used at 60 %, peaking at 12 GiB once in its fifth hour.
+        // East: 8 GiB and 30 % of the card (0.3 of it), 2 GiB used at 10 %; west: 16 GiB and
+        // 50 % (0.5), 6 GiB used at 60 %, peaking at 12 GiB once in its fifth hour.
+        servers = History.rawAndRecorded("hami-observe-cluster-records", base + 30, at - 30, 60, series -> {
             cluster(series, "east", 8 * GIB, 30, t -> 2 * GIB, 10);
             cluster(series, "west", 16 * GIB, 50,
                     t -> (t - base) / 3600 == 4 && t % 3600 == 630 ? 12 * GIB : 6 * GIB, 60);
-        }
-        try {
-            raw = LocalPrometheus.start(List.of(), Duration.ofSeconds(60), List.of(file), Duration.ofSeconds(60));
-            recorded = LocalPrometheus.startRecorded(List.of(), Duration.ofSeconds(60), List.of(file),
-                    Duration.ofSeconds(120));
-        } finally {
-            Files.deleteIfExists(file);
-        }
-        fromRaw = PrometheusFleetHistory.at(raw.url(), Duration.ofSeconds(20));
-        fromRecorded = PrometheusFleetHistory.at(recorded.url(), Duration.ofSeconds(20));
+        });
+        fromRaw = PrometheusFleetHistory.at(servers.raw().url(), Duration.ofSeconds(20));
+        fromRecorded = PrometheusFleetHistory.at(servers.recorded().url(), Duration.ofSeconds(20));
         // What the engines hold, as the console's first read of now asks it.
         fromRaw.readings(Instant.ofEpochSecond(at - 60), FleetScope.EVERYTHING);
         fromRecorded.readings(Instant.ofEpochSecond(at - 60), FleetScope.EVERYTHING);
@@ -88,16 +77,14 @@ class ClusterRecordsTest {
 
     @AfterAll
     static void stop() {
-        for (LocalPrometheus prometheus : new LocalPrometheus[]{raw, recorded}) {
-            if (prometheus != null) {
-                prometheus.close();
-            }
+        if (servers != null) {
+            servers.close();
         }
     }
 
     /** The hourly group's last run before {@code at}: there the records hold every sample there is. */
     private static Instant lastHourlyRun() throws Exception {
-        PrometheusApi api = new PrometheusApi(recorded.url(), Duration.ofSeconds(20));
+        PrometheusApi api = new PrometheusApi(servers.recorded().url(), Duration.ofSeconds(20));
         double lastRun = PrometheusApi.await(api.instant(new PromQl.Template("last_run",
                 "max_over_time(timestamp(" + RecordingRules.EVALUATED + "{group=\"hourly-by-cluster\"})[1h:1m])")
                 .plain(), Instant.ofEpochSecond(at))).getFirst().value();
@@ -120,7 +107,7 @@ class ClusterRecordsTest {
                 .contains(RecordingRules.CONTAINER_MEMORY_SAMPLES_HOURLY));
         List<UsageHistory.ShareHistory> records = byCluster(fromRecords);
         assertEquals(2, records.size(), records.toString());
-        assertEquals(withoutHours(byCluster(fromSamples)), withoutHours(records));
+        assertEquals(RecordingRulesTest.withoutHours(byCluster(fromSamples)), RecordingRulesTest.withoutHours(records));
         assertEquals(2 * GIB, records.get(0).memoryPeak().orElseThrow(), "east's own peak");
         assertEquals(12 * GIB, records.get(1).memoryPeak().orElseThrow(), "west's own peak");
         assertEquals(records.get(0).samples(), records.get(1).samples(), "each its own samples, not both's");
@@ -130,9 +117,9 @@ class ClusterRecordsTest {
                 RightSizing.MIN_HISTORY, FleetScope.EVERYTHING);
         assertTrue(west.provenance(Measure.CONTAINER_MEMORY_PEAK).expression()
                 .contains(RecordingRules.CONTAINER_MEMORY_PEAK_HOURLY));
-        assertEquals(withoutHours(List.of(records.get(1))), withoutHours(west.shares()));
-        assertEquals(withoutHours(byCluster(fromRaw.inCluster("west").usage(run, RightSizing.DEFAULT_WINDOW,
-                RightSizing.MIN_HISTORY, FleetScope.EVERYTHING))), withoutHours(west.shares()));
+        assertEquals(RecordingRulesTest.withoutHours(List.of(records.get(1))), RecordingRulesTest.withoutHours(west.shares()));
+        assertEquals(RecordingRulesTest.withoutHours(byCluster(fromRaw.inCluster("west").usage(run, RightSizing.DEFAULT_WINDOW,
+                RightSizing.MIN_HISTORY, FleetScope.EVERYTHING))), RecordingRulesTest.withoutHours(west.shares()));
     }
 
     @Test
@@ -174,29 +161,23 @@ class ClusterRecordsTest {
         // engine ran it over both: each container's hour and the funnel without the cluster (the
         // two pods of the same name as one), and only the groups' first markers.
         long base = at - HOURS.toSeconds();
-        Path file = Files.createTempFile("hami-observe-cluster-old-records", ".om");
-        LocalPrometheus old = null;
-        try {
-            try (History series = new History(file, base + 30, at - 30, 60)) {
-                cluster(series, "east", 8 * GIB, 30, t -> 2 * GIB, 10);
-                cluster(series, "west", 16 * GIB, 50, t -> 6 * GIB, 60);
-                Map<String, String> container = Map.of("namespace", "ml", "pod", "serve-0", "container", "server",
-                        "node", "node-a", "device_uuid", "GPU-0");
-                series.series(RecordingRules.CONTAINER_MEMORY_PEAK_HOURLY, container, base + 3600, at, 3600,
-                                t -> 6 * GIB)
-                        .series(RecordingRules.CONTAINER_MEMORY_SAMPLES_HOURLY, container, base + 3600, at, 3600,
-                                t -> 120)
-                        .series(RecordingRules.EVALUATED, Map.of("group", RecordingRules.Group.HOURLY.label),
-                                base + 3600, at, 3600, t -> 1);
-                long every = RecordingRules.FUNNEL_INTERVAL.toSeconds();
-                series.series(RecordingRules.FUNNEL_HEALTHY, Map.of(), base + 17, at, every, t -> 2)
-                        .series(RecordingRules.FUNNEL_ALLOCATED, Map.of(), base + 17, at, every, t -> 0.8)
-                        .series(RecordingRules.FUNNEL_ACTIVE, Map.of(), base + 17, at, every, t -> 0.8)
-                        .series(RecordingRules.FUNNEL_EFFECTIVE, Map.of(), base + 17, at, every, t -> 0.5)
-                        .series(RecordingRules.EVALUATED, Map.of("group", RecordingRules.Group.FUNNEL.label),
-                                base + 17, at, every, t -> 1);
-            }
-            old = LocalPrometheus.start(List.of(), Duration.ofSeconds(60), List.of(file), Duration.ofSeconds(60));
+        try (LocalPrometheus old = History.loaded("hami-observe-cluster-old-records", base + 30, at - 30, 60, series -> {
+            cluster(series, "east", 8 * GIB, 30, t -> 2 * GIB, 10);
+            cluster(series, "west", 16 * GIB, 50, t -> 6 * GIB, 60);
+            Map<String, String> container = Map.of("namespace", "ml", "pod", "serve-0", "container", "server",
+                    "node", "node-a", "device_uuid", "GPU-0");
+            series.series(RecordingRules.CONTAINER_MEMORY_PEAK_HOURLY, container, base + 3600, at, 3600, t -> 6 * GIB)
+                    .series(RecordingRules.CONTAINER_MEMORY_SAMPLES_HOURLY, container, base + 3600, at, 3600, t -> 120)
+                    .series(RecordingRules.EVALUATED, Map.of("group", RecordingRules.Group.HOURLY.label),
+                            base + 3600, at, 3600, t -> 1);
+            long every = RecordingRules.FUNNEL_INTERVAL.toSeconds();
+            series.series(RecordingRules.FUNNEL_HEALTHY, Map.of(), base + 17, at, every, t -> 2)
+                    .series(RecordingRules.FUNNEL_ALLOCATED, Map.of(), base + 17, at, every, t -> 0.8)
+                    .series(RecordingRules.FUNNEL_ACTIVE, Map.of(), base + 17, at, every, t -> 0.8)
+                    .series(RecordingRules.FUNNEL_EFFECTIVE, Map.of(), base + 17, at, every, t -> 0.5)
+                    .series(RecordingRules.EVALUATED, Map.of("group", RecordingRules.Group.FUNNEL.label),
+                            base + 17, at, every, t -> 1);
+        })) {
             PrometheusFleetHistory fromOld = PrometheusFleetHistory.at(old.url(), Duration.ofSeconds(20));
             fromOld.readings(Instant.ofEpochSecond(at - 60), FleetScope.EVERYTHING);
             assertEquals(List.of("east", "west"), fromOld.clusters());
@@ -222,11 +203,6 @@ class ClusterRecordsTest {
                     .of(Measure.TREND_FUNNEL_ALLOCATED).getFirst();
             assertTrue(fleet.provenance().expression().contains("hami_observe:funnel_cards_"));
             assertEquals(0.8, fleet.values()[fleet.size() - 1], 1e-9);
-        } finally {
-            if (old != null) {
-                old.close();
-            }
-            Files.deleteIfExists(file);
         }
     }
 
@@ -237,12 +213,5 @@ class ClusterRecordsTest {
 
     private static List<UsageHistory.ShareHistory> byCluster(UsageHistory usage) {
         return usage.shares().stream().sorted(Comparator.comparing(share -> share.workload().cluster())).toList();
-    }
-
-    /** The hours with samples may differ by the one at either end (the raw series are looked at on whole hours). */
-    private static List<UsageHistory.ShareHistory> withoutHours(List<UsageHistory.ShareHistory> shares) {
-        return shares.stream().map(s -> new UsageHistory.ShareHistory(s.namespace(), s.pod(), s.container(), s.uuid(),
-                s.memoryPeak(), s.utilisationP95(), s.samples(), s.settledSamples(), s.utilisationRecentMax(),
-                s.workload(), s.memoryMedian(), s.utilisationMedian(), 0)).toList();
     }
 }

@@ -43,6 +43,43 @@ final class History implements AutoCloseable {
         }
     }
 
+    /**
+     * Two Prometheus servers holding the same history: one with the raw series only, one that has
+     * also evaluated the console's recording rules over it (as a Prometheus that ran them all along).
+     */
+    record RawAndRecorded(LocalPrometheus raw, LocalPrometheus recorded) implements AutoCloseable {
+        @Override
+        public void close() {
+            for (LocalPrometheus prometheus : new LocalPrometheus[]{raw, recorded}) {
+                if (prometheus != null) {
+                    prometheus.close();
+                }
+            }
+        }
+    }
+
+    /** As {@link #loaded}, twice: the raw history, and the same with the console's rules evaluated over it. */
+    static RawAndRecorded rawAndRecorded(String name, long start, long end, long step, Writing writing)
+            throws Exception {
+        Path file = Files.createTempFile(name, ".om");
+        LocalPrometheus raw = null;
+        try {
+            try (History series = new History(file, start, end, step)) {
+                writing.write(series);
+            }
+            raw = LocalPrometheus.start(List.of(), Duration.ofSeconds(60), List.of(file), Duration.ofSeconds(60));
+            return new RawAndRecorded(raw, LocalPrometheus.startRecorded(List.of(), Duration.ofSeconds(60),
+                    List.of(file), Duration.ofSeconds(120)));
+        } catch (Exception | Error failed) {
+            if (raw != null) {
+                raw.close();
+            }
+            throw failed;
+        } finally {
+            Files.deleteIfExists(file);
+        }
+    }
+
     History(Path file, long start, long end, long step) throws IOException {
         this.out = Files.newBufferedWriter(file, StandardCharsets.UTF_8);
         this.start = start;

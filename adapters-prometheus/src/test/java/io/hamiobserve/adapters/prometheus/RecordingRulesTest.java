@@ -42,8 +42,7 @@ class RecordingRulesTest {
     private static final Duration HOURS = Duration.ofHours(8);
 
     private static long at;
-    private static LocalPrometheus raw;
-    private static LocalPrometheus recorded;
+    private static History.RawAndRecorded servers;
     private static PrometheusFleetHistory fromRaw;
     private static PrometheusFleetHistory fromRecorded;
 
@@ -53,19 +52,9 @@ class RecordingRulesTest {
         // ending two hours ago: the hourly rules run on whole hours, the last one at `at`.
         long base = (Instant.now().getEpochSecond() / 3600) * 3600 - 10 * 3600;
         at = base + HOURS.toSeconds();
-        Path file = Files.createTempFile("hami-observe-rules", ".om");
-        try (History series = new History(file, base + 30, at - 30, 60)) {
-            fleet(series, base);
-        }
-        try {
-            raw = LocalPrometheus.start(List.of(), Duration.ofSeconds(60), List.of(file), Duration.ofSeconds(60));
-            recorded = LocalPrometheus.startRecorded(List.of(), Duration.ofSeconds(60), List.of(file),
-                    Duration.ofSeconds(120));
-        } finally {
-            Files.deleteIfExists(file);
-        }
-        fromRaw = PrometheusFleetHistory.at(raw.url(), Duration.ofSeconds(20));
-        fromRecorded = PrometheusFleetHistory.at(recorded.url(), Duration.ofSeconds(20));
+        servers = History.rawAndRecorded("hami-observe-rules", base + 30, at - 30, 60, series -> fleet(series, base));
+        fromRaw = PrometheusFleetHistory.at(servers.raw().url(), Duration.ofSeconds(20));
+        fromRecorded = PrometheusFleetHistory.at(servers.recorded().url(), Duration.ofSeconds(20));
     }
 
     /**
@@ -93,10 +82,8 @@ class RecordingRulesTest {
 
     @AfterAll
     static void stop() {
-        for (LocalPrometheus prometheus : new LocalPrometheus[]{raw, recorded}) {
-            if (prometheus != null) {
-                prometheus.close();
-            }
+        if (servers != null) {
+            servers.close();
         }
     }
 
@@ -174,7 +161,8 @@ class RecordingRulesTest {
         assertEquals(Files.readString(source), RecordingRules.file());
     }
 
-    private static List<UsageHistory.ShareHistory> withoutHours(List<UsageHistory.ShareHistory> shares) {
+    /** The figures but the hours with samples, which may differ by the one at either end (raw series are looked at on whole hours). */
+    static List<UsageHistory.ShareHistory> withoutHours(List<UsageHistory.ShareHistory> shares) {
         return shares.stream().map(s -> new UsageHistory.ShareHistory(s.namespace(), s.pod(), s.container(), s.uuid(),
                 s.memoryPeak(), s.utilisationP95(), s.samples(), s.settledSamples(), s.utilisationRecentMax(),
                 s.workload(), s.memoryMedian(), s.utilisationMedian(), 0)).toList();
@@ -184,7 +172,7 @@ class RecordingRulesTest {
     void rightSizingReadsTheSameFiguresFromTheHourlyRecordsAsFromEverySample() throws Exception {
         // Prometheus runs an hourly group at a fixed offset into the hour (a hash of its name);
         // compared at its last run before `at`, the records hold every sample there is.
-        PrometheusApi api = new PrometheusApi(recorded.url(), Duration.ofSeconds(20));
+        PrometheusApi api = new PrometheusApi(servers.recorded().url(), Duration.ofSeconds(20));
         double lastRun = PrometheusApi.await(api.instant(new PromQl.Template("last_run",
                 "max_over_time(timestamp(" + RecordingRules.EVALUATED + "{group=\"hourly\"})[1h:1m])").plain(),
                 Instant.ofEpochSecond(at))).getFirst().value();
