@@ -276,8 +276,8 @@ public final class ConsoleBenchmark {
      * of history each, in one VictoriaMetrics (single node, the flags docs/console.md gives); then
      * the console over all of them timed as {@link #pages} times it, every window the pages offer
      * and pages of one cluster included, and what each read of its refresh costs VictoriaMetrics.
-     * No rules are replayed: the figures are those of an engine without the console's records,
-     * every read computed from the raw series.
+     * Of the console's rules only the funnel's are replayed, over the last half hour
+     * ({@link #replayFunnelRules}): the pages' other reads are computed from the raw series.
      */
     private static void clustersInVictoriaMetrics(int clusters, int days, int requests, Duration hold)
             throws Exception {
@@ -325,6 +325,7 @@ public final class ConsoleBenchmark {
                 quiet = activeMerges(client, vm) == 0 ? quiet + 1 : 0;
             }
             System.out.printf("clusters-vm: background merges done after %.0f s more%n", seconds(merging));
+            replayFunnelRules(vm, end, directory);
             List<String> pages = new ArrayList<>(LARGE_PAGES);
             // Every window and range the pages offer besides their defaults, and pages of one cluster.
             pages.addAll(everyOtherWindowAndRange());
@@ -347,6 +348,38 @@ public final class ConsoleBenchmark {
                 files.sorted(java.util.Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
             }
         }
+    }
+
+    /**
+     * The funnel's rule group replayed by {@code vmalert -replay} over the last half hour before
+     * {@code end}, as an engine running the console's rules holds it: the refresh's chart, continued
+     * a step or two at a time, reads its records, as on Prometheus, while each run is counted in
+     * the refresh as what it costs the engine ({@link #refreshCost}). The hourly groups are not
+     * replayed: over a history of a sample an hour their records read as many samples as the raw
+     * series, and showback's over 14 days would take vmalert hours here.
+     */
+    private static void replayFunnelRules(URI vm, long end, Path directory) throws Exception {
+        tools.jackson.databind.JsonNode funnel = consoleRuleGroups().stream()
+                .filter(group -> group.name().equals("hami-observe-console-funnel")).findFirst().orElseThrow().group();
+        Path rules = directory.resolve("funnel.rules.yml");
+        tools.jackson.dataformat.yaml.YAMLMapper.builder().build().writeValue(rules.toFile(),
+                Map.of("groups", List.of(funnel)));
+        java.time.format.DateTimeFormatter iso = java.time.format.DateTimeFormatter.ISO_INSTANT;
+        long started = System.nanoTime();
+        Process replay = new ProcessBuilder("vmalert", "-rule=" + rules, "-datasource.url=" + vm,
+                "-remoteWrite.url=" + vm, "-replay.timeFrom=" + iso.format(Instant.ofEpochSecond(end - 1800)),
+                "-replay.timeTo=" + iso.format(Instant.ofEpochSecond(end)), "-datasource.queryStep=0s",
+                "-replay.rulesDelay=0s", "-replay.disableProgressBar", "-loggerLevel=WARN").redirectErrorStream(true)
+                .redirectOutput(directory.resolve("vmalert-replay.log").toFile()).start();
+        if (!replay.waitFor(30, java.util.concurrent.TimeUnit.MINUTES) || replay.exitValue() != 0) {
+            replay.destroyForcibly();
+            throw new IllegalStateException("vmalert -replay of the funnel's rules failed: "
+                    + Files.readString(directory.resolve("vmalert-replay.log")));
+        }
+        HttpClient.newHttpClient().send(HttpRequest.newBuilder(vm.resolve("/internal/force_flush")).build(),
+                HttpResponse.BodyHandlers.discarding());
+        System.out.printf("clusters-vm: the funnel's rules replayed over the last 30 minutes in %.0f s%n",
+                seconds(started));
     }
 
     /** Imports an OpenMetrics history file (timestamps in seconds) through VictoriaMetrics' Prometheus import (milliseconds). */
@@ -727,32 +760,33 @@ public final class ConsoleBenchmark {
         return pages;
     }
 
-    /** How often the console's funnel rule group runs, as the rule file deployed says. */
-    private static Duration funnelRuleInterval() throws java.io.IOException {
-        String file = Files.readString(Path.of("alerts/hami-observe-console.rules.yml"));
-        java.util.regex.Matcher interval = java.util.regex.Pattern.compile(
-                "- name: hami-observe-console-funnel\\n\\s+interval: (\\d+)m").matcher(file);
-        if (!interval.find()) {
-            throw new IllegalStateException("the funnel group's interval is not in minutes");
+    /** One of the console's recording rule groups, as the rule file deployed has it. */
+    private record RuleGroup(String name, Duration interval, List<String> expressions,
+                             tools.jackson.databind.JsonNode group) {
+        /** What a refresh reads as this group's run: its name less the file's common prefix. */
+        String read() {
+            return "rules " + name.substring("hami-observe-console-".length()) + ", one run";
         }
-        return Duration.ofMinutes(Long.parseLong(interval.group(1)));
     }
 
-    /** The expressions of the console's funnel rule group, as the rule file deployed has them. */
-    private static List<String> funnelRuleExpressions() throws java.io.IOException {
-        List<String> expressions = new ArrayList<>();
-        boolean inFunnel = false;
-        for (String line : Files.readAllLines(Path.of("alerts/hami-observe-console.rules.yml"))) {
-            if (line.trim().startsWith("- name: ")) {
-                inFunnel = line.trim().equals("- name: hami-observe-console-funnel");
-            } else if (inFunnel && line.trim().startsWith("expr: ") && !line.contains("vector(1)")) {
-                expressions.add(line.trim().substring("expr: ".length()));
-            }
+    /** The console's rule groups, read with the YAML library: each interval and expression but the run markers. */
+    private static List<RuleGroup> consoleRuleGroups() throws java.io.IOException {
+        List<RuleGroup> groups = new ArrayList<>();
+        for (tools.jackson.databind.JsonNode group : tools.jackson.dataformat.yaml.YAMLMapper.builder().build()
+                .readTree(Files.readString(RULES)).path("groups")) {
+            List<String> expressions = new ArrayList<>();
+            group.path("rules").forEach(rule -> {
+                if (!rule.path("record").asString().equals("hami_observe:console_rules:evaluated")) {
+                    expressions.add(rule.path("expr").asString());
+                }
+            });
+            groups.add(new RuleGroup(group.path("name").asString(), Duration.parse("PT"
+                    + group.path("interval").asString().toUpperCase(java.util.Locale.ROOT)), expressions, group));
         }
-        if (expressions.size() != 4) {
-            throw new IllegalStateException("expected the funnel group's four expressions, found " + expressions.size());
+        if (groups.size() != 4) {
+            throw new IllegalStateException("expected the console's four rule groups: " + groups);
         }
-        return expressions;
+        return groups;
     }
 
     private static double prometheusCpuSeconds(HttpClient client, URI prometheus) throws Exception {
@@ -794,20 +828,23 @@ public final class ConsoleBenchmark {
         // comes from the funnel's records where the rule group ran through those steps.
         reads.put("the day's chart continued", () -> history.trends(new io.hamiobserve.domain.fleet.TrendScope.Cluster(),
                 at, day.step(), day.step()));
-        // What the funnel's rule group costs the engine once a minute, whatever the number of
-        // consoles: one evaluation of each of its expressions at the fleet's end.
-        List<String> funnelRules = funnelRuleExpressions();
-        reads.put("the funnel's rules, one run", () -> {
-            for (String expression : funnelRules) {
-                String answer = client.send(HttpRequest.newBuilder(prometheus.resolve("/api/v1/query?query="
-                        + java.net.URLEncoder.encode(expression, java.nio.charset.StandardCharsets.UTF_8) + "&time="
-                        + at.getEpochSecond())).build(), HttpResponse.BodyHandlers.ofString()).body();
-                if (!answer.contains("\"status\":\"success\"")) {
-                    throw new IllegalStateException("a funnel rule failed: " + answer);
+        // What each of the console's rule groups costs the engine at each of its runs, whatever the
+        // number of consoles: one evaluation of each of its expressions at the fleet's end (an
+        // hourly group's over the hour before it).
+        List<RuleGroup> ruleGroups = consoleRuleGroups();
+        for (RuleGroup group : ruleGroups) {
+            reads.put(group.read(), () -> {
+                for (String expression : group.expressions()) {
+                    String answer = client.send(HttpRequest.newBuilder(prometheus.resolve("/api/v1/query?query="
+                            + java.net.URLEncoder.encode(expression, java.nio.charset.StandardCharsets.UTF_8)
+                            + "&time=" + at.getEpochSecond())).build(), HttpResponse.BodyHandlers.ofString()).body();
+                    if (!answer.contains("\"status\":\"success\"")) {
+                        throw new IllegalStateException("a rule of " + group.name() + " failed: " + answer);
+                    }
                 }
-            }
-            return null;
-        });
+                return null;
+            });
+        }
         System.out.printf("the console's refresh at %s, each read alone, %d rounds (load average %s)%n", at, rounds,
                 loadAverage());
         double sum = 0;
@@ -870,16 +907,22 @@ public final class ConsoleBenchmark {
         // The refresh as the console makes it: the fleet now every time (every node's containers in
         // one read of ten), the day's chart continued in two of six, the summaries over a window
         // once an hour (ConsoleSettings.summaryRefresh). The cards' view of the fleet now is derived
-        // from every container's (FleetCache.fleetNow), not read; the funnel's rule group runs at
-        // its own interval, whatever the number of consoles.
+        // from every container's (FleetCache.fleetNow), not read; each rule group runs at its own
+        // interval (the funnel's every five minutes, the others hourly), whatever the number of
+        // consoles, and is counted here as what it costs a minute.
         double fleetNow = (medians.get("fleet now, every container")
                 + medians.get("fleet now, allocations kept") * (cycle - 1)) / cycle;
         System.out.printf("  the fleet now, every node's containers read in one of %d reads, the rest kept: %.2f CPU s"
                 + " (no node changing)%n", cycle, fleetNow);
+        double rules = 0;
+        for (RuleGroup group : ruleGroups) {
+            rules += medians.get(group.read()) * ConsoleSettings.DEFAULT_REFRESH.toSeconds()
+                    / group.interval().toSeconds();
+        }
+        System.out.printf("  the rule groups, each run at its interval: %.2f CPU s a refresh%n", rules);
         double steady = fleetNow
                 + medians.get("the day's chart continued") * 2 / 6
-                + medians.get("the funnel's rules, one run") * ConsoleSettings.DEFAULT_REFRESH.toSeconds()
-                / funnelRuleInterval().toSeconds()
+                + rules
                 + (medians.get("usage over the default window") + medians.get("a week's card-hours"))
                 * ConsoleSettings.DEFAULT_REFRESH.toSeconds() / ConsoleSettings.DEFAULT_SUMMARY_REFRESH.toSeconds();
         System.out.printf("  a refresh every %s, the summaries every %s, over the fleet's last samples: %.2f CPU s "
