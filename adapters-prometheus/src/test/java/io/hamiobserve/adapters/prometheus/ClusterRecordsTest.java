@@ -51,9 +51,19 @@ class ClusterRecordsTest {
         });
         fromRaw = PrometheusFleetHistory.at(servers.raw().url(), Duration.ofSeconds(20));
         fromRecorded = PrometheusFleetHistory.at(servers.recorded().url(), Duration.ofSeconds(20));
-        // What the engines hold, as the console's first read of now asks it.
-        fromRaw.readings(Instant.ofEpochSecond(at - 60), FleetScope.EVERYTHING);
-        fromRecorded.readings(Instant.ofEpochSecond(at - 60), FleetScope.EVERYTHING);
+        // What the engines hold, as the console's first read of now asks it (answered beside it).
+        knowsBothClusters(fromRaw);
+        knowsBothClusters(fromRecorded);
+    }
+
+    /** A read of now, then until its question about the clusters is answered (at most 10 s). */
+    private static void knowsBothClusters(PrometheusFleetHistory history) throws Exception {
+        history.readings(Instant.ofEpochSecond(at - 60), FleetScope.EVERYTHING);
+        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        while (history.clusters().size() < 2 && System.nanoTime() < deadline) {
+            Thread.sleep(50);
+        }
+        assertEquals(List.of("east", "west"), history.clusters());
     }
 
     private static void cluster(History series, String cluster, double memory, double cores,
@@ -93,7 +103,6 @@ class ClusterRecordsTest {
 
     @Test
     void rightSizingOfBothClustersAndOfOneReadsTheHourlyRecordsAndTheirFiguresStayApart() throws Exception {
-        assertEquals(List.of("east", "west"), fromRecorded.clusters());
         Instant run = lastHourlyRun();
         UsageHistory fromSamples = fromRaw.usage(run, RightSizing.DEFAULT_WINDOW, RightSizing.MIN_HISTORY,
                 FleetScope.EVERYTHING);
@@ -179,8 +188,7 @@ class ClusterRecordsTest {
                             base + 17, at, every, t -> 1);
         })) {
             PrometheusFleetHistory fromOld = PrometheusFleetHistory.at(old.url(), Duration.ofSeconds(20));
-            fromOld.readings(Instant.ofEpochSecond(at - 60), FleetScope.EVERYTHING);
-            assertEquals(List.of("east", "west"), fromOld.clusters());
+            knowsBothClusters(fromOld);
 
             // Right-sizing of both clusters, and of one: every container's figures from its raw
             // series, never the one record that ran the two pods together.
