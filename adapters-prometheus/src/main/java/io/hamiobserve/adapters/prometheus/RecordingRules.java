@@ -27,8 +27,9 @@ final class RecordingRules {
 
     /**
      * The label every console record keeps clusters apart by ({@code by (cluster, ...)}): the
-     * console's default --cluster-label. A console told another label reads the raw series
-     * wherever its engine holds several clusters.
+     * console's default --cluster-label. A console told another label reads showback from the raw
+     * series, and right-sizing and one cluster's funnel chart too wherever its engine holds
+     * several clusters.
      */
     static final String CLUSTER_LABEL = "cluster";
     /** An hour less a millisecond: an hourly rule's range, open at its left end whatever the engine. */
