@@ -92,8 +92,10 @@ public final class Console {
         // Kept fresh for two intervals: a refresh that takes up to one interval still lands before
         // a visitor would start a fleet-wide read of their own.
         FleetCache keeper = fleet.renewing(every.multipliedBy(2));
-        // The summaries over a window are read every summary interval, and kept fresh as long.
-        FleetCache summaries = fleet.renewing(settings.summaryRefresh().multipliedBy(2));
+        // The summaries over a window are read every summary interval, and kept fresh as long; a
+        // round of them is waited for until it answers (up to that interval), the refresh waiting
+        // for it no longer than a page would (PageContext.refresh).
+        FleetCache summaries = fleet.renewing(settings.summaryRefresh().multipliedBy(2), settings.summaryRefresh());
         refreshStarted = System.nanoTime();
         return Thread.ofVirtual().name("console-refresh").start(() -> {
             try {

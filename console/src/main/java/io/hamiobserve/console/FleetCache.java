@@ -118,7 +118,16 @@ final class FleetCache {
      * stays fresh for {@code keep}; its keys are never dropped to make room.
      */
     FleetCache renewing(Duration keep) {
-        return new FleetCache(history, fresh, joinLimit, entries, pinned, failures, keep);
+        return renewing(keep, joinLimit);
+    }
+
+    /**
+     * {@link #renewing(Duration)}, its calls waiting for an answer up to {@code waitUpTo} rather
+     * than as long as a page: for reads run apart from any page (the summaries' round), whose
+     * caller bounds its own wait ({@link #await}).
+     */
+    FleetCache renewing(Duration keep, Duration waitUpTo) {
+        return new FleetCache(history, fresh, waitUpTo, entries, pinned, failures, keep);
     }
 
     FleetHistory history() {
@@ -295,9 +304,23 @@ final class FleetCache {
 
     /** Runs {@code reads} together, each on its own thread, and waits for all; throws the first failure. */
     void all(List<Read> reads) throws SourceUnavailableException {
-        List<CompletableFuture<Object>> running = new java.util.ArrayList<>();
+        List<CompletableFuture<Void>> running = new java.util.ArrayList<>();
         for (Read read : reads) {
-            CompletableFuture<Object> done = new CompletableFuture<>();
+            running.add(start(List.of(read)));
+        }
+        for (CompletableFuture<Void> done : running) {
+            join(done, System.nanoTime());
+        }
+    }
+
+    /**
+     * Starts {@code reads} now, each on its own thread, and returns what completes once all have
+     * answered, or exceptionally with the first failure; nothing waits for it.
+     */
+    CompletableFuture<Void> start(List<Read> reads) {
+        List<CompletableFuture<Void>> running = new java.util.ArrayList<>();
+        for (Read read : reads) {
+            CompletableFuture<Void> done = new CompletableFuture<>();
             Thread.ofVirtual().start(() -> {
                 try {
                     read.run();
@@ -308,8 +331,22 @@ final class FleetCache {
             });
             running.add(done);
         }
-        for (CompletableFuture<Object> done : running) {
-            join(done, System.nanoTime());
+        return CompletableFuture.allOf(running.toArray(CompletableFuture[]::new));
+    }
+
+    /**
+     * Waits for {@code reads} (from {@link #start}) no longer than a page would; throws their first
+     * failure, or, past that limit, that {@code what} has not arrived.
+     */
+    void await(CompletableFuture<Void> reads, String what) throws SourceUnavailableException {
+        try {
+            join(reads, System.nanoTime());
+        } catch (SourceUnavailableException late) {
+            if (late.getCause() instanceof TimeoutException) {
+                throw new SourceUnavailableException(what + " asked of " + history.description() + " have not "
+                        + "arrived after " + joinLimit.toMillis() / 1000.0 + " s", late.getCause());
+            }
+            throw late;
         }
     }
 

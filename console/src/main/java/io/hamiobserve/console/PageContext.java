@@ -89,14 +89,26 @@ final class PageContext {
      * the default window, a week's card-hours) — all at once (as a page sends its reads), and
      * returns when every read has answered; the first failure is thrown. {@code keeper} keeps the
      * answers read every refresh, {@code summaries} those read every summary interval.
+     *
+     * <p>The summaries are one round, asked only when no earlier round is still being read, and
+     * read once it has answered in full, whenever that is: the refresh waits for them no longer
+     * than a page would, but a round that answers after that still lands (its answers are kept,
+     * and the next round is due a summary interval after it was asked). Otherwise an engine whose
+     * summaries take longer than a page waits (three clusters of 10,000 containers in one
+     * VictoriaMetrics: docs/benchmarks.md) was asked the summaries again at every refresh, the
+     * dearest reads the console sends sixty times as often as their interval says, each time
+     * beside the round still running.
      */
     void refresh(FleetCache keeper, FleetCache summaries, Instant at) throws SourceUnavailableException {
         refreshing = true;
         TimeRange range = TimeRange.DAY;
-        List<FleetCache.Read> reads = new java.util.ArrayList<>();
+        java.util.concurrent.CompletableFuture<Void> round = null;
         Instant last = summariesRead;
-        boolean summariesDue = last == null || !at.isBefore(last.plus(settings.summaryRefresh()));
+        java.util.concurrent.CompletableFuture<Void> earlier = summariesRound;
+        boolean summariesDue = (last == null || !at.isBefore(last.plus(settings.summaryRefresh())))
+                && (earlier == null || earlier.isDone());
         if (summariesDue) {
+            List<FleetCache.Read> reads = new java.util.ArrayList<>();
             reads.add(() -> summaries.usage(at, RightSizing.DEFAULT_WINDOW, RightSizing.MIN_HISTORY,
                     FleetScope.EVERYTHING));
             reads.add(() -> summaries.cardHours(at, CARD_HOURS_WINDOW));
@@ -108,18 +120,26 @@ final class PageContext {
                     reads.add(() -> summaries.cardHours(at, window));
                 }
             }
+            round = keeper.start(reads);
+            summariesRound = round;
+            round.thenRun(() -> summariesRead = at);
         }
-        reads.add(() -> keeper.trends(new TrendScope.Cluster(), at, range.length(), range.step()));
-        reads.add(() -> keeper.fleetNow(at));
-        keeper.all(reads);
-        if (summariesDue) {
-            summariesRead = at;
+        keeper.all(List.of(() -> keeper.trends(new TrendScope.Cluster(), at, range.length(), range.step()),
+                () -> keeper.fleetNow(at)));
+        if (round != null) {
+            keeper.await(round, "the summaries over a window (still being read: they are kept when they "
+                    + "arrive, and not asked again meanwhile)");
         }
     }
 
     /** The card-hours the background refresh keeps: a week's (showback's and the namespaces' default). */
     static final Duration CARD_HOURS_WINDOW = Duration.ofDays(7);
 
-    /** When the background refresh last read the summaries over a window; null before it has. */
+    /**
+     * When the background refresh last asked for the summaries over a window in a round that
+     * answered in full; null before one has.
+     */
     private volatile Instant summariesRead;
+    /** The background refresh's last round of summaries, answered or still being read; null before the first. */
+    private volatile java.util.concurrent.CompletableFuture<Void> summariesRound;
 }

@@ -372,6 +372,45 @@ class ConsoleTest {
     }
 
     @Test
+    void summariesSlowerThanAPageWaitsAreAskedOnceAndKeptWhenTheyArrive() throws Exception {
+        MovingClock clock = new MovingClock();
+        // A page waits 300 ms; the summaries take as long as the test says (an engine slow at weeks).
+        Console console = startRefreshing(new ConsoleSettings("", java.util.Optional.empty(),
+                java.util.Optional.empty(), Duration.ofSeconds(5), Duration.ofMillis(100), Duration.ofMinutes(1),
+                Duration.ofMillis(300)).withSummaryRefresh(Duration.ofMinutes(10)), clock);
+        history.summaryGate = new java.util.concurrent.CountDownLatch(1);
+        history.gate.countDown();
+        Thread refreshing = console.warmUp(Duration.ofMillis(100));
+        try {
+            long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+            while (history.summaryCalls.get() < 2 && System.nanoTime() < deadline) {
+                Thread.sleep(10);
+            }
+            // Refreshes go on past the page's wait for the summaries: the fleet now and the trends
+            // each time, the summaries still being read and not asked again beside them.
+            awaitCalls(history.calls.get() + 12);
+            assertEquals(2, history.summaryCalls.get(), "summaries asked again while the first round was being read");
+            history.summaryGate.countDown();
+            clock.now = NOW.plus(Duration.ofMinutes(1));
+            awaitCalls(history.calls.get() + 12);
+            // The round answered after the refresh had stopped waiting for it: kept, and read as of
+            // when it was asked, so not due again before ten minutes from then.
+            assertEquals(2, history.summaryCalls.get(), "a round that answered late was asked again at once");
+            String page = get("http://127.0.0.1:" + server.port() + "/rightsizing").body();
+            assertTrue(page.contains("llm-inference"), page);
+            assertEquals(2, history.summaryCalls.get(), "the page read the summaries itself instead of the round's");
+            clock.now = NOW.plus(Duration.ofMinutes(10));
+            deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+            while (history.summaryCalls.get() < 4 && System.nanoTime() < deadline) {
+                Thread.sleep(10);
+            }
+            assertEquals(4, history.summaryCalls.get(), "summaries read again once their interval had passed");
+        } finally {
+            refreshing.interrupt();
+        }
+    }
+
+    @Test
     void windowsKeptByTheRefreshAreServedOnTheirFirstVisitWithoutAReadOfTheirOwn() throws Exception {
         MovingClock clock = new MovingClock();
         Console console = startRefreshing(ConsoleSettings.defaults().withRefresh(Duration.ofMillis(100),

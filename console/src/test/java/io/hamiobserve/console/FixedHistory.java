@@ -52,6 +52,8 @@ final class FixedHistory implements FleetHistory {
     volatile java.util.function.UnaryOperator<FleetReadings> alter = java.util.function.UnaryOperator.identity();
     /** When set, every read waits for it to open (a slow Prometheus). */
     volatile java.util.concurrent.CountDownLatch gate;
+    /** When set, the summaries over a window wait for it to open too (an engine slow at reading weeks). */
+    volatile java.util.concurrent.CountDownLatch summaryGate;
 
     private static Map<Measure, Provenance> provenance() {
         Map<Measure, Provenance> all = new EnumMap<>(Measure.class);
@@ -74,6 +76,18 @@ final class FixedHistory implements FleetHistory {
         }
         if (failure != null) {
             throw new SourceUnavailableException(failure);
+        }
+    }
+
+    private void awaitSummaryGate() throws SourceUnavailableException {
+        java.util.concurrent.CountDownLatch waitFor = summaryGate;
+        if (waitFor != null) {
+            try {
+                waitFor.await();
+            } catch (InterruptedException stopped) {
+                Thread.currentThread().interrupt();
+                throw new SourceUnavailableException("interrupted");
+            }
         }
     }
 
@@ -124,6 +138,7 @@ final class FixedHistory implements FleetHistory {
             throws SourceUnavailableException {
         check();
         summaryCalls.incrementAndGet();
+        awaitSummaryGate();
         if (owned) {
             // The brief's pod as the second pod of a Deployment rolled out mid-window.
             io.hamiobserve.domain.fleet.WorkloadGroup llm = new io.hamiobserve.domain.fleet.WorkloadGroup("",
@@ -169,6 +184,7 @@ final class FixedHistory implements FleetHistory {
     public io.hamiobserve.domain.fleet.CardHours cardHours(Instant from, Instant to) throws SourceUnavailableException {
         check();
         summaryCalls.incrementAndGet();
+        awaitSummaryGate();
         double seconds = Duration.between(from, to).toSeconds();
         return new io.hamiobserve.domain.fleet.CardHours(from, to, List.of(
                 new io.hamiobserve.domain.fleet.CardAccrual("", "node-a", "GPU-A0", "NVIDIA A100-SXM4-80GB", seconds, 0),
