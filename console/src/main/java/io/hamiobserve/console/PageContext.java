@@ -121,8 +121,8 @@ final class PageContext {
                 }
             }
             round = keeper.start(reads);
-            summariesRound = round;
-            round.thenRun(() -> summariesRead = at);
+            // Done once the round's time is written: a refresh that finds it done finds the time.
+            summariesRound = round.thenRun(() -> summariesRead = at);
         }
         keeper.all(List.of(() -> keeper.trends(new TrendScope.Cluster(), at, range.length(), range.step()),
                 () -> keeper.fleetNow(at)));

@@ -19,7 +19,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * prints them (managed fields, last-applied configuration, statuses, image lists), and reports the
  * time to the synced ledger and the peak heap of the read. Run with
  * {@code bin/bench adapters-k8s io.hamiobserve.adapters.k8s.SnapshotReadBenchmark [MEGABYTES]};
- * {@code BENCH_JAVA_OPTS="-XX:+UseSerialGC -Xmx358m"} measures it with the images' JVM.
+ * {@code BENCH_JAVA_OPTS="-XX:+UseParallelGC -Xmx358m"} measures it with the scheduler image's JVM.
  */
 public final class SnapshotReadBenchmark {
     private static final int NODES = 1_000;

@@ -69,7 +69,7 @@ public final class AllocationScrapeBenchmark {
         int nodes = args.length > 0 ? Integer.parseInt(args[0]) : 1_250;
         int containers = args.length > 1 ? Integer.parseInt(args[1]) : 100_000;
         // "deployed": only what a deployed scheduler does (Prometheus's request over HTTP), to run
-        // with the images' JVM options: BENCH_JAVA_OPTS="-XX:+UseSerialGC -Xmx358m".
+        // with the scheduler image's JVM options: BENCH_JAVA_OPTS="-XX:+UseParallelGC -Xmx358m".
         boolean deployed = args.length > 2 && args[2].equals("deployed");
         FamilySelection selection = args.length > 2 && args[2].equals("all-families") ? FamilySelection.ALL
                 : AllocationMetrics.DEFAULT_SELECTION;
