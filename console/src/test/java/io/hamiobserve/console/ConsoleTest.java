@@ -361,10 +361,7 @@ class ConsoleTest {
             assertTrue(page.contains(", its summaries over a window every 10m"), page);
             assertFalse(page.contains("old and are being read again"), page);
             clock.now = NOW.plus(Duration.ofMinutes(10));
-            deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-            while (history.summaryCalls.get() < 4 && System.nanoTime() < deadline) {
-                Thread.sleep(10);
-            }
+            awaitSummaryCalls(4);
             assertEquals(4, history.summaryCalls.get(), "summaries read again once their interval had passed");
         } finally {
             refreshing.interrupt();
@@ -382,10 +379,7 @@ class ConsoleTest {
         history.gate.countDown();
         Thread refreshing = console.warmUp(Duration.ofMillis(100));
         try {
-            long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-            while (history.summaryCalls.get() < 2 && System.nanoTime() < deadline) {
-                Thread.sleep(10);
-            }
+            awaitSummaryCalls(2);
             // Refreshes go on past the page's wait for the summaries: the fleet now and the trends
             // each time, the summaries still being read and not asked again beside them.
             awaitCalls(history.calls.get() + 12);
@@ -400,10 +394,7 @@ class ConsoleTest {
             assertTrue(page.contains("llm-inference"), page);
             assertEquals(2, history.summaryCalls.get(), "the page read the summaries itself instead of the round's");
             clock.now = NOW.plus(Duration.ofMinutes(10));
-            deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-            while (history.summaryCalls.get() < 4 && System.nanoTime() < deadline) {
-                Thread.sleep(10);
-            }
+            awaitSummaryCalls(4);
             assertEquals(4, history.summaryCalls.get(), "summaries read again once their interval had passed");
         } finally {
             refreshing.interrupt();
@@ -486,6 +477,13 @@ class ConsoleTest {
             assertTrue(response.body().contains("): connection refused. The console keeps these"), response.body());
         } finally {
             refreshing.interrupt();
+        }
+    }
+
+    private void awaitSummaryCalls(int calls) throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        while (history.summaryCalls.get() < calls && System.nanoTime() < deadline) {
+            Thread.sleep(10);
         }
     }
 

@@ -65,25 +65,17 @@ final class FixedHistory implements FleetHistory {
 
     private void check() throws SourceUnavailableException {
         calls.incrementAndGet();
-        java.util.concurrent.CountDownLatch waitFor = gate;
-        if (waitFor != null) {
-            try {
-                waitFor.await();
-            } catch (InterruptedException stopped) {
-                Thread.currentThread().interrupt();
-                throw new SourceUnavailableException("interrupted");
-            }
-        }
+        pass(gate);
         if (failure != null) {
             throw new SourceUnavailableException(failure);
         }
     }
 
-    private void awaitSummaryGate() throws SourceUnavailableException {
-        java.util.concurrent.CountDownLatch waitFor = summaryGate;
-        if (waitFor != null) {
+    /** Waits for {@code gate} to open, where there is one. */
+    private static void pass(java.util.concurrent.CountDownLatch gate) throws SourceUnavailableException {
+        if (gate != null) {
             try {
-                waitFor.await();
+                gate.await();
             } catch (InterruptedException stopped) {
                 Thread.currentThread().interrupt();
                 throw new SourceUnavailableException("interrupted");
@@ -138,7 +130,7 @@ final class FixedHistory implements FleetHistory {
             throws SourceUnavailableException {
         check();
         summaryCalls.incrementAndGet();
-        awaitSummaryGate();
+        pass(summaryGate);
         if (owned) {
             // The brief's pod as the second pod of a Deployment rolled out mid-window.
             io.hamiobserve.domain.fleet.WorkloadGroup llm = new io.hamiobserve.domain.fleet.WorkloadGroup("",
@@ -184,7 +176,7 @@ final class FixedHistory implements FleetHistory {
     public io.hamiobserve.domain.fleet.CardHours cardHours(Instant from, Instant to) throws SourceUnavailableException {
         check();
         summaryCalls.incrementAndGet();
-        awaitSummaryGate();
+        pass(summaryGate);
         double seconds = Duration.between(from, to).toSeconds();
         return new io.hamiobserve.domain.fleet.CardHours(from, to, List.of(
                 new io.hamiobserve.domain.fleet.CardAccrual("", "node-a", "GPU-A0", "NVIDIA A100-SXM4-80GB", seconds, 0),
