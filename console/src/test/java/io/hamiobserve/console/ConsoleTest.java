@@ -372,9 +372,9 @@ class ConsoleTest {
     void summariesSlowerThanAPageWaitsAreAskedOnceAndKeptWhenTheyArrive() throws Exception {
         MovingClock clock = new MovingClock();
         // A page waits 300 ms; the summaries take as long as the test says (an engine slow at weeks).
-        Console console = startRefreshing(new ConsoleSettings("", java.util.Optional.empty(),
-                java.util.Optional.empty(), Duration.ofSeconds(5), Duration.ofMillis(100), Duration.ofMinutes(1),
-                Duration.ofMillis(300)).withSummaryRefresh(Duration.ofMinutes(10)), clock);
+        Console console = startRefreshing(ConsoleSettings.defaults().withReadLimit(Duration.ofMillis(300))
+                .withRefresh(Duration.ofMillis(100), Duration.ofMinutes(1)).withSummaryRefresh(Duration.ofMinutes(10)),
+                clock);
         history.summaryGate = new java.util.concurrent.CountDownLatch(1);
         history.gate.countDown();
         Thread refreshing = console.warmUp(Duration.ofMillis(100));
