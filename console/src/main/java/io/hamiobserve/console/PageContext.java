@@ -87,8 +87,9 @@ final class PageContext {
      * now, the cards, the cluster's trends, and, when {@link ConsoleSettings#summaryRefresh} has
      * passed since they were last read, the summaries over a window (each container's use over
      * the default window, a week's card-hours) — all at once (as a page sends its reads), and
-     * returns when every read has answered; the first failure is thrown. {@code keeper} keeps the
-     * answers read every refresh, {@code summaries} those read every summary interval.
+     * returns when every read has answered, or the summaries have been waited for as long as a
+     * page waits; the first failure is thrown. {@code keeper} keeps the answers read every
+     * refresh, {@code summaries} those read every summary interval.
      *
      * <p>The summaries are one round, asked only when no earlier round is still being read, and
      * read once it has answered in full, whenever that is: the refresh waits for them no longer
@@ -96,8 +97,8 @@ final class PageContext {
      * and the next round is due a summary interval after it was asked). Otherwise an engine whose
      * summaries take longer than a page waits (three clusters of 10,000 containers in one
      * VictoriaMetrics: docs/benchmarks.md) was asked the summaries again at every refresh, the
-     * dearest reads the console sends sixty times as often as their interval says, each time
-     * beside the round still running.
+     * dearest reads the console sends every minute and a half there instead of every hour, each
+     * time beside the round still running.
      */
     void refresh(FleetCache keeper, FleetCache summaries, Instant at) throws SourceUnavailableException {
         refreshing = true;
