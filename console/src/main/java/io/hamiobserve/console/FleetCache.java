@@ -339,15 +339,13 @@ final class FleetCache {
      * failure, or, past that limit, that {@code what} has not arrived.
      */
     void await(CompletableFuture<Void> reads, String what) throws SourceUnavailableException {
-        try {
-            join(reads, System.nanoTime());
-        } catch (SourceUnavailableException late) {
-            if (late.getCause() instanceof TimeoutException) {
-                throw new SourceUnavailableException(what + " asked of " + history.description() + " have not "
-                        + "arrived after " + joinLimit.toMillis() / 1000.0 + " s", late.getCause());
-            }
-            throw late;
-        }
+        join(reads, System.nanoTime(), () -> notArrived(what));
+    }
+
+    /** That {@code what} has not arrived within the limit. */
+    private String notArrived(String what) {
+        return what + " asked of " + history.description() + " have not arrived after " + joinLimit.toMillis() / 1000.0
+                + " s";
     }
 
     private interface Timed<T> {
@@ -417,12 +415,17 @@ final class FleetCache {
      * {@code joinLimit} past {@code asked}.
      */
     private Object join(CompletableFuture<?> answer, long asked) throws SourceUnavailableException {
+        return join(answer, asked, () -> notArrived("the figures") + "; the page stopped waiting for them");
+    }
+
+    /** {@link #join(CompletableFuture, long)}, saying {@code late} when the limit has passed. */
+    private Object join(CompletableFuture<?> answer, long asked, java.util.function.Supplier<String> late)
+            throws SourceUnavailableException {
         long left = asked + joinLimit.toNanos() - System.nanoTime();
         try {
             return answer.get(Math.max(left, 0), TimeUnit.NANOSECONDS);
-        } catch (TimeoutException late) {
-            throw new SourceUnavailableException("the figures asked of " + history.description() + " have not "
-                    + "arrived after " + joinLimit.toMillis() / 1000.0 + " s; the page stopped waiting for them", late);
+        } catch (TimeoutException timedOut) {
+            throw new SourceUnavailableException(late.get(), timedOut);
         } catch (InterruptedException interrupted) {
             Thread.currentThread().interrupt();
             throw new SourceUnavailableException("interrupted while waiting for " + history.description(), interrupted);

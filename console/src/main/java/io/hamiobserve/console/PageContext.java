@@ -104,11 +104,8 @@ final class PageContext {
         refreshing = true;
         TimeRange range = TimeRange.DAY;
         java.util.concurrent.CompletableFuture<Void> round = null;
-        Instant last = summariesRead;
-        java.util.concurrent.CompletableFuture<Void> earlier = summariesRound;
-        boolean summariesDue = (last == null || !at.isBefore(last.plus(settings.summaryRefresh())))
-                && (earlier == null || earlier.isDone());
-        if (summariesDue) {
+        SummaryRound last = summaryRound;
+        if (last == null || last.due(at, settings.summaryRefresh())) {
             List<FleetCache.Read> reads = new java.util.ArrayList<>();
             reads.add(() -> summaries.usage(at, RightSizing.DEFAULT_WINDOW, RightSizing.MIN_HISTORY,
                     FleetScope.EVERYTHING));
@@ -122,8 +119,7 @@ final class PageContext {
                 }
             }
             round = keeper.start(reads);
-            // Done once the round's time is written: a refresh that finds it done finds the time.
-            summariesRound = round.thenRun(() -> summariesRead = at);
+            summaryRound = new SummaryRound(at, round);
         }
         keeper.all(List.of(() -> keeper.trends(new TrendScope.Cluster(), at, range.length(), range.step()),
                 () -> keeper.fleetNow(at)));
@@ -136,11 +132,17 @@ final class PageContext {
     /** The card-hours the background refresh keeps: a week's (showback's and the namespaces' default). */
     static final Duration CARD_HOURS_WINDOW = Duration.ofDays(7);
 
-    /**
-     * When the background refresh last asked for the summaries over a window in a round that
-     * answered in full; null before one has.
-     */
-    private volatile Instant summariesRead;
     /** The background refresh's last round of summaries, answered or still being read; null before the first. */
-    private volatile java.util.concurrent.CompletableFuture<Void> summariesRound;
+    private volatile SummaryRound summaryRound;
+
+    /** A round of the summaries over a window: when it was asked, and its answers. */
+    private record SummaryRound(Instant asked, java.util.concurrent.CompletableFuture<Void> answered) {
+        /**
+         * Whether the next round is due at {@code at}: never while this one is being read; at once
+         * after it failed; an interval after it was asked once it has answered in full.
+         */
+        boolean due(Instant at, Duration interval) {
+            return answered.isDone() && (answered.isCompletedExceptionally() || !at.isBefore(asked.plus(interval)));
+        }
+    }
 }
