@@ -17,8 +17,9 @@ import java.util.Optional;
  *                           summaries, card-hours, the cluster's trends) are read again in the
  *                           background, whether or not anyone is looking
  * @param readyTimeout       how long readiness waits for the first of those reads at start
- * @param readLimit          how long a page waits for figures being read, and the oldest read a page
- *                           joins (an older one is asked again, and makes the console not ready)
+ * @param readLimit          how long a page waits for figures being read; ten times it, the oldest
+ *                           read a page joins (an older one is wedged: asked again, and makes the
+ *                           console not ready)
  * @param idleAfter          how long a share may launch no kernel before the Stuck page lists it idle
  * @param prices             prices per card-hour by card model for the Showback page, or none (hours only)
  * @param summaryRefresh     how often the background refresh reads the summaries over a window again

@@ -44,14 +44,21 @@ import java.util.concurrent.atomic.AtomicLong;
  * <p>Bounds, so that no visitor can empty it or wedge it: at most {@link #MAX_ENTRIES} answers are
  * kept; past that the least recently used answers of narrowed pages (a node, a card, a workload)
  * are dropped, never the background refresh's fleet-wide answers. A request waits for an answer in
- * flight at most {@code joinLimit}, and an answer in flight for longer than that is not joined but
- * asked again ({@link #wedged} reports it, so readiness can). The last failure of each read is
+ * flight at most {@code joinLimit} from when it came. A read in flight is joined, however long it
+ * has taken, up to {@link #WEDGED_FACTOR} times the wait of whoever asked it: each of its queries
+ * ends within its own time limits, but a read of several steps over weeks of an engine that is
+ * busy takes longer than a page waits (15–40 s at three clusters on VictoriaMetrics,
+ * docs/benchmarks.md), and asking it again beside itself would only double what the engine has
+ * to do. A read in flight for longer than that is wedged: it is not joined but asked again, and
+ * {@link #wedged} reports it, so readiness can. The last failure of each read is
  * kept until that read next succeeds, so a page can tell "old because a refresh failed" from "old
  * and being read again".
  */
 final class FleetCache {
     static final int MAX_ENTRIES = 256;
     private static final int STALE_FACTOR = 10;
+    /** How many of its asker's waits a read may be in flight before it is taken for wedged. */
+    static final int WEDGED_FACTOR = 10;
     private static final java.util.logging.Logger LOG = java.util.logging.Logger.getLogger(FleetCache.class.getName());
     /** The reads of the request being served on this thread, for its banner. */
     private static final ThreadLocal<Set<Object>> TOUCHED = new ThreadLocal<>();
@@ -59,6 +66,8 @@ final class FleetCache {
     private final FleetHistory history;
     private final Duration fresh;
     private final Duration joinLimit;
+    /** How long a read this view asks may be in flight before it is taken for wedged. */
+    private final Duration wedgedAfter;
     private final Map<Object, Entry> entries;
     /** The keys the background refresh reads: never dropped to make room. */
     private final Set<Object> pinned;
@@ -71,11 +80,14 @@ final class FleetCache {
     record Failure(Instant at, String message) {
     }
 
-    /** An answer (or one being fetched), when it was asked for, and whether a refresh is under way. */
-    private record Entry(long asked, Duration keep, CompletableFuture<Object> answer, AtomicBoolean refreshing,
-                         AtomicLong used) {
-        Entry(long asked, Duration keep) {
-            this(asked, keep, new CompletableFuture<>(), new AtomicBoolean(), new AtomicLong(asked));
+    /**
+     * An answer (or one being fetched), when it was asked for, how long it may be in flight before it
+     * is taken for wedged, and whether a refresh is under way.
+     */
+    private record Entry(long asked, Duration keep, Duration wedgedAfter, CompletableFuture<Object> answer,
+                         AtomicBoolean refreshing, AtomicLong used) {
+        Entry(long asked, Duration keep, Duration wedgedAfter) {
+            this(asked, keep, wedgedAfter, new CompletableFuture<>(), new AtomicBoolean(), new AtomicLong(asked));
         }
 
         boolean fresh(long now) {
@@ -86,8 +98,8 @@ final class FleetCache {
             return now - asked < keep.toNanos() * STALE_FACTOR && answer.isDone() && !answer.isCompletedExceptionally();
         }
 
-        boolean inFlightFor(long now, Duration limit) {
-            return !answer.isDone() && now - asked > limit.toNanos();
+        boolean wedged(long now) {
+            return !answer.isDone() && now - asked > wedgedAfter.toNanos();
         }
     }
 
@@ -95,17 +107,22 @@ final class FleetCache {
         this(history, fresh, Duration.ofSeconds(60));
     }
 
-    /** @param joinLimit how long a request waits for an answer in flight, and the oldest one joined */
+    /**
+     * @param joinLimit how long a request waits for an answer in flight; {@link #WEDGED_FACTOR} times
+     *                  it, the oldest read in flight a request joins
+     */
     FleetCache(FleetHistory history, Duration fresh, Duration joinLimit) {
-        this(history, fresh, joinLimit, new ConcurrentHashMap<>(), ConcurrentHashMap.newKeySet(),
-                new ConcurrentHashMap<>(), null);
+        this(history, fresh, joinLimit, joinLimit.multipliedBy(WEDGED_FACTOR), new ConcurrentHashMap<>(),
+                ConcurrentHashMap.newKeySet(), new ConcurrentHashMap<>(), null);
     }
 
-    private FleetCache(FleetHistory history, Duration fresh, Duration joinLimit, Map<Object, Entry> entries,
-                       Set<Object> pinned, Map<Object, Failure> failures, Duration renewedKeep) {
+    private FleetCache(FleetHistory history, Duration fresh, Duration joinLimit, Duration wedgedAfter,
+                       Map<Object, Entry> entries, Set<Object> pinned, Map<Object, Failure> failures,
+                       Duration renewedKeep) {
         this.history = history;
         this.fresh = fresh;
         this.joinLimit = joinLimit;
+        this.wedgedAfter = wedgedAfter;
         this.entries = entries;
         this.pinned = pinned;
         this.failures = failures;
@@ -124,10 +141,12 @@ final class FleetCache {
     /**
      * {@link #renewing(Duration)}, its calls waiting for an answer up to {@code waitUpTo} rather
      * than as long as a page: for reads run apart from any page (the summaries' round), whose
-     * caller bounds its own wait ({@link #await}).
+     * caller bounds its own wait ({@link #await}). Its reads are taken for wedged no sooner than
+     * this cache's, nor before {@code waitUpTo} has passed: until then pages join them.
      */
     FleetCache renewing(Duration keep, Duration waitUpTo) {
-        return new FleetCache(history, fresh, waitUpTo, entries, pinned, failures, keep);
+        return new FleetCache(history, fresh, waitUpTo, waitUpTo.compareTo(wedgedAfter) > 0 ? waitUpTo : wedgedAfter,
+                entries, pinned, failures, keep);
     }
 
     FleetHistory history() {
@@ -162,7 +181,7 @@ final class FleetCache {
 
     /** Keeps {@code answer} under {@code key} as a read of it that has just arrived. */
     private void keep(Object key, Object answer) {
-        Entry entry = new Entry(System.nanoTime(), renewedKeep != null ? renewedKeep : fresh);
+        Entry entry = new Entry(System.nanoTime(), renewedKeep != null ? renewedKeep : fresh, wedgedAfter);
         entry.answer().complete(answer);
         if (renewedKeep != null) {
             pinned.add(key);
@@ -273,12 +292,19 @@ final class FleetCache {
                 .max(java.util.Comparator.comparing(Failure::at));
     }
 
-    /** Why reads are wedged: an answer in flight for longer than a request would wait for it. */
+    /**
+     * Why reads are wedged: an answer in flight for longer than {@link #WEDGED_FACTOR} times its
+     * asker's wait, which its queries' time limits would have ended.
+     */
     Optional<String> wedged() {
         long now = System.nanoTime();
-        long stuck = entries.values().stream().filter(entry -> entry.inFlightFor(now, joinLimit)).count();
-        return stuck == 0 ? Optional.empty() : Optional.of(stuck + " read" + (stuck == 1 ? " has" : "s have")
-                + " been in flight to " + history.description() + " for more than " + joinLimit.toMillis() / 1000.0
+        List<Entry> stuck = entries.values().stream().filter(entry -> entry.wedged(now)).toList();
+        if (stuck.isEmpty()) {
+            return Optional.empty();
+        }
+        Duration shortest = stuck.stream().map(Entry::wedgedAfter).min(Duration::compareTo).orElseThrow();
+        return Optional.of(stuck.size() + " read" + (stuck.size() == 1 ? " has" : "s have") + " been in flight to "
+                + history.description() + " for more than " + shortest.toMillis() / 1000.0
                 + " s: the console cannot answer pages in time");
     }
 
@@ -362,10 +388,10 @@ final class FleetCache {
             return renewed(key, at, call);
         }
         long now = System.nanoTime();
-        Entry mine = new Entry(now, keep);
-        // An answer in flight is joined unless it has been for longer than a request waits.
+        Entry mine = new Entry(now, keep, wedgedAfter);
+        // An answer in flight is joined unless it is wedged.
         Entry entry = entries.compute(key, (k, old) -> old == null ? mine
-                : !old.answer().isDone() ? (old.inFlightFor(now, joinLimit) ? mine : old)
+                : !old.answer().isDone() ? (old.wedged(now) ? mine : old)
                 : old.usable(now) ? old : mine);
         entry.used().set(now);
         if (entry == mine) {
@@ -374,7 +400,7 @@ final class FleetCache {
             Thread.ofVirtual().start(() -> fetch(key, mine, at, call));
         } else if (!entry.fresh(now) && entry.answer().isDone() && entry.refreshing().compareAndSet(false, true)) {
             // Serve the older answer now; fetch the next one without keeping anyone waiting.
-            Entry next = new Entry(now, keep);
+            Entry next = new Entry(now, keep, wedgedAfter);
             Thread.ofVirtual().start(() -> {
                 fetch(key, next, at, call);
                 if (next.answer().isDone() && !next.answer().isCompletedExceptionally()) {
@@ -384,17 +410,17 @@ final class FleetCache {
                 }
             });
         }
-        return (T) join(entry.answer(), entry.asked());
+        return (T) join(entry.answer(), now);
     }
 
     @SuppressWarnings("unchecked")
     private <T> T renewed(Object key, Instant at, Timed<T> call) throws SourceUnavailableException {
         pinned.add(key);
         long now = System.nanoTime();
-        Entry next = new Entry(now, renewedKeep);
+        Entry next = new Entry(now, renewedKeep, wedgedAfter);
         // Nothing kept (or a failure): requests join this read. A read under way: join it.
         Entry entry = entries.compute(key, (k, old) -> old == null || old.answer().isCompletedExceptionally()
-                || old.inFlightFor(now, joinLimit) || (old.answer().isDone() && !old.usable(now)) ? next : old);
+                || old.wedged(now) || (old.answer().isDone() && !old.usable(now)) ? next : old);
         if (entry == next) {
             Thread.ofVirtual().start(() -> fetch(key, next, at, call));
         } else if (entry.answer().isDone()) {
@@ -407,7 +433,7 @@ final class FleetCache {
             });
             entry = next;
         }
-        return (T) join(entry.answer(), entry.asked());
+        return (T) join(entry.answer(), now);
     }
 
     /**

@@ -384,6 +384,14 @@ class ConsoleTest {
             // each time, the summaries still being read and not asked again beside them.
             awaitCalls(history.calls.get() + 12);
             assertEquals(2, history.summaryCalls.get(), "summaries asked again while the first round was being read");
+            // A round slower than a page waits is slow, not wedged: the console stays ready, and a
+            // page that needs the summaries joins the round (waits its own 300 ms and says so)
+            // instead of asking for them again beside it.
+            assertTrue(console.ready(), console.notReadyReason());
+            HttpResponse<String> meanwhile = get("http://127.0.0.1:" + server.port() + "/rightsizing");
+            assertEquals(503, meanwhile.statusCode(), meanwhile.body());
+            assertTrue(meanwhile.body().contains("have not arrived after 0.3 s"), meanwhile.body());
+            assertEquals(2, history.summaryCalls.get(), "a page asked for the summaries again beside the round");
             history.summaryGate.countDown();
             clock.now = NOW.plus(Duration.ofMinutes(1));
             awaitCalls(history.calls.get() + 12);
