@@ -77,6 +77,8 @@ public final class PrometheusFleetHistory implements FleetHistory {
     private final String clusterLabel;
     private volatile List<String> clusters = List.of();
     private volatile long clustersAsked;
+    /** The first question about the clusters, once asked: completes when it has been answered or has failed. */
+    private volatile CompletableFuture<Void> clustersFirstAsked;
     /** The engine's whole history: itself, or the one a narrowed history shares its engine and clusters with. */
     private final PrometheusFleetHistory whole;
     /** The cluster every read is narrowed to; empty for the whole engine. */
@@ -143,7 +145,7 @@ public final class PrometheusFleetHistory implements FleetHistory {
      * name. A single cluster read whole is served by either.
      */
     private boolean hourlyRecordsCover(Instant at, Duration window) throws SourceUnavailableException {
-        if (cluster.isEmpty() && whole.clusters.size() < 2) {
+        if (cluster.isEmpty() && clustersForRecords(at).size() < 2) {
             return coverage.covers(RecordingRules.Group.HOURLY, at, window);
         }
         return clusterLabel.equals(RecordingRules.CLUSTER_LABEL)
@@ -175,15 +177,39 @@ public final class PrometheusFleetHistory implements FleetHistory {
         clustersAsked = now;
         // Beside the fleet's queries, not before them: the answer is for the next page's header.
         // A failure is left to the fleet's own queries to report; the clusters are asked again later.
-        api.instant(FleetQueries.clusters(clusterLabel).plain(), at).thenAccept(answer -> {
-            List<String> found = answer.stream().map(sample -> sample.label(clusterLabel))
-                    .filter(name -> !name.isEmpty()).sorted().toList();
-            if (!found.equals(clusters)) {
-                clusters = found;
-                LOG.info("query backend " + api.base() + ": " + clusterNote());
-            }
-        });
+        CompletableFuture<Void> answered = api.instant(FleetQueries.clusters(clusterLabel).plain(), at)
+                .thenAccept(answer -> {
+                    List<String> found = answer.stream().map(sample -> sample.label(clusterLabel))
+                            .filter(name -> !name.isEmpty()).sorted().toList();
+                    if (!found.equals(clusters)) {
+                        clusters = found;
+                        LOG.info("query backend " + api.base() + ": " + clusterNote());
+                    }
+                });
+        if (clustersFirstAsked == null) {
+            clustersFirstAsked = answered;
+        }
         exporters.presence().ifPresent(query -> api.instant(query, at).thenAccept(exporters::held));
+    }
+
+    /**
+     * The clusters found, for a read whose choice of queries depends on their number (records that
+     * serve one cluster read whole, and not several, {@link #hourlyRecordsCover}): asked first where
+     * they never were, and the first answer waited for. A read of now asks beside its own queries
+     * and does not wait; a read of use that came right after it (rightsize, a console's start)
+     * took the engine for one cluster before that answer came back.
+     */
+    private List<String> clustersForRecords(Instant at) {
+        askWhatTheEngineHolds(at);
+        CompletableFuture<Void> first = whole.clustersFirstAsked;
+        if (first != null) {
+            try {
+                first.join();
+            } catch (java.util.concurrent.CompletionException | java.util.concurrent.CancellationException failed) {
+                // The read's own queries report an engine that fails; the clusters are asked again later.
+            }
+        }
+        return whole.clusters;
     }
 
     /** The clusters found, for the description; empty for one cluster without the label. */
@@ -637,7 +663,7 @@ public final class PrometheusFleetHistory implements FleetHistory {
         // The owner records keep the rules' cluster label: under that name they serve one cluster's
         // read and several clusters' at once; under another the label is summed away in them.
         boolean ownersRecorded = (clusterLabel.equals(RecordingRules.CLUSTER_LABEL) || (cluster.isEmpty()
-                && whole.clusters.size() < 2)) && coverage.covers(RecordingRules.Group.OWNERS, at, window);
+                && clustersForRecords(at).size() < 2)) && coverage.covers(RecordingRules.Group.OWNERS, at, window);
         var podOwners = batch.query(Measure.CONTAINER_OWNER, podOwnersOverWindow(ownersRecorded)
                 .bind(Map.of("owners", owners, "window", window, "cluster", by)));
         var shareHours = batch.query(Measure.CONTAINER_HOURS, containerHours(recorded)

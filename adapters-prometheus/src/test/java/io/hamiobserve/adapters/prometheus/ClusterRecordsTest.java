@@ -187,12 +187,22 @@ class ClusterRecordsTest {
                     .series(RecordingRules.EVALUATED, Map.of("group", RecordingRules.Group.FUNNEL.label),
                             base + 17, at, every, t -> 1);
         })) {
+            // A read of use before any read of now (rightsize's, right after its read of now, whose
+            // question about the clusters had not come back): it asks about the clusters itself,
+            // and waits for that answer before it chooses the records.
+            Instant when = Instant.ofEpochSecond(at - 60);
+            UsageHistory first = PrometheusFleetHistory.at(old.url(), Duration.ofSeconds(20)).usage(when,
+                    RightSizing.DEFAULT_WINDOW, RightSizing.MIN_HISTORY, FleetScope.EVERYTHING);
+            assertFalse(first.provenance(Measure.CONTAINER_MEMORY_PEAK).expression()
+                    .contains(RecordingRules.CONTAINER_MEMORY_PEAK_HOURLY), "a first read took two clusters for one");
+            assertEquals(List.of("east", "west"), first.shares().stream().map(share -> share.workload().cluster())
+                    .sorted().toList());
+
             PrometheusFleetHistory fromOld = PrometheusFleetHistory.at(old.url(), Duration.ofSeconds(20));
             knowsBothClusters(fromOld);
 
             // Right-sizing of both clusters, and of one: every container's figures from its raw
             // series, never the one record that ran the two pods together.
-            Instant when = Instant.ofEpochSecond(at - 60);
             for (PrometheusFleetHistory history : List.of(fromOld, fromOld.inCluster("west"))) {
                 UsageHistory usage = history.usage(when, RightSizing.DEFAULT_WINDOW, RightSizing.MIN_HISTORY,
                         FleetScope.EVERYTHING);
