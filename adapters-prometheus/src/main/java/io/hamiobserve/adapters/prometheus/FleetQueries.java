@@ -131,9 +131,11 @@ final class FleetQueries {
     // named (Prometheus's by), so one cluster without the label reads as before.
     static final Template MEMORY_PEAK = new Template("container_memory_peak",
             "max by (${cluster}, namespace, pod, container, device_uuid) (max_over_time(hami_vgpu_memory_used_bytes{${where}}[${window}]))");
-    static final Template UTILISATION_P95 = new Template("container_utilisation_p95",
-            "max by (${cluster}, namespace, pod, container, device_uuid) "
-                    + "(quantile_over_time(0.95, hami_container_device_utilization_ratio{${where}}[${window}]))");
+    // Compute's p95 and median are of each hour's (recorded, or computed from the raw series at
+    // each hour, so both read the same figure): a percentile of every sample of 14 days reads every
+    // sample, 20,160 a container at a scrape a minute, about 50 CPU s of Prometheus at 10,000
+    // containers and longer than a query may take (docs/benchmarks.md, "At a scrape's interval").
+    static final Template UTILISATION_P95 = hourlyPercentileOfUtilisation("container_utilisation_p95", "0.95");
     static final Template MEMORY_SAMPLES = new Template("container_memory_samples",
             "max by (${cluster}, namespace, pod, container, device_uuid) (count_over_time(hami_vgpu_memory_used_bytes{${where}}[${window}]))");
     // The same from the hourly recorded series (alerts/hami-observe-console.rules.yml): 336 samples
@@ -165,9 +167,25 @@ final class FleetQueries {
     static final Template RECORDED_MEMORY_MEDIAN = new Template("container_memory_median",
             "max by (${cluster}, namespace, pod, container, device_uuid) (quantile_over_time(0.5, "
                     + RecordingRules.CONTAINER_MEMORY_PEAK_HOURLY + "{${where}}[${window}]))");
-    static final Template UTILISATION_MEDIAN = new Template("container_utilisation_median",
-            "max by (${cluster}, namespace, pod, container, device_uuid) "
-                    + "(quantile_over_time(0.5, hami_container_device_utilization_ratio{${where}}[${window}]))");
+    static final Template UTILISATION_MEDIAN = hourlyPercentileOfUtilisation("container_utilisation_median", "0.5");
+    static final Template RECORDED_UTILISATION_P95 = new Template("container_utilisation_p95",
+            "max by (${cluster}, namespace, pod, container, device_uuid) (quantile_over_time(0.95, "
+                    + RecordingRules.CONTAINER_UTILISATION_P95_HOURLY + "{${where}}[${window}]))");
+    static final Template RECORDED_UTILISATION_MEDIAN = new Template("container_utilisation_median",
+            "max by (${cluster}, namespace, pod, container, device_uuid) (quantile_over_time(0.5, "
+                    + RecordingRules.CONTAINER_UTILISATION_MEDIAN_HOURLY + "{${where}}[${window}]))");
+
+    /**
+     * The {@code quantile} of each container's hourly {@code quantile}s of utilisation over the
+     * window, from the raw series: the hours are the recording rules' (each an hour less a
+     * millisecond, so no sample counts in two), at the subquery's whole hours.
+     */
+    private static Template hourlyPercentileOfUtilisation(String name, String quantile) {
+        return new Template(name, "max by (${cluster}, namespace, pod, container, device_uuid) (quantile_over_time("
+                + quantile + ", (max by (${cluster}, namespace, pod, container, device_uuid) (quantile_over_time("
+                + quantile + ", hami_container_device_utilization_ratio{${where}}["
+                + RecordingRules.HOUR_LESS_A_MILLISECOND + "])))[${window}:1h]))");
+    }
 
     // Every pod's top controller in the window (the scheduler role names it on each container's
     // hami_observe_container_info, and on hami_observe_pod_owner where that family is opted in or a

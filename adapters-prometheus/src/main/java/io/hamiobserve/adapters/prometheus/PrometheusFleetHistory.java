@@ -637,8 +637,6 @@ public final class PrometheusFleetHistory implements FleetHistory {
         PromQl.Label by = new PromQl.Label(clusterLabel);
         // What reads only raw series goes first: Prometheus works on it while the coverage of the
         // recorded series is looked up.
-        var p95 = batch.query(Measure.CONTAINER_UTILISATION_P95, UTILISATION_P95.bind(Map.of("where", where, "window",
-                window, "cluster", by)));
         Duration recentPart = settledAfter.compareTo(window) < 0 ? settledAfter : window;
         var recentSamples = batch.query(Measure.CONTAINER_SAMPLES_RECENT,
                 MEMORY_SAMPLES_RECENT.bind(Map.of("where", where, "settled", recentPart, "cluster", by)));
@@ -652,6 +650,14 @@ public final class PrometheusFleetHistory implements FleetHistory {
                 .orElse(CompletableFuture.completedFuture(null));
         boolean recorded = hourlyRecordsCover(at, window);
         Map<String, Object> overWindow = Map.of("where", where, "window", window, "cluster", by);
+        // The hourly percentiles keep the rules' cluster label from their first run: under that
+        // name they serve one cluster's read and several clusters' at once; under another, one
+        // cluster read whole.
+        boolean percentilesRecorded = (clusterLabel.equals(RecordingRules.CLUSTER_LABEL) || (cluster.isEmpty()
+                && clustersForRecords(at).size() < 2))
+                && coverage.covers(RecordingRules.Group.HOURLY_UTILISATION, at, window);
+        var p95 = batch.query(Measure.CONTAINER_UTILISATION_P95,
+                (percentilesRecorded ? RECORDED_UTILISATION_P95 : UTILISATION_P95).bind(overWindow));
         var peaks = batch.query(Measure.CONTAINER_MEMORY_PEAK, (recorded ? RECORDED_MEMORY_PEAK : MEMORY_PEAK)
                 .bind(overWindow));
         var samples = batch.query(Measure.CONTAINER_SAMPLES, (recorded ? RECORDED_MEMORY_SAMPLES : MEMORY_SAMPLES)
@@ -659,7 +665,7 @@ public final class PrometheusFleetHistory implements FleetHistory {
         var memoryMedian = batch.query(Measure.CONTAINER_MEMORY_MEDIAN, (recorded ? RECORDED_MEMORY_MEDIAN
                 : MEMORY_MEDIAN).bind(overWindow));
         var utilisationMedian = batch.query(Measure.CONTAINER_UTILISATION_MEDIAN,
-                UTILISATION_MEDIAN.bind(overWindow));
+                (percentilesRecorded ? RECORDED_UTILISATION_MEDIAN : UTILISATION_MEDIAN).bind(overWindow));
         // The owner records keep the rules' cluster label: under that name they serve one cluster's
         // read and several clusters' at once; under another the label is summed away in them.
         boolean ownersRecorded = (clusterLabel.equals(RecordingRules.CLUSTER_LABEL) || (cluster.isEmpty()

@@ -22,6 +22,8 @@ final class RecordingRules {
     static final String EVALUATED = "hami_observe:console_rules:evaluated";
     static final String CONTAINER_MEMORY_PEAK_HOURLY = "container:hami_vgpu_memory_used_bytes:max_1h";
     static final String CONTAINER_MEMORY_SAMPLES_HOURLY = "container:hami_vgpu_memory_used_bytes:count_1h";
+    static final String CONTAINER_UTILISATION_P95_HOURLY = "container:hami_container_device_utilization_ratio:p95_1h";
+    static final String CONTAINER_UTILISATION_MEDIAN_HOURLY = "container:hami_container_device_utilization_ratio:p50_1h";
     static final String POD_OWNER_HOURLY = "pod:hami_observe_pod_owner:last_1h";
     static final String WORKLOAD_MEMORY_PEAK_HOURLY = "workload:hami_vgpu_memory_used_bytes:max_1h";
 
@@ -71,11 +73,13 @@ final class RecordingRules {
      * A rule group, by the {@code group} label of its {@link #EVALUATED} series. The hourly and
      * funnel groups write a second one, {@code <group>-by-cluster}: their records keep the cluster
      * label since it was written, so a read of one cluster of several trusts only the runs that
-     * carry it (records from before group every cluster's pods of the same name together).
+     * carry it (records from before group every cluster's pods of the same name together). The
+     * hourly group's {@code hourly-utilisation} says which runs recorded each container's hourly
+     * percentiles of utilisation too (those of earlier files did not).
      */
     enum Group {
-        HOURLY("hourly"), HOURLY_BY_CLUSTER("hourly-by-cluster"), SHOWBACK("showback"), OWNERS("owners"),
-        FUNNEL("funnel"), FUNNEL_BY_CLUSTER("funnel-by-cluster");
+        HOURLY("hourly"), HOURLY_BY_CLUSTER("hourly-by-cluster"), HOURLY_UTILISATION("hourly-utilisation"),
+        SHOWBACK("showback"), OWNERS("owners"), FUNNEL("funnel"), FUNNEL_BY_CLUSTER("funnel-by-cluster");
 
         final String label;
 

@@ -92,8 +92,11 @@ class QueryTemplateSeriesTest {
                 }
             }
         }
+        // hourlyPercentileOfUtilisation makes the two fields UTILISATION_P95 and UTILISATION_MEDIAN,
+        // checked with every field.
         assertEquals(Set.of("FleetQueries.clusters", "FleetQueries.containerHours",
-                "FleetQueries.workloadHours", "FleetQueries.podOwnersOverWindow"),
+                "FleetQueries.workloadHours", "FleetQueries.podOwnersOverWindow",
+                "FleetQueries.hourlyPercentileOfUtilisation"),
                 new HashSet<>(factories));
     }
 

@@ -124,6 +124,15 @@ class RecordingRulesTest {
         }
         assertTrue(rules.get(RecordingRules.CONTAINER_MEMORY_PEAK_HOURLY).contains("max_over_time(hami_vgpu_memory_used_bytes["));
         assertTrue(rules.get(RecordingRules.CONTAINER_MEMORY_SAMPLES_HOURLY).contains("count_over_time(hami_vgpu_memory_used_bytes["));
+        // Each hour's percentiles are the ones the console's fallback takes at each hour.
+        assertTrue(rules.get(RecordingRules.CONTAINER_UTILISATION_P95_HOURLY).contains("(quantile_over_time(0.95, "
+                + "hami_container_device_utilization_ratio[" + RecordingRules.HOUR_LESS_A_MILLISECOND + "]))"));
+        assertTrue(FleetQueries.UTILISATION_P95.text().contains("(quantile_over_time(0.95, "
+                + "hami_container_device_utilization_ratio{${where}}[" + RecordingRules.HOUR_LESS_A_MILLISECOND + "])"));
+        assertTrue(rules.get(RecordingRules.CONTAINER_UTILISATION_MEDIAN_HOURLY).contains("(quantile_over_time(0.5, "
+                + "hami_container_device_utilization_ratio[" + RecordingRules.HOUR_LESS_A_MILLISECOND + "]))"));
+        assertTrue(FleetQueries.UTILISATION_MEDIAN.text().contains("(quantile_over_time(0.5, "
+                + "hami_container_device_utilization_ratio{${where}}[" + RecordingRules.HOUR_LESS_A_MILLISECOND + "])"));
         assertTrue(rules.containsKey(RecordingRules.EVALUATED));
         for (FleetQueries.Integral integral : FleetQueries.cardHours(RecordingRules.CLUSTER_LABEL).integrals()) {
             assertEquals(integral.rule(), rules.get(integral.record()), integral.record());
@@ -132,7 +141,8 @@ class RecordingRulesTest {
 
         // Every record of each container's hour and of the funnel keeps the cluster label.
         for (String record : List.of(RecordingRules.CONTAINER_MEMORY_PEAK_HOURLY,
-                RecordingRules.CONTAINER_MEMORY_SAMPLES_HOURLY)) {
+                RecordingRules.CONTAINER_MEMORY_SAMPLES_HOURLY, RecordingRules.CONTAINER_UTILISATION_P95_HOURLY,
+                RecordingRules.CONTAINER_UTILISATION_MEDIAN_HOURLY)) {
             assertTrue(rules.get(record).startsWith("max by (" + RecordingRules.CLUSTER_LABEL + ", "), record);
         }
         Map<String, PromQl.Template> funnel = Map.of(RecordingRules.FUNNEL_HEALTHY, FleetQueries.FUNNEL_TOTAL_BY_CLUSTER,
@@ -152,7 +162,7 @@ class RecordingRulesTest {
             String output = new String(check.getInputStream().readAllBytes());
             assertTrue(check.waitFor(60, TimeUnit.SECONDS));
             assertEquals(0, check.exitValue(), output);
-            assertTrue(output.contains("SUCCESS: 21 rules found"), output);
+            assertTrue(output.contains("SUCCESS: 24 rules found"), output);
         } finally {
             Files.deleteIfExists(file);
         }
@@ -187,6 +197,12 @@ class RecordingRulesTest {
                 .contains(RecordingRules.CONTAINER_MEMORY_PEAK_HOURLY));
         assertTrue(fromRecords.provenance(Measure.CONTAINER_SAMPLES).expression()
                 .contains(RecordingRules.CONTAINER_MEMORY_SAMPLES_HOURLY));
+        // Compute's p95 and median: of the hours' own, recorded, or taken at each hour of the raw series.
+        assertTrue(fromRecords.provenance(Measure.CONTAINER_UTILISATION_P95).expression()
+                .contains(RecordingRules.CONTAINER_UTILISATION_P95_HOURLY));
+        assertTrue(fromRecords.provenance(Measure.CONTAINER_UTILISATION_MEDIAN).expression()
+                .contains(RecordingRules.CONTAINER_UTILISATION_MEDIAN_HOURLY));
+        assertFalse(fromSamples.provenance(Measure.CONTAINER_UTILISATION_P95).expression().contains(":p95_1h"));
 
         // Each pod's owner and each workload's hours, from the owner records as from the hourly
         // join over the raw series (the hours again within the one hour at either end).
@@ -216,6 +232,12 @@ class RecordingRulesTest {
         UsageHistory.ShareHistory trainer = expected.stream().filter(share -> share.pod().equals("trainer"))
                 .findFirst().orElseThrow();
         assertEquals(Figure.of(15 * GIB), trainer.memoryPeak(), "the one peak, six hours back");
+        // The llm's utilisation runs 20, 21 … 29 % a minute each, every hour alike: each hour's
+        // p95 is 29 and its median 24.5, and so are the window's of the hours'.
+        UsageHistory.ShareHistory llm = expected.stream().filter(share -> share.pod().equals("llm"))
+                .findFirst().orElseThrow();
+        assertEquals(29, llm.utilisationP95().orElseThrow(), 1e-9);
+        assertEquals(24.5, llm.utilisationMedian().orElseThrow(), 1e-9);
 
         // A scope's matchers select recorded series as they select raw ones.
         UsageHistory oneNode = fromRecorded.usage(run, RightSizing.DEFAULT_WINDOW, RightSizing.MIN_HISTORY,

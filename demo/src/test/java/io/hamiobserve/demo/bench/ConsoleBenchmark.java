@@ -68,7 +68,8 @@ import java.util.concurrent.Callable;
  * {@code showback [days] [requests] [minutes]} (the large fleet over a month unless told: held for
  * the minutes given, then the showback report by every grouping, then the pages with their 30-day
  * windows),
- * {@code hold [requests] [minutes]} (keeps the large fleet's Prometheus up), then
+ * {@code hold [requests] [minutes]} (keeps the large fleet's Prometheus up), {@code hold-dense [hours] [step s]
+ * [minutes]} (the large fleet's last hours at a scrape's interval, its rules evaluated, held), then
  * {@code attach|attach-cold URL END [requests]}, {@code queries URL END [showback days]} or
  * {@code showback-attach URL END [days]} (the showback reports alone) against it.
  */
@@ -163,6 +164,14 @@ public final class ConsoleBenchmark {
                     Duration.ofMinutes(args.length > 3 ? Long.parseLong(args[3]) : 0), true);
             return;
         }
+        if (which.equals("hold-dense")) {
+            // hold-dense [hours] [step s] [minutes]: the large fleet's last hours at a scrape's
+            // interval, the console's rules evaluated over them, held for attach, refresh-cost,
+            // queries: what each read costs where every series has a sample every step.
+            denseHold(args.length > 1 ? Integer.parseInt(args[1]) : 2, args.length > 2 ? Integer.parseInt(args[2]) : 60,
+                    Duration.ofMinutes(args.length > 3 ? Long.parseLong(args[3]) : 60));
+            return;
+        }
         int requests = args.length > 1 ? Integer.parseInt(args[1]) : 7;
         if (!which.equals("large") && !which.equals("hold")) {
             demo(requests);
@@ -251,15 +260,7 @@ public final class ConsoleBenchmark {
                     if (t < end - days * 86_400L || t > end) {
                         continue;
                     }
-                    boolean now = t == end;
-                    List<HistoryFile.Family> families = new ArrayList<>(now ? allocationNow : allocation);
-                    for (int node = 0; node < NODES; node++) {
-                        Labels target = Labels.of("job", "hami-observe-node", "instance", "node-" + node + ":9394",
-                                "node", Fleet.node(node));
-                        families.addAll(HistoryFile.labelled(UsageMetrics.collect(fleet.usage(node, t),
-                                fleet.pods.get(node)).snapshots(), target, now ? all -> true : HISTORY::contains));
-                    }
-                    out.write(families, Instant.ofEpochSecond(t));
+                    out.write(familiesAt(fleet, t, t == end, allocation, allocationNow), Instant.ofEpochSecond(t));
                 }
                 samples += out.samples();
             }
@@ -268,6 +269,58 @@ public final class ConsoleBenchmark {
                     seconds(started));
         }
         return samples;
+    }
+
+    /** What the exporters say at {@code t}: the allocation's series and every node's usage (all of them {@code now}). */
+    private static List<HistoryFile.Family> familiesAt(Fleet fleet, long t, boolean now,
+                                                       List<HistoryFile.Family> allocation,
+                                                       List<HistoryFile.Family> allocationNow) {
+        List<HistoryFile.Family> families = new ArrayList<>(now ? allocationNow : allocation);
+        for (int node = 0; node < NODES; node++) {
+            Labels target = Labels.of("job", "hami-observe-node", "instance", "node-" + node + ":9394",
+                    "node", Fleet.node(node));
+            families.addAll(HistoryFile.labelled(UsageMetrics.collect(fleet.usage(node, t),
+                    fleet.pods.get(node)).snapshots(), target, now ? all -> true : HISTORY::contains));
+        }
+        return families;
+    }
+
+    /**
+     * The large fleet's last {@code hours} with a sample every {@code step} seconds, as exporters
+     * scraped at that interval leave it (the seven-day history above has one an hour), the console's
+     * rule groups evaluated over it by promtool, held for {@code hold}: what the fleet now, each rule
+     * group's run and a read over a window cost where every series has a sample at every step.
+     */
+    private static void denseHold(int hours, int step, Duration hold) throws Exception {
+        long end = Math.floorDiv(Instant.now().getEpochSecond(), 3600) * 3600 - 3600;
+        Fleet fleet = new Fleet(0);
+        Labels scheduler = Labels.of("job", "hami-observe-scheduler", "instance", "scheduler:9395");
+        List<HistoryFile.Family> allocation = HistoryFile.labelled(AllocationMetrics.snapshots(fleet.view),
+                scheduler, HISTORY::contains);
+        List<HistoryFile.Family> allocationNow = HistoryFile.labelled(AllocationMetrics.snapshots(fleet.view),
+                scheduler, all -> true);
+        List<Path> files = new ArrayList<>();
+        long started = System.nanoTime();
+        long samples = 0;
+        for (int hour = hours - 1; hour >= 0; hour--) {
+            Path file = Files.createTempFile("bench-dense-hour" + hour, ".om");
+            try (HistoryFile out = new HistoryFile(file, Labels.EMPTY)) {
+                for (long t = end - (hour + 1) * 3600L + step; t <= end - hour * 3600L; t += step) {
+                    out.write(familiesAt(fleet, t, t == end, allocation, allocationNow), Instant.ofEpochSecond(t));
+                }
+                samples += out.samples();
+            }
+            files.add(file);
+            System.out.printf("dense: hour %d written (%,d samples so far, %.0f s)%n", hours - hour, samples,
+                    seconds(started));
+        }
+        System.out.printf("dense: %,d samples over %d h at %d s, %,d MB of OpenMetrics, written in %.1f s%n", samples,
+                hours, step, files.stream().mapToLong(ConsoleBenchmark::size).sum() / 1_000_000, seconds(started));
+        try (LocalPrometheus prometheus = load(files)) {
+            System.out.printf("holding Prometheus at %s for %d min; the fleet's end is %d%n", prometheus.url(),
+                    hold.toMinutes(), end);
+            Thread.sleep(hold);
+        }
     }
 
     /**
