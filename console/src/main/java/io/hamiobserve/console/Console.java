@@ -127,8 +127,9 @@ public final class Console {
      * Ready once the first background read has answered or failed (a failed one leaves pages that
      * say why), or {@link ConsoleSettings#readyTimeout} after it started; always, without one —
      * and not while a read is wedged (in flight for {@link FleetCache#WEDGED_FACTOR} times its
-     * asker's wait, {@link ConsoleSettings#readLimit} for a page's): pages would not answer in time. Prometheus refusing or failing fast leaves it ready: pages
-     * then answer at once, with the kept figures and their age, or a page that says what failed.
+     * asker's wait, {@link ConsoleSettings#readLimit} for a page's): pages would not answer in
+     * time. Prometheus refusing or failing fast leaves it ready: pages then answer at once, with
+     * the kept figures and their age, or a page that says what failed.
      * (Liveness, {@code /healthz}, says only that the process answers: restarting it would not
      * mend Prometheus.)
      */

@@ -142,10 +142,17 @@ class ConsoleUnderAttackTest {
         history.gate = wedged;
         Console console = Console.create(history, ConsoleSettings.defaults().withReadLimit(Duration.ofMillis(300))
                 .withRefresh(Duration.ofMinutes(1), Duration.ofMillis(100)), Clock.fixed(NOW, ZoneOffset.UTC));
+        long started = System.nanoTime();
         refreshing = console.warmUp(Duration.ofMinutes(1));
+        // Past a page's wait (and the ready timeout) the reads are slow, not wedged: ready.
         Thread.sleep(700);
+        assertTrue(console.ready(), console.notReadyReason());
+        // Past ten of a page's waits, wedged: not ready, and it says why.
+        while ((System.nanoTime() - started) / 1e9 < 3.4) {
+            Thread.sleep(50);
+        }
         assertFalse(console.ready(), "every read is wedged, yet ready");
-        assertTrue(console.notReadyReason().contains("been in flight to a fixed test fleet <i> for more than 0.3 s"),
+        assertTrue(console.notReadyReason().contains("been in flight to a fixed test fleet <i> for more than 3.0 s"),
                 console.notReadyReason());
         wedged.countDown();
         long deadline = System.nanoTime() + 5_000_000_000L;
