@@ -438,16 +438,16 @@ final class FleetCache {
 
     /**
      * The answer, or the failure that ended it as the caller would have thrown it; waits at most
-     * {@code joinLimit} past {@code asked}.
+     * {@code joinLimit} past {@code since} (System.nanoTime() when the caller came).
      */
-    private Object join(CompletableFuture<?> answer, long asked) throws SourceUnavailableException {
-        return join(answer, asked, () -> notArrived("the figures") + "; the page stopped waiting for them");
+    private Object join(CompletableFuture<?> answer, long since) throws SourceUnavailableException {
+        return join(answer, since, () -> notArrived("the figures") + "; the page stopped waiting for them");
     }
 
     /** {@link #join(CompletableFuture, long)}, saying {@code late} when the limit has passed. */
-    private Object join(CompletableFuture<?> answer, long asked, java.util.function.Supplier<String> late)
+    private Object join(CompletableFuture<?> answer, long since, java.util.function.Supplier<String> late)
             throws SourceUnavailableException {
-        long left = asked + joinLimit.toNanos() - System.nanoTime();
+        long left = since + joinLimit.toNanos() - System.nanoTime();
         try {
             return answer.get(Math.max(left, 0), TimeUnit.NANOSECONDS);
         } catch (TimeoutException timedOut) {

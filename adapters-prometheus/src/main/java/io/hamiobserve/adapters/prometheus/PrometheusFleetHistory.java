@@ -152,6 +152,18 @@ public final class PrometheusFleetHistory implements FleetHistory {
                 && coverage.covers(RecordingRules.Group.HOURLY_BY_CLUSTER, at, window);
     }
 
+    /**
+     * Whether the records of {@code group}, which keep the rules' cluster label from their first run,
+     * cover the window for this read: under that label they serve one cluster's read and several
+     * clusters' at once; under another the label is summed away in them, so they serve one cluster
+     * read whole only.
+     */
+    private boolean clusterKeepingRecordsCover(RecordingRules.Group group, Instant at, Duration window)
+            throws SourceUnavailableException {
+        return (clusterLabel.equals(RecordingRules.CLUSTER_LABEL) || (cluster.isEmpty()
+                && clustersForRecords(at).size() < 2)) && coverage.covers(group, at, window);
+    }
+
     /** {@code query}, narrowed to this history's cluster when it has one. */
     private PromQl.Query scoped(PromQl.Query query) {
         return cluster.map(name -> new PromQl.Query(query.name(),
@@ -650,12 +662,7 @@ public final class PrometheusFleetHistory implements FleetHistory {
                 .orElse(CompletableFuture.completedFuture(null));
         boolean recorded = hourlyRecordsCover(at, window);
         Map<String, Object> overWindow = Map.of("where", where, "window", window, "cluster", by);
-        // The hourly percentiles keep the rules' cluster label from their first run: under that
-        // name they serve one cluster's read and several clusters' at once; under another, one
-        // cluster read whole.
-        boolean percentilesRecorded = (clusterLabel.equals(RecordingRules.CLUSTER_LABEL) || (cluster.isEmpty()
-                && clustersForRecords(at).size() < 2))
-                && coverage.covers(RecordingRules.Group.HOURLY_UTILISATION, at, window);
+        boolean percentilesRecorded = clusterKeepingRecordsCover(RecordingRules.Group.HOURLY_UTILISATION, at, window);
         var p95 = batch.query(Measure.CONTAINER_UTILISATION_P95,
                 (percentilesRecorded ? RECORDED_UTILISATION_P95 : UTILISATION_P95).bind(overWindow));
         var peaks = batch.query(Measure.CONTAINER_MEMORY_PEAK, (recorded ? RECORDED_MEMORY_PEAK : MEMORY_PEAK)
@@ -666,10 +673,7 @@ public final class PrometheusFleetHistory implements FleetHistory {
                 : MEMORY_MEDIAN).bind(overWindow));
         var utilisationMedian = batch.query(Measure.CONTAINER_UTILISATION_MEDIAN,
                 (percentilesRecorded ? RECORDED_UTILISATION_MEDIAN : UTILISATION_MEDIAN).bind(overWindow));
-        // The owner records keep the rules' cluster label: under that name they serve one cluster's
-        // read and several clusters' at once; under another the label is summed away in them.
-        boolean ownersRecorded = (clusterLabel.equals(RecordingRules.CLUSTER_LABEL) || (cluster.isEmpty()
-                && clustersForRecords(at).size() < 2)) && coverage.covers(RecordingRules.Group.OWNERS, at, window);
+        boolean ownersRecorded = clusterKeepingRecordsCover(RecordingRules.Group.OWNERS, at, window);
         var podOwners = batch.query(Measure.CONTAINER_OWNER, podOwnersOverWindow(ownersRecorded)
                 .bind(Map.of("owners", owners, "window", window, "cluster", by)));
         var shareHours = batch.query(Measure.CONTAINER_HOURS, containerHours(recorded)

@@ -247,11 +247,7 @@ public final class ConsoleBenchmark {
             throws Exception {
         long started = System.nanoTime();
         long samples = 0;
-        Labels scheduler = Labels.of("job", "hami-observe-scheduler", "instance", "scheduler:9395");
-        List<HistoryFile.Family> allocation = HistoryFile.labelled(AllocationMetrics.snapshots(fleet.view),
-                scheduler, HISTORY::contains);
-        List<HistoryFile.Family> allocationNow = HistoryFile.labelled(AllocationMetrics.snapshots(fleet.view),
-                scheduler, all -> true);
+        AllocationSeries allocation = AllocationSeries.of(fleet);
         for (int day = days; day >= 0; day--) {
             Path file = Files.createTempFile("bench-large-day" + day, ".om");
             try (HistoryFile out = new HistoryFile(file, external)) {
@@ -260,7 +256,7 @@ public final class ConsoleBenchmark {
                     if (t < end - days * 86_400L || t > end) {
                         continue;
                     }
-                    out.write(familiesAt(fleet, t, t == end, allocation, allocationNow), Instant.ofEpochSecond(t));
+                    out.write(familiesAt(fleet, t, t == end, allocation), Instant.ofEpochSecond(t));
                 }
                 samples += out.samples();
             }
@@ -271,11 +267,22 @@ public final class ConsoleBenchmark {
         return samples;
     }
 
+    /**
+     * The scheduler's series of the fleet: those a history keeps ({@link #HISTORY}) at every instant
+     * but the last, and every one at the last.
+     */
+    private record AllocationSeries(List<HistoryFile.Family> past, List<HistoryFile.Family> now) {
+        static AllocationSeries of(Fleet fleet) {
+            Labels scheduler = Labels.of("job", "hami-observe-scheduler", "instance", "scheduler:9395");
+            return new AllocationSeries(HistoryFile.labelled(AllocationMetrics.snapshots(fleet.view), scheduler,
+                    HISTORY::contains), HistoryFile.labelled(AllocationMetrics.snapshots(fleet.view), scheduler,
+                    all -> true));
+        }
+    }
+
     /** What the exporters say at {@code t}: the allocation's series and every node's usage (all of them {@code now}). */
-    private static List<HistoryFile.Family> familiesAt(Fleet fleet, long t, boolean now,
-                                                       List<HistoryFile.Family> allocation,
-                                                       List<HistoryFile.Family> allocationNow) {
-        List<HistoryFile.Family> families = new ArrayList<>(now ? allocationNow : allocation);
+    private static List<HistoryFile.Family> familiesAt(Fleet fleet, long t, boolean now, AllocationSeries allocation) {
+        List<HistoryFile.Family> families = new ArrayList<>(now ? allocation.now() : allocation.past());
         for (int node = 0; node < NODES; node++) {
             Labels target = Labels.of("job", "hami-observe-node", "instance", "node-" + node + ":9394",
                     "node", Fleet.node(node));
@@ -294,11 +301,7 @@ public final class ConsoleBenchmark {
     private static void denseHold(int hours, int step, Duration hold) throws Exception {
         long end = Math.floorDiv(Instant.now().getEpochSecond(), 3600) * 3600 - 3600;
         Fleet fleet = new Fleet(0);
-        Labels scheduler = Labels.of("job", "hami-observe-scheduler", "instance", "scheduler:9395");
-        List<HistoryFile.Family> allocation = HistoryFile.labelled(AllocationMetrics.snapshots(fleet.view),
-                scheduler, HISTORY::contains);
-        List<HistoryFile.Family> allocationNow = HistoryFile.labelled(AllocationMetrics.snapshots(fleet.view),
-                scheduler, all -> true);
+        AllocationSeries allocation = AllocationSeries.of(fleet);
         List<Path> files = new ArrayList<>();
         long started = System.nanoTime();
         long samples = 0;
@@ -306,7 +309,7 @@ public final class ConsoleBenchmark {
             Path file = Files.createTempFile("bench-dense-hour" + hour, ".om");
             try (HistoryFile out = new HistoryFile(file, Labels.EMPTY)) {
                 for (long t = end - (hour + 1) * 3600L + step; t <= end - hour * 3600L; t += step) {
-                    out.write(familiesAt(fleet, t, t == end, allocation, allocationNow), Instant.ofEpochSecond(t));
+                    out.write(familiesAt(fleet, t, t == end, allocation), Instant.ofEpochSecond(t));
                 }
                 samples += out.samples();
             }
