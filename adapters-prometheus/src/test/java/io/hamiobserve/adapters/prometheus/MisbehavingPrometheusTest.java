@@ -116,18 +116,55 @@ class MisbehavingPrometheusTest {
     }
 
     /**
-     * Answers a query after {@code millis} as a healthy, empty Prometheus, counting the queries
-     * being answered at once ({@code now}) and the most there were ({@code most}).
+     * The queries being answered at once, and the most there were: with the queries themselves at
+     * that most, so that a bound broken says which queries broke it.
      */
-    private static void answerSlowly(String request, java.io.OutputStream out, AtomicInteger now, AtomicInteger most,
-                                     long millis) throws IOException {
-        most.accumulateAndGet(now.incrementAndGet(), Math::max);
+    private static final class InFlight {
+        private final Set<String> now = ConcurrentHashMap.newKeySet();
+        private final AtomicInteger count = new AtomicInteger();
+        private int most;
+        private List<String> atMost = List.of();
+
+        /** The request counted in; its key to {@link #answered}. */
+        String arrived(String request) {
+            String query = request.lines().skip(1).findFirst().orElse(request);
+            String key = query + " #" + count.incrementAndGet();
+            now.add(key);
+            synchronized (this) {
+                if (now.size() > most) {
+                    most = now.size();
+                    atMost = List.copyOf(now);
+                }
+            }
+            return key;
+        }
+
+        void answered(String key) {
+            now.remove(key);
+        }
+
+        synchronized int most() {
+            return most;
+        }
+
+        synchronized String atMost() {
+            return most + " queries at once: " + String.join("\n", atMost);
+        }
+    }
+
+    /**
+     * Answers a query after {@code millis} as a healthy, empty Prometheus, counting the queries
+     * being answered at once ({@code inFlight}).
+     */
+    private static void answerSlowly(String request, java.io.OutputStream out, InFlight inFlight, long millis)
+            throws IOException {
+        String key = inFlight.arrived(request);
         try {
             Thread.sleep(millis);
         } catch (InterruptedException stopped) {
             Thread.currentThread().interrupt();
         }
-        now.decrementAndGet();
+        inFlight.answered(key);
         FakePrometheus.Mode.EMPTY.answer(request, out);
     }
 
@@ -135,24 +172,22 @@ class MisbehavingPrometheusTest {
      * An engine that says what it is through {@code engine} (its buildinfo and flags) and answers
      * every query slowly ({@link #answerSlowly}).
      */
-    private static FakePrometheus.Mode slowEngine(FakePrometheus.Mode engine, AtomicInteger now, AtomicInteger most,
-                                                  long millis) {
+    private static FakePrometheus.Mode slowEngine(FakePrometheus.Mode engine, InFlight inFlight, long millis) {
         return (request, out) -> {
             if (request.contains("/api/v1/status/buildinfo") || request.contains("/flags")) {
                 engine.answer(request, out);
             } else {
-                answerSlowly(request, out, now, most, millis);
+                answerSlowly(request, out, inFlight, millis);
             }
         };
     }
 
     @Test
     void noMoreThanSixteenQueriesAreInFlightAtOnce() throws Exception {
-        AtomicInteger now = new AtomicInteger();
-        AtomicInteger most = new AtomicInteger();
+        InFlight inFlight = new InFlight();
         // Prometheus, which queues what it cannot run at once: the console's own bound holds.
         FakePrometheus.Mode slow = slowEngine(FakePrometheus.json(200, "{\"status\":\"success\",\"data\":"
-                + "{\"version\":\"2.42.0\",\"goVersion\":\"go1.19\"}}"), now, most, 150);
+                + "{\"version\":\"2.42.0\",\"goVersion\":\"go1.19\"}}"), inFlight, 150);
         PrometheusFleetHistory history = PrometheusFleetHistory.at(fake(slow).url(), Duration.ofSeconds(10));
         List<Thread> pages = new ArrayList<>();
         for (int i = 0; i < 6; i++) {
@@ -167,8 +202,8 @@ class MisbehavingPrometheusTest {
         for (Thread page : pages) {
             page.join();
         }
-        assertTrue(most.get() <= PrometheusApi.MAX_IN_FLIGHT, most.get() + " queries at once");
-        assertTrue(most.get() >= 8, "the queries did not run together: " + most.get());
+        assertTrue(inFlight.most() <= PrometheusApi.MAX_IN_FLIGHT, inFlight.atMost());
+        assertTrue(inFlight.most() >= 8, "the queries did not run together: " + inFlight.atMost());
     }
 
     @Test
@@ -256,8 +291,7 @@ class MisbehavingPrometheusTest {
 
     @Test
     void noMoreQueriesAreInFlightThanVictoriaMetricsRunsAtOnce() throws Exception {
-        AtomicInteger now = new AtomicInteger();
-        AtomicInteger most = new AtomicInteger();
+        InFlight inFlight = new InFlight();
         FakePrometheus.Mode victoriaMetrics = slowEngine((request, out) -> {
             if (request.contains("/flags")) {
                 FakePrometheus.status(404).answer(request, out);
@@ -269,12 +303,12 @@ class MisbehavingPrometheusTest {
                     + "Content-Length: " + body.length + "\r\n\r\n").getBytes(java.nio.charset.StandardCharsets.US_ASCII));
             out.write(body);
             out.flush();
-        }, now, most, 100);
+        }, inFlight, 100);
         PrometheusFleetHistory history = PrometheusFleetHistory.at(fake(victoriaMetrics).url(), Duration.ofSeconds(30));
         history.readings(Instant.now(), FleetScope.EVERYTHING);
         assertEquals(Engine.Kind.VICTORIAMETRICS, history.engine().kind());
-        assertTrue(most.get() <= Engine.VICTORIAMETRICS_DEFAULT_CONCURRENCY, most.get() + " queries at once");
-        assertTrue(most.get() >= 2, "the queries did not run together: " + most.get());
+        assertTrue(inFlight.most() <= Engine.VICTORIAMETRICS_DEFAULT_CONCURRENCY, inFlight.atMost());
+        assertTrue(inFlight.most() >= 2, "the queries did not run together: " + inFlight.atMost());
     }
 
     @Test
