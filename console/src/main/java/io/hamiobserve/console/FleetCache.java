@@ -328,14 +328,18 @@ final class FleetCache {
         });
     }
 
-    /** Runs {@code reads} together, each on its own thread, and waits for all; throws the first failure. */
+    /**
+     * Runs {@code reads} together, each on its own thread, and waits for all no longer than a page
+     * waits from now (not a wait for each in turn); throws the first failure.
+     */
     void all(List<Read> reads) throws SourceUnavailableException {
+        long since = System.nanoTime();
         List<CompletableFuture<Void>> running = new java.util.ArrayList<>();
         for (Read read : reads) {
             running.add(start(List.of(read)));
         }
         for (CompletableFuture<Void> done : running) {
-            join(done, System.nanoTime());
+            join(done, since);
         }
     }
 

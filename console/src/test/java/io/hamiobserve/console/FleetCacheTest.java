@@ -80,6 +80,27 @@ class FleetCacheTest {
     }
 
     @Test
+    void readsRunTogetherAreWaitedForNoLongerThanOnePageWaits() {
+        // A page waits 0.2 s. Two reads together, answering after 0.15 and 0.35 s: the second is
+        // not given a wait of its own once the first has answered.
+        FleetCache cache = new FleetCache(new FixedHistory(), Duration.ofSeconds(5), Duration.ofMillis(200));
+        long started = System.nanoTime();
+        SourceUnavailableException late = assertThrows(SourceUnavailableException.class,
+                () -> cache.all(java.util.List.of(() -> answerAfter(150), () -> answerAfter(350))));
+        double waited = (System.nanoTime() - started) / 1e9;
+        assertTrue(waited < 0.3, "waited " + waited + " s for reads a page waits 0.2 s for");
+        assertTrue(late.getMessage().contains("have not arrived after 0.2 s"), late.getMessage());
+    }
+
+    private static void answerAfter(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException stopped) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    @Test
     void aChartReadAgainAsksOnlyForItsNewAndUnsettledStepsAndEqualsAWholeRead() throws Exception {
         FixedHistory history = new FixedHistory();
         FleetCache keeper = new FleetCache(history, Duration.ofSeconds(5), Duration.ofSeconds(5))
