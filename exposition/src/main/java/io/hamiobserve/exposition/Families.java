@@ -76,7 +76,7 @@ public final class Families {
      * A fingerprint of the points added to {@code since}'s families after it (label values and
      * values, in the order added), as a number below 2<sup>52</sup> that a sample's double holds
      * exactly: equal for equal points; after any change different but for a chance of
-     * 2<sup>-52</sup>, or a crafted collision (the hash is FNV-1a, fast, not cryptographic: a reader
+     * 2<sup>-52</sup>, or a crafted collision (the hash is in the manner of FNV-1a, fast, not cryptographic: a reader
      * that relies on it re-reads everything now and then). A reader compares it with the one it last
      * saw to know whether the points changed without reading them.
      */
@@ -105,13 +105,29 @@ public final class Families {
     private static final long FNV_OFFSET = 0xcbf29ce484222325L;
     private static final long FNV_PRIME = 0x100000001b3L;
 
-    /** {@code text} and its end folded into {@code hash}: "ab","c" and "a","bc" differ. */
+    /**
+     * {@code text} and its end folded into {@code hash}, four characters a step: each step is a
+     * bijection of the hash (an exclusive or with the four characters packed whole, then an odd
+     * multiplier and a rotation, which carries the high bits' changes down), so two texts of one
+     * length that differ in any one step's characters fold differently ("Aa" and "BB", whose Java
+     * hashes are equal, included). The end folds in the length: "ab","c" and "a","bc" differ. A
+     * character a step cost a fifth of a scrape's work after many pod events (docs/benchmarks.md).
+     */
     private static long mixed(long hash, String text) {
         long h = hash;
-        for (int i = 0; i < text.length(); i++) {
-            h = (h ^ text.charAt(i)) * FNV_PRIME;
+        int length = text.length();
+        int i = 0;
+        for (; i + 4 <= length; i += 4) {
+            long word = text.charAt(i) | (long) text.charAt(i + 1) << 16 | (long) text.charAt(i + 2) << 32
+                    | (long) text.charAt(i + 3) << 48;
+            h = Long.rotateLeft((h ^ word) * FNV_PRIME, 29);
         }
-        return (h ^ 0x10000) * FNV_PRIME;
+        long rest = 0;
+        for (int shift = 0; i < length; i++, shift += 16) {
+            rest |= (long) text.charAt(i) << shift;
+        }
+        h = Long.rotateLeft((h ^ rest) * FNV_PRIME, 29);
+        return (h ^ (0x10000L | (long) length << 17)) * FNV_PRIME;
     }
 
     /** The points of a family started earlier, so a layout and its producers can be written apart. */

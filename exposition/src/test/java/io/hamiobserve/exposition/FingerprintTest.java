@@ -106,6 +106,31 @@ class FingerprintTest {
     }
 
     @Test
+    void everyCharacterOfALabelValueCountsWhereverItIsAndTheValuesEndToo() {
+        // Label values are folded four characters a step: a change at any position of a card's
+        // UUID (37 characters: nine whole steps and a rest), to any other character, and a value
+        // that only gains trailing NULs, each give a fingerprint of its own.
+        String uuid = "GPU-002cd5f0-0000-4000-a000-000016f179d0";
+        Set<Double> seen = new HashSet<>();
+        seen.add(fingerprint(families -> families.get(SHARE).add(1, uuid, "main")));
+        for (int at = 0; at < uuid.length(); at++) {
+            for (char other : new char[] {'0', 'f', 'Z', '\u0000', '\u00e9', '\uffff'}) {
+                if (uuid.charAt(at) == other) {
+                    continue;
+                }
+                String changed = uuid.substring(0, at) + other + uuid.substring(at + 1);
+                assertTrue(seen.add(fingerprint(families -> families.get(SHARE).add(1, changed, "main"))),
+                        "a change at " + at + " to " + (int) other + " gave a fingerprint seen before");
+            }
+        }
+        for (String padded = "a"; padded.length() <= 9; padded += "\u0000") {
+            String value = padded;
+            assertTrue(seen.add(fingerprint(families -> families.get(SHARE).add(1, value, "main"))),
+                    "\"a\" and " + (value.length() - 1) + " NULs gave a fingerprint seen before");
+        }
+    }
+
+    @Test
     void labelValuesOfTheSameJavaHashAndLengthDiffer() {
         // "Aa" and "BB" have the same String.hashCode and length: a fingerprint made of the strings'
         // own hashes (cheaper: they are kept in the strings) would miss such a change. Measured

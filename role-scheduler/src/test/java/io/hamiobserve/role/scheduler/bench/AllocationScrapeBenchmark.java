@@ -57,7 +57,9 @@ import java.util.zip.GZIPOutputStream;
  *
  * <p>Run: {@code bin/bench role-scheduler io.hamiobserve.role.scheduler.bench.AllocationScrapeBenchmark [nodes] [containers]}
  * {@code [deployed|all-families]}: the families the endpoint writes by default
- * ({@link AllocationMetrics#DEFAULT_SELECTION}), or with every opt-in family too. With
+ * ({@link AllocationMetrics#DEFAULT_SELECTION}), or with every opt-in family too; or
+ * {@code profile EVENTS ROUNDS}: only the compressed rendering in process after EVENTS pod events,
+ * ROUNDS times, and its median (a steady loop to run under a profiler, such as JFR). With
  * {@code PEER_HAMI_GO} naming a built {@code ../shared/peers/peer-hami-go}, the peer runs first on
  * the same ledger shape (nodes × 8 cards, one container per pod) and the ratios are printed.
  */
@@ -91,6 +93,25 @@ public final class AllocationScrapeBenchmark {
 
         Ledger ledger = holder[0];
         Rendering role = new Rendering(ledger, Shard.ALL, selection);
+        if (args.length > 2 && args[2].equals("profile")) {
+            // profile EVENTS ROUNDS: the scrape's rendering after EVENTS pod events, and nothing else.
+            int events = Integer.parseInt(args[3]);
+            int rounds = Integer.parseInt(args[4]);
+            render(role, ExpositionFormat.OPENMETRICS_TEXT, true);
+            long[] took = new long[rounds];
+            int sequence = 0;
+            for (int r = 0; r < rounds; r++) {
+                for (int c = 0; c < events; c++) {
+                    int p = (int) (sequence++ * 7919L % containers);
+                    ledger.putPod(pod(p, nodes, cardsPerNode, 2048 + (sequence & 1)));
+                }
+                long start = System.nanoTime();
+                render(role, ExpositionFormat.OPENMETRICS_TEXT, true);
+                took[r] = System.nanoTime() - start;
+            }
+            System.out.printf("profile: %d events, median %.1f ms over %d rounds%n", events, median(took) / 1e6, rounds);
+            return;
+        }
         if (!deployed) {
             // Cold render: nothing rendered before (start-up, or every pod changed).
             ColdRenders colds = coldRenders(role, 5);
