@@ -94,11 +94,7 @@ class ClusterRecordsTest {
 
     /** The hourly group's last run before {@code at}: there the records hold every sample there is. */
     private static Instant lastHourlyRun() throws Exception {
-        PrometheusApi api = new PrometheusApi(servers.recorded().url(), Duration.ofSeconds(20));
-        double lastRun = PrometheusApi.await(api.instant(new PromQl.Template("last_run",
-                "max_over_time(timestamp(" + RecordingRules.EVALUATED + "{group=\"hourly-by-cluster\"})[1h:1m])")
-                .plain(), Instant.ofEpochSecond(at))).getFirst().value();
-        return Instant.ofEpochMilli(Math.round(lastRun * 1000));
+        return History.lastRun(servers.recorded().url(), RecordingRules.Group.HOURLY_BY_CLUSTER, at);
     }
 
     @Test

@@ -125,6 +125,18 @@ final class History implements AutoCloseable {
                 java.time.Instant.ofEpochSecond(at))).getFirst().value();
     }
 
+    /**
+     * When {@code group} last ran at most an hour before {@code at}, as its marker's timestamp in
+     * the Prometheus at {@code url} says: compared there, its records hold every sample there is
+     * (Prometheus runs an hourly group at a fixed offset into the hour, a hash of its name).
+     */
+    static java.time.Instant lastRun(java.net.URI url, RecordingRules.Group group, long at) throws Exception {
+        PrometheusApi api = new PrometheusApi(url, java.time.Duration.ofSeconds(20));
+        double lastRun = valueAt(api, "max_over_time(timestamp(" + RecordingRules.EVALUATED + "{group=\""
+                + group.label + "\"})[1h:1m])", at);
+        return java.time.Instant.ofEpochMilli(Math.round(lastRun * 1000));
+    }
+
     static String escape(String value) {
         return value.replace("\\", "\\\\").replace("\"", "\\\"").replace("\n", "\\n");
     }

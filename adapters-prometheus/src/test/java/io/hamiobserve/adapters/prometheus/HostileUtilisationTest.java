@@ -62,10 +62,7 @@ class HostileUtilisationTest {
     @Test
     void hostileUtilisationIsReadFromRecordsAndRawSeriesAlikeWithItsLabelsExact() throws Exception {
         // Compared at the hourly group's last run before `at`: there the records hold every sample.
-        PrometheusApi api = new PrometheusApi(servers.recorded().url(), Duration.ofSeconds(20));
-        double lastRun = History.valueAt(api, "max_over_time(timestamp(" + RecordingRules.EVALUATED
-                + "{group=\"hourly-utilisation\"})[1h:1m])", at);
-        Instant run = Instant.ofEpochMilli(Math.round(lastRun * 1000));
+        Instant run = History.lastRun(servers.recorded().url(), RecordingRules.Group.HOURLY_UTILISATION, at);
         UsageHistory fromRecords = PrometheusFleetHistory.at(servers.recorded().url(), Duration.ofSeconds(20))
                 .usage(run, RightSizing.DEFAULT_WINDOW, RightSizing.MIN_HISTORY, FleetScope.EVERYTHING);
         UsageHistory fromSamples = PrometheusFleetHistory.at(servers.raw().url(), Duration.ofSeconds(20))

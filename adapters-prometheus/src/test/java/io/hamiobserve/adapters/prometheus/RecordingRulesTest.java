@@ -182,11 +182,7 @@ class RecordingRulesTest {
     void rightSizingReadsTheSameFiguresFromTheHourlyRecordsAsFromEverySample() throws Exception {
         // Prometheus runs an hourly group at a fixed offset into the hour (a hash of its name);
         // compared at its last run before `at`, the records hold every sample there is.
-        PrometheusApi api = new PrometheusApi(servers.recorded().url(), Duration.ofSeconds(20));
-        double lastRun = PrometheusApi.await(api.instant(new PromQl.Template("last_run",
-                "max_over_time(timestamp(" + RecordingRules.EVALUATED + "{group=\"hourly\"})[1h:1m])").plain(),
-                Instant.ofEpochSecond(at))).getFirst().value();
-        Instant run = Instant.ofEpochMilli(Math.round(lastRun * 1000));
+        Instant run = History.lastRun(servers.recorded().url(), RecordingRules.Group.HOURLY, at);
         UsageHistory fromSamples = fromRaw.usage(run, RightSizing.DEFAULT_WINDOW, RightSizing.MIN_HISTORY,
                 FleetScope.EVERYTHING);
         UsageHistory fromRecords = fromRecorded.usage(run, RightSizing.DEFAULT_WINDOW, RightSizing.MIN_HISTORY,

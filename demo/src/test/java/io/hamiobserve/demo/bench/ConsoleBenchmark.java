@@ -274,9 +274,9 @@ public final class ConsoleBenchmark {
     private record AllocationSeries(List<HistoryFile.Family> past, List<HistoryFile.Family> now) {
         static AllocationSeries of(Fleet fleet) {
             Labels scheduler = Labels.of("job", "hami-observe-scheduler", "instance", "scheduler:9395");
-            return new AllocationSeries(HistoryFile.labelled(AllocationMetrics.snapshots(fleet.view), scheduler,
-                    HISTORY::contains), HistoryFile.labelled(AllocationMetrics.snapshots(fleet.view), scheduler,
-                    all -> true));
+            var snapshots = AllocationMetrics.snapshots(fleet.view);
+            return new AllocationSeries(HistoryFile.labelled(snapshots, scheduler, HISTORY::contains),
+                    HistoryFile.labelled(snapshots, scheduler, all -> true));
         }
     }
 

@@ -101,10 +101,7 @@ public final class AllocationScrapeBenchmark {
             long[] took = new long[rounds];
             int sequence = 0;
             for (int r = 0; r < rounds; r++) {
-                for (int c = 0; c < events; c++) {
-                    int p = (int) (sequence++ * 7919L % containers);
-                    ledger.putPod(pod(p, nodes, cardsPerNode, 2048 + (sequence & 1)));
-                }
+                sequence = changePods(ledger, events, sequence, nodes, cardsPerNode, containers);
                 long start = System.nanoTime();
                 render(role, ExpositionFormat.OPENMETRICS_TEXT, true);
                 took[r] = System.nanoTime() - start;
@@ -133,10 +130,7 @@ public final class AllocationScrapeBenchmark {
                         render(role, format, gzip);
                         long[] after = new long[9];
                         for (int i = 0; i < after.length; i++) {
-                            for (int c = 0; c < changed; c++) {
-                                int p = (int) (sequence++ * 7919L % containers); // long: the product passes 2^31
-                                ledger.putPod(pod(p, nodes, cardsPerNode, 2048 + (sequence & 1)));
-                            }
+                            sequence = changePods(ledger, changed, sequence, nodes, cardsPerNode, containers);
                             long start = System.nanoTime();
                             bytes = render(role, format, gzip);
                             after[i] = System.nanoTime() - start;
@@ -241,10 +235,7 @@ public final class AllocationScrapeBenchmark {
                 long[] after = new long[phase.equals("warm") ? 15 : 9];
                 int size = 0;
                 for (int i = 0; i < after.length; i++) {
-                    for (int c = 0; c < changed; c++) {
-                        int p = (int) (sequence++ * 7919L % containers); // long: the product passes 2^31
-                        ledger.putPod(pod(p, nodes, cardsPerNode, 2048 + (sequence & 1)));
-                    }
+                    sequence = changePods(ledger, changed, sequence, nodes, cardsPerNode, containers);
                     long start = System.nanoTime();
                     HttpResponse<byte[]> response = client.send(prometheus, HttpResponse.BodyHandlers.ofByteArray());
                     after[i] = System.nanoTime() - start;
@@ -465,6 +456,19 @@ public final class AllocationScrapeBenchmark {
         public void write(byte[] bytes, int offset, int length) {
             count += length;
         }
+    }
+
+    /**
+     * Changes {@code events} pods, the next of a fixed walk over the containers from
+     * {@code sequence} (a stride of 7,919 spreads them over the nodes, a memory that alternates
+     * makes each a change); returns where the walk goes on.
+     */
+    static int changePods(Ledger ledger, int events, int sequence, int nodes, int cardsPerNode, int containers) {
+        for (int c = 0; c < events; c++) {
+            int p = (int) (sequence++ * 7919L % containers); // long: the product passes 2^31
+            ledger.putPod(pod(p, nodes, cardsPerNode, 2048 + (sequence & 1)));
+        }
+        return sequence;
     }
 
     static PodPlacement pod(int p, int nodes, int cardsPerNode, long memoryMib) {
