@@ -219,18 +219,8 @@ public record MetricFamily(String name, String help, Type type, boolean zoned, L
          * points from.
          */
         public void forEach(PointConsumer point) {
-            forEachFrom(0, point);
-        }
-
-        /** How many data points were added so far. */
-        public int added() {
-            return rows.size();
-        }
-
-        /** Each data point added after the first {@code from}, in the order added. */
-        public void forEachFrom(int from, PointConsumer point) {
             int count = family.labels.size();
-            for (Row row : rows.subList(from, rows.size())) {
+            for (Row row : rows) {
                 String[] values = new String[count];
                 for (int i = 0; i < valueIndex.length; i++) {
                     if (valueIndex[i] < count) {

@@ -5,6 +5,7 @@ import io.hamiobserve.exposition.Exposition;
 import io.hamiobserve.exposition.Families;
 import io.hamiobserve.exposition.FamilyDecorator;
 import io.hamiobserve.exposition.FamilySelection;
+import io.hamiobserve.exposition.Fingerprint;
 import io.hamiobserve.exposition.MetricFamily;
 import io.hamiobserve.exposition.RenderCache;
 import io.hamiobserve.exposition.SegmentedExposition;
@@ -123,9 +124,10 @@ public final class AllocationMetrics {
                     + "(owner_kind, owner_name: as hami_observe_pod_owner); value 1", "namespace", "node", "pod",
             "container_index", "container", "init", "owner_kind", "owner_name");
     static final MetricFamily NODE_ALLOCATIONS_FINGERPRINT = gauge("hami_observe_node_allocations_fingerprint",
-            "A fingerprint of the node's container series on this endpoint (shares, names, owners): the same "
-                    + "while they are, another once any of them changes, so that a reader re-reads only the nodes "
-                    + "whose series changed; a number below 2^52 with no order", "node");
+            "A fingerprint of the node's container series on this endpoint (shares, names, owners), made from "
+                    + "what they are written from: another once any of them changes, the same while that stays, so "
+                    + "that a reader re-reads only the nodes whose series changed; a number below 2^52 with no order",
+            "node");
     static final MetricFamily POD_OWNER = gauge("hami_observe_pod_owner",
             "The pod's top controller as an operator knows it (Deployment, StatefulSet, DaemonSet, CronJob, "
                     + "Rollout, an operator's kind; a ReplicaSet or Job with no controller above it; Pod for a pod "
@@ -484,22 +486,20 @@ public final class AllocationMetrics {
                     : List.of(stamps.of(runs.node(run)), form);
             String nodeName = runs.node(run);
             section.segment(key, families -> {
-                Families.Mark before = families.mark(CONTAINER_FAMILIES);
-                addPods(node, nodeOwners, form, heldInKey != null ? heldInKey : held(node, normalised), families);
-                // What this node's segment says, fingerprinted as it is rendered: only when it changed.
-                families.get(NODE_ALLOCATIONS_FINGERPRINT).add(families.fingerprint(before), nodeName);
+                // What this node's segment says, fingerprinted as it is rendered (only when it changed):
+                // the form, then what each pod's series are written from, as written (addPod).
+                Fingerprint fingerprint = new Fingerprint().add(form.name());
+                addPods(node, nodeOwners, form, heldInKey != null ? heldInKey : held(node, normalised), families,
+                        fingerprint);
+                families.get(NODE_ALLOCATIONS_FINGERPRINT).add(fingerprint.value(), nodeName);
             });
         }
     }
 
-    /** The families of a node's containers, which its allocations fingerprint covers. */
-    private static final MetricFamily[] CONTAINER_FAMILIES = {VGPU_MEMORY_ALLOCATED, VGPU_CORE_ALLOCATED,
-            CONTAINER_INFO, VGPU_CONTAINER_MEMORY, VGPU_CONTAINER_CORES, POD_OWNER};
-
     private static void addPods(List<PodPlacement> pods, List<PodOwner> owners, ContainerSeries form,
-                                Map<String, RegisteredCard> normalised, Families families) {
+                                Map<String, RegisteredCard> normalised, Families families, Fingerprint fingerprint) {
         for (int i = 0; i < pods.size(); i++) {
-            addPod(pods.get(i), owners.get(i), form, normalised, families);
+            addPod(pods.get(i), owners.get(i), form, normalised, families, fingerprint);
         }
     }
 
@@ -544,8 +544,16 @@ public final class AllocationMetrics {
         return card == null ? cores : HamiCoreFigures.allocated(card.type(), card.cores(), cores);
     }
 
+    /**
+     * The pod's series, and what they are written from folded into its node's {@code fingerprint}:
+     * the label values every series of the pod shares once (not once a series: a fifth of the
+     * rendering after 1,000 pod events was the fold of every point, docs/benchmarks.md), then each
+     * card's effective share and each container's share as written, each list after its length so
+     * that where one pod's part ends is never in doubt. Whatever a series says is folded in, and
+     * what is left out (which series a share appears in) follows from what is folded.
+     */
     private static void addPod(PodPlacement pod, PodOwner owner, ContainerSeries form,
-                               Map<String, RegisteredCard> normalised, Families families) {
+                               Map<String, RegisteredCard> normalised, Families families, Fingerprint fingerprint) {
         var memory = families.get(VGPU_MEMORY_ALLOCATED);
         var cores = families.get(VGPU_CORE_ALLOCATED);
         var info = families.get(CONTAINER_INFO);
@@ -556,20 +564,28 @@ public final class AllocationMetrics {
         // The node, as on every per-pod series: two pods of one name on two nodes (a dump, a move
         // whose deletion has not arrived) are two series, never one line twice.
         families.get(POD_OWNER).add(1, namespace, pod.node(), name, owner.kind(), owner.name());
+        fingerprint.add(namespace).add(pod.node()).add(name).add(owner.kind()).add(owner.name());
         if (form == ContainerSeries.POD_EFFECTIVE) {
             // HAMi v2.10 collapses a pod's containers before it reports them: one series per pod and
             // card, container_index 0, the pod's effective use, so that the card's sum is its total.
-            for (CardUse use : CardUse.of(pod)) {
+            List<CardUse> uses = CardUse.of(pod);
+            fingerprint.add(uses.size());
+            for (CardUse use : uses) {
+                double useCores = cores(use.cores(), use.uuid(), normalised);
                 memory.add(Units.mibToBytes(use.memoryMib()), namespace, pod.node(), name, "0", use.uuid());
-                cores.add(cores(use.cores(), use.uuid(), normalised), namespace, pod.node(), name, "0", use.uuid());
+                cores.add(useCores, namespace, pod.node(), name, "0", use.uuid());
+                fingerprint.add(use.uuid()).add(use.memoryMib()).add(useCores);
             }
         }
         List<ContainerAllocation> allocations = ContainerAllocation.of(pod);
         boolean detail = !toldByPodSeries(allocations);
+        fingerprint.add(allocations.size());
         for (ContainerAllocation allocation : allocations) {
             String index = Integer.toString(allocation.container().index());
             String container = allocation.container().name();
             double share = cores(allocation.cores(), allocation.uuid(), normalised);
+            fingerprint.add(allocation.container().index()).add(container).add(allocation.container().init() ? 1 : 0)
+                    .add(allocation.uuid()).add(allocation.memoryMib()).add(share);
             if (form == ContainerSeries.PER_CONTAINER) {
                 memory.add(allocation.memoryBytes(), namespace, allocation.node(), name, index, allocation.uuid());
                 cores.add(share, namespace, allocation.node(), name, index, allocation.uuid());

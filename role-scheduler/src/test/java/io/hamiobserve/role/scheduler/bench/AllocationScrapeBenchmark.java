@@ -59,7 +59,8 @@ import java.util.zip.GZIPOutputStream;
  * {@code [deployed|all-families]}: the families the endpoint writes by default
  * ({@link AllocationMetrics#DEFAULT_SELECTION}), or with every opt-in family too; or
  * {@code profile EVENTS ROUNDS}: only the compressed rendering in process after EVENTS pod events,
- * ROUNDS times, and its median (a steady loop to run under a profiler, such as JFR). With
+ * ROUNDS times, and its median, then the median time and process CPU of the last half, once the JIT
+ * has compiled the loop (a steady loop to run under a profiler, such as JFR). With
  * {@code PEER_HAMI_GO} naming a built {@code ../shared/peers/peer-hami-go}, the peer runs first on
  * the same ledger shape (nodes × 8 cards, one container per pod) and the ratios are printed.
  */
@@ -99,14 +100,23 @@ public final class AllocationScrapeBenchmark {
             int rounds = Integer.parseInt(args[4]);
             render(role, ExpositionFormat.OPENMETRICS_TEXT, true);
             long[] took = new long[rounds];
+            long[] cpu = new long[rounds];
             int sequence = 0;
             for (int r = 0; r < rounds; r++) {
                 sequence = changePods(ledger, events, sequence, nodes, cardsPerNode, containers);
+                long cpuStart = processCpuNanos();
                 long start = System.nanoTime();
                 render(role, ExpositionFormat.OPENMETRICS_TEXT, true);
                 took[r] = System.nanoTime() - start;
+                cpu[r] = processCpuNanos() - cpuStart;
             }
-            System.out.printf("profile: %d events, median %.1f ms over %d rounds%n", events, median(took) / 1e6, rounds);
+            // The second half apart: the JIT compiles the render after many events for some ten rounds
+            // on two cores, so a change in the work done shows there, not in the warm-up's drift.
+            long[] warm = Arrays.copyOfRange(took, rounds / 2, rounds);
+            long[] warmCpu = Arrays.copyOfRange(cpu, rounds / 2, rounds);
+            System.out.printf("profile: %d events, median %.1f ms over %d rounds; the last %d: median %.1f ms, "
+                    + "process CPU (every thread, the collector's too) median %.1f ms a round%n", events,
+                    median(took) / 1e6, rounds, warm.length, median(warm) / 1e6, median(warmCpu) / 1e6);
             return;
         }
         if (!deployed) {
@@ -422,6 +432,18 @@ public final class AllocationScrapeBenchmark {
         public String notReadyReason() {
             return "not loaded";
         }
+    }
+
+    /**
+     * This process's CPU time so far, every thread's (the collector's too), from Linux's
+     * {@code /proc/self/stat} (user and system, in clock ticks of 10 ms): the module reads no
+     * {@code jdk.management}.
+     */
+    static long processCpuNanos() throws java.io.IOException {
+        String stat = java.nio.file.Files.readString(java.nio.file.Path.of("/proc/self/stat"));
+        // After the command's name in parentheses: the state first, utime and stime the 12th and 13th.
+        String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+        return (Long.parseLong(fields[11]) + Long.parseLong(fields[12])) * 10_000_000L;
     }
 
     /** Renders as the endpoint does, into a stream that only counts; returns the size. */

@@ -1,0 +1,238 @@
+package io.hamiobserve.role.scheduler;
+
+import io.hamiobserve.domain.AllocationView;
+import io.hamiobserve.domain.CardMode;
+import io.hamiobserve.domain.ContainerShares;
+import io.hamiobserve.domain.DeviceShare;
+import io.hamiobserve.domain.Ledger;
+import io.hamiobserve.domain.OwnerRef;
+import io.hamiobserve.domain.PodController;
+import io.hamiobserve.domain.PodPhase;
+import io.hamiobserve.domain.PodPlacement;
+import io.hamiobserve.domain.PodRef;
+import io.hamiobserve.domain.RegisteredCard;
+import io.hamiobserve.exposition.AllSegments;
+import io.hamiobserve.exposition.FamilyDecorator;
+import io.prometheus.metrics.model.snapshots.GaugeSnapshot;
+import io.prometheus.metrics.model.snapshots.MetricSnapshot;
+import org.junit.jupiter.api.Test;
+
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * What the console relies on in {@code hami_observe_node_allocations_fingerprint}: a node's number
+ * moves whenever any of its container series (HAMi's share series, the detail, the containers'
+ * names, the pods' owners) changes, and stays where the ledger is the same. The fingerprint is
+ * made of what the series are written from, not of the series themselves, so this compares the
+ * series a node has before and after random pod, owner and registration events.
+ */
+class NodeFingerprintTest {
+    private static final String FINGERPRINT = AllocationMetrics.NODE_ALLOCATIONS_FINGERPRINT.name();
+    /** The series of a node's containers, as the fingerprint's help text lists them. */
+    private static final Set<String> CONTAINER_SERIES = Set.of(AllocationMetrics.VGPU_MEMORY_ALLOCATED.name(),
+            AllocationMetrics.VGPU_CORE_ALLOCATED.name(), AllocationMetrics.VGPU_CONTAINER_MEMORY.name(),
+            AllocationMetrics.VGPU_CONTAINER_CORES.name(), AllocationMetrics.CONTAINER_INFO.name(),
+            AllocationMetrics.POD_OWNER.name());
+
+    @Test
+    void aNodesFingerprintMovesWheneverItsContainerSeriesChange() {
+        int changed = 0;
+        int kept = 0;
+        for (ContainerSeries form : ContainerSeries.values()) {
+            for (long seed = 0; seed < 150; seed++) {
+                RandomCluster cluster = new RandomCluster(seed);
+                Ledger ledger = cluster.ledger(40);
+                Nodes before = nodes(ledger.view(), form);
+                cluster.change(ledger, 1 + (int) (seed % 6));
+                Nodes after = nodes(ledger.view(), form);
+                for (String node : before.fingerprints().keySet()) {
+                    if (!after.fingerprints().containsKey(node)) {
+                        continue;
+                    }
+                    Set<List<Object>> was = before.series().getOrDefault(node, Set.of());
+                    Set<List<Object>> is = after.series().getOrDefault(node, Set.of());
+                    String where = form + ", seed " + seed + ", " + node;
+                    if (!was.equals(is)) {
+                        changed++;
+                        assertNotEquals(before.fingerprints().get(node), after.fingerprints().get(node),
+                                where + ": its series changed and its fingerprint did not");
+                    } else if (before.fingerprints().get(node).equals(after.fingerprints().get(node))) {
+                        kept++;
+                    }
+                }
+            }
+        }
+        // Both cases were met many times: events that changed a node's series, and nodes they left alone.
+        assertTrue(changed > 100, "nodes whose series changed: " + changed);
+        assertTrue(kept > 100, "nodes whose series and fingerprint stayed: " + kept);
+    }
+
+    /** A pod as the tests below vary it: every part of it that one of its series writes. */
+    private record Pod(String namespace, String name, String ownerKind, String ownerName, boolean initFinished,
+                       boolean firstIsInit, int workerIndex, String workerName, String workerCard, long workerMib,
+                       long workerCores) {
+        PodPlacement placement() {
+            List<ContainerShares> containers = List.of(
+                    new ContainerShares(0, "setup", firstIsInit, List.of(new DeviceShare("GPU-a-0", "NVIDIA", 8192, 20))),
+                    new ContainerShares(workerIndex, workerName, false, List.of(
+                            new DeviceShare(workerCard, "NVIDIA", workerMib, workerCores),
+                            new DeviceShare("GPU-a-0", "NVIDIA", 2048, 20))));
+            return new PodPlacement(new PodRef(namespace, name, "uid-" + name), "node-a", PodPhase.RUNNING,
+                    initFinished, containers, List.of(), PodController.of(new OwnerRef(ownerKind, ownerName,
+                    "owner-uid")));
+        }
+    }
+
+    @Test
+    void eachPartOfAPodThatItsSeriesWriteMovesItsNodesFingerprint() {
+        Pod pod = new Pod("ml", "train-0", "StatefulSet", "db", false, true, 1, "worker", "GPU-a-1", 4096, 30);
+        Map<String, Pod> changes = new java.util.LinkedHashMap<>();
+        changes.put("namespace", new Pod("ml2", "train-0", "StatefulSet", "db", false, true, 1, "worker", "GPU-a-1", 4096, 30));
+        changes.put("name", new Pod("ml", "train-1", "StatefulSet", "db", false, true, 1, "worker", "GPU-a-1", 4096, 30));
+        changes.put("owner kind", new Pod("ml", "train-0", "DaemonSet", "db", false, true, 1, "worker", "GPU-a-1", 4096, 30));
+        changes.put("owner name", new Pod("ml", "train-0", "StatefulSet", "db2", false, true, 1, "worker", "GPU-a-1", 4096, 30));
+        changes.put("init containers finished", new Pod("ml", "train-0", "StatefulSet", "db", true, true, 1, "worker", "GPU-a-1", 4096, 30));
+        changes.put("init container or not", new Pod("ml", "train-0", "StatefulSet", "db", false, false, 1, "worker", "GPU-a-1", 4096, 30));
+        changes.put("container index", new Pod("ml", "train-0", "StatefulSet", "db", false, true, 2, "worker", "GPU-a-1", 4096, 30));
+        changes.put("container name", new Pod("ml", "train-0", "StatefulSet", "db", false, true, 1, "trainer", "GPU-a-1", 4096, 30));
+        changes.put("card", new Pod("ml", "train-0", "StatefulSet", "db", false, true, 1, "worker", "GPU-a-2", 4096, 30));
+        changes.put("memory", new Pod("ml", "train-0", "StatefulSet", "db", false, true, 1, "worker", "GPU-a-1", 4097, 30));
+        changes.put("cores", new Pod("ml", "train-0", "StatefulSet", "db", false, true, 1, "worker", "GPU-a-1", 4096, 31));
+        Set<String> shown = new HashSet<>();
+        for (ContainerSeries form : ContainerSeries.values()) {
+            Nodes before = nodes(ledgerWith(pod).view(), form);
+            changes.forEach((part, changed) -> {
+                Nodes after = nodes(ledgerWith(changed).view(), form);
+                if (!before.series().get("node-a").equals(after.series().get("node-a"))) {
+                    shown.add(part);
+                    assertNotEquals(before.fingerprints().get("node-a"), after.fingerprints().get("node-a"),
+                            form + ", the " + part + " changed");
+                }
+            });
+            assertEquals(before.fingerprints(), nodes(ledgerWith(pod).view(), form).fingerprints(), form.name());
+        }
+        // Each change is one that the node's series show in one form at least (finished init
+        // containers only in HAMi's effective share): else this would test nothing.
+        assertEquals(changes.keySet(), shown);
+    }
+
+    /** Three registered cards on node-a, the pod {@code pod} and a neighbour that stays as it is. */
+    private static Ledger ledgerWith(Pod pod) {
+        Ledger ledger = new Ledger();
+        ledger.putNode("node-a", List.of(nvidiaCard(0), nvidiaCard(1), nvidiaCard(2)));
+        ledger.putPod(pod.placement());
+        ledger.putPod(new PodPlacement(new PodRef("ml", "serve-0", "uid-serve-0"), "node-a", PodPhase.RUNNING, true,
+                List.of(new ContainerShares(0, "server", false, List.of(new DeviceShare("GPU-a-1", "NVIDIA", 2048,
+                        50))))));
+        return ledger;
+    }
+
+    private static RegisteredCard nvidiaCard(int index) {
+        return new RegisteredCard("GPU-a-" + index, index, 10, 81_559, 100, "NVIDIA H100 80GB HBM3", 0,
+                CardMode.HAMI_CORE, true);
+    }
+
+    @Test
+    void theSameLedgerBuiltAgainGivesTheSameFingerprints() {
+        for (long seed = 0; seed < 50; seed++) {
+            // Built twice from one seed: equal records in other objects, strings made anew.
+            Map<String, Double> first = nodes(new RandomCluster(seed).ledger(40).view(), ContainerSeries.POD_EFFECTIVE)
+                    .fingerprints();
+            Map<String, Double> again = nodes(new RandomCluster(seed).ledger(40).view(), ContainerSeries.POD_EFFECTIVE)
+                    .fingerprints();
+            assertEquals(first, again, "seed " + seed);
+            assertTrue(new HashSet<>(first.values()).size() > 1 || first.size() <= 1,
+                    "nodes of other pods have other fingerprints, seed " + seed);
+        }
+    }
+
+    @Test
+    void whatOnlyThePodsShareShowsMovesTheFingerprintToo() {
+        // HAMi writes a share of an AMD card in percent of the card's compute units: a registration
+        // that changes the units changes the pods' core series, not the pods' records.
+        Ledger ledger = new Ledger();
+        ledger.putNode("node-amd", List.of(amdCard(304)));
+        ledger.putPod(new PodPlacement(new PodRef("ml", "train-0", "uid-0"), "node-amd", PodPhase.RUNNING, true,
+                List.of(new ContainerShares(0, "worker", false, List.of(new DeviceShare("GPU-amd-0", "AMD",
+                        4096, 76))))));
+        Nodes at304 = nodes(ledger.view(), ContainerSeries.POD_EFFECTIVE);
+        ledger.putNode("node-amd", List.of(amdCard(152)));
+        Nodes at152 = nodes(ledger.view(), ContainerSeries.POD_EFFECTIVE);
+        assertNotEquals(at304.series().get("node-amd"), at152.series().get("node-amd"), "25% of 304, 50% of 152");
+        assertNotEquals(at304.fingerprints().get("node-amd"), at152.fingerprints().get("node-amd"));
+
+        // Rounded up a share at a time: two containers of 1 and 1 unit, or of 1 and 3, are each
+        // written as 1% of the card, and only the pod's share (2 or 4 units: 1% or 2%) tells them apart.
+        Map<String, Double> fingerprints = new HashMap<>();
+        Set<Set<List<Object>>> series = new HashSet<>();
+        for (long second : new long[] {1, 3}) {
+            Ledger amd = new Ledger();
+            amd.putNode("node-amd", List.of(amdCard(304)));
+            amd.putPod(new PodPlacement(new PodRef("ml", "train-0", "uid-0"), "node-amd", PodPhase.RUNNING, true,
+                    List.of(new ContainerShares(0, "a", false, List.of(new DeviceShare("GPU-amd-0", "AMD", 1024, 1))),
+                            new ContainerShares(1, "b", false, List.of(new DeviceShare("GPU-amd-0", "AMD", 1024,
+                                    second))))));
+            Nodes nodes = nodes(amd.view(), ContainerSeries.POD_EFFECTIVE);
+            series.add(nodes.series().get("node-amd"));
+            fingerprints.put("1 and " + second, nodes.fingerprints().get("node-amd"));
+        }
+        assertEquals(2, series.size(), "the pod's share differs");
+        assertNotEquals(fingerprints.get("1 and 1"), fingerprints.get("1 and 3"));
+
+        // An init container that finished leaves the pod's share of the card it shares with the
+        // app: 8 GiB while it runs, 2 GiB after, the containers' own shares the same.
+        for (boolean finished : new boolean[] {false, true}) {
+            Ledger withInit = new Ledger();
+            withInit.putNode("node-a", List.of(nvidiaCard(0)));
+            withInit.putPod(new PodPlacement(new PodRef("ml", "train-0", "uid-0"), "node-a", PodPhase.RUNNING, finished,
+                    List.of(new ContainerShares(0, "setup", true, List.of(new DeviceShare("GPU-a-0", "NVIDIA", 8192, 20))),
+                            new ContainerShares(1, "worker", false, List.of(new DeviceShare("GPU-a-0", "NVIDIA", 2048,
+                                    20))))));
+            Nodes nodes = nodes(withInit.view(), ContainerSeries.POD_EFFECTIVE);
+            series.add(nodes.series().get("node-a"));
+            fingerprints.put("init finished " + finished, nodes.fingerprints().get("node-a"));
+        }
+        assertEquals(4, series.size(), "the pod's share differs");
+        assertNotEquals(fingerprints.get("init finished false"), fingerprints.get("init finished true"));
+    }
+
+    private static RegisteredCard amdCard(long computeUnits) {
+        return new RegisteredCard("GPU-amd-0", 0, 4, 196_608, computeUnits, "AMD Instinct MI300X VF", 0,
+                CardMode.HAMI_CORE, true);
+    }
+
+    /** Per node, its fingerprint and every point of its containers' series. */
+    private record Nodes(Map<String, Double> fingerprints, Map<String, Set<List<Object>>> series) {
+    }
+
+    private static Nodes nodes(AllocationView view, ContainerSeries form) {
+        AllSegments all = new AllSegments(FamilyDecorator.NONE);
+        AllocationMetrics.describe(view, form, all);
+        Map<String, Double> fingerprints = new HashMap<>();
+        Map<String, Set<List<Object>>> series = new HashMap<>();
+        for (MetricSnapshot snapshot : all.snapshots()) {
+            if (!(snapshot instanceof GaugeSnapshot gauge)) {
+                continue;
+            }
+            String family = gauge.getMetadata().getPrometheusName();
+            for (GaugeSnapshot.GaugeDataPointSnapshot point : gauge.getDataPoints()) {
+                String node = point.getLabels().get("node");
+                if (family.equals(FINGERPRINT)) {
+                    fingerprints.put(node, point.getValue());
+                } else if (CONTAINER_SERIES.contains(family)) {
+                    series.computeIfAbsent(node, name -> new HashSet<>())
+                            .add(List.of(family, point.getLabels().toString(), point.getValue()));
+                }
+            }
+        }
+        return new Nodes(fingerprints, series);
+    }
+}
