@@ -47,14 +47,14 @@ public final class Fingerprint {
      * {@code number} folded in, in one step: a rotation that carries the hash's high bits down, the
      * exclusive or, then the odd multiplier (a bijection of the number, so two numbers always fold
      * differently, and the product's top bits, which {@link #value} keeps, depend on all of them).
-     * Sixteen bits a step, as FNV does, was four times the work for a pod's figures.
+     * FNV's sixteen bits a step took four steps for each of a pod's figures.
      */
     public Fingerprint add(long number) {
         hash = (Long.rotateLeft(hash, 29) ^ number) * FNV_PRIME;
         return this;
     }
 
-    /** {@code number}'s bits folded in: 0.0 and -0.0 differ, as their samples' text does. */
+    /** {@code number}'s bits folded in ({@link Double#doubleToLongBits}: 0.0 and -0.0 differ, every NaN is one). */
     public Fingerprint add(double number) {
         return add(Double.doubleToLongBits(number));
     }

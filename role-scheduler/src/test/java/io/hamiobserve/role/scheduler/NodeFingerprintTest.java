@@ -19,6 +19,7 @@ import org.junit.jupiter.api.Test;
 
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -81,7 +82,8 @@ class NodeFingerprintTest {
                        long workerCores) {
         PodPlacement placement() {
             List<ContainerShares> containers = List.of(
-                    new ContainerShares(0, "setup", firstIsInit, List.of(new DeviceShare("GPU-a-0", "NVIDIA", 8192, 20))),
+                    new ContainerShares(0, "setup", firstIsInit,
+                            List.of(new DeviceShare("GPU-a-0", "NVIDIA", 8192, 20))),
                     new ContainerShares(workerIndex, workerName, false, List.of(
                             new DeviceShare(workerCard, "NVIDIA", workerMib, workerCores),
                             new DeviceShare("GPU-a-0", "NVIDIA", 2048, 20))));
@@ -93,19 +95,31 @@ class NodeFingerprintTest {
 
     @Test
     void eachPartOfAPodThatItsSeriesWriteMovesItsNodesFingerprint() {
-        Pod pod = new Pod("ml", "train-0", "StatefulSet", "db", false, true, 1, "worker", "GPU-a-1", 4096, 30);
-        Map<String, Pod> changes = new java.util.LinkedHashMap<>();
-        changes.put("namespace", new Pod("ml2", "train-0", "StatefulSet", "db", false, true, 1, "worker", "GPU-a-1", 4096, 30));
-        changes.put("name", new Pod("ml", "train-1", "StatefulSet", "db", false, true, 1, "worker", "GPU-a-1", 4096, 30));
-        changes.put("owner kind", new Pod("ml", "train-0", "DaemonSet", "db", false, true, 1, "worker", "GPU-a-1", 4096, 30));
-        changes.put("owner name", new Pod("ml", "train-0", "StatefulSet", "db2", false, true, 1, "worker", "GPU-a-1", 4096, 30));
-        changes.put("init containers finished", new Pod("ml", "train-0", "StatefulSet", "db", true, true, 1, "worker", "GPU-a-1", 4096, 30));
-        changes.put("init container or not", new Pod("ml", "train-0", "StatefulSet", "db", false, false, 1, "worker", "GPU-a-1", 4096, 30));
-        changes.put("container index", new Pod("ml", "train-0", "StatefulSet", "db", false, true, 2, "worker", "GPU-a-1", 4096, 30));
-        changes.put("container name", new Pod("ml", "train-0", "StatefulSet", "db", false, true, 1, "trainer", "GPU-a-1", 4096, 30));
-        changes.put("card", new Pod("ml", "train-0", "StatefulSet", "db", false, true, 1, "worker", "GPU-a-2", 4096, 30));
-        changes.put("memory", new Pod("ml", "train-0", "StatefulSet", "db", false, true, 1, "worker", "GPU-a-1", 4097, 30));
-        changes.put("cores", new Pod("ml", "train-0", "StatefulSet", "db", false, true, 1, "worker", "GPU-a-1", 4096, 31));
+        Pod pod =
+                new Pod("ml", "train-0", "StatefulSet", "db", false, true, 1, "worker", "GPU-a-1", 4096, 30);
+        Map<String, Pod> changes = new LinkedHashMap<>();
+        changes.put("namespace",
+                new Pod("ml2", "train-0", "StatefulSet", "db", false, true, 1, "worker", "GPU-a-1", 4096, 30));
+        changes.put("name",
+                new Pod("ml", "train-1", "StatefulSet", "db", false, true, 1, "worker", "GPU-a-1", 4096, 30));
+        changes.put("owner kind",
+                new Pod("ml", "train-0", "DaemonSet", "db", false, true, 1, "worker", "GPU-a-1", 4096, 30));
+        changes.put("owner name",
+                new Pod("ml", "train-0", "StatefulSet", "db2", false, true, 1, "worker", "GPU-a-1", 4096, 30));
+        changes.put("init containers finished",
+                new Pod("ml", "train-0", "StatefulSet", "db", true, true, 1, "worker", "GPU-a-1", 4096, 30));
+        changes.put("init container or not",
+                new Pod("ml", "train-0", "StatefulSet", "db", false, false, 1, "worker", "GPU-a-1", 4096, 30));
+        changes.put("container index",
+                new Pod("ml", "train-0", "StatefulSet", "db", false, true, 2, "worker", "GPU-a-1", 4096, 30));
+        changes.put("container name",
+                new Pod("ml", "train-0", "StatefulSet", "db", false, true, 1, "trainer", "GPU-a-1", 4096, 30));
+        changes.put("card",
+                new Pod("ml", "train-0", "StatefulSet", "db", false, true, 1, "worker", "GPU-a-2", 4096, 30));
+        changes.put("memory",
+                new Pod("ml", "train-0", "StatefulSet", "db", false, true, 1, "worker", "GPU-a-1", 4097, 30));
+        changes.put("cores",
+                new Pod("ml", "train-0", "StatefulSet", "db", false, true, 1, "worker", "GPU-a-1", 4096, 31));
         Set<String> shown = new HashSet<>();
         for (ContainerSeries form : ContainerSeries.values()) {
             Nodes before = nodes(ledgerWith(pod).view(), form);
@@ -193,7 +207,8 @@ class NodeFingerprintTest {
             Ledger withInit = new Ledger();
             withInit.putNode("node-a", List.of(nvidiaCard(0)));
             withInit.putPod(new PodPlacement(new PodRef("ml", "train-0", "uid-0"), "node-a", PodPhase.RUNNING, finished,
-                    List.of(new ContainerShares(0, "setup", true, List.of(new DeviceShare("GPU-a-0", "NVIDIA", 8192, 20))),
+                    List.of(new ContainerShares(0, "setup", true,
+                                    List.of(new DeviceShare("GPU-a-0", "NVIDIA", 8192, 20))),
                             new ContainerShares(1, "worker", false, List.of(new DeviceShare("GPU-a-0", "NVIDIA", 2048,
                                     20))))));
             Nodes nodes = nodes(withInit.view(), ContainerSeries.POD_EFFECTIVE);
