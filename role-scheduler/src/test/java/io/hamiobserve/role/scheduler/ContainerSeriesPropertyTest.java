@@ -1,7 +1,5 @@
 package io.hamiobserve.role.scheduler;
 
-import io.hamiobserve.exposition.AllSegments;
-import io.hamiobserve.exposition.FamilyDecorator;
 import io.hamiobserve.domain.AllocationView.ContainerAllocation;
 import io.hamiobserve.domain.CardMode;
 import io.hamiobserve.domain.ContainerShares;
@@ -15,9 +13,6 @@ import io.hamiobserve.domain.PodPlacement;
 import io.hamiobserve.domain.PodRef;
 import io.hamiobserve.domain.RegisteredCard;
 import io.hamiobserve.domain.VendorCard;
-import io.prometheus.metrics.model.snapshots.GaugeSnapshot;
-import io.prometheus.metrics.model.snapshots.MetricSnapshot;
-import io.prometheus.metrics.model.snapshots.MetricSnapshots;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
@@ -48,7 +43,8 @@ class ContainerSeriesPropertyTest {
         for (long seed = 0; seed < 300; seed++) {
             Random random = new Random(seed);
             Ledger ledger = randomLedger(random);
-            Map<String, Map<Map<String, String>, Double>> series = series(ledger, ContainerSeries.POD_EFFECTIVE);
+            Map<String, Map<Map<String, String>, Double>> series =
+                    GaugeSeries.of(ledger.view(), ContainerSeries.POD_EFFECTIVE);
             String where = "seed " + seed;
 
             Map<String, Double> cardMemory = byCard(series.get("hami_gpu_memory_allocated_bytes"));
@@ -81,7 +77,8 @@ class ContainerSeriesPropertyTest {
         int withInit = 0;
         for (long seed = 0; seed < 100; seed++) {
             Ledger ledger = randomLedger(new Random(seed));
-            Map<String, Map<Map<String, String>, Double>> series = series(ledger, ContainerSeries.PER_CONTAINER);
+            Map<String, Map<Map<String, String>, Double>> series =
+                    GaugeSeries.of(ledger.view(), ContainerSeries.PER_CONTAINER);
             Map<Map<String, String>, Double> detail = new HashMap<>();
             series.getOrDefault("hami_observe_vgpu_container_memory_allocated_bytes", Map.of())
                     .forEach((labels, value) -> {
@@ -115,7 +112,7 @@ class ContainerSeriesPropertyTest {
         for (ContainerSeries form : ContainerSeries.values()) {
             for (long seed = 0; seed < 200; seed++) {
                 Ledger ledger = randomLedger(new Random(seed));
-                Map<String, Map<Map<String, String>, Double>> series = series(ledger, form);
+                Map<String, Map<Map<String, String>, Double>> series = GaugeSeries.of(ledger.view(), form);
                 Map<Map<String, String>, Double> hami = series.getOrDefault("hami_vgpu_memory_allocated_bytes", Map.of());
                 Map<Map<String, String>, Double> detail = series.getOrDefault(
                         "hami_observe_vgpu_container_memory_allocated_bytes", Map.of());
@@ -169,25 +166,6 @@ class ContainerSeriesPropertyTest {
             series.forEach((labels, value) -> sums.merge(labels.get("device_uuid"), value, Double::sum));
         }
         return sums;
-    }
-
-    private static Map<String, Map<Map<String, String>, Double>> series(Ledger ledger, ContainerSeries form) {
-        AllSegments all = new AllSegments(FamilyDecorator.NONE);
-        AllocationMetrics.describe(ledger.view(), form, all);
-        MetricSnapshots snapshots = all.snapshots();
-        Map<String, Map<Map<String, String>, Double>> byName = new HashMap<>();
-        for (MetricSnapshot snapshot : snapshots) {
-            if (snapshot instanceof GaugeSnapshot gauge) {
-                Map<Map<String, String>, Double> points = new HashMap<>();
-                for (GaugeSnapshot.GaugeDataPointSnapshot point : gauge.getDataPoints()) {
-                    Map<String, String> labels = new TreeMap<>();
-                    point.getLabels().forEach(label -> labels.put(label.getName(), label.getValue()));
-                    assertEquals(null, points.put(labels, point.getValue()), "one series per label set");
-                }
-                byName.put(gauge.getMetadata().getPrometheusName(), points);
-            }
-        }
-        return byName;
     }
 
     /** Cards on three nodes (NVIDIA, Ascend, Moore Threads) and pods that use them in every way. */

@@ -11,10 +11,6 @@ import io.hamiobserve.domain.PodPhase;
 import io.hamiobserve.domain.PodPlacement;
 import io.hamiobserve.domain.PodRef;
 import io.hamiobserve.domain.RegisteredCard;
-import io.hamiobserve.exposition.AllSegments;
-import io.hamiobserve.exposition.FamilyDecorator;
-import io.prometheus.metrics.model.snapshots.GaugeSnapshot;
-import io.prometheus.metrics.model.snapshots.MetricSnapshot;
 import org.junit.jupiter.api.Test;
 
 import java.util.HashMap;
@@ -229,25 +225,16 @@ class NodeFingerprintTest {
     }
 
     private static Nodes nodes(AllocationView view, ContainerSeries form) {
-        AllSegments all = new AllSegments(FamilyDecorator.NONE);
-        AllocationMetrics.describe(view, form, all);
         Map<String, Double> fingerprints = new HashMap<>();
         Map<String, Set<List<Object>>> series = new HashMap<>();
-        for (MetricSnapshot snapshot : all.snapshots()) {
-            if (!(snapshot instanceof GaugeSnapshot gauge)) {
-                continue;
+        GaugeSeries.of(view, form).forEach((family, points) -> points.forEach((labels, value) -> {
+            if (family.equals(FINGERPRINT)) {
+                fingerprints.put(labels.get("node"), value);
+            } else if (CONTAINER_SERIES.contains(family)) {
+                series.computeIfAbsent(labels.get("node"), node -> new HashSet<>())
+                        .add(List.of(family, labels.toString(), value));
             }
-            String family = gauge.getMetadata().getPrometheusName();
-            for (GaugeSnapshot.GaugeDataPointSnapshot point : gauge.getDataPoints()) {
-                String node = point.getLabels().get("node");
-                if (family.equals(FINGERPRINT)) {
-                    fingerprints.put(node, point.getValue());
-                } else if (CONTAINER_SERIES.contains(family)) {
-                    series.computeIfAbsent(node, name -> new HashSet<>())
-                            .add(List.of(family, point.getLabels().toString(), point.getValue()));
-                }
-            }
-        }
+        }));
         return new Nodes(fingerprints, series);
     }
 }
