@@ -10,6 +10,7 @@ import io.hamiobserve.domain.PodController;
 import io.hamiobserve.domain.PodPhase;
 import io.hamiobserve.domain.PodPlacement;
 import io.hamiobserve.domain.PodRef;
+import io.hamiobserve.domain.Quantities;
 import io.hamiobserve.domain.RegisteredCard;
 import org.junit.jupiter.api.Test;
 
@@ -148,6 +149,30 @@ class NodeFingerprintTest {
     private static RegisteredCard nvidiaCard(int index) {
         return new RegisteredCard("GPU-a-" + index, index, 10, 81_559, 100, "NVIDIA H100 80GB HBM3", 0,
                 CardMode.HAMI_CORE, true);
+    }
+
+    @Test
+    void hostileValuesGiveWholeFingerprintsThatStillMoveWithEachCharacter() {
+        // What a crafted pod annotation can carry: quotes, backslashes, newlines, HTML, NUL, a lone
+        // surrogate, U+FFFF, 100,000 characters, the largest memory and cores the ledger keeps.
+        String huge = "p".repeat(100_000);
+        List<String> names = List.of("q\"uote\\back\nline", "<script>alert(1)</script>", "nul\u0000x",
+                "lone\ud800surrogate", "max\uffff", huge, huge.substring(1) + "q");
+        Set<Double> seen = new HashSet<>();
+        for (String name : names) {
+            Ledger ledger = new Ledger();
+            ledger.putNode("node-a", List.of(nvidiaCard(0)));
+            ledger.putPod(new PodPlacement(new PodRef(name, name, "uid-" + name.length()), "node-a",
+                    PodPhase.RUNNING, true, List.of(new ContainerShares(0, name, false, List.of(new DeviceShare(
+                            "GPU-a-0", "NVIDIA", Quantities.MAX_MEMORY_MIB, Quantities.MAX_PERCENT))))));
+            for (ContainerSeries form : ContainerSeries.values()) {
+                double fingerprint = nodes(ledger.view(), form).fingerprints().get("node-a");
+                assertEquals(Math.floor(fingerprint), fingerprint, name.length() + " characters");
+                assertTrue(fingerprint >= 0 && fingerprint < 0x1p52, String.valueOf(fingerprint));
+                assertTrue(seen.add(fingerprint), "a hostile name of " + name.length()
+                        + " characters gave a fingerprint seen before, " + form);
+            }
+        }
     }
 
     @Test
