@@ -428,14 +428,23 @@ final class FleetCache {
         if (entry == next) {
             Thread.ofVirtual().start(() -> fetch(key, next, at, call));
         } else if (entry.answer().isDone()) {
-            // The kept answer is served until this one has arrived.
+            // The kept answer is served until this one has arrived, then replaced by it: by the
+            // thread that read it or by this caller, whichever comes first. The answer is complete
+            // before that thread gets to replace it, and this caller's next read must find it kept,
+            // not the one before (a chart continued from an older one asks again for steps it has).
+            Entry kept = entry;
+            Runnable keep = () -> {
+                if (next.answer().isDone() && !next.answer().isCompletedExceptionally()) {
+                    entries.replace(key, kept, next);
+                }
+            };
             Thread.ofVirtual().start(() -> {
                 fetch(key, next, at, call, false);
-                if (!next.answer().isCompletedExceptionally()) {
-                    entries.put(key, next);
-                }
+                keep.run();
             });
-            entry = next;
+            T answer = (T) join(next.answer(), now);
+            keep.run();
+            return answer;
         }
         return (T) join(entry.answer(), now);
     }
