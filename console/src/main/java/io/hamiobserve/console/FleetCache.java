@@ -1,5 +1,6 @@
 package io.hamiobserve.console;
 
+import io.hamiobserve.domain.fleet.CardHours;
 import io.hamiobserve.domain.fleet.FleetScope;
 import io.hamiobserve.domain.fleet.FleetState;
 import io.hamiobserve.domain.fleet.TrendScope;
@@ -75,6 +76,23 @@ final class FleetCache {
     private final Map<Object, Failure> failures;
     /** For the background refresh's view: how long its answers are kept fresh; null for visitors' reads. */
     private final Duration renewedKeep;
+    /** For one cluster's pages, the fleet-wide answers kept that hold this cluster's; null otherwise. */
+    private final Wider wider;
+
+    /**
+     * The fleet-wide cache of an engine that holds several clusters, and the cluster this cache's
+     * history is narrowed to. A summary over a window that the fleet-wide cache keeps (the
+     * background refresh reads it for every cluster at once, each figure by cluster) already holds
+     * this cluster's figures: it is served narrowed here rather than asked again. On three clusters
+     * of 10,000 containers in one VictoriaMetrics such a read costs the engine 15–24 CPU s and a
+     * page's first visit 5–30 s (docs/benchmarks.md).
+     */
+    private record Wider(FleetCache whole, String cluster) {
+    }
+
+    /** A read this request was served from another cache's answer: that cache's failures tell of it. */
+    private record ServedFrom(FleetCache cache, Object key) {
+    }
 
     /** A read that failed: when (wall clock), and why, naming the query. */
     record Failure(Instant at, String message) {
@@ -113,12 +131,22 @@ final class FleetCache {
      */
     FleetCache(FleetHistory history, Duration fresh, Duration joinLimit) {
         this(history, fresh, joinLimit, joinLimit.multipliedBy(WEDGED_FACTOR), new ConcurrentHashMap<>(),
-                ConcurrentHashMap.newKeySet(), new ConcurrentHashMap<>(), null);
+                ConcurrentHashMap.newKeySet(), new ConcurrentHashMap<>(), null, null);
+    }
+
+    /**
+     * The cache of one cluster's pages: reads of {@code history} (narrowed to {@code cluster}), and
+     * the summaries over a window that {@code whole} keeps, narrowed to the cluster ({@link Wider}).
+     */
+    FleetCache(FleetHistory history, Duration fresh, Duration joinLimit, FleetCache whole, String cluster) {
+        this(history, fresh, joinLimit, joinLimit.multipliedBy(WEDGED_FACTOR), new ConcurrentHashMap<>(),
+                ConcurrentHashMap.newKeySet(), new ConcurrentHashMap<>(), null,
+                new Wider(java.util.Objects.requireNonNull(whole), java.util.Objects.requireNonNull(cluster)));
     }
 
     private FleetCache(FleetHistory history, Duration fresh, Duration joinLimit, Duration wedgedAfter,
                        Map<Object, Entry> entries, Set<Object> pinned, Map<Object, Failure> failures,
-                       Duration renewedKeep) {
+                       Duration renewedKeep, Wider wider) {
         this.history = history;
         this.fresh = fresh;
         this.joinLimit = joinLimit;
@@ -127,6 +155,7 @@ final class FleetCache {
         this.pinned = pinned;
         this.failures = failures;
         this.renewedKeep = renewedKeep;
+        this.wider = wider;
     }
 
     /**
@@ -146,7 +175,7 @@ final class FleetCache {
      */
     FleetCache renewing(Duration keep, Duration waitUpTo) {
         return new FleetCache(history, fresh, waitUpTo, waitUpTo.compareTo(wedgedAfter) > 0 ? waitUpTo : wedgedAfter,
-                entries, pinned, failures, keep);
+                entries, pinned, failures, keep, wider);
     }
 
     FleetHistory history() {
@@ -192,8 +221,15 @@ final class FleetCache {
 
     UsageHistory usage(Instant at, Duration window, Duration settledAfter, FleetScope scope)
             throws SourceUnavailableException {
-        return cached(List.of("usage", window, settledAfter, scope), longer(), at,
-                when -> history.usage(when, window, settledAfter, scope));
+        Object key = List.of("usage", window, settledAfter, scope);
+        if (wider != null && scope.equals(FleetScope.EVERYTHING)) {
+            Optional<UsageHistory> narrowed = wider.whole().kept(key, UsageHistory.class)
+                    .flatMap(whole -> whole.inCluster(wider.cluster()));
+            if (narrowed.isPresent()) {
+                return narrowed.get();
+            }
+        }
+        return cached(key, longer(), at, when -> history.usage(when, window, settledAfter, scope));
     }
 
     Stuck stuck(Instant at, Duration idleAfter) throws SourceUnavailableException {
@@ -201,8 +237,35 @@ final class FleetCache {
     }
 
     /** Card-hours over the {@code window} ending at {@code at} (showback, and the namespaces' bill), kept longer. */
-    io.hamiobserve.domain.fleet.CardHours cardHours(Instant at, Duration window) throws SourceUnavailableException {
-        return cached(List.of("cardHours", window), longer(), at, when -> history.cardHours(when.minus(window), when));
+    CardHours cardHours(Instant at, Duration window) throws SourceUnavailableException {
+        Object key = List.of("cardHours", window);
+        if (wider != null) {
+            Optional<CardHours> narrowed = wider.whole().kept(key, CardHours.class)
+                    .flatMap(whole -> whole.inCluster(wider.cluster()));
+            if (narrowed.isPresent()) {
+                return narrowed.get();
+            }
+        }
+        return cached(key, longer(), at, when -> history.cardHours(when.minus(window), when));
+    }
+
+    /**
+     * The answer kept for {@code key} while this cache's visitors would still be served it (fresh,
+     * or up to {@link #STALE_FACTOR} times its keep old), without reading anything (its own
+     * visitors and the background refresh read it again); recorded as read by this thread's
+     * request, so that a failure to read it again shows on the page served from it.
+     */
+    private <T> Optional<T> kept(Object key, Class<T> type) {
+        Entry entry = entries.get(key);
+        if (entry == null || !entry.usable(System.nanoTime())) {
+            return Optional.empty();
+        }
+        Set<Object> touched = TOUCHED.get();
+        if (touched != null) {
+            touched.add(new ServedFrom(this, key));
+        }
+        entry.used().set(System.nanoTime());
+        return Optional.of(type.cast(entry.answer().join()));
     }
 
     /**
@@ -288,7 +351,8 @@ final class FleetCache {
         if (touched == null) {
             return Optional.empty();
         }
-        return touched.stream().map(failures::get).filter(java.util.Objects::nonNull)
+        return touched.stream().map(key -> key instanceof ServedFrom served ? served.cache().failures.get(served.key())
+                        : failures.get(key)).filter(java.util.Objects::nonNull)
                 .max(java.util.Comparator.comparing(Failure::at));
     }
 

@@ -52,7 +52,8 @@ final class PageContext {
 
     /**
      * The pages of one cluster: its own reads, narrowed by the source, and links that carry it;
-     * empty when the source holds no such cluster.
+     * empty when the source holds no such cluster. The summaries over a window that the fleet-wide
+     * pages keep are served narrowed to the cluster rather than read again ({@link FleetCache}).
      */
     Optional<PageContext> inCluster(String name) {
         if (!clusters().contains(name)) {
@@ -62,7 +63,8 @@ final class PageContext {
             byCluster.clear();
         }
         return Optional.of(byCluster.computeIfAbsent(name, selected -> new PageContext(
-                new FleetCache(fleet.history().inCluster(selected), settings.fresh(), settings.readLimit()),
+                new FleetCache(fleet.history().inCluster(selected), settings.fresh(), settings.readLimit(), fleet,
+                        selected),
                 links.inCluster(selected), settings, Optional.of(selected))));
     }
 

@@ -263,6 +263,51 @@ class ConsoleClustersTest {
     }
 
     @Test
+    void aClustersSummariesAreServedFromTheFleetWideOnesKeptNotReadAgain() throws Exception {
+        // Every share and card of the whole source's summaries is east's (each figure by cluster, as
+        // the engine's answers are grouped).
+        whole.summariesCluster = "east";
+        east.summariesCluster = "east";
+        String base = start();
+        // A cluster's page before the fleet-wide summaries are kept reads its own.
+        assertTrue(get(base + "/rightsizing?cluster=west").body().contains("No "), "west holds no share");
+        assertEquals(1, west.summaryCalls.get(), "nothing kept yet: west's own read");
+        for (String path : List.of("/rightsizing?export=rightsizing.json", "/showback?export=showback.json")) {
+            assertEquals(200, get(base + path).statusCode(), path);
+        }
+        int wholeReads = whole.summaryCalls.get();
+        assertEquals(2, wholeReads, "the fleet-wide use and card-hours, once each");
+
+        String eastUse = get(base + "/rightsizing?cluster=east&export=rightsizing.json").body();
+        assertTrue(eastUse.contains("llm-inference") && eastUse.contains("notebook"), eastUse);
+        String eastBill = get(base + "/showback?cluster=east&export=showback.json").body();
+        assertTrue(eastBill.contains("ml-team"), eastBill);
+        assertEquals(get(base + "/showback?export=showback.json").body(), eastBill,
+                "east holds every card-hour, so its bill is the whole one");
+        String westUse = get(base + "/rightsizing?cluster=west&export=rightsizing.json").body();
+        assertFalse(westUse.contains("llm-inference"), westUse);
+        String westBill = get(base + "/showback?cluster=west&export=showback.json").body();
+        assertFalse(westBill.contains("ml-team"), westBill);
+        assertEquals(0, east.summaryCalls.get(), "east's summaries were the fleet-wide ones, narrowed");
+        assertEquals(1, west.summaryCalls.get(), "west's too, after its first read");
+        assertEquals(wholeReads, whole.summaryCalls.get());
+        assertTrue(east.calls.get() > 0, "east's fleet now is still its own read");
+    }
+
+    @Test
+    void summariesWithSharesOfNoClusterAreReadPerCluster() throws Exception {
+        // An exporter's figures that name no cluster: which cluster holds them, only a narrowed read tells.
+        east.summariesCluster = "east";
+        String base = start();
+        assertEquals(200, get(base + "/rightsizing").statusCode());
+        assertEquals(200, get(base + "/showback").statusCode());
+        String eastUse = get(base + "/rightsizing?cluster=east&export=rightsizing.json").body();
+        assertTrue(eastUse.contains("llm-inference"), eastUse);
+        assertEquals(200, get(base + "/showback?cluster=east").statusCode());
+        assertEquals(2, east.summaryCalls.get(), "east's use and card-hours read narrowed");
+    }
+
+    @Test
     void anUnknownOrHostileClusterIsRefusedWithTheClustersThereAre() throws Exception {
         String base = start();
         for (String cluster : List.of("north", "east\"} or vector(1)", "<script>alert(1)</script>")) {

@@ -52,6 +52,11 @@ final class FixedHistory implements FleetHistory {
     volatile java.util.function.UnaryOperator<FleetReadings> alter = java.util.function.UnaryOperator.identity();
     /** When set, every read waits for it to open (a slow Prometheus). */
     volatile java.util.concurrent.CountDownLatch gate;
+    /**
+     * The cluster the summaries over a window name on each share and card (as an engine's answers
+     * grouped by the cluster label do); empty, as a source that tells no clusters apart.
+     */
+    volatile String summariesCluster = "";
     /** When set, the summaries over a window wait for it to open too (an engine slow at reading weeks). */
     volatile java.util.concurrent.CountDownLatch summaryGate;
 
@@ -143,11 +148,16 @@ final class FixedHistory implements FleetHistory {
                             Figure.of(2000 * MIB), Figure.of(14), 168)),
                     java.util.Map.of(llm, 336L), provenance());
         }
+        String cluster = summariesCluster;
+        Absence none = Absence.NOT_REPORTED;
         return new UsageHistory(at, window, settledAfter, List.of(
                 new UsageHistory.ShareHistory("ml-team", "llm-inference", "server", "GPU-A0", Figure.of(2226 * MIB),
-                        Figure.of(27.4), 2000, 1800, Figure.of(25)),
+                        Figure.of(27.4), 2000, 1800, Figure.of(25), io.hamiobserve.domain.fleet.WorkloadGroup.barePod(
+                        cluster, "ml-team", "llm-inference", "server"), Figure.missing(none), Figure.missing(none), -1),
                 new UsageHistory.ShareHistory("ml-team", "notebook", "jupyter", "GPU-A0", Figure.of(3180 * MIB),
-                        Figure.of(8), 50, 10, Figure.of(5))), provenance());
+                        Figure.of(8), 50, 10, Figure.of(5), io.hamiobserve.domain.fleet.WorkloadGroup.barePod(
+                        cluster, "ml-team", "notebook", "jupyter"), Figure.missing(none), Figure.missing(none), -1)),
+                provenance());
     }
 
     /**
@@ -178,14 +188,15 @@ final class FixedHistory implements FleetHistory {
         summaryCalls.incrementAndGet();
         pass(summaryGate);
         double seconds = Duration.between(from, to).toSeconds();
+        String cluster = summariesCluster;
         return new io.hamiobserve.domain.fleet.CardHours(from, to, List.of(
-                new io.hamiobserve.domain.fleet.CardAccrual("", "node-a", "GPU-A0", "NVIDIA A100-SXM4-80GB", seconds, 0),
-                new io.hamiobserve.domain.fleet.CardAccrual("", "node-a", "GPU-A1", "NVIDIA A100-SXM4-80GB", seconds,
+                new io.hamiobserve.domain.fleet.CardAccrual(cluster, "node-a", "GPU-A0", "NVIDIA A100-SXM4-80GB", seconds, 0),
+                new io.hamiobserve.domain.fleet.CardAccrual(cluster, "node-a", "GPU-A1", "NVIDIA A100-SXM4-80GB", seconds,
                         seconds / 4)), List.of(
-                new io.hamiobserve.domain.fleet.ShareAccrual("", "ml-team", "Deployment", "llm-inference",
+                new io.hamiobserve.domain.fleet.ShareAccrual(cluster, "ml-team", "Deployment", "llm-inference",
                         "llm-inference-7d9f", "server", "node-a", "GPU-A0", seconds / 2, seconds / 4,
                         12 * GIB * seconds, 50 * seconds, true),
-                new io.hamiobserve.domain.fleet.ShareAccrual("", HOSTILE_NAMESPACE, "Pod", "x", "x", "main", "node-a",
+                new io.hamiobserve.domain.fleet.ShareAccrual(cluster, HOSTILE_NAMESPACE, "Pod", "x", "x", "main", "node-a",
                         "GPU-A1", seconds / 4, 0, 20 * GIB * seconds, 40 * seconds, false)), provenance());
     }
 

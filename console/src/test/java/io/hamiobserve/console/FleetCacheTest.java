@@ -154,4 +154,36 @@ class FleetCacheTest {
             assertTrue(cache.failureOfThisRequest().orElseThrow().message().contains("connection refused"));
         }
     }
+
+    @Test
+    void aClustersSummaryIsTheFleetWideOneKeptAndItsFailedReadShowsOnTheClustersPage() throws Exception {
+        FixedHistory whole = new FixedHistory();
+        FixedHistory east = new FixedHistory();
+        whole.summariesCluster = "east";
+        FleetCache fleet = new FleetCache(whole, Duration.ofSeconds(5), Duration.ofSeconds(5));
+        FleetCache eastOnly = new FleetCache(east, Duration.ofSeconds(5), Duration.ofSeconds(5), fleet, "east");
+        FleetCache westOnly = new FleetCache(new FixedHistory(), Duration.ofSeconds(5), Duration.ofSeconds(5), fleet,
+                "west");
+        Duration window = io.hamiobserve.domain.fleet.RightSizing.DEFAULT_WINDOW;
+        Duration settled = io.hamiobserve.domain.fleet.RightSizing.MIN_HISTORY;
+        io.hamiobserve.domain.fleet.UsageHistory all = fleet.renewing(Duration.ofMinutes(2))
+                .usage(NOW, window, settled, FleetScope.EVERYTHING);
+        assertEquals(all.shares(), eastOnly.usage(NOW, window, settled, FleetScope.EVERYTHING).shares());
+        assertTrue(westOnly.usage(NOW, window, settled, FleetScope.EVERYTHING).shares().isEmpty());
+        assertEquals(0, east.summaryCalls.get(), "served from the fleet-wide answer");
+        // Another window than the kept one, and a narrowed scope, are the cluster's own reads.
+        eastOnly.usage(NOW, Duration.ofDays(30), settled, FleetScope.EVERYTHING);
+        eastOnly.usage(NOW, window, settled, new FleetScope.OnNode("node-a"));
+        assertEquals(2, east.summaryCalls.get());
+
+        // The fleet-wide read fails again: the cluster's page served from it says so.
+        whole.failure = "connection refused";
+        assertThrows(SourceUnavailableException.class, () -> fleet.renewing(Duration.ofMinutes(2))
+                .usage(NOW, window, settled, FleetScope.EVERYTHING));
+        try (AutoCloseable tracking = eastOnly.track()) {
+            assertEquals(all.shares(), eastOnly.usage(NOW, window, settled, FleetScope.EVERYTHING).shares());
+            assertTrue(eastOnly.failureOfThisRequest().orElseThrow().message().contains("connection refused"));
+        }
+        assertEquals(2, east.summaryCalls.get());
+    }
 }

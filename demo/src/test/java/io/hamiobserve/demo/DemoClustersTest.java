@@ -2,6 +2,7 @@ package io.hamiobserve.demo;
 
 import io.hamiobserve.adapters.prometheus.LocalPrometheus;
 import io.hamiobserve.adapters.prometheus.PrometheusFleetHistory;
+import io.hamiobserve.domain.fleet.CardHours;
 import io.hamiobserve.domain.fleet.FleetScope;
 import io.hamiobserve.domain.fleet.FleetState;
 import io.hamiobserve.domain.fleet.RightSizing;
@@ -92,6 +93,25 @@ class DemoClustersTest {
                         westGroups.toString());
                 assertTrue(westGroups.stream().allMatch(group -> group.cluster().equals("west")), westGroups.toString());
                 assertEquals(usage.shares().size(), 2 * west.shares().size(), "each cluster holds half the shares");
+                // The fleet-wide read narrowed to a cluster is that cluster's read, figure for figure
+                // (the console serves a cluster's summaries so once the fleet-wide ones are kept).
+                for (String cluster : names) {
+                    UsageHistory narrowed = history.inCluster(cluster).usage(end, RightSizing.DEFAULT_WINDOW,
+                            RightSizing.MIN_HISTORY, FleetScope.EVERYTHING);
+                    UsageHistory kept = usage.inCluster(cluster).orElseThrow();
+                    assertFalse(narrowed.shares().isEmpty(), cluster);
+                    assertEquals(new java.util.HashSet<>(narrowed.shares()), new java.util.HashSet<>(kept.shares()),
+                            cluster);
+                    assertEquals(narrowed.workloadHours(), kept.workloadHours(), cluster);
+                    CardHours hours = history.cardHours(end.minus(Duration.ofHours(1)), end);
+                    CardHours narrowedHours = history.inCluster(cluster).cardHours(end.minus(Duration.ofHours(1)), end);
+                    CardHours keptHours = hours.inCluster(cluster).orElseThrow();
+                    assertFalse(narrowedHours.shares().isEmpty(), cluster);
+                    assertEquals(new java.util.HashSet<>(narrowedHours.cards()), new java.util.HashSet<>(keptHours.cards()),
+                            cluster);
+                    assertEquals(new java.util.HashSet<>(narrowedHours.shares()),
+                            new java.util.HashSet<>(keptHours.shares()), cluster);
+                }
             }
         } finally {
             for (Path file : files) {

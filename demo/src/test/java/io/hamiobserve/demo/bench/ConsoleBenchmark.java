@@ -388,7 +388,8 @@ public final class ConsoleBenchmark {
             String second = "cluster-" + Math.min(2, clusters);
             String last = "cluster-" + clusters;
             pages.addAll(List.of("/?cluster=" + second, "/nodes?cluster=" + second, "/cards?cluster=" + last,
-                    "/workloads?cluster=" + last, "/rightsizing?cluster=" + second));
+                    "/workloads?cluster=" + last, "/rightsizing?cluster=" + second, "/namespaces?cluster=" + second,
+                    "/showback?cluster=" + last));
             if (hold.isPositive()) {
                 System.out.printf("holding VictoriaMetrics at %s for %d min; the fleet's end is %d%n", vm,
                         hold.toMinutes(), end);

@@ -5,6 +5,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * Each container's use of each card over a window, summarised where the samples are (Prometheus
@@ -62,6 +63,28 @@ public record UsageHistory(Instant at, Duration window, Duration settledAfter, L
                     // A history that names no card (an exporter that names none) is the container's only card's.
                     && (share.uuid().equals(uuid) || uuid.isEmpty());
         }
+    }
+
+    /**
+     * This history's part of one cluster, as a read narrowed to that cluster answers it: its shares
+     * and workloads of {@code cluster}, from the same queries (their provenance is the read's, over
+     * every cluster). Empty where a share names no cluster (a vendor exporter's figures, read by
+     * share alone, or series without the cluster label beside labelled ones): which cluster such a
+     * share is of, only a narrowed read can tell.
+     */
+    public Optional<UsageHistory> inCluster(String cluster) {
+        Objects.requireNonNull(cluster);
+        if (shares.stream().anyMatch(share -> share.workload().cluster().isEmpty())) {
+            return Optional.empty();
+        }
+        Map<WorkloadGroup, Long> hours = new java.util.HashMap<>();
+        workloadHours.forEach((group, count) -> {
+            if (group.cluster().equals(cluster)) {
+                hours.put(group, count);
+            }
+        });
+        return Optional.of(new UsageHistory(at, window, settledAfter, shares.stream()
+                .filter(share -> share.workload().cluster().equals(cluster)).toList(), hours, provenance));
     }
 
     public Provenance provenance(Measure measure) {
