@@ -90,10 +90,6 @@ final class FleetCache {
     private record Wider(FleetCache whole, String cluster) {
     }
 
-    /** A read this request was served from another cache's answer: that cache's failures tell of it. */
-    private record ServedFrom(FleetCache cache, Object key) {
-    }
-
     /** A read that failed: when (wall clock), and why, naming the query. */
     record Failure(Instant at, String message) {
     }
@@ -252,17 +248,13 @@ final class FleetCache {
     /**
      * The answer kept for {@code key} while this cache's visitors would still be served it (fresh,
      * or up to {@link #STALE_FACTOR} times its keep old), without reading anything (its own
-     * visitors and the background refresh read it again); recorded as read by this thread's
-     * request, so that a failure to read it again shows on the page served from it.
+     * visitors and the background refresh read it again). A page served from it says its instant
+     * ("as of"), as the fleet-wide page does.
      */
     private <T> Optional<T> kept(Object key, Class<T> type) {
         Entry entry = entries.get(key);
         if (entry == null || !entry.usable(System.nanoTime())) {
             return Optional.empty();
-        }
-        Set<Object> touched = TOUCHED.get();
-        if (touched != null) {
-            touched.add(new ServedFrom(this, key));
         }
         entry.used().set(System.nanoTime());
         return Optional.of(type.cast(entry.answer().join()));
@@ -351,8 +343,7 @@ final class FleetCache {
         if (touched == null) {
             return Optional.empty();
         }
-        return touched.stream().map(key -> key instanceof ServedFrom served ? served.cache().failures.get(served.key())
-                        : failures.get(key)).filter(java.util.Objects::nonNull)
+        return touched.stream().map(failures::get).filter(java.util.Objects::nonNull)
                 .max(java.util.Comparator.comparing(Failure::at));
     }
 
