@@ -218,9 +218,8 @@ final class FleetCache {
     UsageHistory usage(Instant at, Duration window, Duration settledAfter, FleetScope scope)
             throws SourceUnavailableException {
         Object key = List.of("usage", window, settledAfter, scope);
-        if (wider != null && scope.equals(FleetScope.EVERYTHING)) {
-            Optional<UsageHistory> narrowed = wider.whole().kept(key, UsageHistory.class)
-                    .flatMap(whole -> whole.inCluster(wider.cluster()));
+        if (scope.equals(FleetScope.EVERYTHING)) {
+            Optional<UsageHistory> narrowed = keptByWhole(key, UsageHistory.class, UsageHistory::inCluster);
             if (narrowed.isPresent()) {
                 return narrowed.get();
             }
@@ -235,14 +234,22 @@ final class FleetCache {
     /** Card-hours over the {@code window} ending at {@code at} (showback, and the namespaces' bill), kept longer. */
     CardHours cardHours(Instant at, Duration window) throws SourceUnavailableException {
         Object key = List.of("cardHours", window);
-        if (wider != null) {
-            Optional<CardHours> narrowed = wider.whole().kept(key, CardHours.class)
-                    .flatMap(whole -> whole.inCluster(wider.cluster()));
-            if (narrowed.isPresent()) {
-                return narrowed.get();
-            }
+        Optional<CardHours> narrowed = keptByWhole(key, CardHours.class, CardHours::inCluster);
+        if (narrowed.isPresent()) {
+            return narrowed.get();
         }
         return cached(key, longer(), at, when -> history.cardHours(when.minus(window), when));
+    }
+
+    /**
+     * For one cluster's pages ({@link Wider}): the fleet-wide cache's answer kept for {@code key},
+     * narrowed to the cluster by {@code narrowing}; empty elsewhere, where nothing is kept, or where
+     * the answer cannot be narrowed.
+     */
+    private <T> Optional<T> keptByWhole(Object key, Class<T> type,
+                                        java.util.function.BiFunction<T, String, Optional<T>> narrowing) {
+        return wider == null ? Optional.empty()
+                : wider.whole().kept(key, type).flatMap(whole -> narrowing.apply(whole, wider.cluster()));
     }
 
     /**
