@@ -295,6 +295,35 @@ class ConsoleClustersTest {
     }
 
     @Test
+    void aHostileClusterNameTheEngineHoldsIsServedItsRowsEscaped() throws Exception {
+        // A cluster label value is whatever a relabeling wrote: markup, quotes, 1,000 characters (one
+        // with a control character cannot be selected: every parameter holding one is refused).
+        String hostile = "<script>alert(\"c\")</script>' &amp; " + "x".repeat(1_000);
+        FixedHistory own = new FixedHistory();
+        whole.summariesCluster = hostile;
+        Map<String, FixedHistory> clusters = Map.of(hostile, own, "west", west);
+        whole.clustered = clusters;
+        own.clustered = clusters;
+        west.clustered = clusters;
+        Console console = Console.create(whole, ConsoleSettings.defaults(), Clock.fixed(NOW, ZoneOffset.UTC));
+        server = WebServer.builder().port(0).host("127.0.0.1").shutdownHook(false).routing(console::routing).build()
+                .start();
+        String base = "http://127.0.0.1:" + server.port();
+        assertEquals(200, get(base + "/rightsizing").statusCode());
+        assertEquals(200, get(base + "/showback").statusCode());
+        String selected = URLEncoder.encode(hostile, StandardCharsets.UTF_8);
+        for (String path : List.of("/rightsizing", "/showback", "/workloads", "/namespaces")) {
+            HttpResponse<String> page = get(base + path + "?cluster=" + selected);
+            assertEquals(200, page.statusCode(), path);
+            assertFalse(page.body().contains("<script>alert("), path + ": the name unescaped");
+            assertTrue(page.body().contains("ml-team"), path);
+        }
+        String use = get(base + "/rightsizing?cluster=" + selected + "&export=rightsizing.json").body();
+        assertTrue(use.contains("llm-inference"), use);
+        assertEquals(0, own.summaryCalls.get(), "its summaries were the fleet-wide ones, narrowed");
+    }
+
+    @Test
     void summariesWithSharesOfNoClusterAreReadPerCluster() throws Exception {
         // An exporter's figures that name no cluster: which cluster holds them, only a narrowed read tells.
         east.summariesCluster = "east";
