@@ -60,7 +60,9 @@ import java.util.zip.GZIPOutputStream;
  * ({@link AllocationMetrics#DEFAULT_SELECTION}), or with every opt-in family too; or
  * {@code profile EVENTS ROUNDS}: only the compressed rendering in process after EVENTS pod events,
  * ROUNDS times, and its median, then the median time and process CPU of the last half, once the JIT
- * has compiled the loop (a steady loop to run under a profiler, such as JFR). With
+ * has compiled the loop (a steady loop to run under a profiler, such as JFR); or
+ * {@code families EVENTS}: each family's bytes and lines in the exposition, and how many of its lines
+ * EVENTS pod events changed (what a changed node's segments render again only to write the same). With
  * {@code PEER_HAMI_GO} naming a built {@code ../shared/peers/peer-hami-go}, the peer runs first on
  * the same ledger shape (nodes × 8 cards, one container per pod) and the ratios are printed.
  */
@@ -94,6 +96,10 @@ public final class AllocationScrapeBenchmark {
 
         Ledger ledger = holder[0];
         Rendering role = new Rendering(ledger, Shard.ALL, selection);
+        if (args.length > 2 && args[2].equals("families")) {
+            printChangedFamilies(role, ledger, Integer.parseInt(args[3]), nodes, cardsPerNode, containers);
+            return;
+        }
         if (args.length > 2 && args[2].equals("profile")) {
             // profile EVENTS ROUNDS: the scrape's rendering after EVENTS pod events, and nothing else.
             int events = Integer.parseInt(args[3]);
@@ -447,6 +453,37 @@ public final class AllocationScrapeBenchmark {
     }
 
     /** Renders as the endpoint does, into a stream that only counts; returns the size. */
+    /**
+     * Each family's bytes and sample lines in the exposition (OpenMetrics text) after {@code events}
+     * pod events, and how many of those lines the events changed: a line counts as changed where
+     * the exposition before them had no line equal to it.
+     */
+    private static void printChangedFamilies(Rendering role, Ledger ledger, int events, int nodes, int cardsPerNode,
+                                             int containers) throws Exception {
+        java.util.Set<String> before = new java.util.HashSet<>(sampleLines(role));
+        changePods(ledger, events, 0, nodes, cardsPerNode, containers);
+        java.util.Map<String, long[]> byFamily = new java.util.TreeMap<>(); // bytes, lines, changed lines
+        for (String line : sampleLines(role)) {
+            int end = line.indexOf('{');
+            String family = end >= 0 ? line.substring(0, end) : line.substring(0, line.indexOf(' '));
+            long[] counts = byFamily.computeIfAbsent(family, name -> new long[3]);
+            counts[0] += line.length() + 1;
+            counts[1]++;
+            counts[2] += before.contains(line) ? 0 : 1;
+        }
+        System.out.printf("after %,d pod events (each a running pod's memory, 2,048 <-> 2,049 MiB):%n", events);
+        byFamily.forEach((family, counts) -> System.out.printf("  %-52s %,12d bytes %,9d lines %,9d changed%n",
+                family, counts[0], counts[1], counts[2]));
+    }
+
+    /** The exposition's sample lines, OpenMetrics text (the metadata and "# EOF" left out). */
+    private static List<String> sampleLines(Rendering role) throws Exception {
+        ByteArrayOutputStream text = new ByteArrayOutputStream();
+        role.collect().write(text, ExpositionFormat.OPENMETRICS_TEXT);
+        return text.toString(java.nio.charset.StandardCharsets.UTF_8).lines()
+                .filter(line -> !line.startsWith("#")).toList();
+    }
+
     static long render(MetricsSource role, ExpositionFormat format, boolean gzip) throws Exception {
         CountingStream out = new CountingStream();
         if (gzip) {
