@@ -70,7 +70,9 @@ import java.util.concurrent.Callable;
  * windows),
  * {@code hold [requests] [minutes]} (keeps the large fleet's Prometheus up), {@code hold-dense [hours] [step s]
  * [minutes]} (the large fleet's last hours at a scrape's interval, its rules evaluated, held), then
- * {@code attach|attach-cold URL END [requests]}, {@code queries URL END [showback days]} or
+ * {@code attach|attach-cold URL END [requests]}, {@code queries URL END [showback days]},
+ * {@code expressions URL END FILE [rounds]} (each line of FILE, a name, a tab and an expression, sent
+ * alone: what a rule or a rewrite of one costs the engine) or
  * {@code showback-attach URL END [days]} (the showback reports alone) against it.
  */
 public final class ConsoleBenchmark {
@@ -127,6 +129,12 @@ public final class ConsoleBenchmark {
             // Each query behind the fleet-wide pages, sent alone and timed: which ones dominate.
             queries(URI.create(args[1]), Instant.ofEpochSecond(Long.parseLong(args[2])),
                     Duration.ofDays(args.length > 3 ? Long.parseLong(args[3]) : 7));
+            return;
+        }
+        if (which.equals("expressions")) {
+            // expressions URL END FILE [rounds]: each expression of FILE (name, a tab, PromQL) alone.
+            expressions(URI.create(args[1]), Instant.ofEpochSecond(Long.parseLong(args[2])), Path.of(args[3]),
+                    args.length > 4 ? Integer.parseInt(args[4]) : 3);
             return;
         }
         if (which.equals("refresh-cost")) {
@@ -1089,17 +1097,49 @@ public final class ConsoleBenchmark {
                 .forEach(query -> expressions.put(query.name(), query.expression()));
         history.cardHours(at.minus(showbackWindow), at).provenance().values()
                 .forEach(query -> expressions.put(query.name(), query.expression()));
+        timeEach(prometheus, at, expressions, 3);
+    }
+
+    /**
+     * Each line of {@code file}, a name, a tab and an expression (blank lines and {@code #} lines
+     * left out), timed as {@link #timeEach} times them: what a rule or a rewrite of one costs.
+     */
+    private static void expressions(URI engine, Instant at, Path file, int rounds) throws Exception {
+        Map<String, String> expressions = new java.util.LinkedHashMap<>();
+        for (String line : Files.readAllLines(file)) {
+            if (line.isBlank() || line.startsWith("#")) {
+                continue;
+            }
+            int tab = line.indexOf('\t');
+            if (tab < 0) {
+                throw new IllegalArgumentException(file + ": a line without a tab between name and expression: " + line);
+            }
+            expressions.put(line.substring(0, tab), line.substring(tab + 1));
+        }
+        timeEach(engine, at, expressions, rounds);
+    }
+
+    /**
+     * Each expression sent alone as an instant query at {@code at}, {@code rounds} times in a row:
+     * the median wall time, the engine's CPU seconds per query over the rounds (its
+     * {@code process_cpu_seconds_total} before and after) and the series answered, slowest first.
+     */
+    private static void timeEach(URI engine, Instant at, Map<String, String> expressions, int rounds)
+            throws Exception {
         HttpClient client = HttpClient.newHttpClient();
-        System.out.printf("%d queries, each alone: wall median of 3, Prometheus CPU per query over the 3 "
-                + "(load average %s)%n", expressions.size(), loadAverage());
-        List<Map.Entry<String, Double>> timed = new ArrayList<>();
-        Map<String, Double> cpu = new java.util.HashMap<>();
+        System.out.printf("%d queries, each alone: wall median of %d, the engine's CPU per query over the %d "
+                + "(load average %s)%n", expressions.size(), rounds, rounds, loadAverage());
+        record Timed(String name, double wall, double cpu, int series) {
+        }
+        List<Timed> timed = new ArrayList<>();
+        tools.jackson.databind.ObjectMapper json = new tools.jackson.databind.ObjectMapper();
         for (Map.Entry<String, String> query : expressions.entrySet()) {
-            double[] times = new double[3];
-            double cpuBefore = prometheusCpuSeconds(client, prometheus);
+            double[] times = new double[rounds];
+            int series = 0;
+            double cpuBefore = prometheusCpuSeconds(client, engine);
             for (int i = 0; i < times.length; i++) {
                 long started = System.nanoTime();
-                HttpResponse<String> response = client.send(HttpRequest.newBuilder(prometheus.resolve(
+                HttpResponse<String> response = client.send(HttpRequest.newBuilder(engine.resolve(
                         "/api/v1/query?time=" + at.getEpochSecond() + "&query=" + java.net.URLEncoder.encode(
                                 query.getValue(), java.nio.charset.StandardCharsets.UTF_8))).build(),
                         HttpResponse.BodyHandlers.ofString());
@@ -1107,20 +1147,21 @@ public final class ConsoleBenchmark {
                 if (response.statusCode() != 200) {
                     throw new IllegalStateException(query.getKey() + ": " + response.body());
                 }
+                series = json.readTree(response.body()).path("data").path("result").size();
             }
-            // The counter moves in hundredths of a second: the three runs together, divided.
-            cpu.put(query.getKey(), (prometheusCpuSeconds(client, prometheus) - cpuBefore) / times.length);
+            // The counter moves in hundredths of a second: the runs together, divided.
+            double cpu = (prometheusCpuSeconds(client, engine) - cpuBefore) / times.length;
             Arrays.sort(times);
-            timed.add(Map.entry(query.getKey(), times[1]));
+            timed.add(new Timed(query.getKey(), times[times.length / 2], cpu, series));
         }
-        timed.sort(Map.Entry.<String, Double>comparingByValue().reversed());
+        timed.sort(java.util.Comparator.comparingDouble(Timed::wall).reversed());
         double total = 0;
         double totalCpu = 0;
-        for (Map.Entry<String, Double> query : timed) {
-            System.out.printf("  %-40s %8.0f ms  %6.3f CPU s%n", query.getKey(), query.getValue() * 1000,
-                    cpu.get(query.getKey()));
-            total += query.getValue();
-            totalCpu += cpu.get(query.getKey());
+        for (Timed query : timed) {
+            System.out.printf("  %-40s %8.0f ms  %6.3f CPU s  %,7d series%n", query.name(), query.wall() * 1000,
+                    query.cpu(), query.series());
+            total += query.wall();
+            totalCpu += query.cpu();
         }
         System.out.printf("  sum %.1f s, %.2f CPU s; load average %s%n", total, totalCpu, loadAverage());
     }
