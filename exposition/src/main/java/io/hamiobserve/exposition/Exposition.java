@@ -19,7 +19,7 @@ public interface Exposition {
 
     /**
      * Writes every family in {@code format}, gzip-compressed at deflate's fastest level: a complete
-     * gzip stream of one or more members (RFC 1952), whose decompressed bytes are what
+     * gzip stream of one member (RFC 1952), as every reader of gzip reads it, whose decompressed bytes are what
      * {@link #write} writes. Leaves {@code out} open. An exposition that keeps parts of its output
      * between scrapes keeps them compressed too, and compresses only what changed.
      */

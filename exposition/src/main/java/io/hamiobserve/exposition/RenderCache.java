@@ -18,7 +18,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * <p>Only the segments of the last exposition written are kept, so the cache holds about one
  * exposition per format in use, less what the formats share: a segment whose sample lines are the
  * same in two formats (gauges are written alike in Prometheus text and OpenMetrics) is kept once.
- * A segment written compressed is kept as its gzip members only (about a twelfth of its text), so
+ * A segment written compressed is kept as its deflate pieces only (about a twelfth of its text), so
  * a role that Prometheus scrapes with gzip keeps about one compressed exposition. Thread-safe: two scrapes writing at once may both render a segment, and the last
  * to finish decides what is kept; both write correct output.
  */

@@ -43,8 +43,8 @@ import java.util.stream.IntStream;
  * against each other (the allocation view makes one segment per node, and every series carries
  * the node).
  *
- * <p>Compressed ({@link #writeGzip}), each segment's sample lines of each family are one gzip
- * member, compressed when the segment is first written compressed and kept with its lines: a
+ * <p>Compressed ({@link #writeGzip}), each segment's sample lines of each family are one piece of
+ * the body's deflate stream ({@link GzipPieces}), compressed when the segment is first written compressed and kept with its lines: a
  * scrape after a change compresses only the segments rendered anew (and the few bytes between
  * them: HELP/TYPE lines, the series collected for this scrape), and copies the rest.
  *
@@ -60,11 +60,11 @@ public final class SegmentedExposition implements Segments, Exposition {
      */
     static final int PARALLEL_THRESHOLD = 256;
     /**
-     * Below this many segments, gzip is one stream rather than kept members: members pay off where
-     * a scrape after one event would otherwise compress megabytes (2,500 segments at 100,000
-     * containers), and cost compression where each member holds a few lines.
+     * Below this many segments, gzip is one stream compressed whole rather than kept pieces: pieces
+     * pay off where a scrape after one event would otherwise compress megabytes (2,500 segments at
+     * 100,000 containers), and cost compression where each piece holds a few lines.
      */
-    static final int MEMBERS_THRESHOLD = 64;
+    static final int PIECES_THRESHOLD = 64;
 
     private final RenderCache cache;
     private final FamilyDecorator decorator;
@@ -153,9 +153,10 @@ public final class SegmentedExposition implements Segments, Exposition {
     }
 
     /**
-     * As {@link #write}, as gzip members: each segment's lines of each family are the member kept
-     * with the segment (compressed now where the segment has none yet, in parallel where many have
-     * none); the bytes between them are compressed together, one member per run. A segment of a
+     * As {@link #write}, as one gzip member of deflate pieces ({@link GzipPieces}): each segment's
+     * lines of each family are the piece kept with the segment (compressed now where the segment
+     * has none yet, in parallel where many have none); the bytes between them are compressed
+     * together, one piece per run. A segment of a
      * section of many segments is compressed as soon as it is rendered, by the thread that
      * rendered it, and its text never kept: after 1,000 pod events at 100,000 containers some
      * 60 MB of text would otherwise live until every segment was rendered, long enough for the
@@ -167,9 +168,9 @@ public final class SegmentedExposition implements Segments, Exposition {
         List<FamilyOutput> outputs = outputs(format, formatCache, true);
         Set<RenderedSegment> segments = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
         outputs.forEach(output -> segments.addAll(output.pieces()));
-        if (segments.size() < MEMBERS_THRESHOLD) {
+        if (segments.size() < PIECES_THRESHOLD) {
             // A small exposition (a node's, a small cluster's): one stream compresses it far better
-            // than a member per segment and family, and compressing it whole each time is cheap.
+            // than a piece per segment and family, and compressing it whole each time is cheap.
             Exposition.super.writeGzip(out, format);
             return;
         }
@@ -186,15 +187,15 @@ public final class SegmentedExposition implements Segments, Exposition {
             compressing = compressing.parallel();
         }
         compressing.forEach(RenderedSegment::compress);
-        GzipMembers.Writer members = new GzipMembers.Writer(out);
+        GzipPieces.Writer body = new GzipPieces.Writer(out);
         for (FamilyOutput output : outputs) {
-            members.write(output.header());
+            body.write(output.header());
             for (RenderedSegment piece : output.pieces()) {
-                members.member(piece.member(output.name()));
+                body.piece(piece.deflated(output.name()));
             }
         }
-        members.write(formatCache.trailer());
-        members.finish();
+        body.write(formatCache.trailer());
+        body.finish();
     }
 
     /**
@@ -244,10 +245,10 @@ public final class SegmentedExposition implements Segments, Exposition {
         List<MetricFamily> families = layout.started();
         Map<Object, RenderedSegment> previous = formatCache.segments(section.name, families);
         List<Segment> segments = section.segments;
-        // Members pay off only in an exposition of many segments (MEMBERS_THRESHOLD); a section of
-        // so many makes one. Should the exposition still be written as one stream, the members
+        // Pieces pay off only in an exposition of many segments (PIECES_THRESHOLD); a section of
+        // so many makes one. Should the exposition still be written as one stream, the pieces
         // are inflated (correct, only slower).
-        boolean compress = gzip && segments.size() >= MEMBERS_THRESHOLD;
+        boolean compress = gzip && segments.size() >= PIECES_THRESHOLD;
         RenderedSegment[] rendered = new RenderedSegment[segments.size()];
         List<Integer> missing = new ArrayList<>();
         for (int i = 0; i < rendered.length; i++) {
@@ -439,7 +440,7 @@ public final class SegmentedExposition implements Segments, Exposition {
      * that has points, in the order of {@code written.names}, as comment lines (HELP, TYPE)
      * followed by sample lines, which never start with '#'; comment lines after the last samples
      * are the format's trailer, written once per exposition instead. Where {@code compress}, each
-     * family's lines become its member straight from the writer's output, and no text is kept.
+     * family's lines become its piece straight from the writer's output, and no text is kept.
      */
     private static RenderedSegment cut(ExpositionFormat format, Written written,
                                        RenderCache.ForFormat formatCache, boolean compress) {
@@ -502,11 +503,11 @@ public final class SegmentedExposition implements Segments, Exposition {
         }
         List<String> kept = List.copyOf(names);
         if (compress) {
-            byte[][] members = new byte[names.size()][];
+            byte[][] pieces = new byte[names.size()][];
             for (int f = 0; f < names.size(); f++) {
-                members[f] = GzipMembers.member(output, from[f], to[f] - from[f]);
+                pieces[f] = GzipPieces.piece(output, from[f], to[f] - from[f]);
             }
-            return RenderedSegment.compressed(offsets, kept, members);
+            return RenderedSegment.compressed(offsets, kept, pieces);
         }
         byte[] samples = new byte[offsets[names.size()]];
         for (int f = 0; f < names.size(); f++) {
@@ -538,30 +539,30 @@ public final class SegmentedExposition implements Segments, Exposition {
     /**
      * A segment's sample lines for the families it has points in ({@code names}, in the writer's
      * order), one after the other: family {@code f} is {@code [offsets[f], offsets[f+1])} of the
-     * text; once written compressed, each family's lines as a gzip member instead, and the text
-     * dropped: at 100,000 containers the members are a twelfth of the text's heap. A segment
-     * without its text writes uncompressed by inflating its members (a scrape without gzip, rare:
+     * text; once written compressed, each family's lines as a deflate piece instead, and the text
+     * dropped: at 100,000 containers the pieces are a twelfth of the text's heap. A segment
+     * without its text writes uncompressed by inflating its pieces (a scrape without gzip, rare:
      * Prometheus and VictoriaMetrics ask for gzip). Two scrapes compressing at once store equal
-     * members; a writer reads the text once and inflates when it is gone.
+     * pieces; a writer reads the text once and inflates when it is gone.
      */
     static final class RenderedSegment {
         private final AtomicReference<byte[]> samples;
         private final int[] offsets;
         private final List<String> names;
-        private final AtomicReferenceArray<byte[]> members;
+        private final AtomicReferenceArray<byte[]> deflated;
 
         RenderedSegment(byte[] samples, int[] offsets, List<String> names) {
             this.samples = new AtomicReference<>(samples);
             this.offsets = offsets;
             this.names = names;
-            this.members = new AtomicReferenceArray<>(names.size());
+            this.deflated = new AtomicReferenceArray<>(names.size());
         }
 
-        /** Lines compressed as they were cut: each family's member, no text. */
-        static RenderedSegment compressed(int[] offsets, List<String> names, byte[][] members) {
+        /** Lines compressed as they were cut: each family's piece, no text. */
+        static RenderedSegment compressed(int[] offsets, List<String> names, byte[][] pieces) {
             RenderedSegment segment = new RenderedSegment(null, offsets, names);
-            for (int f = 0; f < members.length; f++) {
-                segment.members.set(f, members[f]);
+            for (int f = 0; f < pieces.length; f++) {
+                segment.deflated.set(f, pieces[f]);
             }
             return segment;
         }
@@ -570,34 +571,34 @@ public final class SegmentedExposition implements Segments, Exposition {
             return names;
         }
 
-        /** Each family's member, null where not compressed yet. */
-        AtomicReferenceArray<byte[]> members() {
-            return members;
+        /** Each family's piece, null where not compressed yet. */
+        AtomicReferenceArray<byte[]> deflated() {
+            return deflated;
         }
 
         boolean compressed() {
-            return names.isEmpty() || members.get(names.size() - 1) != null;
+            return names.isEmpty() || deflated.get(names.size() - 1) != null;
         }
 
-        /** Compresses every family's lines that has no member yet, then lets the text go. */
+        /** Compresses every family's lines that has no piece yet, then lets the text go. */
         void compress() {
             byte[] text = samples.get();
             for (int f = 0; f < names.size(); f++) {
-                if (members.get(f) == null) {
-                    members.set(f, GzipMembers.member(text, offsets[f], offsets[f + 1] - offsets[f]));
+                if (deflated.get(f) == null) {
+                    deflated.set(f, GzipPieces.piece(text, offsets[f], offsets[f + 1] - offsets[f]));
                 }
             }
             samples.set(null);
         }
 
-        byte[] member(String name) {
+        byte[] deflated(String name) {
             if (!compressed()) {
                 compress();
             }
-            return members.get(names.indexOf(name));
+            return deflated.get(names.indexOf(name));
         }
 
-        /** The same lines: compared as text while both have it, else as members (deflate is a function of its input). */
+        /** The same lines: compared as text while both have it, else as pieces (deflate is a function of its input). */
         boolean sameAs(RenderedSegment other) {
             if (!Arrays.equals(offsets, other.offsets) || !names.equals(other.names)) {
                 return false;
@@ -608,8 +609,8 @@ public final class SegmentedExposition implements Segments, Exposition {
                 return Arrays.equals(mine, theirs);
             }
             for (int f = 0; f < names.size(); f++) {
-                boolean same = mine == null && theirs == null ? Arrays.equals(members.get(f), other.members.get(f))
-                        : GzipMembers.holds(mine == null ? members.get(f) : other.members.get(f),
+                boolean same = mine == null && theirs == null ? Arrays.equals(deflated.get(f), other.deflated.get(f))
+                        : GzipPieces.holds(mine == null ? deflated.get(f) : other.deflated.get(f),
                         mine == null ? theirs : mine, offsets[f], offsets[f + 1] - offsets[f]);
                 if (!same) {
                     return false;
@@ -624,7 +625,7 @@ public final class SegmentedExposition implements Segments, Exposition {
             if (text != null) {
                 out.write(text, offsets[index], offsets[index + 1] - offsets[index]);
             } else {
-                GzipMembers.inflate(members.get(index), out);
+                GzipPieces.inflate(deflated.get(index), out);
             }
         }
     }

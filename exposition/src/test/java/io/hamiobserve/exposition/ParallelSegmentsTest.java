@@ -14,14 +14,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Segments rendered in parallel and compressed as they are rendered (a section of more than
- * {@link SegmentedExposition#MEMBERS_THRESHOLD} segments, more than
+ * {@link SegmentedExposition#PIECES_THRESHOLD} segments, more than
  * {@link SegmentedExposition#PARALLEL_THRESHOLD} to render): a producer that fails fails the
  * writing with its own exception, as a serial rendering does, and leaves nothing behind that a later
  * writing would show.
  */
 class ParallelSegmentsTest {
     private static final MetricFamily SLOTS = MetricFamily.gauge("test_rack_slots", "Slots of a rack", "rack", "slot");
-    private static final int RACKS = Math.max(3 * SegmentedExposition.MEMBERS_THRESHOLD,
+    private static final int RACKS = Math.max(3 * SegmentedExposition.PIECES_THRESHOLD,
             2 * SegmentedExposition.PARALLEL_THRESHOLD);
 
     /** An exposition of {@link #RACKS} racks, the rack {@code failing} failing to render (none: -1). */

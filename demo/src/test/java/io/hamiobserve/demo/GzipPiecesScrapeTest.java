@@ -28,11 +28,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The allocation endpoint's gzip body is a sequence of members (each segment's lines compressed
- * once and kept); a real Prometheus, whose scraper reads gzip with Go's multistream reader, stores
- * every series of it, the families of the last members as well as the first.
+ * The allocation endpoint's gzip body is one member made of deflate pieces (each segment's lines
+ * compressed once and kept): a real Prometheus stores every series of it, the families of the last
+ * pieces as well as the first, and curl's {@code --compressed}, which reads only a body's first
+ * gzip member, reads all of it.
  */
-class GzipMembersScrapeTest {
+class GzipPiecesScrapeTest {
     private static final String JOB = "hami-observe-scheduler";
     private static final String OPENMETRICS = "application/openmetrics-text;version=1.0.0,"
             + "application/openmetrics-text;version=0.0.1;q=0.75,text/plain;version=0.0.4;q=0.5,*/*;q=0.1";
@@ -40,7 +41,7 @@ class GzipMembersScrapeTest {
     @Test
     void prometheusStoresEverySeriesOfAMultiMemberBody() throws Exception {
         // The demo's cluster and, beside it, more nodes than the exposition writes as one gzip stream
-        // (SegmentedExposition.MEMBERS_THRESHOLD segments): each registers a copy of a demo card.
+        // (SegmentedExposition.PIECES_THRESHOLD segments): each registers a copy of a demo card.
         AllocationRole role = Fixtures.allocation(false, ledger -> {
             VendorCard card = DemoCluster.standard().cards().getFirst().vendorCard();
             for (int node = 0; node < 80; node++) {
@@ -61,12 +62,22 @@ class GzipMembersScrapeTest {
             assertEquals(200, response.statusCode());
             assertEquals("gzip", response.headers().firstValue("Content-Encoding").orElse(""));
             List<byte[]> members = GzipMemberReader.members(response.body());
-            assertTrue(members.size() > 10, members.size() + " members");
+            assertEquals(1, members.size(), "gzip members in the body");
             String exposition;
             try (GZIPInputStream in = new GZIPInputStream(new ByteArrayInputStream(response.body()))) {
                 exposition = new String(in.readAllBytes(), StandardCharsets.UTF_8);
             }
-            assertTrue(exposition.endsWith("# EOF\n"), "the last member ends the OpenMetrics body");
+            assertTrue(exposition.endsWith("# EOF\n"), "the last piece ends the OpenMetrics body");
+            assertEquals(exposition, new String(members.getFirst(), StandardCharsets.UTF_8));
+
+            // curl 7.88's --compressed stops after a body's first gzip member (and exits 23).
+            Process curl = new ProcessBuilder("curl", "-sS", "--compressed", "-H", "Accept: " + OPENMETRICS,
+                    "http://127.0.0.1:" + server.port() + "/metrics").redirectError(ProcessBuilder.Redirect.DISCARD)
+                    .start();
+            String read = new String(curl.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            assertEquals(0, curl.waitFor(), "curl --compressed's exit status");
+            assertEquals(exposition.length(), read.length(), "what curl --compressed read");
+            assertTrue(read.contains("hami_vgpu_memory_allocated_bytes{") && read.endsWith("# EOF\n"), "curl read the end");
 
             // Families of the first and the last members, and the exporter's own series between them.
             Map<String, Long> expected = new java.util.LinkedHashMap<>();
@@ -93,7 +104,7 @@ class GzipMembersScrapeTest {
                     }
                     Thread.sleep(250);
                 }
-                assertEquals(expected, stored, "series Prometheus stored of the multi-member body");
+                assertEquals(expected, stored, "series Prometheus stored of the body of pieces");
             }
         } finally {
             server.stop();
