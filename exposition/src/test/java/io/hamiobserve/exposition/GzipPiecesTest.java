@@ -308,6 +308,29 @@ class GzipPiecesTest {
         }
     }
 
+    /**
+     * A kept piece that is not what it claims (its deflate bytes damaged, cut short, or its length
+     * wrong) is refused with a clear error when inflated, never written out as other bytes.
+     */
+    @Test
+    void aDamagedPieceIsRefusedNotInflatedToOtherBytes() {
+        byte[] text = "test_rack_slots{rack=\"r\",slot=\"0\"} 1.0\n".repeat(200).getBytes(StandardCharsets.UTF_8);
+        byte[] piece = GzipPieces.piece(text, 0, text.length);
+        byte[] cut = java.util.Arrays.copyOf(piece, piece.length - 8);
+        byte[] garbled = piece.clone();
+        for (int i = 12; i < garbled.length; i++) {
+            garbled[i] = (byte) 0xff;
+        }
+        byte[] longer = piece.clone();
+        longer[4]++; // the length it claims, one more than it holds
+        for (byte[] damaged : List.of(cut, garbled, longer)) {
+            IllegalStateException refused = org.junit.jupiter.api.Assertions.assertThrows(IllegalStateException.class,
+                    () -> GzipPieces.inflate(damaged, new ByteArrayOutputStream()));
+            assertTrue(refused.getMessage().startsWith("a kept gzip piece "), refused.getMessage());
+            assertTrue(!GzipPieces.holds(longer, text, 0, text.length));
+        }
+    }
+
     private static boolean contains(byte[] haystack, byte[] needle) {
         outer:
         for (int i = 0; i + needle.length <= haystack.length; i++) {

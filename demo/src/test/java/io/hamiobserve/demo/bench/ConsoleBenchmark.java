@@ -1126,7 +1126,10 @@ public final class ConsoleBenchmark {
      */
     private static void timeEach(URI engine, Instant at, Map<String, String> expressions, int rounds)
             throws Exception {
-        HttpClient client = HttpClient.newHttpClient();
+        if (rounds < 1) {
+            throw new IllegalArgumentException("rounds must be at least 1, not " + rounds);
+        }
+        HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
         System.out.printf("%d queries, each alone: wall median of %d, the engine's CPU per query over the %d "
                 + "(load average %s)%n", expressions.size(), rounds, rounds, loadAverage());
         record Timed(String name, double wall, double cpu, int series) {
@@ -1139,10 +1142,11 @@ public final class ConsoleBenchmark {
             double cpuBefore = prometheusCpuSeconds(client, engine);
             for (int i = 0; i < times.length; i++) {
                 long started = System.nanoTime();
+                // An engine that never answers ends the run with an error, not a wait without end.
                 HttpResponse<String> response = client.send(HttpRequest.newBuilder(engine.resolve(
                         "/api/v1/query?time=" + at.getEpochSecond() + "&query=" + java.net.URLEncoder.encode(
-                                query.getValue(), java.nio.charset.StandardCharsets.UTF_8))).build(),
-                        HttpResponse.BodyHandlers.ofString());
+                                query.getValue(), java.nio.charset.StandardCharsets.UTF_8)))
+                        .timeout(Duration.ofMinutes(10)).build(), HttpResponse.BodyHandlers.ofString());
                 times[i] = seconds(started);
                 if (response.statusCode() != 200) {
                     throw new IllegalStateException(query.getKey() + ": " + response.body());
