@@ -48,6 +48,16 @@ final class GzipPieces {
      * a few KB, and a scrape after many events compresses thousands of them.
      */
     private static final Queue<Compressor> IDLE = new ConcurrentLinkedQueue<>();
+    private static final Queue<Decompressor> IDLE_DECOMPRESSORS = new ConcurrentLinkedQueue<>();
+    /** x^(8 × 2^k) modulo the polynomial: what moves a CRC-32 past 2^k bytes, for each bit of a length. */
+    private static final int[] SHIFT_PAST_POWERS = new int[64];
+
+    static {
+        SHIFT_PAST_POWERS[0] = ONE >>> 8; // x^8: one byte
+        for (int k = 1; k < SHIFT_PAST_POWERS.length; k++) {
+            SHIFT_PAST_POWERS[k] = multiply(SHIFT_PAST_POWERS[k - 1], SHIFT_PAST_POWERS[k - 1]);
+        }
+    }
 
     private GzipPieces() {
     }
@@ -111,10 +121,14 @@ final class GzipPieces {
 
     /** Writes the bytes a piece holds (one made by {@link #piece}). */
     static void inflate(byte[] piece, OutputStream out) throws IOException {
-        Inflater inflater = new Inflater(true);
+        Decompressor decompressor = IDLE_DECOMPRESSORS.poll();
+        if (decompressor == null) {
+            decompressor = new Decompressor();
+        }
+        Inflater inflater = decompressor.inflater;
         try {
             inflater.setInput(piece, PREFIX, piece.length - PREFIX);
-            byte[] buffer = new byte[64 * 1024];
+            byte[] buffer = decompressor.buffer;
             boolean ended = false;
             long written = 0;
             while (!inflater.finished()) {
@@ -143,8 +157,18 @@ final class GzipPieces {
         } catch (DataFormatException impossible) {
             throw new IllegalStateException("a kept gzip piece is not deflate data", impossible);
         } finally {
-            inflater.end();
+            inflater.reset();
+            IDLE_DECOMPRESSORS.offer(decompressor);
         }
+    }
+
+    /**
+     * An inflater and its buffer between uses: a segment of parts rendered again inflates its
+     * last pieces, thousands after many pod events ({@code SegmentedExposition}).
+     */
+    private static final class Decompressor {
+        private final Inflater inflater = new Inflater(true);
+        private final byte[] buffer = new byte[64 * 1024];
     }
 
     /** Whether {@code piece} holds exactly {@code length} bytes of {@code bytes} from {@code from}. */
@@ -177,12 +201,8 @@ final class GzipPieces {
     /** x^(8 × length) modulo CRC-32's polynomial: what moves a CRC-32 past {@code length} bytes. */
     static int shiftPast(long length) {
         int result = ONE;
-        int power = ONE >>> 8; // x^8: one byte
-        for (long rest = length; rest != 0; rest >>>= 1) {
-            if ((rest & 1) != 0) {
-                result = multiply(result, power);
-            }
-            power = multiply(power, power);
+        for (long rest = length; rest != 0; rest &= rest - 1) {
+            result = multiply(result, SHIFT_PAST_POWERS[Long.numberOfTrailingZeros(rest)]);
         }
         return result;
     }

@@ -46,7 +46,8 @@ public final class RenderCache {
         return byFormat.computeIfAbsent(format, ForFormat::new);
     }
 
-    private record Kept(List<MetricFamily> families, Map<Object, SegmentedExposition.RenderedSegment> segments) {
+    private record Kept(List<MetricFamily> families, Map<Object, SegmentedExposition.RenderedSegment> segments,
+                        Map<Object, SegmentedExposition.RenderedSegment> lineages) {
     }
 
     /** What is kept for one format. */
@@ -76,6 +77,12 @@ public final class RenderCache {
             return kept != null && kept.families().equals(families) ? kept.segments() : Map.of();
         }
 
+        /** What was kept for the section's segments of parts by lineage, when it had these families. */
+        Map<Object, SegmentedExposition.RenderedSegment> lineages(String section, List<MetricFamily> families) {
+            Kept kept = sections.get(section);
+            return kept != null && kept.families().equals(families) ? kept.lineages() : Map.of();
+        }
+
         /** The last written segments of the section. */
         Map<Object, SegmentedExposition.RenderedSegment> segments(String section) {
             Kept kept = sections.get(section);
@@ -83,8 +90,9 @@ public final class RenderCache {
         }
 
         void keep(String section, List<MetricFamily> families,
-                  Map<Object, SegmentedExposition.RenderedSegment> segments) {
-            sections.put(section, new Kept(List.copyOf(families), segments));
+                  Map<Object, SegmentedExposition.RenderedSegment> segments,
+                  Map<Object, SegmentedExposition.RenderedSegment> lineages) {
+            sections.put(section, new Kept(List.copyOf(families), segments, lineages));
         }
 
         /** The family's HELP/TYPE lines as the writer wrote them; a family's metadata never changes. */

@@ -485,22 +485,78 @@ public final class AllocationMetrics {
             Object key = stamps == null ? List.of(node, nodeOwners, heldInKey, form)
                     : List.of(stamps.of(runs.node(run)), form);
             String nodeName = runs.node(run);
-            section.segment(key, families -> {
-                // What this node's segment says, fingerprinted as it is rendered (only when it changed):
-                // the form, then what each pod's series are written from, as written (addPod).
-                Fingerprint fingerprint = new Fingerprint().add(form.name());
-                addPods(node, nodeOwners, form, heldInKey != null ? heldInKey : held(node, normalised), families,
-                        fingerprint);
-                families.get(NODE_ALLOCATIONS_FINGERPRINT).add(fingerprint.value(), nodeName);
+            // A part per pod: a node rendered again after an event writes again only the pods that
+            // changed (a changed pod is another record), and copies the other pods' lines. What else
+            // a pod's lines are written from, the normalised cards it holds, is in the lineage: the
+            // registration's stamp, which moves with any card's (the full map then serves the
+            // lookups: the same figures for the cards a pod holds), or the node's held cards.
+            Object lineage = List.of(nodeName, form, stamps != null ? stamps.registry() : heldInKey);
+            Map<String, RegisteredCard> cards = heldInKey != null ? heldInKey : normalised;
+            section.segment(key, lineage, parts -> {
+                addPods(node, nodeOwners, form, cards, parts);
+                // What this node's segment says, fingerprinted: the form, then each pod's fingerprint
+                // of what its series are written from, as written (addPod), in order.
+                Fingerprint fingerprint = new Fingerprint().add(form.name()).add(parts.partsFingerprint());
+                parts.families().get(NODE_ALLOCATIONS_FINGERPRINT).add(fingerprint.value(), nodeName);
             });
         }
     }
 
+    /**
+     * Each pod as a part of its node's segment, kept while the pod is the same record with the same
+     * owner (and the lineage the same: the normalised cards). Pods of one namespace and name (a replaced pod
+     * whose deletion has not arrived) would write the same series: they are one part, written
+     * together, so that the first is kept, and never kept (a pod of them may change alone).
+     */
     private static void addPods(List<PodPlacement> pods, List<PodOwner> owners, ContainerSeries form,
-                                Map<String, RegisteredCard> normalised, Families families, Fingerprint fingerprint) {
-        for (int i = 0; i < pods.size(); i++) {
-            addPod(pods.get(i), owners.get(i), form, normalised, families, fingerprint);
+                                Map<String, RegisteredCard> normalised, Segments.Parts parts) {
+        if (!inNameOrder(pods)) {
+            // Pods of one name apart (a view not from the ledger, which orders them): one part, never kept.
+            parts.part(null, null, (families, fingerprint) -> {
+                for (int i = 0; i < pods.size(); i++) {
+                    addPod(pods.get(i), owners.get(i), form, normalised, families, fingerprint);
+                }
+            });
+            return;
         }
+        for (int from = 0; from < pods.size(); ) {
+            int to = from + 1;
+            while (to < pods.size() && samePodName(pods.get(from), pods.get(to))) {
+                to++;
+            }
+            if (to == from + 1) {
+                PodPlacement pod = pods.get(from);
+                PodOwner owner = owners.get(from);
+                parts.part(pod, owner, (families, fingerprint) ->
+                        addPod(pod, owner, form, normalised, families, fingerprint));
+            } else {
+                List<PodPlacement> named = pods.subList(from, to);
+                List<PodOwner> namedOwners = owners.subList(from, to);
+                parts.part(null, null, (families, fingerprint) -> {
+                    for (int i = 0; i < named.size(); i++) {
+                        addPod(named.get(i), namedOwners.get(i), form, normalised, families, fingerprint);
+                    }
+                });
+            }
+            from = to;
+        }
+    }
+
+    /** Whether the pods come in the order of their namespaces and names, as the ledger's view has them. */
+    private static boolean inNameOrder(List<PodPlacement> pods) {
+        for (int i = 1; i < pods.size(); i++) {
+            var before = pods.get(i - 1).pod();
+            var pod = pods.get(i).pod();
+            int byNamespace = before.namespace().compareTo(pod.namespace());
+            if (byNamespace > 0 || byNamespace == 0 && before.name().compareTo(pod.name()) > 0) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static boolean samePodName(PodPlacement one, PodPlacement other) {
+        return one.pod().name().equals(other.pod().name()) && one.pod().namespace().equals(other.pod().namespace());
     }
 
     private static void addUnregisteredCards(AllocationView view, Segments exposition) {

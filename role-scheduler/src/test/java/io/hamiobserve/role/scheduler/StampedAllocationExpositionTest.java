@@ -45,13 +45,14 @@ class StampedAllocationExpositionTest {
     private static final Families NO_TAIL = new Families();
 
     private final AtomicLong rendered = new AtomicLong();
+    private final AtomicLong podsRendered = new AtomicLong();
 
     private String write(Ledger.StampedView stamped, NodeStamps stamps, Shard shard, boolean legacy,
                          RenderCache cache, ExpositionFormat format) throws IOException {
         SegmentedExposition exposition = new SegmentedExposition(cache,
                 legacy ? AllocationMetrics.LEGACY_NAMES : FamilyDecorator.NONE, FamilySelection.ALL);
         AllocationMetrics.describe(stamped.view(), stamps, shard, ContainerSeries.POD_EFFECTIVE,
-                new CountingSegments(exposition, rendered));
+                new CountingSegments(exposition, rendered, podsRendered));
         exposition.append(NO_TAIL);
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         exposition.write(out, format);
@@ -104,6 +105,8 @@ class StampedAllocationExpositionTest {
         Ledger.StampedView first = ledger.stampedView();
         String initial = write(first, first.stamps(), Shard.ALL, false, cache, ExpositionFormat.PROMETHEUS_TEXT);
         long start = rendered.get();
+        long podsStart = podsRendered.get();
+        assertEquals(100, podsStart, "every pod, written once");
         assertEquals(initial, write(ledger.stampedView(), ledger.stampedView().stamps(), Shard.ALL, false, cache,
                 ExpositionFormat.PROMETHEUS_TEXT));
         assertEquals(start, rendered.get(), "an unchanged ledger renders nothing");
@@ -121,6 +124,19 @@ class StampedAllocationExpositionTest {
         // One stamp per node covers its cards and its pods: both nodes' two segments, and the quota
         // use (no ghost, no ghost segment).
         assertEquals(2 + 2 + 1, renderedAfterEvent);
+        // Of node 3's pods only the new one is written (the fresh rendering above wrote all 101).
+        long podsBeforeFresh = podsRendered.get() - 101;
+        assertEquals(1, podsBeforeFresh - podsStart, "node 3's five other pods' lines are kept");
+
+        // The pod changes in place (another record): again that pod only, and the same bytes as fresh.
+        long beforeChange = podsRendered.get();
+        ledger.putPod(placement("borrower", 3, 9, 0, 4096));
+        Ledger.StampedView changed = ledger.stampedView();
+        String afterChange = write(changed, changed.stamps(), Shard.ALL, false, cache, ExpositionFormat.PROMETHEUS_TEXT);
+        assertEquals(1, podsRendered.get() - beforeChange);
+        assertEquals(write(changed, null, Shard.ALL, false, new RenderCache(), ExpositionFormat.PROMETHEUS_TEXT),
+                afterChange);
+        assertTrue(afterChange.contains("pod=\"borrower\",zone=\"vGPU\"} 4.294967296E9"), afterChange);
     }
 
     @Test
@@ -195,11 +211,8 @@ class StampedAllocationExpositionTest {
             throws IOException {
         SegmentedExposition exposition = new SegmentedExposition(cache, FamilyDecorator.NONE, FamilySelection.ALL);
         Segments counting = (name, layout) -> {
-            Segments.Section section = exposition.section(name, layout);
-            return (key, producer) -> section.segment(key, families -> {
-                bySection.computeIfAbsent(name, unused -> new AtomicLong()).incrementAndGet();
-                producer.accept(families);
-            });
+            AtomicLong inSection = bySection.computeIfAbsent(name, unused -> new AtomicLong());
+            return new CountingSegments(exposition, inSection).section(name, layout);
         };
         AllocationMetrics.describe(stamped.view(), stamped.stamps(), Shard.ALL, ContainerSeries.POD_EFFECTIVE,
                 counting);
