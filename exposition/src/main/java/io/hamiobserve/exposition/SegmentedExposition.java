@@ -39,7 +39,8 @@ import java.util.stream.IntStream;
  *
  * <p>The result differs from one writer call over all points in one respect: within a family,
  * samples come segment by segment (in domain order) and sorted by label values only within a
- * segment — the formats require no order. The sections must make sure that two segments never
+ * segment, or within a part of a segment of parts (a node's pods: see {@code PartsRendering}) —
+ * the formats require no order. The sections must make sure that two segments never
  * produce the same series: a segment is deduplicated by its own snapshot, segments are not checked
  * against each other (the allocation view makes one segment per node, and every series carries
  * the node).
