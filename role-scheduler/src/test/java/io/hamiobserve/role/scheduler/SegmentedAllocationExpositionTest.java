@@ -209,6 +209,42 @@ class SegmentedAllocationExpositionTest {
         assertEquals(byFamily(writeInOneCall(ledger.view(), false, ExpositionFormat.PROMETHEUS_TEXT)),
                 byFamily(exposition));
         Promtool.assertClean(exposition);
+
+        // One of them changes alone (the first in the ledger's order, by UID): still one series, the
+        // first pod's, as a rendering with nothing kept writes it (the two are one part of their
+        // node, never kept).
+        RenderCache cache = new RenderCache();
+        write(ledger.view(), false, cache, ExpositionFormat.PROMETHEUS_TEXT);
+        ledger.putPod(placement(new PodRef("team", "trainer", "uid-new"), 0, 0, 4096));
+        String kept = write(ledger.view(), false, cache, ExpositionFormat.PROMETHEUS_TEXT);
+        assertEquals(write(ledger.view(), false, new RenderCache(), ExpositionFormat.PROMETHEUS_TEXT), kept);
+        List<String> changed = kept.lines().filter(line -> line.startsWith("hami_vgpu_memory_allocated_bytes{"))
+                .toList();
+        assertEquals(1, changed.size(), kept);
+        assertTrue(changed.getFirst().endsWith("pod=\"trainer\",zone=\"vGPU\"} 4.294967296E9"), kept);
+    }
+
+    @Test
+    void aViewWhosePodsAreNotInNameOrderStillYieldsOneSeriesPerPodName() throws Exception {
+        // Not the ledger's order: two pods of one name apart, another between them.
+        PodPlacement first = placement(new PodRef("team", "trainer", "uid-a"), 0, 0, 1024);
+        PodPlacement between = placement(new PodRef("team", "analyst", "uid-b"), 0, 0, 512);
+        PodPlacement again = placement(new PodRef("team", "trainer", "uid-c"), 0, 0, 2048);
+        Ledger ledger = new Ledger();
+        ledger.putNode(nodeName(0), List.of(card(0, 0)));
+        List.of(first, between, again).forEach(ledger::putPod);
+        AllocationView ordered = ledger.view();
+        AllocationView view = new AllocationView(ordered.cards(), List.of(first, between, again), ordered.quotas(),
+                ordered.migInstances(), ordered.unregisteredCardShares(), ordered.freshness());
+
+        String exposition = write(view, false, new RenderCache(), ExpositionFormat.PROMETHEUS_TEXT);
+        List<String> memory = exposition.lines().filter(line -> line.startsWith("hami_vgpu_memory_allocated_bytes{"))
+                .toList();
+        assertEquals(2, memory.size(), exposition);
+        assertTrue(memory.stream().anyMatch(line -> line.contains("pod=\"trainer\"") && line.endsWith(
+                " 1.073741824E9")), "the first of the two: " + memory);
+        assertEquals(byFamily(writeInOneCall(view, false, ExpositionFormat.PROMETHEUS_TEXT)), byFamily(exposition));
+        Promtool.assertClean(exposition);
     }
 
     private static String nodeName(int node) {
