@@ -504,19 +504,15 @@ public final class AllocationMetrics {
 
     /**
      * Each pod as a part of its node's segment, kept while the pod is the same record with the same
-     * owner (and the lineage the same: the normalised cards). Pods of one namespace and name (a replaced pod
-     * whose deletion has not arrived) would write the same series: they are one part, written
-     * together, so that the first is kept, and never kept (a pod of them may change alone).
+     * owner (and the lineage the same: the normalised cards). Pods of one namespace and name (a
+     * replaced pod whose deletion has not arrived) would write the same series: they are one part,
+     * written together, so that the first is kept, and never kept (a pod of them may change alone).
      */
     private static void addPods(List<PodPlacement> pods, List<PodOwner> owners, ContainerSeries form,
                                 Map<String, RegisteredCard> normalised, Segments.Parts parts) {
         if (!inNameOrder(pods)) {
-            // Pods of one name apart (a view not from the ledger, which orders them): one part, never kept.
-            parts.part(null, null, (families, fingerprint) -> {
-                for (int i = 0; i < pods.size(); i++) {
-                    addPod(pods.get(i), owners.get(i), form, normalised, families, fingerprint);
-                }
-            });
+            // Pods of one name apart (a view not from the ledger, which orders them): one part.
+            addAsOnePart(pods, owners, form, normalised, parts);
             return;
         }
         for (int from = 0; from < pods.size(); ) {
@@ -530,16 +526,20 @@ public final class AllocationMetrics {
                 parts.part(pod, owner, (families, fingerprint) ->
                         addPod(pod, owner, form, normalised, families, fingerprint));
             } else {
-                List<PodPlacement> named = pods.subList(from, to);
-                List<PodOwner> namedOwners = owners.subList(from, to);
-                parts.part(null, null, (families, fingerprint) -> {
-                    for (int i = 0; i < named.size(); i++) {
-                        addPod(named.get(i), namedOwners.get(i), form, normalised, families, fingerprint);
-                    }
-                });
+                addAsOnePart(pods.subList(from, to), owners.subList(from, to), form, normalised, parts);
             }
             from = to;
         }
+    }
+
+    /** Pods written together as one part, never kept: each of them may change alone. */
+    private static void addAsOnePart(List<PodPlacement> pods, List<PodOwner> owners, ContainerSeries form,
+                                     Map<String, RegisteredCard> normalised, Segments.Parts parts) {
+        parts.part(null, null, (families, fingerprint) -> {
+            for (int i = 0; i < pods.size(); i++) {
+                addPod(pods.get(i), owners.get(i), form, normalised, families, fingerprint);
+            }
+        });
     }
 
     /** Whether the pods come in the order of their namespaces and names, as the ledger's view has them. */
