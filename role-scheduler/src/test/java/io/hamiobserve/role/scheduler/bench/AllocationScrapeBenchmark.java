@@ -53,7 +53,8 @@ import java.util.zip.GZIPOutputStream;
  * pods rendered anew, the rest reused), in both formats and with gzip; the same data written by
  * one library writer call for reference; Prometheus's scrape over HTTP after 1, 100 and 1,000 pod
  * events, right after start and again once the code is warm; the same warm scrapes by curl, another
- * process as Prometheus is (the in-process client reads each body on the server's cores and heap);
+ * process as Prometheus is (the in-process client reads each body on the server's cores and heap;
+ * {@code deployed curl}: every scrape after events by curl, right after start included);
  * the time of a scrape when nothing changed (over HTTP,
  * served from the last rendering); the cost of one pod event; and the heap the ledger and the
  * render cache hold.
@@ -79,6 +80,8 @@ public final class AllocationScrapeBenchmark {
         // "deployed": only what a deployed scheduler does (Prometheus's request over HTTP), to run
         // with the scheduler image's JVM options: BENCH_JAVA_OPTS="-XX:+UseParallelGC -Xmx358m".
         boolean deployed = args.length > 2 && args[2].equals("deployed");
+        // "deployed curl": every scrape after pod events by curl, right after start included.
+        boolean byCurl = deployed && args.length > 3 && args[3].equals("curl");
         FamilySelection selection = args.length > 2 && args[2].equals("all-families") ? FamilySelection.ALL
                 : AllocationMetrics.DEFAULT_SELECTION;
         int cardsPerNode = 8;
@@ -254,6 +257,12 @@ public final class AllocationScrapeBenchmark {
                 int size = 0;
                 for (int i = 0; i < after.length; i++) {
                     sequence = changePods(ledger, changed, sequence, nodes, cardsPerNode, containers);
+                    if (byCurl) {
+                        long[] scrape = curlScrape(metrics);
+                        after[i] = scrape[0];
+                        size = (int) scrape[1];
+                        continue;
+                    }
                     long start = System.nanoTime();
                     HttpResponse<byte[]> response = client.send(prometheus, HttpResponse.BodyHandlers.ofByteArray());
                     after[i] = System.nanoTime() - start;
@@ -262,8 +271,9 @@ public final class AllocationScrapeBenchmark {
                     }
                     size = response.body().length;
                 }
-                System.out.printf("Prometheus scrape over HTTP (OpenMetrics, gzip) after %,d pod event(s), %s (%,d bytes): "
-                        + "median %.0f ms, max %.0f ms over %d   target <= %d ms%n", changed, phase, size,
+                System.out.printf("Prometheus scrape %s (OpenMetrics, gzip) after %,d pod event(s), %s (%,d bytes): "
+                        + "median %.0f ms, max %.0f ms over %d   target <= %d ms%n",
+                        byCurl ? "by curl (another process)" : "over HTTP", changed, phase, size,
                         median(after) / 1e6, Arrays.stream(after).max().orElseThrow() / 1e6, after.length,
                         changed == 1 ? 50 : 300);
                 if (peer != null) {
@@ -275,7 +285,7 @@ public final class AllocationScrapeBenchmark {
         // The same scrapes by curl, another process as Prometheus is: the in-process client above
         // reads each 7.9 MB body into arrays of the server's own heap and on its cores. curl's own
         // time_total (the request sent to the last byte read; the body not inflated).
-        if (curlRuns()) {
+        if (!byCurl && curlRuns()) {
             for (int changed : new int[] {0, 1, 1_000}) {
                 long[] after = new long[15];
                 long size = 0;
@@ -293,7 +303,7 @@ public final class AllocationScrapeBenchmark {
                         median(after) / 1e6, Arrays.stream(after).max().orElseThrow() / 1e6, after.length,
                         changed == 0 ? 100 : changed == 1 ? 50 : 300);
             }
-        } else {
+        } else if (!byCurl) {
             System.out.println("curl not found: the scrapes by another process are not measured");
         }
         // The identity body (68 MB) is for humans with curl; measured only outside "deployed" runs,
