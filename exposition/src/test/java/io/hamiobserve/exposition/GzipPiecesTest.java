@@ -28,30 +28,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * first member (as curl's does); after a change, only the changed segments' pieces are new.
  */
 class GzipPiecesTest {
-    private static final MetricFamily SLOTS = MetricFamily.gauge("test_rack_slots", "Slots of a rack", "rack", "slot");
-    private static final MetricFamily POWER = MetricFamily.gauge("test_rack_power_watts", "Power", "rack");
-    private static final MetricFamily RACKS = MetricFamily.gauge("test_racks", "Racks");
-    private static final MetricFamily EVENTS = MetricFamily.counter("test_events", "Events", "kind");
-    private static final MetricFamily OLD_SLOTS = MetricFamily.gauge("TestSlots", "Slots", "rackname", "slotid");
-    private static final FamilyDecorator OLD_NAMES = Twins.builder().renamed(SLOTS, OLD_SLOTS).build();
-
     private static SegmentedExposition exposition(Map<String, List<Double>> racks, RenderCache cache,
                                                   FamilySelection selection) {
-        SegmentedExposition exposition = new SegmentedExposition(cache, OLD_NAMES, selection);
-        Segments.Section perRack = exposition.section("racks", families -> {
-            families.of(SLOTS);
-            families.of(POWER);
-        });
-        racks.forEach((rack, slots) -> perRack.segment(List.of(rack, slots), families -> {
-            for (int i = 0; i < slots.size(); i++) {
-                families.get(SLOTS).add(slots.get(i), rack, Integer.toString(i));
-            }
-            families.get(POWER).add(slots.stream().mapToDouble(Double::doubleValue).sum(), rack);
-        }));
-        Segments.Section fleet = exposition.section("fleet", families -> families.of(RACKS));
-        fleet.segment(racks.size(), families -> families.get(RACKS).add(racks.size()));
+        // The racks of SegmentedExpositionTest, with the legacy twins.
+        SegmentedExposition exposition = new SegmentedExposition(cache, SegmentedExpositionTest.OLD_NAMES, selection);
+        SegmentedExpositionTest.describe(racks, exposition);
         Families events = new Families();
-        events.of(EVENTS).add(3, "restart \"quoted\"\n");
+        events.of(SegmentedExpositionTest.EVENTS).add(3, "restart \"quoted\"\n");
         exposition.append(events);
         return exposition;
     }
@@ -177,7 +160,7 @@ class GzipPiecesTest {
         Map<String, List<Double>> racks = racks(new Random(13), 10);
         FamilySelection noPower = FamilySelection.of(java.util.Set.of(), List.of(), List.of(),
                 List.of("test_rack_power_.*", "TestSlots"));
-        FamilySelection optIn = FamilySelection.of(java.util.Set.of(EVENTS.name()), List.of(), List.of(), List.of());
+        FamilySelection optIn = FamilySelection.of(java.util.Set.of(SegmentedExpositionTest.EVENTS.name()), List.of(), List.of(), List.of());
         for (ExpositionFormat format : ExpositionFormat.values()) {
             RenderCache cache = new RenderCache();
             for (int scrape = 0; scrape < 2; scrape++) {

@@ -87,7 +87,9 @@ class SegmentPartsTest {
         for (int rack = 0; rack < count; rack++) {
             List<Server> servers = new ArrayList<>();
             for (int server = 0; server < 1 + random.nextInt(6); server++) {
-                servers.add(new Server("s" + rack + "-" + server, random.nextInt(500), random.nextInt(3)));
+                // Names a pod could carry: quotes, a newline, a backslash, markup.
+                servers.add(new Server("s" + rack + "-" + server + (server == 1 ? " \"<b>\n\\" : ""),
+                        random.nextInt(500), random.nextInt(3)));
             }
             racks.put(String.format("rack-%03d", rack), servers);
         }

@@ -27,15 +27,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * over the same points ({@link AllSegments}) and to a rendering with nothing kept, byte for byte.
  */
 class SegmentedExpositionTest {
-    private static final MetricFamily SLOTS = MetricFamily.gauge("test_rack_slots", "Slots of a rack", "rack", "slot");
-    private static final MetricFamily POWER = MetricFamily.gauge("test_rack_power_watts", "Power", "rack");
-    private static final MetricFamily RACKS = MetricFamily.gauge("test_racks", "Racks");
-    private static final MetricFamily EVENTS = MetricFamily.counter("test_events", "Events", "kind");
-    private static final MetricFamily OLD_SLOTS = MetricFamily.gauge("TestSlots", "Slots", "rackname", "slotid");
-    private static final FamilyDecorator OLD_NAMES = Twins.builder().renamed(SLOTS, OLD_SLOTS).build();
+    static final MetricFamily SLOTS = MetricFamily.gauge("test_rack_slots", "Slots of a rack", "rack", "slot");
+    static final MetricFamily POWER = MetricFamily.gauge("test_rack_power_watts", "Power", "rack");
+    static final MetricFamily RACKS = MetricFamily.gauge("test_racks", "Racks");
+    static final MetricFamily EVENTS = MetricFamily.counter("test_events", "Events", "kind");
+    static final MetricFamily OLD_SLOTS = MetricFamily.gauge("TestSlots", "Slots", "rackname", "slotid");
+    static final FamilyDecorator OLD_NAMES = Twins.builder().renamed(SLOTS, OLD_SLOTS).build();
 
     /** Racks by name, each with its slots' values. */
-    private static void describe(Map<String, List<Double>> racks, Segments into) {
+    static void describe(Map<String, List<Double>> racks, Segments into) {
         Segments.Section perRack = into.section("racks", families -> {
             families.of(SLOTS);
             families.of(POWER);
