@@ -269,7 +269,7 @@ final class FleetQueries {
      * One figure integrated over a window: {@code atEachStep} (grouped by {@code by}, or by a
      * share's position where {@code naming} names it) summed at each step times the step. The
      * hourly rule group {@code hami-observe-console-showback} records the same integral of each
-     * hour, at one-minute steps, as {@code record}; {@link #recorded} reads those hours and the
+     * hour, at five-minute steps, as {@code record}; {@link #recorded} reads those hours and the
      * minutes at the window's ends that no whole record holds.
      *
      * <p>A share's allocation needs no name at each step: it is integrated by the share's position
@@ -290,11 +290,13 @@ final class FleetQueries {
 
         /**
          * The rule's expression: the hour up to its evaluation, left end open (a millisecond less
-         * than an hour: consecutive evaluations count no minute twice), one step a minute.
+         * than an hour: consecutive evaluations count no step twice), one step every
+         * {@link RecordingRules#SHOWBACK_STEP}.
          */
         String rule() {
-            String steps = RecordingRules.HOUR_LESS_A_MILLISECOND + ":1m";
-            return naming.named("sum_over_time(" + atEachStep + "[" + steps + "]) * 60", steps);
+            String steps = RecordingRules.HOUR_LESS_A_MILLISECOND + ":" + RecordingRules.SHOWBACK_STEP.toMinutes() + "m";
+            return naming.named("sum_over_time(" + atEachStep + "[" + steps + "]) * "
+                    + RecordingRules.SHOWBACK_STEP.toSeconds(), steps);
         }
 
         /**

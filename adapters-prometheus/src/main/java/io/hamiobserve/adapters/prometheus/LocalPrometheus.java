@@ -184,7 +184,7 @@ public final class LocalPrometheus implements AutoCloseable {
     private static final Duration LOADING_BOUND = Duration.ofMinutes(20);
     /**
      * How long evaluating the rules over it may take: a month of 1,000 cards and 10,000 shares took
-     * longer than 20 minutes here (showback's one-minute steps over every hour).
+     * longer than 20 minutes here (showback's steps over every hour, one a minute then).
      */
     private static final Duration RECORDING_BOUND = Duration.ofMinutes(90);
 

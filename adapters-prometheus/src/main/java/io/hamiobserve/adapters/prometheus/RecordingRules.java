@@ -36,6 +36,16 @@ final class RecordingRules {
     static final String CLUSTER_LABEL = "cluster";
     /** An hour less a millisecond: an hourly rule's range, open at its left end whatever the engine. */
     static final String HOUR_LESS_A_MILLISECOND = "59m59s999ms";
+    /**
+     * The step of showback's hourly integrals: twelve a hour. Each step sizes every share (its memory
+     * over its card's, joined, and its cores), which at a step a minute made the showback group
+     * 0.76 CPU second of Prometheus a console refresh at 10,000 shares scraped every minute, most
+     * of what a refresh costs (docs/benchmarks.md). A step reads each series' last sample within
+     * the {@link #LOOKBACK}, as long as the step, so a share is counted from its first sample to its
+     * last and a lookback after, as at a step a minute, to the nearest five minutes instead of the
+     * nearest minute; the raw reads a report falls back to integrate a week at hourly steps.
+     */
+    static final java.time.Duration SHOWBACK_STEP = java.time.Duration.ofMinutes(5);
     // Showback's hourly integrals (FleetQueries.Integral): each card's seconds seen and unavailable,
     // each share's card-seconds allocated and used, memory byte-seconds and core-percent-seconds.
     static final String CARD_SECONDS_SEEN = "cluster_card:hami_observe_card_seconds_seen:sum_1h";

@@ -212,7 +212,7 @@ class ShowbackPrometheusTest {
                     () -> read + " read (" + (withinTheStep ? "the minutes since the last run as they stand now"
                             : "at each hourly step") + " expected); the rules ran " + runs());
         }
-        // The history ends half an hour past an hour, which the records count to the minute (and
+        // The history ends half an hour past an hour, which the records count to their step (and
         // five minutes' lookback) and the raw week's hourly steps not at all: up to 35 minutes of
         // each share apart, within the bound each share is held to.
         assertRecordsGiveTheRawFigures(now.minus(Duration.ofDays(7)), now, 3 * 35 / 60.0);
@@ -255,12 +255,13 @@ class ShowbackPrometheusTest {
         for (Measure measure : INTEGRALS) {
             assertTrue(!fromRaw.provenance().get(measure).expression().contains(":sum_1h"), measure.name());
         }
-        // The records integrate at one-minute steps, the raw week at hourly ones: a state that changes
-        // (a share starting, a card turning healthy) may be a minute apart. At each end, under an
-        // hour that no whole record holds: before the records, their hour's record scaled to them;
-        // after, one raw instant times their length. A state that changed within either may be up
-        // to that much apart at each: under half an hour each in these windows.
-        double apart = 120 + 2 * 1800;
+        // The records integrate at five-minute steps (RecordingRules.SHOWBACK_STEP), the raw week at
+        // hourly ones: a state that changes (a share starting, a card turning healthy) may be a step
+        // apart at either end of it. At each end, under an hour that no whole record holds: before
+        // the records, their hour's record scaled to them; after, one raw instant times their length.
+        // A state that changed within either may be up to that much apart at each: under half an
+        // hour each in these windows.
+        double apart = 2 * RecordingRules.SHOWBACK_STEP.toSeconds() + 2 * 1800;
         Map<String, CardAccrual> rawCards = fromRaw.cards().stream().collect(Collectors.toMap(CardAccrual::uuid, c -> c));
         assertEquals(rawCards.keySet(), fromRecords.cards().stream().map(CardAccrual::uuid).collect(Collectors.toSet()));
         for (CardAccrual card : fromRecords.cards()) {
