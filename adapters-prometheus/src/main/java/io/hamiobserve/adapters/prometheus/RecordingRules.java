@@ -37,7 +37,7 @@ final class RecordingRules {
     /** An hour less a millisecond: an hourly rule's range, open at its left end whatever the engine. */
     static final String HOUR_LESS_A_MILLISECOND = "59m59s999ms";
     /**
-     * The step of showback's hourly integrals: twelve a hour. Each step sizes every share (its memory
+     * The step of showback's hourly integrals: twelve an hour. Each step sizes every share (its memory
      * over its card's, joined, and its cores), which at a step a minute made the showback group
      * 0.76 CPU second of Prometheus a console refresh at 10,000 shares scraped every minute, most
      * of what a refresh costs (docs/benchmarks.md). A step reads each series' last sample within
