@@ -258,9 +258,9 @@ public final class AllocationScrapeBenchmark {
                 for (int i = 0; i < after.length; i++) {
                     sequence = changePods(ledger, changed, sequence, nodes, cardsPerNode, containers);
                     if (byCurl) {
-                        long[] scrape = curlScrape(metrics);
-                        after[i] = scrape[0];
-                        size = (int) scrape[1];
+                        CurlScrape scrape = curlScrape(metrics);
+                        after[i] = scrape.nanos();
+                        size = (int) scrape.bytes();
                         continue;
                     }
                     long start = System.nanoTime();
@@ -293,9 +293,9 @@ public final class AllocationScrapeBenchmark {
                     if (changed > 0) {
                         sequence = changePods(ledger, changed, sequence, nodes, cardsPerNode, containers);
                     }
-                    long[] scrape = curlScrape(metrics);
-                    after[i] = scrape[0];
-                    size = scrape[1];
+                    CurlScrape scrape = curlScrape(metrics);
+                    after[i] = scrape.nanos();
+                    size = scrape.bytes();
                 }
                 System.out.printf("Prometheus scrape by curl (another process; OpenMetrics, gzip) %s, warm (%,d bytes): "
                                 + "median %.1f ms, max %.1f ms over %d   target <= %d ms%n",
@@ -553,11 +553,6 @@ public final class AllocationScrapeBenchmark {
         }
     }
 
-    /**
-     * Changes {@code events} pods, the next of a fixed walk over the containers from
-     * {@code sequence} (a stride of 7,919 spreads them over the nodes, a memory that alternates
-     * makes each a change); returns where the walk goes on.
-     */
     private static final String PROMETHEUS_ACCEPT = "application/openmetrics-text;version=1.0.0,"
             + "application/openmetrics-text;version=0.0.1;q=0.75,text/plain;version=0.0.4;q=0.5,*/*;q=0.1";
 
@@ -570,8 +565,12 @@ public final class AllocationScrapeBenchmark {
         }
     }
 
-    /** One scrape by curl, as Prometheus asks: curl's time from the request to the last byte, and the bytes. */
-    private static long[] curlScrape(URI metrics) throws IOException, InterruptedException {
+    /** A scrape by curl: its time from the request to the last byte read, and the bytes read (gzip, not inflated). */
+    private record CurlScrape(long nanos, long bytes) {
+    }
+
+    /** One scrape by curl, as Prometheus asks. */
+    private static CurlScrape curlScrape(URI metrics) throws IOException, InterruptedException {
         Process curl = new ProcessBuilder("curl", "-sS", "--max-time", "30", "-o", "/dev/null",
                 "-H", "Accept: " + PROMETHEUS_ACCEPT, "-H", "Accept-Encoding: gzip",
                 "-w", "%{http_code} %{time_total} %{size_download}", metrics.toString())
@@ -582,9 +581,14 @@ public final class AllocationScrapeBenchmark {
         if (curl.waitFor() != 0 || figures.length != 3 || !figures[0].equals("200")) {
             throw new IllegalStateException("curl's scrape failed: " + out);
         }
-        return new long[] {Math.round(Double.parseDouble(figures[1]) * 1e9), Long.parseLong(figures[2])};
+        return new CurlScrape(Math.round(Double.parseDouble(figures[1]) * 1e9), Long.parseLong(figures[2]));
     }
 
+    /**
+     * Changes {@code events} pods, the next of a fixed walk over the containers from
+     * {@code sequence} (a stride of 7,919 spreads them over the nodes, a memory that alternates
+     * makes each a change); returns where the walk goes on.
+     */
     static int changePods(Ledger ledger, int events, int sequence, int nodes, int cardsPerNode, int containers) {
         for (int c = 0; c < events; c++) {
             int p = (int) (sequence++ * 7919L % containers); // long: the product passes 2^31
