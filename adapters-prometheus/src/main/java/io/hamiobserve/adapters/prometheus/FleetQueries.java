@@ -600,6 +600,60 @@ final class FleetQueries {
         return "sum(last_over_time(" + record + "[" + RecordingRules.FUNNEL_LOOKBACK + "]))";
     }
 
+    /**
+     * One cluster-wide sum (or count) of a card series, recorded by the funnel group beside the
+     * funnel ({@link RecordingRules.Group#CARD_LINES}): what the overview's other lines add up at each
+     * step, one series a cluster instead of every card. {@code rule()} is the recorded expression,
+     * every card reduced with max over the exporter's instance as the raw lines do, kept apart by
+     * cluster; {@code recorded()} the chart's read of it, as the funnel's are read. In the rule
+     * file's order.
+     */
+    enum CardLine {
+        MEMORY_TOTAL(RecordingRules.LINE_MEMORY_TOTAL, "hami_gpu_memory_limit_bytes", "sum"),
+        MEMORY_ALLOCATED(RecordingRules.LINE_MEMORY_ALLOCATED, "hami_gpu_memory_allocated_bytes", "sum"),
+        MEMORY_USED(RecordingRules.LINE_MEMORY_USED, "hami_host_gpu_memory_used_bytes", "sum"),
+        CORES_PERCENT_SUM(RecordingRules.LINE_CORES_PERCENT_SUM, "hami_observe_gpu_core_allocated_percent", "sum"),
+        CORES_PERCENT_COUNT(RecordingRules.LINE_CORES_PERCENT_COUNT, "hami_observe_gpu_core_allocated_percent", "count"),
+        CORES_ALLOCATED(RecordingRules.LINE_CORES_ALLOCATED, "hami_gpu_core_allocated_ratio", "sum"),
+        CORES_LIMIT(RecordingRules.LINE_CORES_LIMIT, "hami_gpu_core_limit_ratio", "sum"),
+        UTILISATION_SUM(RecordingRules.LINE_UTILISATION_SUM, "hami_host_gpu_utilization_ratio", "sum"),
+        UTILISATION_COUNT(RecordingRules.LINE_UTILISATION_COUNT, "hami_host_gpu_utilization_ratio", "count");
+
+        final String record;
+        final String operation;
+        private final String metric;
+
+        CardLine(String record, String metric, String operation) {
+            this.record = record;
+            this.metric = metric;
+            this.operation = operation;
+        }
+
+        String rule() {
+            return operation + " by (" + RecordingRules.CLUSTER_LABEL + ") (max by (" + RecordingRules.CLUSTER_LABEL
+                    + ", device_uuid) (" + metric + "))";
+        }
+
+        String recorded() {
+            return lastRecorded(record);
+        }
+    }
+
+    // The cluster's five lines from those records: each the raw line's figure at the group's last
+    // run before the step. A mean is the sum of the clusters' sums over the sum of their counts, the
+    // mean over every card of every cluster, as the raw line takes it.
+    static final Template RECORDED_CLUSTER_MEMORY_TOTAL = new Template(CLUSTER_MEMORY_TOTAL.name(),
+            CardLine.MEMORY_TOTAL.recorded());
+    static final Template RECORDED_CLUSTER_MEMORY_ALLOCATED = new Template(CLUSTER_MEMORY_ALLOCATED.name(),
+            CardLine.MEMORY_ALLOCATED.recorded());
+    static final Template RECORDED_CLUSTER_MEMORY_USED = new Template(CLUSTER_MEMORY_USED.name(),
+            CardLine.MEMORY_USED.recorded());
+    static final Template RECORDED_CLUSTER_CORES_ALLOCATED = new Template(CLUSTER_CORES_ALLOCATED.name(),
+            CardLine.CORES_PERCENT_SUM.recorded() + " / " + CardLine.CORES_PERCENT_COUNT.recorded() + " or (100 * "
+                    + CardLine.CORES_ALLOCATED.recorded() + " / " + CardLine.CORES_LIMIT.recorded() + ")");
+    static final Template RECORDED_CLUSTER_UTILISATION = new Template(CLUSTER_UTILISATION.name(),
+            CardLine.UTILISATION_SUM.recorded() + " / " + CardLine.UTILISATION_COUNT.recorded());
+
     // How many times a group ran in a range: whether a one-minute group ran all through a chart's steps.
     static final Template RULE_RUNS = new Template("console_rules_runs", "count_over_time(" + RecordingRules.EVALUATED
             + "{group=${group}}[${range}])");

@@ -937,11 +937,22 @@ public final class PrometheusFleetHistory implements FleetHistory {
         Map<Measure, PromQl.Query> queries = new LinkedHashMap<>();
         switch (scope) {
             case TrendScope.Cluster cluster -> {
-                queries.put(Measure.TREND_MEMORY_TOTAL, CLUSTER_MEMORY_TOTAL.plain());
-                queries.put(Measure.TREND_MEMORY_ALLOCATED, CLUSTER_MEMORY_ALLOCATED.plain());
-                queries.put(Measure.TREND_MEMORY_USED, CLUSTER_MEMORY_USED.plain());
-                queries.put(Measure.TREND_CORES_ALLOCATED, CLUSTER_CORES_ALLOCATED.plain());
-                queries.put(Measure.TREND_UTILISATION, CLUSTER_UTILISATION.plain());
+                // Steps as long as a run's lookback or longer (a week's, a month's) read the lines'
+                // records: each step then shows the cards at the group's last run within that step,
+                // as a raw step shows them at its instant. Shorter steps (a day's six minutes) read
+                // the cards at each step: a record would repeat over steps within one run.
+                boolean linesRecorded = stepSeconds >= RecordingRules.FUNNEL_LOOKBACK_SECONDS
+                        && recordedThrough(RecordingRules.Group.CARD_LINES, first, last);
+                queries.put(Measure.TREND_MEMORY_TOTAL,
+                        (linesRecorded ? RECORDED_CLUSTER_MEMORY_TOTAL : CLUSTER_MEMORY_TOTAL).plain());
+                queries.put(Measure.TREND_MEMORY_ALLOCATED,
+                        (linesRecorded ? RECORDED_CLUSTER_MEMORY_ALLOCATED : CLUSTER_MEMORY_ALLOCATED).plain());
+                queries.put(Measure.TREND_MEMORY_USED,
+                        (linesRecorded ? RECORDED_CLUSTER_MEMORY_USED : CLUSTER_MEMORY_USED).plain());
+                queries.put(Measure.TREND_CORES_ALLOCATED,
+                        (linesRecorded ? RECORDED_CLUSTER_CORES_ALLOCATED : CLUSTER_CORES_ALLOCATED).plain());
+                queries.put(Measure.TREND_UTILISATION,
+                        (linesRecorded ? RECORDED_CLUSTER_UTILISATION : CLUSTER_UTILISATION).plain());
                 boolean recorded = funnelRecordedThrough(first, last);
                 Map<String, Object> by = Map.of("cluster", new PromQl.Label(clusterLabel));
                 queries.put(Measure.TREND_FUNNEL_TOTAL, (recorded ? RECORDED_FUNNEL_TOTAL : FUNNEL_TOTAL).bind(by));
@@ -1019,12 +1030,19 @@ public final class PrometheusFleetHistory implements FleetHistory {
      * engine) serve as well.
      */
     private boolean funnelRecordedThrough(long first, long last) throws SourceUnavailableException {
-        RecordingRules.Group runs;
         if (cluster.isEmpty()) {
-            runs = RecordingRules.Group.FUNNEL;
-        } else if (clusterLabel.equals(RecordingRules.CLUSTER_LABEL)) {
-            runs = RecordingRules.Group.FUNNEL_BY_CLUSTER;
-        } else {
+            return recordedThrough(RecordingRules.Group.FUNNEL, first, last);
+        }
+        return recordedThrough(RecordingRules.Group.FUNNEL_BY_CLUSTER, first, last);
+    }
+
+    /**
+     * Whether the funnel group's runs that {@code runs} marks covered the steps from {@code first}
+     * to {@code last}, as {@link #funnelRecordedThrough} says; a chart narrowed to one cluster trusts
+     * them only where the console's cluster label is the records' own.
+     */
+    private boolean recordedThrough(RecordingRules.Group runs, long first, long last) throws SourceUnavailableException {
+        if (cluster.isPresent() && !clusterLabel.equals(RecordingRules.CLUSTER_LABEL)) {
             return false;
         }
         long interval = RecordingRules.FUNNEL_INTERVAL.toSeconds();

@@ -63,6 +63,18 @@ final class RecordingRules {
     static final String FUNNEL_ALLOCATED = "hami_observe:funnel_cards_allocated:sum";
     static final String FUNNEL_ACTIVE = "hami_observe:funnel_cards_active:sum";
     static final String FUNNEL_EFFECTIVE = "hami_observe:funnel_cards_effective:sum";
+    // The overview's other lines, each card series summed (or counted) by cluster, recorded by the
+    // funnel group beside the funnel (FleetQueries.CardLine): a week's or a month's chart reads
+    // one series a cluster at each step instead of every card.
+    static final String LINE_MEMORY_TOTAL = "cluster:hami_gpu_memory_limit_bytes:sum";
+    static final String LINE_MEMORY_ALLOCATED = "cluster:hami_gpu_memory_allocated_bytes:sum";
+    static final String LINE_MEMORY_USED = "cluster:hami_host_gpu_memory_used_bytes:sum";
+    static final String LINE_CORES_PERCENT_SUM = "cluster:hami_observe_gpu_core_allocated_percent:sum";
+    static final String LINE_CORES_PERCENT_COUNT = "cluster:hami_observe_gpu_core_allocated_percent:count";
+    static final String LINE_CORES_ALLOCATED = "cluster:hami_gpu_core_allocated_ratio:sum";
+    static final String LINE_CORES_LIMIT = "cluster:hami_gpu_core_limit_ratio:sum";
+    static final String LINE_UTILISATION_SUM = "cluster:hami_host_gpu_utilization_ratio:sum";
+    static final String LINE_UTILISATION_COUNT = "cluster:hami_host_gpu_utilization_ratio:count";
     /**
      * How often the funnel group runs (its {@code interval} in the rule file): each run joins every
      * share with its card three times, about 1.1 CPU seconds of Prometheus at 10,000 shares, so a
@@ -76,6 +88,8 @@ final class RecordingRules {
      * last second of each of its two-hour blocks (a group whose hashed offset lands there: 1 in 300).
      */
     static final String FUNNEL_LOOKBACK = "11m";
+    /** {@link #FUNNEL_LOOKBACK} in seconds. */
+    static final long FUNNEL_LOOKBACK_SECONDS = java.time.Duration.ofMinutes(11).toSeconds();
     /** How long one of promtool's backfilled blocks is: it may miss one run of a group in each. */
     static final java.time.Duration BACKFILL_BLOCK = java.time.Duration.ofHours(2);
 
@@ -85,11 +99,14 @@ final class RecordingRules {
      * label since it was written, so a read of one cluster of several trusts only the runs that
      * carry it (records from before group every cluster's pods of the same name together). The
      * hourly group's {@code hourly-utilisation} says which runs recorded each container's hourly
-     * percentiles of utilisation too (those of earlier files did not).
+     * percentiles of utilisation too (those of earlier files did not). The funnel group's
+     * {@code card-lines} says which of its runs recorded the overview's other lines as well
+     * ({@code LINE_*}), all of them by cluster.
      */
     enum Group {
         HOURLY("hourly"), HOURLY_BY_CLUSTER("hourly-by-cluster"), HOURLY_UTILISATION("hourly-utilisation"),
-        SHOWBACK("showback"), OWNERS("owners"), FUNNEL("funnel"), FUNNEL_BY_CLUSTER("funnel-by-cluster");
+        SHOWBACK("showback"), OWNERS("owners"), FUNNEL("funnel"), FUNNEL_BY_CLUSTER("funnel-by-cluster"),
+        CARD_LINES("card-lines");
 
         final String label;
 

@@ -153,6 +153,12 @@ class RecordingRulesTest {
                 new PromQl.Label(RecordingRules.CLUSTER_LABEL)).expression(), rules.get(record), record));
         funnel.forEach((record, query) -> assertTrue(rules.get(record).matches("(count|sum) by \\("
                 + RecordingRules.CLUSTER_LABEL + "\\) .*"), record));
+        // The overview's other lines, each recorded as FleetQueries.CardLine writes it, by cluster.
+        for (FleetQueries.CardLine line : FleetQueries.CardLine.values()) {
+            assertEquals(line.rule(), rules.get(line.record), line.record);
+            assertTrue(line.rule().startsWith(line.operation + " by (" + RecordingRules.CLUSTER_LABEL + ") "),
+                    line.record);
+        }
 
         Path file = Files.createTempFile("hami-observe-console", ".rules.yml");
         try {
@@ -162,7 +168,7 @@ class RecordingRulesTest {
             String output = new String(check.getInputStream().readAllBytes());
             assertTrue(check.waitFor(60, TimeUnit.SECONDS));
             assertEquals(0, check.exitValue(), output);
-            assertTrue(output.contains("SUCCESS: 24 rules found"), output);
+            assertTrue(output.contains("SUCCESS: 34 rules found"), output);
         } finally {
             Files.deleteIfExists(file);
         }

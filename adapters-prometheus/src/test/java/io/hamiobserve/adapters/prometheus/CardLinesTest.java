@@ -1,0 +1,169 @@
+package io.hamiobserve.adapters.prometheus;
+
+import io.hamiobserve.domain.fleet.Measure;
+import io.hamiobserve.domain.fleet.Trend;
+import io.hamiobserve.domain.fleet.TrendScope;
+import io.hamiobserve.domain.fleet.TrendSet;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The overview's other lines (every card's memory, allocated and used, compute allocated and
+ * utilisation) over a week or a month, read from the funnel group's card-line records: two clusters
+ * of cards whose figures move every minute, written by two scheduler-side replicas, held by real
+ * Prometheus servers (one raw, one that also ran the console's rules over the same history). Each
+ * step of a chart from the records must give what the raw line gives at the group's last run within
+ * the step's lookback — for the fleet and for one cluster — and a day's chart, whose steps are
+ * shorter than that, must keep reading the cards at each step.
+ */
+class CardLinesTest {
+    private static final double GIB = 1024.0 * 1024 * 1024;
+    private static final List<Measure> LINES = List.of(Measure.TREND_MEMORY_TOTAL, Measure.TREND_MEMORY_ALLOCATED,
+            Measure.TREND_MEMORY_USED, Measure.TREND_CORES_ALLOCATED, Measure.TREND_UTILISATION);
+
+    private static long at;
+    private static History.RawAndRecorded servers;
+    private static PrometheusFleetHistory fromRaw;
+    private static PrometheusFleetHistory fromRecorded;
+
+    @BeforeAll
+    static void startBothWithTheSameHistory() throws Exception {
+        long base = (Instant.now().getEpochSecond() / 3600) * 3600 - 12 * 3600;
+        at = base + Duration.ofHours(10).toSeconds();
+        servers = History.rawAndRecorded("hami-observe-card-lines", base + 30, at - 30, 60, series -> {
+            card(series, "east", "GPU-E0", 40 * GIB, 0);
+            card(series, "east", "GPU-E1", 40 * GIB, 1);
+            card(series, "west", "GPU-W0", 80 * GIB, 2);
+        });
+        fromRaw = PrometheusFleetHistory.at(servers.raw().url(), Duration.ofSeconds(20));
+        fromRecorded = PrometheusFleetHistory.at(servers.recorded().url(), Duration.ofSeconds(20));
+    }
+
+    @AfterAll
+    static void stop() {
+        if (servers != null) {
+            servers.close();
+        }
+    }
+
+    /** One card: each figure moving at each minute, differently on each card ({@code seed}). */
+    private static void card(History series, String cluster, String uuid, double memory, int seed) throws Exception {
+        for (String replica : List.of("scheduler-0", "scheduler-1")) {
+            Map<String, String> registered = Map.of("cluster", cluster, "node", "node-" + cluster, "device_uuid", uuid,
+                    "device_index", Integer.toString(seed), "device_type", "NVIDIA A100", "instance", replica);
+            series.series("hami_gpu_memory_limit_bytes", registered, t -> memory)
+                    .series("hami_gpu_memory_allocated_bytes", registered, t -> memory * ((t / 600 + seed) % 5) / 8)
+                    .series("hami_gpu_core_limit_ratio", registered, t -> 100)
+                    .series("hami_gpu_core_allocated_ratio", registered, t -> 10 * ((t / 900 + seed) % 9))
+                    .series("hami_observe_gpu_core_allocated_percent", registered, t -> 10 * ((t / 900 + seed) % 9));
+        }
+        Map<String, String> host = Map.of("cluster", cluster, "node", "node-" + cluster, "device_uuid", uuid,
+                "instance", "node-" + cluster + ":9394");
+        series.series("hami_host_gpu_memory_used_bytes", host, t -> memory * ((t / 60 + 3 * seed) % 11) / 16)
+                .series("hami_host_gpu_utilization_ratio", host, t -> (t / 60 * 7 + 13 * seed) % 101);
+    }
+
+    @Test
+    void aWeeksLinesReadTheRecordsAndGiveTheRawLinesAtEachRun() throws Exception {
+        Instant end = Instant.ofEpochSecond(at + 1800);
+        TrendSet recorded = fromRecorded.trends(new TrendScope.Cluster(), end, Duration.ofDays(7), Duration.ofMinutes(42));
+        TrendSet raw = fromRaw.trends(new TrendScope.Cluster(), end, Duration.ofDays(7), Duration.ofMinutes(42));
+        assertRecordedAsRawAtEachRun(recorded, raw, "");
+    }
+
+    @Test
+    void oneClustersMonthReadsItsOwnRecords() throws Exception {
+        Instant end = Instant.ofEpochSecond(at + 1800);
+        TrendSet recorded = fromRecorded.inCluster("west").trends(new TrendScope.Cluster(), end, Duration.ofDays(30),
+                Duration.ofHours(3));
+        TrendSet raw = fromRaw.inCluster("west").trends(new TrendScope.Cluster(), end, Duration.ofDays(30),
+                Duration.ofHours(3));
+        assertRecordedAsRawAtEachRun(recorded, raw, "west");
+    }
+
+    @Test
+    void aDaysStepsShorterThanALookbackReadTheCards() throws Exception {
+        TrendSet day = fromRecorded.trends(new TrendScope.Cluster(), Instant.ofEpochSecond(at - 60), Duration.ofDays(1),
+                Duration.ofMinutes(6));
+        for (Measure line : LINES) {
+            assertFalse(day.of(line).getFirst().provenance().expression().contains("cluster:hami_"), line.name());
+        }
+        // The funnel's own records still serve the day.
+        assertTrue(day.of(Measure.TREND_FUNNEL_TOTAL).getFirst().provenance().expression()
+                .contains("hami_observe:funnel_cards_"));
+    }
+
+    /**
+     * Every line of {@code recorded} read from the records and of {@code raw} from the cards; each
+     * step of the first with a figure holds the raw line's expression evaluated on the raw server
+     * (narrowed to {@code cluster}, if one) at the group's last run within the step's lookback, at
+     * every step within the history.
+     */
+    private static void assertRecordedAsRawAtEachRun(TrendSet recorded, TrendSet raw, String cluster) throws Exception {
+        List<Long> runs = runs();
+        assertTrue(runs.size() >= 100, "the group ran every five minutes over ten hours: " + runs.size());
+        PrometheusApi rawApi = new PrometheusApi(servers.raw().url(), Duration.ofSeconds(20));
+        long lookback = RecordingRules.FUNNEL_LOOKBACK_SECONDS;
+        long historyStart = at - Duration.ofHours(10).toSeconds() + 30;
+        long historyEnd = at - 30;
+        for (Measure line : LINES) {
+            Trend fromRecords = recorded.of(line).getFirst();
+            Trend fromCards = raw.of(line).getFirst();
+            assertTrue(fromRecords.provenance().expression().contains("cluster:hami_"),
+                    line + " read from " + fromRecords.provenance().expression());
+            assertFalse(fromCards.provenance().expression().contains("cluster:hami_"), line.name());
+            int compared = 0;
+            for (int i = 0; i < fromRecords.size(); i++) {
+                long step = fromRecords.times()[i];
+                // Within the history, a lookback clear of its first sample: both paths have a
+                // figure, and every run within the step's lookback recorded one.
+                boolean within = step >= historyStart + lookback && step <= historyEnd;
+                if (!within) {
+                    continue;
+                }
+                assertFalse(Double.isNaN(fromCards.values()[i]), line + " from the cards at " + step);
+                assertFalse(Double.isNaN(fromRecords.values()[i]), line + " from the records at " + step);
+                long run = runs.stream().filter(t -> t <= step && t > step - lookback).max(Long::compare)
+                        .orElseThrow(() -> new AssertionError(line + ": no run within the lookback of " + step));
+                String expression = fromCards.provenance().expression();
+                if (!cluster.isEmpty()) {
+                    assertTrue(expression.contains("cluster=\"" + cluster + "\""), expression);
+                }
+                double expected = History.valueAt(rawApi, expression, run);
+                assertEquals(expected, fromRecords.values()[i], Math.abs(expected) * 1e-12,
+                        line + " at " + step + " (the run at " + run + ")");
+                compared++;
+            }
+            assertTrue(compared >= 2, line + ": only " + compared + " steps within the history");
+        }
+    }
+
+    /** When the group recorded the card lines, from its marker's samples (epoch seconds). */
+    private static List<Long> runs() throws Exception {
+        PrometheusApi api = new PrometheusApi(servers.recorded().url(), Duration.ofSeconds(20));
+        List<Long> runs = new ArrayList<>();
+        for (PrometheusApi.Series series : PrometheusApi.await(api.range(new PromQl.Template("runs",
+                        "timestamp(" + RecordingRules.EVALUATED + "{group=\"" + RecordingRules.Group.CARD_LINES.label
+                                + "\"})").plain(), Instant.ofEpochSecond(at - 11 * 3600), Instant.ofEpochSecond(at + 3600),
+                Duration.ofSeconds(60)))) {
+            for (double[] point : series.points()) {
+                long run = Math.round(point[1]);
+                if (runs.isEmpty() || runs.getLast() != run) {
+                    runs.add(run);
+                }
+            }
+        }
+        return runs;
+    }
+}
