@@ -390,6 +390,32 @@ final class FleetCache {
         });
     }
 
+    /** A read that answers, for {@link #within}. */
+    interface Answer<T> {
+        T get() throws SourceUnavailableException;
+    }
+
+    /**
+     * {@code read}'s answer if it comes within {@code wait}; empty otherwise, the read going on on
+     * its own thread and its answer kept when it arrives (each of this cache's reads keeps its
+     * answer, whoever waits for it). For a part of a page that can say it is still being read
+     * rather than hold the whole page: the overview's week of card-hours, which a console started
+     * moments ago may still be reading (15–25 s at three clusters of 10,000 shares in one
+     * VictoriaMetrics, docs/benchmarks.md). A failure within the wait is thrown as the read's own.
+     */
+    <T> Optional<T> within(Duration wait, Answer<T> read) throws SourceUnavailableException {
+        CompletableFuture<T> answer = new CompletableFuture<>();
+        Thread.ofVirtual().start(() -> {
+            try {
+                answer.complete(read.get());
+            } catch (SourceUnavailableException | RuntimeException failed) {
+                answer.completeExceptionally(failed);
+            }
+        });
+        Object arrived = awaited(answer, wait.toNanos());
+        return arrived == NOT_YET ? Optional.empty() : Optional.of(answer.join());
+    }
+
     /**
      * Runs {@code reads} together, each on its own thread, and waits for all no longer than a page
      * waits from now (not a wait for each in turn); throws the first failure.
@@ -522,11 +548,25 @@ final class FleetCache {
     /** {@link #join(CompletableFuture, long)}, saying {@code late} when the limit has passed. */
     private Object join(CompletableFuture<?> answer, long since, java.util.function.Supplier<String> late)
             throws SourceUnavailableException {
-        long left = since + joinLimit.toNanos() - System.nanoTime();
+        Object arrived = awaited(answer, Math.max(since + joinLimit.toNanos() - System.nanoTime(), 0));
+        if (arrived == NOT_YET) {
+            throw new SourceUnavailableException(late.get());
+        }
+        return arrived;
+    }
+
+    /** What {@link #awaited} answers for an answer that has not come. */
+    private static final Object NOT_YET = new Object();
+
+    /**
+     * The answer if it comes within {@code nanos}, {@link #NOT_YET} if it has not; the failure that
+     * ended it as the caller would have thrown it.
+     */
+    private Object awaited(CompletableFuture<?> answer, long nanos) throws SourceUnavailableException {
         try {
-            return answer.get(Math.max(left, 0), TimeUnit.NANOSECONDS);
-        } catch (TimeoutException timedOut) {
-            throw new SourceUnavailableException(late.get(), timedOut);
+            return answer.get(nanos, TimeUnit.NANOSECONDS);
+        } catch (TimeoutException notYet) {
+            return NOT_YET;
         } catch (InterruptedException interrupted) {
             Thread.currentThread().interrupt();
             throw new SourceUnavailableException("interrupted while waiting for " + history.description(), interrupted);

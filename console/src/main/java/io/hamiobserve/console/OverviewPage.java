@@ -35,6 +35,11 @@ final class OverviewPage extends FleetPage {
     static final int MAX_CLUSTER_ROWS = 16;
     /** The funnel's window: the Showback page's default, so both read the same card-hours. */
     static final Duration FUNNEL_WINDOW = Duration.ofDays(7);
+    /**
+     * How long the page waits for the funnel's card-hours when none are kept yet, before it says they
+     * are still being read: the rest of the page is served within a second of being asked.
+     */
+    static final Duration SUMMARY_WAIT = Duration.ofMillis(500);
 
     OverviewPage(PageContext context) {
         super(context);
@@ -53,12 +58,18 @@ final class OverviewPage extends FleetPage {
         List<Card> attention = PhysicalView.attention(state.cards());
         List<String[]> health = Columns.healthRows(state.health());
         List<Columns.ClusterTotals> clusters = clusterTotals(request);
-        // The Showback page's funnel over its default window: the card-hours the background refresh keeps.
-        CardHours hours = fleet.cardHours(request.at(), FUNNEL_WINDOW);
-        page.queries(hours.provenance());
-        ShowbackView.FunnelSection funnel = ShowbackView.FunnelSection.of(hours, request.get("funnel"), links);
+        // The Showback page's funnel over its default window: the card-hours the background refresh
+        // keeps. Until they are first kept (a console started moments ago, an engine slow at weeks)
+        // the page is not held for them: it says they are still being read. An export waits for them.
+        Optional<CardHours> hours = request.export().isPresent()
+                ? Optional.of(fleet.cardHours(request.at(), FUNNEL_WINDOW))
+                : fleet.within(SUMMARY_WAIT, () -> fleet.cardHours(request.at(), FUNNEL_WINDOW));
+        hours.ifPresent(kept -> page.queries(kept.provenance()));
+        Optional<ShowbackView.FunnelSection> funnel = hours.map(kept -> ShowbackView.FunnelSection.of(kept,
+                request.get("funnel"), links));
         Table<FleetState.NodeSummary> nodes = withCluster(Columns.nodes(links), state::cluster);
-        Map<String, Rows<?>> tables = new java.util.HashMap<>(funnel.exports());
+        Map<String, Rows<?>> tables = new java.util.HashMap<>(funnel.map(ShowbackView.FunnelSection::exports)
+                .orElse(Map.of()));
         tables.putAll(Map.of("clusters", rows(Columns.clusters(links), clusters),
                 "nodes", rows(nodes, state.nodes()),
                 "idle", rows(Columns.idleShares(links), idle), "beyond", rows(Columns.beyondAllocation(links), beyond),
@@ -114,12 +125,18 @@ final class OverviewPage extends FleetPage {
                 "At each step: active is some use in the " + Funnel.ACTIVE.toMinutes() + " minutes before it, "
                         + "effective a share using at least " + Math.round(Funnel.EFFECTIVE * 100)
                         + " % of its allocation at that step."));
-        page.note("info", "The funnel over the last " + Format.duration(FUNNEL_WINDOW) + ", in cards' worth: total "
-                + "(registered, healthy), allocated (what shares block), active (shares with some use in the last "
-                + Funnel.ACTIVE.toMinutes() + " minutes), effective (of those, shares that used at least "
-                + Math.round(Funnel.EFFECTIVE * 100) + " % of their allocation over it). An average over the window: a card "
-                + "seen for part of it counts as that part of a card. The Showback page has its card-hours.");
-        funnel(page, request, funnel);
+        if (funnel.isPresent()) {
+            page.note("info", "The funnel over the last " + Format.duration(FUNNEL_WINDOW) + ", in cards' worth: "
+                    + "total (registered, healthy), allocated (what shares block), active (shares with some use in the "
+                    + "last " + Funnel.ACTIVE.toMinutes() + " minutes), effective (of those, shares that used at least "
+                    + Math.round(Funnel.EFFECTIVE * 100) + " % of their allocation over it). An average over the "
+                    + "window: a card seen for part of it counts as that part of a card. The Showback page has its "
+                    + "card-hours.");
+            funnel(page, request, funnel.get());
+        } else {
+            page.note("info", "The funnel over the last " + Format.duration(FUNNEL_WINDOW) + " is still being "
+                    + "read (its card-hours, which the console keeps once read): reload the page in a few seconds.");
+        }
         if (!health.isEmpty()) {
             page.add(view(Columns.health(), health, request, queries, "Sources failing, stale ledgers, skipped "
                     + "inputs and endpoints Prometheus cannot scrape.", ""));

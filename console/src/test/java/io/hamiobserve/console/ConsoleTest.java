@@ -368,15 +368,25 @@ class ConsoleTest {
         }
     }
 
-    @Test
-    void summariesSlowerThanAPageWaitsAreAskedOnceAndKeptWhenTheyArrive() throws Exception {
-        MovingClock clock = new MovingClock();
-        // A page waits 300 ms; the summaries take as long as the test says (an engine slow at weeks).
-        Console console = startRefreshing(ConsoleSettings.defaults().withReadLimit(Duration.ofMillis(300))
+    /**
+     * A console to refresh every 100 ms whose pages wait {@code readLimit}, its summaries over a
+     * window held until {@code history.summaryGate} opens (an engine slow at weeks); everything else
+     * answers at once.
+     */
+    private Console summariesHeld(Duration readLimit, MovingClock clock) {
+        Console started = startRefreshing(ConsoleSettings.defaults().withReadLimit(readLimit)
                 .withRefresh(Duration.ofMillis(100), Duration.ofMinutes(1)).withSummaryRefresh(Duration.ofMinutes(10)),
                 clock);
         history.summaryGate = new java.util.concurrent.CountDownLatch(1);
         history.gate.countDown();
+        return started;
+    }
+
+    @Test
+    void summariesSlowerThanAPageWaitsAreAskedOnceAndKeptWhenTheyArrive() throws Exception {
+        MovingClock clock = new MovingClock();
+        // A page waits 300 ms; the summaries take as long as the test says (an engine slow at weeks).
+        Console console = summariesHeld(Duration.ofMillis(300), clock);
         Thread refreshing = console.warmUp(Duration.ofMillis(100));
         try {
             awaitSummaryCalls(2);
@@ -404,6 +414,38 @@ class ConsoleTest {
             clock.now = NOW.plus(Duration.ofMinutes(10));
             awaitSummaryCalls(4);
             assertEquals(4, history.summaryCalls.get(), "summaries read again once their interval had passed");
+        } finally {
+            refreshing.interrupt();
+        }
+    }
+
+    @Test
+    void theOverviewIsNotHeldForAWeeksCardHoursStillBeingRead() throws Exception {
+        // A page waits up to 20 s for what it needs; the summaries take as long as the test says.
+        Thread refreshing = summariesHeld(Duration.ofSeconds(20), new MovingClock()).warmUp(Duration.ofMillis(100));
+        try {
+            awaitSummaryCalls(2);
+            long asked = System.nanoTime();
+            HttpResponse<String> meanwhile = get("http://127.0.0.1:" + server.port() + "/");
+            long tookMillis = (System.nanoTime() - asked) / 1_000_000;
+            // Served without the funnel's card-hours, saying so, well before the page's own 20 s.
+            assertEquals(200, meanwhile.statusCode(), meanwhile.body());
+            assertTrue(tookMillis < 10_000, "the overview waited " + tookMillis + " ms for the card-hours");
+            assertTrue(meanwhile.body().contains("is still being read"), meanwhile.body());
+            assertFalse(meanwhile.body().contains("Funnel by namespace"), meanwhile.body());
+            assertTrue(meanwhile.body().contains("llm-inference"), "the rest of the page is there");
+            assertEquals(2, history.summaryCalls.get(), "the overview asked for the card-hours again beside the round");
+            history.summaryGate.countDown();
+            long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+            String after = "";
+            while (!after.contains("Funnel by namespace") && System.nanoTime() < deadline) {
+                Thread.sleep(50);
+                after = get("http://127.0.0.1:" + server.port() + "/").body();
+            }
+            // Kept once it arrived: served from then on.
+            assertTrue(after.contains("Funnel by namespace"), after);
+            assertFalse(after.contains("is still being read"), after);
+            assertEquals(2, history.summaryCalls.get(), "the round's card-hours were read again for the page");
         } finally {
             refreshing.interrupt();
         }
