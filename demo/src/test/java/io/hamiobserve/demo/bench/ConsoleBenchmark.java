@@ -126,9 +126,13 @@ public final class ConsoleBenchmark {
             return;
         }
         if (which.equals("queries")) {
-            // Each query behind the fleet-wide pages, sent alone and timed: which ones dominate.
+            // queries URL END [card-hours days] [use days]: each query behind the fleet-wide pages
+            // (the card-hours over a week and the use over 14 days unless told), sent alone and
+            // timed: which ones dominate.
             queries(URI.create(args[1]), Instant.ofEpochSecond(Long.parseLong(args[2])),
-                    Duration.ofDays(args.length > 3 ? Long.parseLong(args[3]) : 7));
+                    Duration.ofDays(args.length > 3 ? Long.parseLong(args[3]) : 7),
+                    args.length > 4 ? Duration.ofDays(Long.parseLong(args[4]))
+                            : io.hamiobserve.domain.fleet.RightSizing.DEFAULT_WINDOW);
             return;
         }
         if (which.equals("expressions")) {
@@ -1086,13 +1090,13 @@ public final class ConsoleBenchmark {
      * Each query the fleet-wide pages send (every container now, the 14-day summaries, a week's
      * chargeback, the cluster's 24-hour trends), sent alone and timed three times, slowest first.
      */
-    private static void queries(URI prometheus, Instant at, Duration showbackWindow) throws Exception {
+    private static void queries(URI prometheus, Instant at, Duration showbackWindow, Duration useWindow)
+            throws Exception {
         FleetHistory history = PrometheusFleetHistory.at(prometheus, Duration.ofSeconds(120));
         Map<String, String> expressions = new java.util.LinkedHashMap<>();
         history.readings(at, io.hamiobserve.domain.fleet.FleetScope.EVERYTHING).provenance().values()
                 .forEach(query -> expressions.put(query.name(), query.expression()));
-        history.usage(at, io.hamiobserve.domain.fleet.RightSizing.DEFAULT_WINDOW,
-                io.hamiobserve.domain.fleet.RightSizing.MIN_HISTORY,
+        history.usage(at, useWindow, io.hamiobserve.domain.fleet.RightSizing.MIN_HISTORY,
                 io.hamiobserve.domain.fleet.FleetScope.EVERYTHING).provenance().values()
                 .forEach(query -> expressions.put(query.name(), query.expression()));
         history.cardHours(at.minus(showbackWindow), at).provenance().values()
