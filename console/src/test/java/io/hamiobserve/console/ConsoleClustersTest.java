@@ -210,6 +210,46 @@ class ConsoleClustersTest {
                 r.physical(), r.origins(), r.resources());
     }
 
+    /**
+     * The overview's row per cluster: from the fleet-wide readings where each card names its cluster,
+     * with no read of a cluster's own, and the same rows each cluster's own read gives where a card
+     * in the fleet-wide readings names none.
+     */
+    @Test
+    void theOverviewsClusterRowsNeedNoReadOfTheirOwnWhereEachCardNamesItsCluster() throws Exception {
+        whole.alter = ConsoleClustersTest::twice;
+        String base = start();
+        east.alter = r -> only(r, "east");
+        west.alter = r -> only(r, "west");
+        String derived = get(base + "/?export=clusters.csv").body();
+        assertEquals(3, derived.lines().count(), derived);
+        assertTrue(derived.lines().skip(1).allMatch(row -> row.startsWith("east,") || row.startsWith("west,")), derived);
+        assertFalse(east.scopes.contains(io.hamiobserve.domain.fleet.FleetScope.CARDS_ONLY), east.scopes.toString());
+        assertFalse(west.scopes.contains(io.hamiobserve.domain.fleet.FleetScope.CARDS_ONLY), west.scopes.toString());
+        stop();
+
+        // One card of no cluster in the fleet-wide readings: each cluster's cards read on their own.
+        whole.alter = r -> {
+            FleetReadings both = twice(r);
+            List<FleetReadings.Registered> registered = new ArrayList<>(both.registered());
+            FleetReadings.Registered card = registered.removeLast();
+            registered.add(new FleetReadings.Registered(card.node(), "GPU-NONE", card.index(), card.model(),
+                    card.mode(), card.healthy(), card.memoryTotal(), card.memoryAllocated(), card.coresTotal(),
+                    card.coresAllocated(), card.slotsUsed(), card.slotsTotal(), card.coresAllocatedPercent(), ""));
+            return new FleetReadings(both.at(), registered, both.hosts(), both.allocations(), both.names(),
+                    both.uses(), both.unmanaged(), both.quotas(), both.sources(), both.ledgerAges(), both.skips(),
+                    both.targetsDown(), both.containersByNode(), both.provenance(), both.physical(), both.origins(),
+                    both.resources());
+        };
+        base = start();
+        east.alter = r -> only(r, "east");
+        west.alter = r -> only(r, "west");
+        String read = get(base + "/?export=clusters.csv").body();
+        assertTrue(east.scopes.contains(io.hamiobserve.domain.fleet.FleetScope.CARDS_ONLY), east.scopes.toString());
+        assertTrue(west.scopes.contains(io.hamiobserve.domain.fleet.FleetScope.CARDS_ONLY), west.scopes.toString());
+        assertEquals(read, derived);
+    }
+
     @Test
     void aNodeAndAPodBothClustersRunAreARowPerClusterEachLinkingInItsCluster() throws Exception {
         whole.alter = ConsoleClustersTest::twice;

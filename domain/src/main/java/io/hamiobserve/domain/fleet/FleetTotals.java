@@ -31,17 +31,52 @@ public record FleetTotals(int cards, int nodes, int workloads, Figure memoryTota
                           Figure meanCardMemory, Figure coresAllocatedShare) {
 
     public static FleetTotals of(FleetState state) {
-        List<Card> cards = state.cards();
+        return of(state.cards(), state.nodes().size(), state.workloads());
+    }
+
+    /**
+     * Each cluster's totals from the fleet-wide state, as a read of that cluster's cards alone
+     * ({@link FleetScope.CardsOnly}) gives them: its cards and its nodes, no workloads. Empty where
+     * a card or a node names no cluster (a source without the cluster label) or several (clusters
+     * registering the same card UUID, or a cluster whose name holds the separator): how those split
+     * between clusters only each cluster's own read knows.
+     */
+    public static java.util.Optional<java.util.Map<String, FleetTotals>> byCluster(FleetState state) {
+        java.util.Map<String, List<Card>> cards = new java.util.TreeMap<>();
+        java.util.Map<String, Integer> nodes = new java.util.HashMap<>();
+        for (Card card : state.cards()) {
+            String cluster = state.cluster(card);
+            if (!oneCluster(cluster)) {
+                return java.util.Optional.empty();
+            }
+            cards.computeIfAbsent(cluster, name -> new java.util.ArrayList<>()).add(card);
+        }
+        for (FleetState.NodeSummary node : state.nodes()) {
+            if (!oneCluster(node.cluster())) {
+                return java.util.Optional.empty();
+            }
+            nodes.merge(node.cluster(), 1, Integer::sum);
+        }
+        java.util.Map<String, FleetTotals> totals = new java.util.TreeMap<>();
+        cards.forEach((cluster, its) -> totals.put(cluster, of(its, nodes.getOrDefault(cluster, 0), List.of())));
+        return java.util.Optional.of(totals);
+    }
+
+    private static boolean oneCluster(String cluster) {
+        return !cluster.isEmpty() && !cluster.contains(", ");
+    }
+
+    private static FleetTotals of(List<Card> cards, int nodes, List<Workload> workloads) {
         List<Card> reporting = cards.stream().filter(card -> card.memoryUsed().isKnown()).toList();
         List<Card> reportingUtilisation = cards.stream().filter(card -> card.utilisation().isKnown()).toList();
         Figure.Total memory = Figure.Total.of(cards.stream().map(Card::memoryTotal).toList());
-        return new FleetTotals(cards.size(), state.nodes().size(), state.workloads().size(), memory.figure(),
+        return new FleetTotals(cards.size(), nodes, workloads.size(), memory.figure(),
                 FleetState.total(cards, Card::memoryAllocated), FleetState.total(reporting, Card::memoryUsed),
                 FleetState.total(reporting, Card::memoryTotal), FleetState.total(cards, Card::coresTotal),
                 FleetState.total(cards, Card::coresAllocated),
                 FleetState.total(reportingUtilisation, Card::utilisation),
                 FleetState.total(reportingUtilisation, Card::coresTotal), cards.size() - reporting.size(),
-                FleetState.total(state.workloads(), Workload::memoryIdle),
+                FleetState.total(workloads, Workload::memoryIdle),
                 memory.known() > 0 ? Figure.of(memory.sum() / memory.known()) : Figure.missing(Absence.NOT_REPORTED),
                 FleetState.coresAllocatedFraction(cards));
     }

@@ -256,6 +256,35 @@ class FleetStateTest {
     }
 
     @Test
+    void eachClustersTotalsComeFromItsOwnCardsAndNodesWhereEachNamesOneCluster() {
+        Readings readings = new Readings();
+        readings.registered.add(registered("west", "node-a", "GPU-W0"));
+        readings.registered.add(registered("east", "node-a", "GPU-E0"));
+        readings.registered.add(registered("east", "node-b", "GPU-E1"));
+        FleetState state = readings.share("ml", "trainer", 0, "main", "node-a", "GPU-W0", 2048, 20)
+                .share("ml", "llm", 0, "server", "node-b", "GPU-E1", 512, 5).state();
+        Map<String, FleetTotals> byCluster = FleetTotals.byCluster(state).orElseThrow();
+        assertEquals(List.of("east", "west"), List.copyOf(byCluster.keySet()));
+        FleetTotals east = byCluster.get("east");
+        assertEquals(2, east.cards());
+        assertEquals(2, east.nodes(), "node-a and node-b");
+        assertEquals(80 * GIB, east.memoryTotal().orElseThrow());
+        
+        assertEquals(0, east.workloads(), "a cards-only read of a cluster holds no workloads");
+        FleetTotals west = byCluster.get("west");
+        assertEquals(1, west.cards());
+        assertEquals(1, west.nodes());
+        assertEquals(40 * GIB, west.memoryTotal().orElseThrow());
+
+        // A source without the cluster label, or a UUID two clusters register: each cluster's own read says.
+        assertTrue(FleetTotals.byCluster(twoCards().state()).isEmpty());
+        Readings colliding = new Readings();
+        colliding.registered.add(registered("east", "node-a", "GPU-SAME"));
+        colliding.registered.add(registered("west", "node-a", "GPU-SAME"));
+        assertTrue(FleetTotals.byCluster(colliding.state()).isEmpty());
+    }
+
+    @Test
     void aSourceFailingOnOneClustersNodeLeavesTheOtherClustersNodeOfThatNameAlone() {
         Readings readings = new Readings();
         readings.registered.add(registered("east", "node-a", "GPU-E0"));
