@@ -134,22 +134,27 @@ class CardLinesTest {
                 }
                 assertFalse(Double.isNaN(fromCards.values()[i]), line + " from the cards at " + step);
                 assertFalse(Double.isNaN(fromRecords.values()[i]), line + " from the records at " + step);
-                long run = runs.stream().filter(t -> t <= step && t > step - lookback).max(Long::compare)
+                // A run's instant has milliseconds (the group's offset): one a fraction of a second
+                // past a step is the next step's, not this one's.
+                long stepMillis = step * 1000;
+                long run = runs.stream().filter(t -> t <= stepMillis && t > stepMillis - lookback * 1000)
+                        .max(Long::compare)
                         .orElseThrow(() -> new AssertionError(line + ": no run within the lookback of " + step));
                 String expression = fromCards.provenance().expression();
                 if (!cluster.isEmpty()) {
                     assertTrue(expression.contains("cluster=\"" + cluster + "\""), expression);
                 }
-                double expected = History.valueAt(rawApi, expression, run);
+                double expected = PrometheusApi.await(rawApi.instant(new PromQl.Template("raw", expression).plain(),
+                        Instant.ofEpochMilli(run))).getFirst().value();
                 assertEquals(expected, fromRecords.values()[i], Math.abs(expected) * 1e-12,
-                        line + " at " + step + " (the run at " + run + ")");
+                        line + " at " + step + " (the run at " + run + " ms)");
                 compared++;
             }
             assertTrue(compared >= 2, line + ": only " + compared + " steps within the history");
         }
     }
 
-    /** When the group recorded the card lines, from its marker's samples (epoch seconds). */
+    /** When the group recorded the card lines, from its marker's samples (epoch milliseconds). */
     private static List<Long> runs() throws Exception {
         PrometheusApi api = new PrometheusApi(servers.recorded().url(), Duration.ofSeconds(20));
         List<Long> runs = new ArrayList<>();
@@ -158,7 +163,7 @@ class CardLinesTest {
                                 + "\"})").plain(), Instant.ofEpochSecond(at - 11 * 3600), Instant.ofEpochSecond(at + 3600),
                 Duration.ofSeconds(60)))) {
             for (double[] point : series.points()) {
-                long run = Math.round(point[1]);
+                long run = Math.round(point[1] * 1000);
                 if (runs.isEmpty() || runs.getLast() != run) {
                     runs.add(run);
                 }
