@@ -161,10 +161,9 @@ final class OverviewPage extends FleetPage {
      * Each cluster's totals from its cards, when the page shows all of several clusters; none for
      * one cluster or a page of one. From the fleet-wide {@code state} the page has read where every
      * card and node in it names one cluster ({@link FleetTotals#byCluster}): no read more, where each
-     * cluster's own read would ask the engine for its cards while a console that has just started
-     * is still reading the summaries (12.5 s for the overview's first visit at three clusters in one
-     * VictoriaMetrics, docs/benchmarks.md). Otherwise read through each cluster's own answers, all
-     * at once.
+     * cluster's own read would ask the engine for its cards (up to {@link #MAX_CLUSTER_ROWS} reads at
+     * every visit whose answers are not kept, queued behind whatever the engine is reading). Otherwise
+     * read through each cluster's own answers, all at once.
      */
     private List<Columns.ClusterTotals> clusterTotals(Request request, FleetState state)
             throws SourceUnavailableException {
