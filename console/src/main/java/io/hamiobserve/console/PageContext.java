@@ -88,9 +88,10 @@ final class PageContext {
      * Reads what the fleet-wide pages need with their default windows and ranges — every container
      * now, the cards, the cluster's trends, and, when {@link ConsoleSettings#summaryRefresh} has
      * passed since they were last read, the summaries over a window (each container's use over
-     * the default window, a week's card-hours) — all at once (as a page sends its reads), and
-     * returns when every read has answered, or the summaries have been waited for as long as a
-     * page waits; the first failure is thrown. {@code keeper} keeps the answers read every
+     * the default window, a week's card-hours) — the fleet now and the chart together first, then
+     * the summaries (whether or not the first two answered) — and returns when every read has
+     * answered, or the summaries have been waited for as long as a page waits; the first failure
+     * is thrown. {@code keeper} keeps the answers read every
      * refresh, {@code summaries} those read every summary interval.
      *
      * <p>The summaries are one round, asked only when no earlier round is still being read, and
@@ -106,29 +107,45 @@ final class PageContext {
         refreshing = true;
         TimeRange range = TimeRange.DAY;
         java.util.concurrent.CompletableFuture<Void> round = null;
-        SummaryRound last = summaryRound;
-        if (last == null || last.due(at, settings.summaryRefresh())) {
-            List<FleetCache.Read> reads = new java.util.ArrayList<>();
-            reads.add(() -> summaries.usage(at, RightSizing.DEFAULT_WINDOW, RightSizing.MIN_HISTORY,
-                    FleetScope.EVERYTHING));
-            reads.add(() -> summaries.cardHours(at, CARD_HOURS_WINDOW));
-            for (Duration window : settings.keptWindows()) {
-                if (!window.equals(RightSizing.DEFAULT_WINDOW)) {
-                    reads.add(() -> summaries.usage(at, window, RightSizing.MIN_HISTORY, FleetScope.EVERYTHING));
-                }
-                if (!window.equals(CARD_HOURS_WINDOW)) {
-                    reads.add(() -> summaries.cardHours(at, window));
-                }
-            }
-            round = keeper.start(reads);
-            summaryRound = new SummaryRound(at, round);
+        try {
+            // What every page needs, first: on an engine that runs a few queries at once
+            // (VictoriaMetrics: four by default), a round of summaries sent beside it, each a read of
+            // weeks, took the slots, and at three clusters the first refresh's fleet now was not in
+            // within a page's wait; the overview's first visit then waited for it
+            // (docs/benchmarks.md).
+            keeper.all(List.of(() -> keeper.trends(new TrendScope.Cluster(), at, range.length(), range.step()),
+                    () -> keeper.fleetNow(at)));
+        } finally {
+            round = summariesIfDue(keeper, summaries, at);
         }
-        keeper.all(List.of(() -> keeper.trends(new TrendScope.Cluster(), at, range.length(), range.step()),
-                () -> keeper.fleetNow(at)));
         if (round != null) {
             keeper.await(round, "the summaries over a window (still being read: they are kept when they "
                     + "arrive, and not asked again meanwhile)");
         }
+    }
+
+    /** Starts a round of the summaries over a window when one is due ({@link #refresh}); null when none is. */
+    private java.util.concurrent.CompletableFuture<Void> summariesIfDue(FleetCache keeper, FleetCache summaries,
+                                                                     Instant at) {
+        SummaryRound last = summaryRound;
+        if (last != null && !last.due(at, settings.summaryRefresh())) {
+            return null;
+        }
+        List<FleetCache.Read> reads = new java.util.ArrayList<>();
+        reads.add(() -> summaries.usage(at, RightSizing.DEFAULT_WINDOW, RightSizing.MIN_HISTORY,
+                FleetScope.EVERYTHING));
+        reads.add(() -> summaries.cardHours(at, CARD_HOURS_WINDOW));
+        for (Duration window : settings.keptWindows()) {
+            if (!window.equals(RightSizing.DEFAULT_WINDOW)) {
+                reads.add(() -> summaries.usage(at, window, RightSizing.MIN_HISTORY, FleetScope.EVERYTHING));
+            }
+            if (!window.equals(CARD_HOURS_WINDOW)) {
+                reads.add(() -> summaries.cardHours(at, window));
+            }
+        }
+        java.util.concurrent.CompletableFuture<Void> round = keeper.start(reads);
+        summaryRound = new SummaryRound(at, round);
+        return round;
     }
 
     /** The card-hours the background refresh keeps: a week's (showback's and the namespaces' default). */

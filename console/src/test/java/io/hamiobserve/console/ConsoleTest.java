@@ -311,8 +311,8 @@ class ConsoleTest {
         Thread refreshing = console.warmUp(Duration.ofMillis(100));
         try {
             // The first reading at start: the fleet now (every container, the cards' view derived from
-            // it), a window, a week, trends.
-            awaitCalls(4);
+            // it) and the trends; the summaries (a window, a week) once those have answered.
+            awaitCalls(2);
             assertFalse(console.ready(), "Prometheus has not answered the first refresh yet");
             assertTrue(console.notReadyReason().contains("Prometheus"), console.notReadyReason());
             history.gate.countDown();
@@ -414,6 +414,34 @@ class ConsoleTest {
             clock.now = NOW.plus(Duration.ofMinutes(10));
             awaitSummaryCalls(4);
             assertEquals(4, history.summaryCalls.get(), "summaries read again once their interval had passed");
+        } finally {
+            refreshing.interrupt();
+        }
+    }
+
+    @Test
+    void theFleetNowAndTheDaysChartAreReadBeforeTheSummaries() throws Exception {
+        Console console = startRefreshing(ConsoleSettings.defaults().withRefresh(Duration.ofMillis(100),
+                Duration.ofMinutes(1)).withSummaryRefresh(Duration.ofMinutes(10)), new MovingClock());
+        // The fleet now held (an engine whose few query slots it must have first).
+        java.util.concurrent.CountDownLatch fleetNow = new java.util.concurrent.CountDownLatch(1);
+        history.alter = readings -> {
+            try {
+                fleetNow.await();
+            } catch (InterruptedException stopped) {
+                Thread.currentThread().interrupt();
+            }
+            return readings;
+        };
+        history.gate.countDown();
+        Thread refreshing = console.warmUp(Duration.ofMillis(100));
+        try {
+            awaitCalls(2);
+            Thread.sleep(300);
+            assertEquals(0, history.summaryCalls.get(), "the summaries were sent beside a fleet now still being read");
+            fleetNow.countDown();
+            awaitSummaryCalls(2);
+            assertEquals(2, history.summaryCalls.get());
         } finally {
             refreshing.interrupt();
         }
