@@ -175,8 +175,8 @@ final class OverviewPage extends FleetPage {
         if (fromState.isPresent() && fromState.get().keySet().containsAll(shown)) {
             return shown.stream().map(name -> new Columns.ClusterTotals(name, fromState.get().get(name))).toList();
         }
-        List<PageContext> each = context().clusters().stream().limit(MAX_CLUSTER_ROWS)
-                .map(name -> context().inCluster(name)).flatMap(Optional::stream).toList();
+        List<PageContext> each = shown.stream().map(name -> context().inCluster(name)).flatMap(Optional::stream)
+                .toList();
         each.forEach(one -> one.fleet().ahead(() -> one.fleet().state(request.at(), FleetScope.CARDS_ONLY)));
         List<Columns.ClusterTotals> rows = new java.util.ArrayList<>();
         for (PageContext one : each) {

@@ -211,16 +211,25 @@ class ConsoleClustersTest {
     }
 
     /**
+     * The console over {@code fleetWide} readings, each cluster's own reads being {@link #twice}'s
+     * cards of that cluster ({@link #only}).
+     */
+    private String startEachClusterItsOwn(java.util.function.UnaryOperator<FleetReadings> fleetWide) {
+        whole.alter = fleetWide;
+        String base = start();
+        east.alter = r -> only(r, "east");
+        west.alter = r -> only(r, "west");
+        return base;
+    }
+
+    /**
      * The overview's row per cluster: from the fleet-wide readings where each card names its cluster,
      * with no read of a cluster's own, and the same rows each cluster's own read gives where a card
      * in the fleet-wide readings names none.
      */
     @Test
     void theOverviewsClusterRowsNeedNoReadOfTheirOwnWhereEachCardNamesItsCluster() throws Exception {
-        whole.alter = ConsoleClustersTest::twice;
-        String base = start();
-        east.alter = r -> only(r, "east");
-        west.alter = r -> only(r, "west");
+        String base = startEachClusterItsOwn(ConsoleClustersTest::twice);
         String derived = get(base + "/?export=clusters.csv").body();
         assertEquals(3, derived.lines().count(), derived);
         assertTrue(derived.lines().skip(1).allMatch(row -> row.startsWith("east,") || row.startsWith("west,")), derived);
@@ -229,7 +238,7 @@ class ConsoleClustersTest {
         stop();
 
         // One card of no cluster in the fleet-wide readings: each cluster's cards read on their own.
-        whole.alter = r -> {
+        base = startEachClusterItsOwn(r -> {
             FleetReadings both = twice(r);
             List<FleetReadings.Registered> registered = new ArrayList<>(both.registered());
             FleetReadings.Registered card = registered.removeLast();
@@ -240,10 +249,7 @@ class ConsoleClustersTest {
                     both.uses(), both.unmanaged(), both.quotas(), both.sources(), both.ledgerAges(), both.skips(),
                     both.targetsDown(), both.containersByNode(), both.provenance(), both.physical(), both.origins(),
                     both.resources());
-        };
-        base = start();
-        east.alter = r -> only(r, "east");
-        west.alter = r -> only(r, "west");
+        });
         String read = get(base + "/?export=clusters.csv").body();
         assertTrue(east.scopes.contains(io.hamiobserve.domain.fleet.FleetScope.CARDS_ONLY), east.scopes.toString());
         assertTrue(west.scopes.contains(io.hamiobserve.domain.fleet.FleetScope.CARDS_ONLY), west.scopes.toString());
@@ -252,10 +258,7 @@ class ConsoleClustersTest {
 
     @Test
     void aNodeAndAPodBothClustersRunAreARowPerClusterEachLinkingInItsCluster() throws Exception {
-        whole.alter = ConsoleClustersTest::twice;
-        String base = start();
-        east.alter = r -> only(r, "east");
-        west.alter = r -> only(r, "west");
+        String base = startEachClusterItsOwn(ConsoleClustersTest::twice);
         // The nodes of all: node-a twice, one row per cluster, each linking to its cluster's node.
         for (String path : List.of("/nodes", "/")) {
             String html = get(base + path).body();
