@@ -87,9 +87,9 @@ final class RecordingRules {
      * iteration whose evaluation overran, and promtool's backfill skips the run that falls in the
      * last second of each of its two-hour blocks (a group whose hashed offset lands there: 1 in 300).
      */
-    static final String FUNNEL_LOOKBACK = "11m";
-    /** {@link #FUNNEL_LOOKBACK} in seconds. */
     static final long FUNNEL_LOOKBACK_SECONDS = java.time.Duration.ofMinutes(11).toSeconds();
+    /** {@link #FUNNEL_LOOKBACK_SECONDS} as PromQL writes a range: {@code 11m}. */
+    static final String FUNNEL_LOOKBACK = FUNNEL_LOOKBACK_SECONDS / 60 + "m";
     /** How long one of promtool's backfilled blocks is: it may miss one run of a group in each. */
     static final java.time.Duration BACKFILL_BLOCK = java.time.Duration.ofHours(2);
 
