@@ -30,17 +30,28 @@ import java.util.Optional;
  *                           refresh reads too, every {@code summaryRefresh} (each container's use and
  *                           the card-hours over each): their first visit is then served kept, at
  *                           the cost of reading them whether or not anyone looks; none unless told
+ * @param keepVisited        how long after a visitor last asked for one of the fleet-wide pages at
+ *                           another window (each container's use, or the card-hours, over it) the
+ *                           background refresh goes on reading that window with the summaries: a
+ *                           window in use is then served kept, one nobody looks at costs nothing;
+ *                           zero reads none but the kept windows
  */
 public record ConsoleSettings(String routePrefix, Optional<URI> prometheusExternal, Optional<String> banner,
                               Duration fresh, Duration refresh, Duration readyTimeout, Duration readLimit,
                               Duration idleAfter, io.hamiobserve.domain.fleet.Prices prices,
-                              Duration summaryRefresh, java.util.List<Duration> keptWindows) {
+                              Duration summaryRefresh, java.util.List<Duration> keptWindows,
+                              Duration keepVisited) {
     /** How long without a kernel makes a share idle unless told (the N hours: a day). */
     public static final Duration DEFAULT_IDLE_AFTER = Duration.ofHours(24);
     /** How often the fleet-wide answers are read again unless told. */
     public static final Duration DEFAULT_REFRESH = Duration.ofSeconds(60);
     /** How often the summaries over a window are read again unless told. */
     public static final Duration DEFAULT_SUMMARY_REFRESH = Duration.ofHours(1);
+    /**
+     * How long a window a visitor asked for is read with the summaries unless told: a working day
+     * and the night after, so a window looked at daily stays kept.
+     */
+    public static final Duration DEFAULT_KEEP_VISITED = Duration.ofHours(24);
     /** How long readiness waits for the first read unless told. */
     public static final Duration DEFAULT_READY_TIMEOUT = Duration.ofSeconds(60);
     /** How long a page waits for figures being read unless told: three Prometheus timeouts of 10 s. */
@@ -68,6 +79,9 @@ public record ConsoleSettings(String routePrefix, Optional<URI> prometheusExtern
                     + ") is shorter than the refresh interval (" + refresh + ")");
         }
         keptWindows = java.util.List.copyOf(keptWindows);
+        if (keepVisited.isNegative()) {
+            throw new IllegalArgumentException("how long a visited window is kept cannot be negative");
+        }
         java.util.List<Duration> offered = PageKit.WINDOWS.stream().map(PageKit::window).flatMap(Optional::stream)
                 .toList();
         for (Duration window : keptWindows) {
@@ -83,42 +97,42 @@ public record ConsoleSettings(String routePrefix, Optional<URI> prometheusExtern
                            Duration fresh, Duration refresh, Duration readyTimeout, Duration readLimit) {
         this(routePrefix, prometheusExternal, banner, fresh, refresh, readyTimeout, readLimit, DEFAULT_IDLE_AFTER,
                 io.hamiobserve.domain.fleet.Prices.NONE, notMoreOftenThan(DEFAULT_SUMMARY_REFRESH, refresh),
-                java.util.List.of());
+                java.util.List.of(), DEFAULT_KEEP_VISITED);
     }
 
     /** These settings with prices per card-hour for the Showback page. */
     public ConsoleSettings withPrices(io.hamiobserve.domain.fleet.Prices given) {
         return new ConsoleSettings(routePrefix, prometheusExternal, banner, fresh, refresh, readyTimeout, readLimit,
-                idleAfter, given, summaryRefresh, keptWindows);
+                idleAfter, given, summaryRefresh, keptWindows, keepVisited);
     }
 
     public static ConsoleSettings defaults() {
         return new ConsoleSettings("", Optional.empty(), Optional.empty(), Duration.ofSeconds(5), DEFAULT_REFRESH,
                 DEFAULT_READY_TIMEOUT, DEFAULT_READ_LIMIT, DEFAULT_IDLE_AFTER, io.hamiobserve.domain.fleet.Prices.NONE,
-                DEFAULT_SUMMARY_REFRESH, java.util.List.of());
+                DEFAULT_SUMMARY_REFRESH, java.util.List.of(), DEFAULT_KEEP_VISITED);
     }
 
     public ConsoleSettings withRoutePrefix(String prefix) {
-        return new ConsoleSettings(prefix, prometheusExternal, banner, fresh, refresh, readyTimeout, readLimit, idleAfter, prices, summaryRefresh, keptWindows);
+        return new ConsoleSettings(prefix, prometheusExternal, banner, fresh, refresh, readyTimeout, readLimit, idleAfter, prices, summaryRefresh, keptWindows, keepVisited);
     }
 
     public ConsoleSettings withPrometheusExternal(Optional<URI> url) {
-        return new ConsoleSettings(routePrefix, url, banner, fresh, refresh, readyTimeout, readLimit, idleAfter, prices, summaryRefresh, keptWindows);
+        return new ConsoleSettings(routePrefix, url, banner, fresh, refresh, readyTimeout, readLimit, idleAfter, prices, summaryRefresh, keptWindows, keepVisited);
     }
 
     public ConsoleSettings withBanner(Optional<String> text) {
-        return new ConsoleSettings(routePrefix, prometheusExternal, text, fresh, refresh, readyTimeout, readLimit, idleAfter, prices, summaryRefresh, keptWindows);
+        return new ConsoleSettings(routePrefix, prometheusExternal, text, fresh, refresh, readyTimeout, readLimit, idleAfter, prices, summaryRefresh, keptWindows, keepVisited);
     }
 
     public ConsoleSettings withFresh(Duration duration) {
         return new ConsoleSettings(routePrefix, prometheusExternal, banner, duration, refresh,
-                readyTimeout, readLimit, idleAfter, prices, summaryRefresh, keptWindows);
+                readyTimeout, readLimit, idleAfter, prices, summaryRefresh, keptWindows, keepVisited);
     }
 
     /** Refreshes every {@code interval} (the window summaries at least as seldom), ready after at most {@code timeout}. */
     public ConsoleSettings withRefresh(Duration interval, Duration timeout) {
         return new ConsoleSettings(routePrefix, prometheusExternal, banner, fresh, interval, timeout, readLimit, idleAfter,
-                prices, notMoreOftenThan(summaryRefresh, interval), keptWindows);
+                prices, notMoreOftenThan(summaryRefresh, interval), keptWindows, keepVisited);
     }
 
     /** {@code summaries}, or the refresh interval where that is longer: summaries are read by a refresh. */
@@ -129,13 +143,13 @@ public record ConsoleSettings(String routePrefix, Optional<URI> prometheusExtern
     /** Reads the summaries over a window again every {@code interval}, never more often than the refresh. */
     public ConsoleSettings withSummaryRefresh(Duration interval) {
         return new ConsoleSettings(routePrefix, prometheusExternal, banner, fresh, refresh, readyTimeout, readLimit,
-                idleAfter, prices, notMoreOftenThan(interval, refresh), keptWindows);
+                idleAfter, prices, notMoreOftenThan(interval, refresh), keptWindows, keepVisited);
     }
 
     /** Also keeps {@code windows} (besides the pages' defaults) read in the background, every summary interval. */
     public ConsoleSettings withKeptWindows(java.util.List<Duration> windows) {
         return new ConsoleSettings(routePrefix, prometheusExternal, banner, fresh, refresh, readyTimeout, readLimit,
-                idleAfter, prices, summaryRefresh, windows);
+                idleAfter, prices, summaryRefresh, windows, keepVisited);
     }
 
     /** Whether the background refresh keeps each container's use over {@code window} in {@code scope}. */
@@ -149,15 +163,21 @@ public record ConsoleSettings(String routePrefix, Optional<URI> prometheusExtern
         return window.equals(PageContext.CARD_HOURS_WINDOW) || keptWindows.contains(window);
     }
 
+    /** Goes on reading a window a visitor asked for, with the summaries, for {@code duration} after the last visit. */
+    public ConsoleSettings withKeepVisited(Duration duration) {
+        return new ConsoleSettings(routePrefix, prometheusExternal, banner, fresh, refresh, readyTimeout, readLimit,
+                idleAfter, prices, summaryRefresh, keptWindows, duration);
+    }
+
     /** A page waits at most {@code limit} for figures being read (three of the source's timeouts is a fair bound). */
     public ConsoleSettings withReadLimit(Duration limit) {
-        return new ConsoleSettings(routePrefix, prometheusExternal, banner, fresh, refresh, readyTimeout, limit, idleAfter, prices, summaryRefresh, keptWindows);
+        return new ConsoleSettings(routePrefix, prometheusExternal, banner, fresh, refresh, readyTimeout, limit, idleAfter, prices, summaryRefresh, keptWindows, keepVisited);
     }
 
     /** Shares that launch no kernel for {@code after} or longer are listed idle on the Stuck page. */
     public ConsoleSettings withIdleAfter(Duration after) {
         return new ConsoleSettings(routePrefix, prometheusExternal, banner, fresh, refresh, readyTimeout, readLimit,
-                after, prices, summaryRefresh, keptWindows);
+                after, prices, summaryRefresh, keptWindows, keepVisited);
     }
 
     /**

@@ -78,6 +78,12 @@ final class FleetCache {
     private final Duration renewedKeep;
     /** For one cluster's pages, the fleet-wide answers kept that hold this cluster's; null otherwise. */
     private final Wider wider;
+    /**
+     * When a visitor last asked for each fleet-wide summary over a window (System.nanoTime()), by
+     * its key: the background refresh goes on reading the windows in use ({@link #visitedUsage}).
+     * At most one key per window the pages offer and read of it, so a few.
+     */
+    private final Map<Object, Long> visits;
 
     /**
      * The fleet-wide cache of an engine that holds several clusters, and the cluster this cache's
@@ -127,7 +133,7 @@ final class FleetCache {
      */
     FleetCache(FleetHistory history, Duration fresh, Duration joinLimit) {
         this(history, fresh, joinLimit, joinLimit.multipliedBy(WEDGED_FACTOR), new ConcurrentHashMap<>(),
-                ConcurrentHashMap.newKeySet(), new ConcurrentHashMap<>(), null, null);
+                ConcurrentHashMap.newKeySet(), new ConcurrentHashMap<>(), null, null, new ConcurrentHashMap<>());
     }
 
     /**
@@ -137,12 +143,13 @@ final class FleetCache {
     FleetCache(FleetHistory history, Duration fresh, Duration joinLimit, FleetCache whole, String cluster) {
         this(history, fresh, joinLimit, joinLimit.multipliedBy(WEDGED_FACTOR), new ConcurrentHashMap<>(),
                 ConcurrentHashMap.newKeySet(), new ConcurrentHashMap<>(), null,
-                new Wider(java.util.Objects.requireNonNull(whole), java.util.Objects.requireNonNull(cluster)));
+                new Wider(java.util.Objects.requireNonNull(whole), java.util.Objects.requireNonNull(cluster)),
+                new ConcurrentHashMap<>());
     }
 
     private FleetCache(FleetHistory history, Duration fresh, Duration joinLimit, Duration wedgedAfter,
                        Map<Object, Entry> entries, Set<Object> pinned, Map<Object, Failure> failures,
-                       Duration renewedKeep, Wider wider) {
+                       Duration renewedKeep, Wider wider, Map<Object, Long> visits) {
         this.history = history;
         this.fresh = fresh;
         this.joinLimit = joinLimit;
@@ -152,6 +159,7 @@ final class FleetCache {
         this.failures = failures;
         this.renewedKeep = renewedKeep;
         this.wider = wider;
+        this.visits = visits;
     }
 
     /**
@@ -171,7 +179,7 @@ final class FleetCache {
      */
     FleetCache renewing(Duration keep, Duration waitUpTo) {
         return new FleetCache(history, fresh, waitUpTo, waitUpTo.compareTo(wedgedAfter) > 0 ? waitUpTo : wedgedAfter,
-                entries, pinned, failures, keep, wider);
+                entries, pinned, failures, keep, wider, visits);
     }
 
     FleetHistory history() {
@@ -219,6 +227,7 @@ final class FleetCache {
             throws SourceUnavailableException {
         Object key = List.of("usage", window, settledAfter, scope);
         if (scope.equals(FleetScope.EVERYTHING)) {
+            visited(key);
             Optional<UsageHistory> narrowed = keptByWhole(key, UsageHistory.class, UsageHistory::inCluster);
             if (narrowed.isPresent()) {
                 return narrowed.get();
@@ -234,11 +243,68 @@ final class FleetCache {
     /** Card-hours over the {@code window} ending at {@code at} (showback, and the namespaces' bill), kept longer. */
     CardHours cardHours(Instant at, Duration window) throws SourceUnavailableException {
         Object key = List.of("cardHours", window);
+        visited(key);
         Optional<CardHours> narrowed = keptByWhole(key, CardHours.class, CardHours::inCluster);
         if (narrowed.isPresent()) {
             return narrowed.get();
         }
         return cached(key, longer(), at, when -> history.cardHours(when.minus(window), when));
+    }
+
+    /**
+     * Notes a visitor's read of a fleet-wide summary (not the background refresh's): on the
+     * fleet-wide cache too for one cluster's pages, whose summaries it keeps for every cluster.
+     */
+    private void visited(Object key) {
+        if (renewedKeep != null) {
+            return;
+        }
+        Map<Object, Long> noted = (wider == null ? this : wider.whole()).visits;
+        // The pages ask for the windows they offer only (a request names no other), so this holds
+        // a few keys; the bound stands should a caller ever pass another.
+        if (noted.size() >= MAX_ENTRIES && !noted.containsKey(key)) {
+            noted.clear();
+        }
+        noted.put(key, System.nanoTime());
+    }
+
+    /**
+     * The windows of each container's fleet-wide use, read with {@code settledAfter}, that a
+     * visitor asked for within {@code within} of now (for one cluster's pages, of any cluster).
+     */
+    java.util.SortedSet<Duration> visitedUsage(Duration settledAfter, Duration within) {
+        return visitedWindows(key -> key.size() == 4 && key.get(0).equals("usage") && key.get(2).equals(settledAfter)
+                && key.get(3).equals(FleetScope.EVERYTHING), within);
+    }
+
+    /** The windows of the card-hours that a visitor asked for within {@code within} of now. */
+    java.util.SortedSet<Duration> visitedCardHours(Duration within) {
+        return visitedWindows(key -> key.size() == 2 && key.get(0).equals("cardHours"), within);
+    }
+
+    /**
+     * Whether the background refresh has read each container's fleet-wide use over {@code window}
+     * (with {@code settledAfter}) and keeps it; for one cluster's pages, the fleet-wide cache's.
+     */
+    boolean usageRenewed(Duration window, Duration settledAfter) {
+        return (wider == null ? this : wider.whole()).pinned.contains(
+                List.of("usage", window, settledAfter, FleetScope.EVERYTHING));
+    }
+
+    /** Whether the background refresh has read the card-hours over {@code window} and keeps them. */
+    boolean cardHoursRenewed(Duration window) {
+        return (wider == null ? this : wider.whole()).pinned.contains(List.of("cardHours", window));
+    }
+
+    private java.util.SortedSet<Duration> visitedWindows(java.util.function.Predicate<List<?>> kind, Duration within) {
+        long now = System.nanoTime();
+        java.util.SortedSet<Duration> windows = new java.util.TreeSet<>();
+        (wider == null ? this : wider.whole()).visits.forEach((key, when) -> {
+            if (key instanceof List<?> parts && kind.test(parts) && now - when < within.toNanos()) {
+                windows.add((Duration) parts.get(1));
+            }
+        });
+        return windows;
     }
 
     /**

@@ -113,7 +113,7 @@ abstract class FleetPage implements ConsolePage.Handler {
     Map<Workload, Recommendation> recommendations(Request request, List<Workload> workloads, Builder page,
                                                   FleetScope scope) throws SourceUnavailableException {
         UsageHistory usage = fleet.usage(request.at(), window(request), RightSizing.MIN_HISTORY, scope);
-        page.describes(usage.at(), settings.usageKept(window(request), scope)).queries(usage.provenance());
+        page.describes(usage.at(), context().usageKept(window(request), scope)).queries(usage.provenance());
         List<Recommendation> advice = RightSizing.recommendAll(workloads, usage);
         Map<Workload, Recommendation> byRow = new LinkedHashMap<>();
         for (int i = 0; i < workloads.size(); i++) {

@@ -39,7 +39,7 @@ final class NamespacesPage extends FleetPage {
         page.queries(state.provenance());
         // The Showback page's card-hours, grouped by namespace: one accounting for both pages.
         CardHours hours = fleet.cardHours(request.at(), window);
-        page.describes(hours.to(), settings.cardHoursKept(window)).queries(hours.provenance());
+        page.describes(hours.to(), context().cardHoursKept(window)).queries(hours.provenance());
         Showback report = hours.report(Showback.Grouping.NAMESPACE, settings.prices());
         List<FleetState.NamespaceSummary> namespaces = new ArrayList<>(state.namespaces());
         for (Showback.Row row : report.rows()) {

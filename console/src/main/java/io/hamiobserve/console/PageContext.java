@@ -124,6 +124,23 @@ final class PageContext {
         }
     }
 
+    /**
+     * Whether the background refresh keeps each container's use over {@code window} in {@code scope}:
+     * the default window, one the settings keep, or one a visitor asked for lately once a round
+     * of the summaries has read it (until then the page shows the visitor's own read).
+     */
+    boolean usageKept(Duration window, FleetScope scope) {
+        return settings.usageKept(window, scope) || (scope.equals(FleetScope.EVERYTHING)
+                && fleet.usageRenewed(window, RightSizing.MIN_HISTORY)
+                && fleet.visitedUsage(RightSizing.MIN_HISTORY, settings.keepVisited()).contains(window));
+    }
+
+    /** Whether the background refresh keeps the card-hours over {@code window} (as {@link #usageKept}). */
+    boolean cardHoursKept(Duration window) {
+        return settings.cardHoursKept(window) || (fleet.cardHoursRenewed(window)
+                && fleet.visitedCardHours(settings.keepVisited()).contains(window));
+    }
+
     /** Starts a round of the summaries over a window when one is due ({@link #refresh}); null when none is. */
     private java.util.concurrent.CompletableFuture<Void> summariesIfDue(FleetCache keeper, FleetCache summaries,
                                                                      Instant at) {
@@ -135,13 +152,18 @@ final class PageContext {
         reads.add(() -> summaries.usage(at, RightSizing.DEFAULT_WINDOW, RightSizing.MIN_HISTORY,
                 FleetScope.EVERYTHING));
         reads.add(() -> summaries.cardHours(at, CARD_HOURS_WINDOW));
-        for (Duration window : settings.keptWindows()) {
-            if (!window.equals(RightSizing.DEFAULT_WINDOW)) {
-                reads.add(() -> summaries.usage(at, window, RightSizing.MIN_HISTORY, FleetScope.EVERYTHING));
-            }
-            if (!window.equals(CARD_HOURS_WINDOW)) {
-                reads.add(() -> summaries.cardHours(at, window));
-            }
+        // The windows kept by the settings, and those a visitor asked for lately: each read once.
+        java.util.SortedSet<Duration> usageWindows = new java.util.TreeSet<>(settings.keptWindows());
+        usageWindows.addAll(summaries.visitedUsage(RightSizing.MIN_HISTORY, settings.keepVisited()));
+        usageWindows.remove(RightSizing.DEFAULT_WINDOW);
+        java.util.SortedSet<Duration> cardHoursWindows = new java.util.TreeSet<>(settings.keptWindows());
+        cardHoursWindows.addAll(summaries.visitedCardHours(settings.keepVisited()));
+        cardHoursWindows.remove(CARD_HOURS_WINDOW);
+        for (Duration window : usageWindows) {
+            reads.add(() -> summaries.usage(at, window, RightSizing.MIN_HISTORY, FleetScope.EVERYTHING));
+        }
+        for (Duration window : cardHoursWindows) {
+            reads.add(() -> summaries.cardHours(at, window));
         }
         java.util.concurrent.CompletableFuture<Void> round = keeper.start(reads);
         summaryRound = new SummaryRound(at, round);

@@ -41,7 +41,7 @@ final class RightsizingPage extends FleetPage {
         page.queries(state.provenance());
         Duration window = window(request);
         UsageHistory usage = fleet.usage(request.at(), window, RightSizing.MIN_HISTORY, FleetScope.EVERYTHING);
-        page.describes(usage.at(), settings.usageKept(window, FleetScope.EVERYTHING)).queries(usage.provenance());
+        page.describes(usage.at(), context().usageKept(window, FleetScope.EVERYTHING)).queries(usage.provenance());
         List<Recommendation> recommendations = RightSizing.recommendAll(state.workloads(), usage);
         Table<Recommendation> table = Columns.recommendations(links);
         List<WorkloadRecommendation> byWorkload = RightSizing.byWorkload(state.workloads(), usage);

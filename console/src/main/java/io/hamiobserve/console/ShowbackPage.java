@@ -34,7 +34,7 @@ final class ShowbackPage extends FleetPage {
         FleetState state = fleet.state(request.at(), FleetScope.CARDS_ONLY);
         Builder page = page("Showback", request, state);
         CardHours hours = fleet.cardHours(request.at(), window);
-        page.describes(hours.to(), settings.cardHoursKept(window)).queries(hours.provenance());
+        page.describes(hours.to(), context().cardHoursKept(window)).queries(hours.provenance());
         ShowbackView view = ShowbackView.of(hours, request.get("by"), settings.prices());
         ShowbackView.FunnelSection funnel = ShowbackView.FunnelSection.of(hours, request.get("funnel"), links);
         Map<String, Rows<?>> tables = new java.util.HashMap<>(funnel.exports());

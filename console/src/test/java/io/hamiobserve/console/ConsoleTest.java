@@ -516,6 +516,44 @@ class ConsoleTest {
     }
 
     @Test
+    void aWindowAVisitorAskedForIsReadWithTheSummariesUntilItsVisitsStop() throws Exception {
+        MovingClock clock = new MovingClock();
+        Console console = startRefreshing(ConsoleSettings.defaults().withRefresh(Duration.ofMillis(100),
+                Duration.ofMinutes(1)).withSummaryRefresh(Duration.ofMinutes(10))
+                .withKeepVisited(Duration.ofSeconds(2)), clock);
+        history.gate.countDown();
+        Thread refreshing = console.warmUp(Duration.ofMillis(100));
+        try {
+            awaitSummaryCalls(2);
+            assertEquals(List.of("use 14d", "hours 7d"), history.summaryWindows, "nothing visited: the defaults");
+            // A visitor's first look at other windows is a read of its own, and not yet said to be kept.
+            String first = get("http://127.0.0.1:" + server.port() + "/workloads?window=24h").body();
+            assertFalse(first.contains(", its summaries over a window every 10m"), first);
+            get("http://127.0.0.1:" + server.port() + "/namespaces?window=30d");
+            assertEquals(List.of("use 14d", "hours 7d", "use 1d", "hours 30d"), history.summaryWindows);
+            // The next round reads them with the defaults; the pages then say they are kept.
+            clock.now = NOW.plus(Duration.ofMinutes(10));
+            awaitSummaryCalls(8);
+            assertEquals(List.of("use 14d", "hours 7d", "use 1d", "hours 30d", "use 14d", "hours 7d", "use 1d",
+                    "hours 30d"), history.summaryWindows);
+            String kept = get("http://127.0.0.1:" + server.port() + "/workloads?window=24h").body();
+            assertTrue(kept.contains(", its summaries over a window every 10m"), kept);
+            assertEquals(8, history.summaryCalls.get(), "a kept window was read again for a visit");
+            // Nobody looks at them for longer than they are kept for: a round reads the defaults only.
+            Thread.sleep(2_100);
+            clock.now = NOW.plus(Duration.ofMinutes(20));
+            awaitSummaryCalls(10);
+            Thread.sleep(300);
+            assertEquals(List.of("use 14d", "hours 7d"), history.summaryWindows.subList(8, history.summaryWindows.size()));
+        } finally {
+            refreshing.interrupt();
+        }
+        assertEquals(Duration.ZERO, ConsoleSettings.defaults().withKeepVisited(Duration.ZERO).keepVisited());
+        assertThrows(IllegalArgumentException.class,
+                () -> ConsoleSettings.defaults().withKeepVisited(Duration.ofSeconds(-1)));
+    }
+
+    @Test
     void readinessWaitsForTheFirstRefreshNoLongerThanItsTimeout() throws Exception {
         Console console = startRefreshing(ConsoleSettings.defaults().withRefresh(Duration.ofMinutes(1),
                 Duration.ofMillis(200)), Clock.fixed(NOW, ZoneOffset.UTC));

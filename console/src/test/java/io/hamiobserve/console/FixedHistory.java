@@ -38,6 +38,8 @@ final class FixedHistory implements FleetHistory {
     final AtomicInteger calls = new AtomicInteger();
     /** Reads of the summaries over a window: usage and card-hours. */
     final AtomicInteger summaryCalls = new AtomicInteger();
+    /** The window of each read of the summaries, in order: "use 7d", "hours 30d" (Format.duration). */
+    final List<String> summaryWindows = new java.util.concurrent.CopyOnWriteArrayList<>();
     /** The first instant the trends have samples at: the middle of the tests' day chart. */
     static final Instant TRENDS_FROM = Instant.parse("2026-11-30T00:00:00Z");
     /** The steps each trend read asked for, in order. */
@@ -135,6 +137,7 @@ final class FixedHistory implements FleetHistory {
             throws SourceUnavailableException {
         check();
         summaryCalls.incrementAndGet();
+        summaryWindows.add("use " + Format.duration(window));
         pass(summaryGate);
         if (owned) {
             // The brief's pod as the second pod of a Deployment rolled out mid-window.
@@ -186,6 +189,7 @@ final class FixedHistory implements FleetHistory {
     public io.hamiobserve.domain.fleet.CardHours cardHours(Instant from, Instant to) throws SourceUnavailableException {
         check();
         summaryCalls.incrementAndGet();
+        summaryWindows.add("hours " + Format.duration(Duration.between(from, to)));
         pass(summaryGate);
         double seconds = Duration.between(from, to).toSeconds();
         String cluster = summariesCluster;

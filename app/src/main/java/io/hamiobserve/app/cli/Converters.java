@@ -49,6 +49,15 @@ public final class Converters {
         }
     }
 
+    /** As {@link PositiveDuration}, and zero ({@code 0}, {@code 0s}, ...) for "none". */
+    public static final class NonNegativeDuration implements ITypeConverter<Duration> {
+        @Override
+        public Duration convert(String value) {
+            return value.trim().matches("0+(\\.0+)?(ms|s|m|h|d)?") ? Duration.ZERO
+                    : new PositiveDuration().convert(value);
+        }
+    }
+
     /** A whole number above zero. */
     public static final class PositiveCount implements ITypeConverter<Integer> {
         @Override

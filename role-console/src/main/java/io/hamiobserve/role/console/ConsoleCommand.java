@@ -59,6 +59,14 @@ public final class ConsoleCommand implements Subcommand {
                     + "much as the default window's read (docs/benchmarks.md). Default: none")
     private List<Duration> keptWindows = List.of();
 
+    @Option(names = "--console.keep-visited", paramLabel = "DURATION", defaultValue = "24h",
+            converter = Converters.NonNegativeDuration.class,
+            description = "go on reading a window a visitor asked for (a page's other window, over every container "
+                    + "or the card-hours) with the summaries, until this long after its last visit: a window in use "
+                    + "is then served kept, one nobody looks at costs nothing; 0 reads only the kept windows "
+                    + "(default: ${DEFAULT-VALUE})")
+    private Duration keepVisited;
+
     @Spec
     private CommandSpec spec;
 
@@ -101,7 +109,7 @@ public final class ConsoleCommand implements Subcommand {
                 .withSummaryRefresh(summaryRefresh)
                 // A read waits for a slot, then has its own timeout: a page waits for no more than three.
                 .withReadLimit(prometheus.timeout().multipliedBy(3))
-                .withIdleAfter(idleAfter), history);
+                .withIdleAfter(idleAfter).withKeepVisited(keepVisited), history);
         launch.out().printf("hami-observe: console on :%d%s, reading %s%n", served.server().port(),
                 served.console().home(), history.description());
         launch.out().flush();

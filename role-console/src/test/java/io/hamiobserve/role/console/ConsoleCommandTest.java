@@ -45,6 +45,12 @@ class ConsoleCommandTest {
         assertEquals(java.util.List.of(), value(defaults, "--console.keep-windows"));
         assertRefused(run("console", "--prometheus", "http://p:9090", "--console.keep-windows", "7d,5d"),
                 "--console.keep-windows", "5d is not one the console offers: 24h, 7d, 14d, 30d");
+        assertEquals(Duration.ofHours(24), value(defaults, "--console.keep-visited"));
+        assertEquals(Duration.ZERO, value(parsed("console", "--console.keep-visited", "0"), "--console.keep-visited"));
+        assertEquals(Duration.ofHours(6), value(parsed("console", "--console.keep-visited", "6h"),
+                "--console.keep-visited"));
+        assertRefused(run("console", "--prometheus", "http://p:9090", "--console.keep-visited", "-1h"),
+                "--console.keep-visited", "not a duration");
     }
 
     @Test
