@@ -96,11 +96,14 @@ public final class Console {
         // round of them is waited for until it answers (up to that interval), the refresh waiting
         // for it no longer than a page would (PageContext.refresh).
         FleetCache summaries = fleet.renewing(settings.summaryRefresh().multipliedBy(2), settings.summaryRefresh());
+        // The pages' other windows likewise, at their own interval; none where they are read only when visited.
+        FleetCache others = settings.otherWindowsRefresh().isPositive()
+                ? fleet.renewing(settings.otherWindowsRefresh().multipliedBy(2), settings.summaryRefresh()) : null;
         refreshStarted = System.nanoTime();
         return Thread.ofVirtual().name("console-refresh").start(() -> {
             try {
                 while (true) {
-                    refresh(keeper, summaries);
+                    refresh(keeper, summaries, others);
                     firstRefreshDone = true;
                     Thread.sleep(every);
                 }
@@ -110,11 +113,11 @@ public final class Console {
         });
     }
 
-    private void refresh(FleetCache keeper, FleetCache summaries) {
+    private void refresh(FleetCache keeper, FleetCache summaries, FleetCache others) {
         Instant at = clock.instant().truncatedTo(ChronoUnit.SECONDS);
         long started = System.nanoTime();
         try {
-            pages.refresh(keeper, summaries, at);
+            pages.refresh(keeper, summaries, others, at);
             LOG.log(Level.FINE, () -> String.format("refreshed the fleet-wide figures in %.1f s",
                     (System.nanoTime() - started) / 1e9));
         } catch (SourceUnavailableException | RuntimeException failed) {

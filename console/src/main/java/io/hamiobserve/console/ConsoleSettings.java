@@ -35,12 +35,16 @@ import java.util.Optional;
  *                           background refresh goes on reading that window with the summaries: a
  *                           window in use is then served kept, one nobody looks at costs nothing;
  *                           zero reads none but the kept windows
+ * @param otherWindowsRefresh how often the background refresh reads the windows the pages offer
+ *                           that it reads no more often (kept or visited): every fleet-wide page
+ *                           then serves its first visit at any window kept, its figures at most
+ *                           this old (the page says how old); zero reads them only when visited
  */
 public record ConsoleSettings(String routePrefix, Optional<URI> prometheusExternal, Optional<String> banner,
                               Duration fresh, Duration refresh, Duration readyTimeout, Duration readLimit,
                               Duration idleAfter, io.hamiobserve.domain.fleet.Prices prices,
                               Duration summaryRefresh, java.util.List<Duration> keptWindows,
-                              Duration keepVisited) {
+                              Duration keepVisited, Duration otherWindowsRefresh) {
     /** How long without a kernel makes a share idle unless told (the N hours: a day). */
     public static final Duration DEFAULT_IDLE_AFTER = Duration.ofHours(24);
     /** How often the fleet-wide answers are read again unless told. */
@@ -52,6 +56,12 @@ public record ConsoleSettings(String routePrefix, Optional<URI> prometheusExtern
      * and the night after, so a window looked at daily stays kept.
      */
     public static final Duration DEFAULT_KEEP_VISITED = Duration.ofHours(24);
+    /**
+     * How often the other windows are read unless told: at 10,000 containers a read of all six
+     * (the use over 24 hours, 7 and 30 days; the card-hours over 24 hours, 14 and 30 days) costs
+     * Prometheus some 45 CPU s, an eighth of a CPU second a refresh at this interval.
+     */
+    public static final Duration DEFAULT_OTHER_WINDOWS_REFRESH = Duration.ofHours(6);
     /** How long readiness waits for the first read unless told. */
     public static final Duration DEFAULT_READY_TIMEOUT = Duration.ofSeconds(60);
     /** How long a page waits for figures being read unless told: three Prometheus timeouts of 10 s. */
@@ -82,6 +92,13 @@ public record ConsoleSettings(String routePrefix, Optional<URI> prometheusExtern
         if (keepVisited.isNegative()) {
             throw new IllegalArgumentException("how long a visited window is kept cannot be negative");
         }
+        if (otherWindowsRefresh.isNegative()) {
+            throw new IllegalArgumentException("the other windows' refresh interval cannot be negative");
+        }
+        // Zero: not read unless visited. Otherwise never more often than the summaries.
+        if (otherWindowsRefresh.isPositive()) {
+            otherWindowsRefresh = notMoreOftenThan(otherWindowsRefresh, summaryRefresh);
+        }
         java.util.List<Duration> offered = PageKit.WINDOWS.stream().map(PageKit::window).flatMap(Optional::stream)
                 .toList();
         for (Duration window : keptWindows) {
@@ -97,42 +114,42 @@ public record ConsoleSettings(String routePrefix, Optional<URI> prometheusExtern
                            Duration fresh, Duration refresh, Duration readyTimeout, Duration readLimit) {
         this(routePrefix, prometheusExternal, banner, fresh, refresh, readyTimeout, readLimit, DEFAULT_IDLE_AFTER,
                 io.hamiobserve.domain.fleet.Prices.NONE, notMoreOftenThan(DEFAULT_SUMMARY_REFRESH, refresh),
-                java.util.List.of(), DEFAULT_KEEP_VISITED);
+                java.util.List.of(), DEFAULT_KEEP_VISITED, DEFAULT_OTHER_WINDOWS_REFRESH);
     }
 
     /** These settings with prices per card-hour for the Showback page. */
     public ConsoleSettings withPrices(io.hamiobserve.domain.fleet.Prices given) {
         return new ConsoleSettings(routePrefix, prometheusExternal, banner, fresh, refresh, readyTimeout, readLimit,
-                idleAfter, given, summaryRefresh, keptWindows, keepVisited);
+                idleAfter, given, summaryRefresh, keptWindows, keepVisited, otherWindowsRefresh);
     }
 
     public static ConsoleSettings defaults() {
         return new ConsoleSettings("", Optional.empty(), Optional.empty(), Duration.ofSeconds(5), DEFAULT_REFRESH,
                 DEFAULT_READY_TIMEOUT, DEFAULT_READ_LIMIT, DEFAULT_IDLE_AFTER, io.hamiobserve.domain.fleet.Prices.NONE,
-                DEFAULT_SUMMARY_REFRESH, java.util.List.of(), DEFAULT_KEEP_VISITED);
+                DEFAULT_SUMMARY_REFRESH, java.util.List.of(), DEFAULT_KEEP_VISITED, DEFAULT_OTHER_WINDOWS_REFRESH);
     }
 
     public ConsoleSettings withRoutePrefix(String prefix) {
-        return new ConsoleSettings(prefix, prometheusExternal, banner, fresh, refresh, readyTimeout, readLimit, idleAfter, prices, summaryRefresh, keptWindows, keepVisited);
+        return new ConsoleSettings(prefix, prometheusExternal, banner, fresh, refresh, readyTimeout, readLimit, idleAfter, prices, summaryRefresh, keptWindows, keepVisited, otherWindowsRefresh);
     }
 
     public ConsoleSettings withPrometheusExternal(Optional<URI> url) {
-        return new ConsoleSettings(routePrefix, url, banner, fresh, refresh, readyTimeout, readLimit, idleAfter, prices, summaryRefresh, keptWindows, keepVisited);
+        return new ConsoleSettings(routePrefix, url, banner, fresh, refresh, readyTimeout, readLimit, idleAfter, prices, summaryRefresh, keptWindows, keepVisited, otherWindowsRefresh);
     }
 
     public ConsoleSettings withBanner(Optional<String> text) {
-        return new ConsoleSettings(routePrefix, prometheusExternal, text, fresh, refresh, readyTimeout, readLimit, idleAfter, prices, summaryRefresh, keptWindows, keepVisited);
+        return new ConsoleSettings(routePrefix, prometheusExternal, text, fresh, refresh, readyTimeout, readLimit, idleAfter, prices, summaryRefresh, keptWindows, keepVisited, otherWindowsRefresh);
     }
 
     public ConsoleSettings withFresh(Duration duration) {
         return new ConsoleSettings(routePrefix, prometheusExternal, banner, duration, refresh,
-                readyTimeout, readLimit, idleAfter, prices, summaryRefresh, keptWindows, keepVisited);
+                readyTimeout, readLimit, idleAfter, prices, summaryRefresh, keptWindows, keepVisited, otherWindowsRefresh);
     }
 
     /** Refreshes every {@code interval} (the window summaries at least as seldom), ready after at most {@code timeout}. */
     public ConsoleSettings withRefresh(Duration interval, Duration timeout) {
         return new ConsoleSettings(routePrefix, prometheusExternal, banner, fresh, interval, timeout, readLimit, idleAfter,
-                prices, notMoreOftenThan(summaryRefresh, interval), keptWindows, keepVisited);
+                prices, notMoreOftenThan(summaryRefresh, interval), keptWindows, keepVisited, otherWindowsRefresh);
     }
 
     /** {@code summaries}, or the refresh interval where that is longer: summaries are read by a refresh. */
@@ -143,13 +160,13 @@ public record ConsoleSettings(String routePrefix, Optional<URI> prometheusExtern
     /** Reads the summaries over a window again every {@code interval}, never more often than the refresh. */
     public ConsoleSettings withSummaryRefresh(Duration interval) {
         return new ConsoleSettings(routePrefix, prometheusExternal, banner, fresh, refresh, readyTimeout, readLimit,
-                idleAfter, prices, notMoreOftenThan(interval, refresh), keptWindows, keepVisited);
+                idleAfter, prices, notMoreOftenThan(interval, refresh), keptWindows, keepVisited, otherWindowsRefresh);
     }
 
     /** Also keeps {@code windows} (besides the pages' defaults) read in the background, every summary interval. */
     public ConsoleSettings withKeptWindows(java.util.List<Duration> windows) {
         return new ConsoleSettings(routePrefix, prometheusExternal, banner, fresh, refresh, readyTimeout, readLimit,
-                idleAfter, prices, summaryRefresh, windows, keepVisited);
+                idleAfter, prices, summaryRefresh, windows, keepVisited, otherWindowsRefresh);
     }
 
     /** Whether the background refresh keeps each container's use over {@code window} in {@code scope}. */
@@ -166,18 +183,24 @@ public record ConsoleSettings(String routePrefix, Optional<URI> prometheusExtern
     /** Goes on reading a window a visitor asked for, with the summaries, for {@code duration} after the last visit. */
     public ConsoleSettings withKeepVisited(Duration duration) {
         return new ConsoleSettings(routePrefix, prometheusExternal, banner, fresh, refresh, readyTimeout, readLimit,
-                idleAfter, prices, summaryRefresh, keptWindows, duration);
+                idleAfter, prices, summaryRefresh, keptWindows, duration, otherWindowsRefresh);
+    }
+
+    /** Reads the pages' other windows every {@code interval} (zero: only while visited), never more often than the summaries. */
+    public ConsoleSettings withOtherWindowsRefresh(Duration interval) {
+        return new ConsoleSettings(routePrefix, prometheusExternal, banner, fresh, refresh, readyTimeout, readLimit,
+                idleAfter, prices, summaryRefresh, keptWindows, keepVisited, interval);
     }
 
     /** A page waits at most {@code limit} for figures being read (three of the source's timeouts is a fair bound). */
     public ConsoleSettings withReadLimit(Duration limit) {
-        return new ConsoleSettings(routePrefix, prometheusExternal, banner, fresh, refresh, readyTimeout, limit, idleAfter, prices, summaryRefresh, keptWindows, keepVisited);
+        return new ConsoleSettings(routePrefix, prometheusExternal, banner, fresh, refresh, readyTimeout, limit, idleAfter, prices, summaryRefresh, keptWindows, keepVisited, otherWindowsRefresh);
     }
 
     /** Shares that launch no kernel for {@code after} or longer are listed idle on the Stuck page. */
     public ConsoleSettings withIdleAfter(Duration after) {
         return new ConsoleSettings(routePrefix, prometheusExternal, banner, fresh, refresh, readyTimeout, readLimit,
-                after, prices, summaryRefresh, keptWindows, keepVisited);
+                after, prices, summaryRefresh, keptWindows, keepVisited, otherWindowsRefresh);
     }
 
     /**

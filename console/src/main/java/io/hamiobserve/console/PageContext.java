@@ -92,7 +92,8 @@ final class PageContext {
      * the summaries (whether or not the first two answered) — and returns when every read has
      * answered, or the summaries have been waited for as long as a page waits; the first failure
      * is thrown. {@code keeper} keeps the answers read every
-     * refresh, {@code summaries} those read every summary interval.
+     * refresh, {@code summaries} those read every summary interval, {@code others} the pages'
+     * other windows, read every {@link ConsoleSettings#otherWindowsRefresh} (null: not read).
      *
      * <p>The summaries are one round, asked only when no earlier round is still being read, and
      * read once it has answered in full, whenever that is: the refresh waits for them no longer
@@ -103,7 +104,8 @@ final class PageContext {
      * dearest reads the console sends every minute and a half there instead of every hour, each
      * time beside the round still running.
      */
-    void refresh(FleetCache keeper, FleetCache summaries, Instant at) throws SourceUnavailableException {
+    void refresh(FleetCache keeper, FleetCache summaries, FleetCache others, Instant at)
+            throws SourceUnavailableException {
         refreshing = true;
         TimeRange range = TimeRange.DAY;
         java.util.concurrent.CompletableFuture<Void> round = null;
@@ -117,6 +119,9 @@ final class PageContext {
                     () -> keeper.fleetNow(at)));
         } finally {
             round = summariesIfDue(keeper, summaries, at);
+            if (round == null && others != null) {
+                otherWindowsIfDue(keeper, others, at);
+            }
         }
         if (round != null) {
             keeper.await(round, "the summaries over a window (still being read: they are kept when they "
@@ -125,20 +130,39 @@ final class PageContext {
     }
 
     /**
-     * Whether the background refresh keeps each container's use over {@code window} in {@code scope}:
-     * the default window, one the settings keep, or one a visitor asked for lately once a round
-     * of the summaries has read it (until then the page shows the visitor's own read).
+     * How often the background refresh reads each container's use over {@code window} in
+     * {@code scope} again, where it keeps it: every summary interval for the default window, one
+     * the settings keep, or one a visitor asked for lately once a round of the summaries has read
+     * it; every {@link ConsoleSettings#otherWindowsRefresh} for another window the pages offer,
+     * once read. Empty where the page shows a visitor's own read.
      */
-    boolean usageKept(Duration window, FleetScope scope) {
-        return settings.usageKept(window, scope) || (scope.equals(FleetScope.EVERYTHING)
-                && fleet.usageRenewed(window, RightSizing.MIN_HISTORY)
-                && fleet.visitedUsage(RightSizing.MIN_HISTORY, settings.keepVisited()).contains(window));
+    Optional<Duration> usageKept(Duration window, FleetScope scope) {
+        if (settings.usageKept(window, scope)) {
+            return Optional.of(settings.summaryRefresh());
+        }
+        if (!scope.equals(FleetScope.EVERYTHING) || !fleet.usageRenewed(window, RightSizing.MIN_HISTORY)) {
+            return Optional.empty();
+        }
+        return fleet.visitedUsage(RightSizing.MIN_HISTORY, settings.keepVisited()).contains(window)
+                ? Optional.of(settings.summaryRefresh()) : otherWindowsEvery();
     }
 
-    /** Whether the background refresh keeps the card-hours over {@code window} (as {@link #usageKept}). */
-    boolean cardHoursKept(Duration window) {
-        return settings.cardHoursKept(window) || (fleet.cardHoursRenewed(window)
-                && fleet.visitedCardHours(settings.keepVisited()).contains(window));
+    /** How often the background refresh reads the card-hours over {@code window} again (as {@link #usageKept}). */
+    Optional<Duration> cardHoursKept(Duration window) {
+        if (settings.cardHoursKept(window)) {
+            return Optional.of(settings.summaryRefresh());
+        }
+        if (!fleet.cardHoursRenewed(window)) {
+            return Optional.empty();
+        }
+        return fleet.visitedCardHours(settings.keepVisited()).contains(window)
+                ? Optional.of(settings.summaryRefresh()) : otherWindowsEvery();
+    }
+
+    /** How often the other windows are read; empty where they are not (read once by a visit, kept no longer). */
+    private Optional<Duration> otherWindowsEvery() {
+        return settings.otherWindowsRefresh().isPositive() && refreshing ? Optional.of(settings.otherWindowsRefresh())
+                : Optional.empty();
     }
 
     /** Starts a round of the summaries over a window when one is due ({@link #refresh}); null when none is. */
@@ -152,13 +176,8 @@ final class PageContext {
         reads.add(() -> summaries.usage(at, RightSizing.DEFAULT_WINDOW, RightSizing.MIN_HISTORY,
                 FleetScope.EVERYTHING));
         reads.add(() -> summaries.cardHours(at, CARD_HOURS_WINDOW));
-        // The windows kept by the settings, and those a visitor asked for lately: each read once.
-        java.util.SortedSet<Duration> usageWindows = new java.util.TreeSet<>(settings.keptWindows());
-        usageWindows.addAll(summaries.visitedUsage(RightSizing.MIN_HISTORY, settings.keepVisited()));
-        usageWindows.remove(RightSizing.DEFAULT_WINDOW);
-        java.util.SortedSet<Duration> cardHoursWindows = new java.util.TreeSet<>(settings.keptWindows());
-        cardHoursWindows.addAll(summaries.visitedCardHours(settings.keepVisited()));
-        cardHoursWindows.remove(CARD_HOURS_WINDOW);
+        java.util.SortedSet<Duration> usageWindows = usageWindowsEveryRound(summaries);
+        java.util.SortedSet<Duration> cardHoursWindows = cardHoursWindowsEveryRound(summaries);
         for (Duration window : usageWindows) {
             reads.add(() -> summaries.usage(at, window, RightSizing.MIN_HISTORY, FleetScope.EVERYTHING));
         }
@@ -169,6 +188,59 @@ final class PageContext {
         summaryRound = new SummaryRound(at, round);
         return round;
     }
+
+    /** The windows of each container's use read with every round besides the default: kept by the settings, or visited lately. */
+    private java.util.SortedSet<Duration> usageWindowsEveryRound(FleetCache summaries) {
+        java.util.SortedSet<Duration> windows = new java.util.TreeSet<>(settings.keptWindows());
+        windows.addAll(summaries.visitedUsage(RightSizing.MIN_HISTORY, settings.keepVisited()));
+        windows.remove(RightSizing.DEFAULT_WINDOW);
+        return windows;
+    }
+
+    /** The windows of the card-hours read with every round besides the default (as {@link #usageWindowsEveryRound}). */
+    private java.util.SortedSet<Duration> cardHoursWindowsEveryRound(FleetCache summaries) {
+        java.util.SortedSet<Duration> windows = new java.util.TreeSet<>(settings.keptWindows());
+        windows.addAll(summaries.visitedCardHours(settings.keepVisited()));
+        windows.remove(CARD_HOURS_WINDOW);
+        return windows;
+    }
+
+    /**
+     * Starts a round of the pages' other windows — each one the pages offer that no round of the
+     * summaries reads — when one is due: once the summaries' first round has answered in full
+     * (so that readiness and the first pages wait for no more than they did), and then every
+     * {@link ConsoleSettings#otherWindowsRefresh}, never beside a round of either kind still being
+     * read. It is not waited for: its answers are kept whenever they arrive.
+     */
+    private void otherWindowsIfDue(FleetCache keeper, FleetCache others, Instant at) {
+        SummaryRound summaries = summaryRound;
+        SummaryRound last = otherWindowsRound;
+        if (summaries == null || !summaries.answered().isDone() || summaries.answered().isCompletedExceptionally()
+                || (last != null && !last.due(at, settings.otherWindowsRefresh()))) {
+            return;
+        }
+        List<FleetCache.Read> reads = new java.util.ArrayList<>();
+        java.util.SortedSet<Duration> everyRound = usageWindowsEveryRound(others);
+        for (Duration window : OFFERED_WINDOWS) {
+            if (!window.equals(RightSizing.DEFAULT_WINDOW) && !everyRound.contains(window)) {
+                reads.add(() -> others.usage(at, window, RightSizing.MIN_HISTORY, FleetScope.EVERYTHING));
+            }
+        }
+        java.util.SortedSet<Duration> hoursEveryRound = cardHoursWindowsEveryRound(others);
+        for (Duration window : OFFERED_WINDOWS) {
+            if (!window.equals(CARD_HOURS_WINDOW) && !hoursEveryRound.contains(window)) {
+                reads.add(() -> others.cardHours(at, window));
+            }
+        }
+        otherWindowsRound = new SummaryRound(at, keeper.start(reads));
+    }
+
+    /** The windows the pages offer (PageKit.WINDOWS). */
+    private static final List<Duration> OFFERED_WINDOWS = PageKit.WINDOWS.stream().map(PageKit::window)
+            .flatMap(Optional::stream).toList();
+
+    /** The background refresh's last round of the other windows, answered or still being read; null before the first. */
+    private volatile SummaryRound otherWindowsRound;
 
     /** The card-hours the background refresh keeps: a week's (showback's and the namespaces' default). */
     static final Duration CARD_HOURS_WINDOW = Duration.ofDays(7);

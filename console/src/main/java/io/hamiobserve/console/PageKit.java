@@ -99,16 +99,22 @@ final class PageKit {
 
         /**
          * The page also shows a summary over a window read at {@code other}: it says the older of
-         * its instants. One the background refresh keeps ({@code keptByRefresh}: the default window
-         * of every container) is judged old against its own interval, any other against the refresh's.
+         * its instants. One the background refresh keeps ({@code readEvery}: how often it reads it
+         * again, the summary interval for the default window of every container) is judged old
+         * against that interval, any other against the refresh's.
          */
-        Builder describes(Instant other, boolean keptByRefresh) {
-            if (!keptByRefresh) {
+        Builder describes(Instant other, Optional<Duration> readEvery) {
+            if (readEvery.isEmpty()) {
                 if (other.isBefore(at)) {
                     at = other;
                 }
-            } else if (summariesAt == null || other.isBefore(summariesAt)) {
+                return this;
+            }
+            if (summariesAt == null || other.isBefore(summariesAt)) {
                 summariesAt = other;
+            }
+            if (summariesEvery == null || readEvery.get().compareTo(summariesEvery) > 0) {
+                summariesEvery = readEvery.get();
             }
             return this;
         }
@@ -119,7 +125,9 @@ final class PageKit {
          */
         Builder refreshed(Duration every, Duration summaries, Instant now) {
             this.refreshEvery = every;
-            this.summariesEvery = summaries;
+            if (summariesEvery == null || summaries.compareTo(summariesEvery) > 0) {
+                this.summariesEvery = summaries;
+            }
             this.requested = now;
             return this;
         }

@@ -294,6 +294,11 @@ class ConsoleTest {
         }
     }
 
+    /**
+     * A console refreshing with {@code settings}. Tests that count the refresh's reads (each read of
+     * the fleet history counts) turn the other windows' round off: it reads six windows of its own
+     * after the first round ({@link #theOtherWindowsAreReadAfterTheFirstRoundAndServedKeptOnTheirFirstVisit}).
+     */
     private Console startRefreshing(ConsoleSettings settings, Clock clock) {
         history = new FixedHistory();
         history.gate = new java.util.concurrent.CountDownLatch(1);
@@ -306,7 +311,8 @@ class ConsoleTest {
     @Test
     void itIsReadyOnceTheFirstRefreshHasAnsweredAndRefreshesWhetherOrNotAnyoneLooks() throws Exception {
         Console console = startRefreshing(ConsoleSettings.defaults().withFresh(Duration.ofMillis(20))
-                .withRefresh(Duration.ofMillis(100), Duration.ofMinutes(5)), Clock.fixed(NOW, ZoneOffset.UTC));
+                .withRefresh(Duration.ofMillis(100), Duration.ofMinutes(5)).withOtherWindowsRefresh(Duration.ZERO),
+                Clock.fixed(NOW, ZoneOffset.UTC));
         assertTrue(console.ready(), "without a background refresh there is nothing to wait for");
         Thread refreshing = console.warmUp(Duration.ofMillis(100));
         try {
@@ -339,7 +345,8 @@ class ConsoleTest {
     void theSummariesOverAWindowAreReadAgainOnlyEverySummaryIntervalAndPagesJudgeTheirAgeByIt() throws Exception {
         MovingClock clock = new MovingClock();
         Console console = startRefreshing(ConsoleSettings.defaults().withRefresh(Duration.ofMillis(100),
-                Duration.ofMinutes(1)).withSummaryRefresh(Duration.ofMinutes(10)), clock);
+                Duration.ofMinutes(1)).withSummaryRefresh(Duration.ofMinutes(10)).withOtherWindowsRefresh(Duration.ZERO),
+                clock);
         history.gate.countDown();
         Thread refreshing = console.warmUp(Duration.ofMillis(100));
         try {
@@ -375,8 +382,8 @@ class ConsoleTest {
      */
     private Console summariesHeld(Duration readLimit, MovingClock clock) {
         Console started = startRefreshing(ConsoleSettings.defaults().withReadLimit(readLimit)
-                .withRefresh(Duration.ofMillis(100), Duration.ofMinutes(1)).withSummaryRefresh(Duration.ofMinutes(10)),
-                clock);
+                .withRefresh(Duration.ofMillis(100), Duration.ofMinutes(1)).withSummaryRefresh(Duration.ofMinutes(10))
+                .withOtherWindowsRefresh(Duration.ZERO), clock);
         history.summaryGate = new java.util.concurrent.CountDownLatch(1);
         history.gate.countDown();
         return started;
@@ -422,7 +429,8 @@ class ConsoleTest {
     @Test
     void theFleetNowAndTheDaysChartAreReadBeforeTheSummaries() throws Exception {
         Console console = startRefreshing(ConsoleSettings.defaults().withRefresh(Duration.ofMillis(100),
-                Duration.ofMinutes(1)).withSummaryRefresh(Duration.ofMinutes(10)), new MovingClock());
+                Duration.ofMinutes(1)).withSummaryRefresh(Duration.ofMinutes(10)).withOtherWindowsRefresh(Duration.ZERO),
+                new MovingClock());
         // The fleet now held (an engine whose few query slots it must have first).
         java.util.concurrent.CountDownLatch fleetNow = new java.util.concurrent.CountDownLatch(1);
         history.alter = readings -> {
@@ -484,7 +492,8 @@ class ConsoleTest {
         MovingClock clock = new MovingClock();
         Console console = startRefreshing(ConsoleSettings.defaults().withRefresh(Duration.ofMillis(100),
                 Duration.ofMinutes(1)).withSummaryRefresh(Duration.ofMinutes(10))
-                .withKeptWindows(List.of(Duration.ofDays(7), Duration.ofDays(30))), clock);
+                .withKeptWindows(List.of(Duration.ofDays(7), Duration.ofDays(30))).withOtherWindowsRefresh(Duration.ZERO),
+                clock);
         history.gate.countDown();
         Thread refreshing = console.warmUp(Duration.ofMillis(100));
         try {
@@ -520,7 +529,7 @@ class ConsoleTest {
         MovingClock clock = new MovingClock();
         Console console = startRefreshing(ConsoleSettings.defaults().withRefresh(Duration.ofMillis(100),
                 Duration.ofMinutes(1)).withSummaryRefresh(Duration.ofMinutes(10))
-                .withKeepVisited(Duration.ofSeconds(2)), clock);
+                .withKeepVisited(Duration.ofSeconds(2)).withOtherWindowsRefresh(Duration.ZERO), clock);
         history.gate.countDown();
         Thread refreshing = console.warmUp(Duration.ofMillis(100));
         try {
@@ -554,9 +563,63 @@ class ConsoleTest {
     }
 
     @Test
+    void theOtherWindowsAreReadAfterTheFirstRoundAndServedKeptOnTheirFirstVisit() throws Exception {
+        MovingClock clock = new MovingClock();
+        Console console = startRefreshing(ConsoleSettings.defaults().withRefresh(Duration.ofMillis(100),
+                Duration.ofMinutes(1)).withSummaryRefresh(Duration.ofMinutes(10))
+                .withOtherWindowsRefresh(Duration.ofMinutes(30)).withKeptWindows(List.of(Duration.ofDays(30)))
+                // A visit would have the window read with every round (the test above): not here.
+                .withKeepVisited(Duration.ZERO), clock);
+        history.summaryGate = new java.util.concurrent.CountDownLatch(1);
+        history.gate.countDown();
+        Thread refreshing = console.warmUp(Duration.ofMillis(100));
+        try {
+            // The first round (the defaults, and 30 days kept by the settings) is read alone: the
+            // other windows wait until it has answered.
+            awaitSummaryCalls(4);
+            Thread.sleep(400);
+            assertEquals(java.util.Set.of("use 14d", "hours 7d", "use 30d", "hours 30d"),
+                    java.util.Set.copyOf(history.summaryWindows), "the other windows were read beside the first round");
+            history.summaryGate.countDown();
+            // Then every other window the pages offer, once each: the use over 24 hours and 7 days, the
+            // card-hours over 24 hours and 14 days.
+            awaitSummaryCalls(8);
+            Thread.sleep(400);
+            assertEquals(java.util.Set.of("use 1d", "use 7d", "hours 1d", "hours 14d"),
+                    java.util.Set.copyOf(history.summaryWindows.subList(4, history.summaryWindows.size())));
+            assertEquals(8, history.summaryCalls.get(), "the other windows were read more than once");
+            // Their first visit is served kept, judged against their own interval.
+            for (String page : List.of("/workloads?window=7d", "/rightsizing?window=24h", "/namespaces?window=14d",
+                    "/showback?window=24h", "/capacity?window=7d")) {
+                String body = get("http://127.0.0.1:" + server.port() + page).body();
+                assertTrue(body.contains(", its summaries over a window every 30m"), page + ": " + body);
+                assertFalse(body.contains("old and are being read again"), page);
+            }
+            assertEquals(8, history.summaryCalls.get(), "another window was read for its first visit");
+            // The next rounds: the summaries every 10 minutes, the other windows every 30.
+            clock.now = NOW.plus(Duration.ofMinutes(10));
+            awaitSummaryCalls(12);
+            Thread.sleep(400);
+            assertEquals(12, history.summaryCalls.get(), "the other windows were read again before their interval");
+            String body = get("http://127.0.0.1:" + server.port() + "/workloads?window=7d").body();
+            assertFalse(body.contains("old and are being read again"), "ten minutes old, read every 30: " + body);
+            clock.now = NOW.plus(Duration.ofMinutes(30));
+            awaitSummaryCalls(20);
+            Thread.sleep(400);
+            assertEquals(20, history.summaryCalls.get());
+        } finally {
+            refreshing.interrupt();
+        }
+        assertEquals(Duration.ofMinutes(10), ConsoleSettings.defaults().withSummaryRefresh(Duration.ofMinutes(10))
+                .withOtherWindowsRefresh(Duration.ofMinutes(1)).otherWindowsRefresh(), "more often than the summaries");
+        assertThrows(IllegalArgumentException.class,
+                () -> ConsoleSettings.defaults().withOtherWindowsRefresh(Duration.ofSeconds(-1)));
+    }
+
+    @Test
     void readinessWaitsForTheFirstRefreshNoLongerThanItsTimeout() throws Exception {
         Console console = startRefreshing(ConsoleSettings.defaults().withRefresh(Duration.ofMinutes(1),
-                Duration.ofMillis(200)), Clock.fixed(NOW, ZoneOffset.UTC));
+                Duration.ofMillis(200)).withOtherWindowsRefresh(Duration.ZERO), Clock.fixed(NOW, ZoneOffset.UTC));
         Thread refreshing = console.warmUp(Duration.ofMinutes(1));
         try {
             assertFalse(console.ready());
@@ -572,7 +635,7 @@ class ConsoleTest {
     void whenRefreshingFailsThePagesKeepTheLastFiguresAndSayHowOldTheyAre() throws Exception {
         MovingClock clock = new MovingClock();
         Console console = startRefreshing(ConsoleSettings.defaults().withRefresh(Duration.ofMillis(300),
-                Duration.ofMinutes(1)), clock);
+                Duration.ofMinutes(1)).withOtherWindowsRefresh(Duration.ZERO), clock);
         history.gate.countDown();
         Thread refreshing = console.warmUp(Duration.ofMillis(300));
         try {

@@ -107,10 +107,21 @@ public final class ConsoleBenchmark {
         String which = args.length > 0 ? args[0] : "both";
         if (which.equals("attach-windows")) {
             // A Prometheus held by "hold": every page at its defaults, then every window and range;
-            // "keep" as the fifth argument: the console told to keep the other windows read
-            // (--console.keep-windows 24h,7d,30d).
-            if (args.length > 4 && args[4].equals("keep")) {
-                KEPT_WINDOWS = List.of(Duration.ofHours(24), Duration.ofDays(7), Duration.ofDays(30));
+            // After the requests, any of: "keep", the console told to keep the other windows read
+            // with every round (--console.keep-windows 24h,7d,30d); "others=0", told not to read them
+            // every six hours (--console.other-windows-refresh-interval 0); "settle=S", the first
+            // visits S seconds after ready (the other windows' round read meanwhile), Prometheus's
+            // CPU over those seconds printed.
+            for (int a = 4; a < args.length; a++) {
+                if (args[a].equals("keep")) {
+                    KEPT_WINDOWS = List.of(Duration.ofHours(24), Duration.ofDays(7), Duration.ofDays(30));
+                } else if (args[a].equals("others=0")) {
+                    OTHER_WINDOWS_REFRESH = Duration.ZERO;
+                } else if (args[a].startsWith("settle=")) {
+                    SETTLE = Duration.ofSeconds(Long.parseLong(args[a].substring("settle=".length())));
+                } else {
+                    throw new IllegalArgumentException("attach-windows: unknown argument " + args[a]);
+                }
             }
             List<String> pages = new ArrayList<>(LARGE_PAGES);
             pages.addAll(everyOtherWindowAndRange());
@@ -656,6 +667,11 @@ public final class ConsoleBenchmark {
     /** The windows besides the defaults the timed console keeps read (--console.keep-windows). */
     private static List<Duration> KEPT_WINDOWS = List.of();
 
+    /** How often the timed console reads the pages' other windows (--console.other-windows-refresh-interval). */
+    private static Duration OTHER_WINDOWS_REFRESH = ConsoleSettings.DEFAULT_OTHER_WINDOWS_REFRESH;
+    /** How long after ready the first visits start (attach-windows settle=S). */
+    private static Duration SETTLE = Duration.ZERO;
+
     /** Whether to time the pages of a console with nothing kept too (attach-cold). */
     private static boolean COLD = false;
 
@@ -676,7 +692,8 @@ public final class ConsoleBenchmark {
         long starting = System.nanoTime();
         // Readiness waits as long as the first read takes here, to time it (deployed: at most 60 s).
         Served deployed = serve(history, ConsoleSettings.defaults().withRefresh(ConsoleSettings.DEFAULT_REFRESH,
-                Duration.ofMinutes(10)).withKeptWindows(KEPT_WINDOWS), at, true);
+                Duration.ofMinutes(10)).withKeptWindows(KEPT_WINDOWS).withOtherWindowsRefresh(OTHER_WINDOWS_REFRESH),
+                at, true);
         try {
             while (visit(client, deployed.port(), "/readyz").status() != 200) {
                 Thread.sleep(10);
@@ -685,6 +702,13 @@ public final class ConsoleBenchmark {
             double cpu = prometheusCpuSeconds(client, prometheus) - cpuBefore;
             System.out.printf("  start → ready: %.2f s (Prometheus CPU meanwhile: %.1f s, one refresh of the "
                     + "fleet-wide figures)%n", ready, cpu);
+            if (SETTLE.isPositive()) {
+                double settling = prometheusCpuSeconds(client, prometheus);
+                Thread.sleep(SETTLE.toMillis());
+                System.out.printf("  then %d s before the first visits (Prometheus CPU meanwhile: %.1f s: the "
+                        + "refreshes, and the other windows' round where it is on)%n", SETTLE.toSeconds(),
+                        prometheusCpuSeconds(client, prometheus) - settling);
+            }
             System.out.printf("  %-62s %12s %18s %9s%n", "page", "first visit", "then (median / max)", "bytes");
             // A page that answers otherwise than 200 (503: its figures not in within the page's
             // wait) is timed and reported like the others, and the pages after it still visited.

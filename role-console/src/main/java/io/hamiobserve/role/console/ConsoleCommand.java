@@ -67,6 +67,13 @@ public final class ConsoleCommand implements Subcommand {
                     + "(default: ${DEFAULT-VALUE})")
     private Duration keepVisited;
 
+    @Option(names = "--console.other-windows-refresh-interval", paramLabel = "DURATION", defaultValue = "6h",
+            converter = Converters.NonNegativeDuration.class,
+            description = "read the pages' other windows (24h, 7d, 14d, 30d; those no summary round reads) this often, "
+                    + "so their first visit is served kept, at most this old; never more often than the summaries; "
+                    + "0 reads them only when visited (default: ${DEFAULT-VALUE}; docs/console.md gives the cost)")
+    private Duration otherWindowsRefresh;
+
     @Spec
     private CommandSpec spec;
 
@@ -109,7 +116,8 @@ public final class ConsoleCommand implements Subcommand {
                 .withSummaryRefresh(summaryRefresh)
                 // A read waits for a slot, then has its own timeout: a page waits for no more than three.
                 .withReadLimit(prometheus.timeout().multipliedBy(3))
-                .withIdleAfter(idleAfter).withKeepVisited(keepVisited), history);
+                .withIdleAfter(idleAfter).withKeepVisited(keepVisited)
+                .withOtherWindowsRefresh(otherWindowsRefresh), history);
         launch.out().printf("hami-observe: console on :%d%s, reading %s%n", served.server().port(),
                 served.console().home(), history.description());
         launch.out().flush();

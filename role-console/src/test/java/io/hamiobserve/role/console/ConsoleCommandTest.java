@@ -51,6 +51,11 @@ class ConsoleCommandTest {
                 "--console.keep-visited"));
         assertRefused(run("console", "--prometheus", "http://p:9090", "--console.keep-visited", "-1h"),
                 "--console.keep-visited", "not a duration");
+        assertEquals(Duration.ofHours(6), value(defaults, "--console.other-windows-refresh-interval"));
+        assertEquals(Duration.ZERO, value(parsed("console", "--console.other-windows-refresh-interval", "0s"),
+                "--console.other-windows-refresh-interval"));
+        assertRefused(run("console", "--prometheus", "http://p:9090", "--console.other-windows-refresh-interval",
+                "6 hours"), "--console.other-windows-refresh-interval", "not a duration");
     }
 
     @Test
