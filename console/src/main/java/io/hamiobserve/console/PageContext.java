@@ -169,7 +169,11 @@ final class PageContext {
     private java.util.concurrent.CompletableFuture<Void> summariesIfDue(FleetCache keeper, FleetCache summaries,
                                                                      Instant at) {
         SummaryRound last = summaryRound;
-        if (last != null && !last.due(at, settings.summaryRefresh())) {
+        SummaryRound others = otherWindowsRound;
+        // Not beside a round of the other windows still being read: the engine would read both
+        // at once (a few query slots on VictoriaMetrics); the round is asked at the next refresh.
+        if ((last != null && !last.due(at, settings.summaryRefresh()))
+                || (others != null && !others.answered().isDone())) {
             return null;
         }
         List<FleetCache.Read> reads = new java.util.ArrayList<>();

@@ -534,17 +534,16 @@ class ConsoleTest {
         Thread refreshing = console.warmUp(Duration.ofMillis(100));
         try {
             awaitSummaryCalls(2);
-            assertEquals(List.of("use 14d", "hours 7d"), history.summaryWindows, "nothing visited: the defaults");
+            assertEquals(List.of("hours 7d", "use 14d"), summaryWindows(0, 2), "nothing visited: the defaults");
             // A visitor's first look at other windows is a read of its own, and not yet said to be kept.
             String first = get("http://127.0.0.1:" + server.port() + "/workloads?window=24h").body();
             assertFalse(first.contains(", its summaries over a window every 10m"), first);
             get("http://127.0.0.1:" + server.port() + "/namespaces?window=30d");
-            assertEquals(List.of("use 14d", "hours 7d", "use 1d", "hours 30d"), history.summaryWindows);
+            assertEquals(List.of("use 1d", "hours 30d"), history.summaryWindows.subList(2, 4));
             // The next round reads them with the defaults; the pages then say they are kept.
             clock.now = NOW.plus(Duration.ofMinutes(10));
             awaitSummaryCalls(8);
-            assertEquals(List.of("use 14d", "hours 7d", "use 1d", "hours 30d", "use 14d", "hours 7d", "use 1d",
-                    "hours 30d"), history.summaryWindows);
+            assertEquals(List.of("hours 30d", "hours 7d", "use 14d", "use 1d"), summaryWindows(4, 8));
             String kept = get("http://127.0.0.1:" + server.port() + "/workloads?window=24h").body();
             assertTrue(kept.contains(", its summaries over a window every 10m"), kept);
             assertEquals(8, history.summaryCalls.get(), "a kept window was read again for a visit");
@@ -553,7 +552,7 @@ class ConsoleTest {
             clock.now = NOW.plus(Duration.ofMinutes(20));
             awaitSummaryCalls(10);
             Thread.sleep(300);
-            assertEquals(List.of("use 14d", "hours 7d"), history.summaryWindows.subList(8, history.summaryWindows.size()));
+            assertEquals(List.of("hours 7d", "use 14d"), summaryWindows(8, history.summaryWindows.size()));
         } finally {
             refreshing.interrupt();
         }
@@ -578,15 +577,15 @@ class ConsoleTest {
             // other windows wait until it has answered.
             awaitSummaryCalls(4);
             Thread.sleep(400);
-            assertEquals(java.util.Set.of("use 14d", "hours 7d", "use 30d", "hours 30d"),
-                    java.util.Set.copyOf(history.summaryWindows), "the other windows were read beside the first round");
+            assertEquals(List.of("hours 30d", "hours 7d", "use 14d", "use 30d"), summaryWindows(0, 4),
+                    "the other windows were read beside the first round");
             history.summaryGate.countDown();
             // Then every other window the pages offer, once each: the use over 24 hours and 7 days, the
             // card-hours over 24 hours and 14 days.
             awaitSummaryCalls(8);
             Thread.sleep(400);
-            assertEquals(java.util.Set.of("use 1d", "use 7d", "hours 1d", "hours 14d"),
-                    java.util.Set.copyOf(history.summaryWindows.subList(4, history.summaryWindows.size())));
+            assertEquals(List.of("hours 14d", "hours 1d", "use 1d", "use 7d"), summaryWindows(4,
+                    history.summaryWindows.size()));
             assertEquals(8, history.summaryCalls.get(), "the other windows were read more than once");
             // Their first visit is served kept, judged against their own interval.
             for (String page : List.of("/workloads?window=7d", "/rightsizing?window=24h", "/namespaces?window=14d",
@@ -657,6 +656,11 @@ class ConsoleTest {
         } finally {
             refreshing.interrupt();
         }
+    }
+
+    /** The windows of the summaries read from the {@code from}th read to the {@code to}th, sorted: a round reads them at once. */
+    private List<String> summaryWindows(int from, int to) {
+        return history.summaryWindows.subList(from, to).stream().sorted().toList();
     }
 
     private void awaitSummaryCalls(int calls) throws InterruptedException {

@@ -107,22 +107,7 @@ public final class ConsoleBenchmark {
         String which = args.length > 0 ? args[0] : "both";
         if (which.equals("attach-windows")) {
             // A Prometheus held by "hold": every page at its defaults, then every window and range;
-            // After the requests, any of: "keep", the console told to keep the other windows read
-            // with every round (--console.keep-windows 24h,7d,30d); "others=0", told not to read them
-            // every six hours (--console.other-windows-refresh-interval 0); "settle=S", the first
-            // visits S seconds after ready (the other windows' round read meanwhile), Prometheus's
-            // CPU over those seconds printed.
-            for (int a = 4; a < args.length; a++) {
-                if (args[a].equals("keep")) {
-                    KEPT_WINDOWS = List.of(Duration.ofHours(24), Duration.ofDays(7), Duration.ofDays(30));
-                } else if (args[a].equals("others=0")) {
-                    OTHER_WINDOWS_REFRESH = Duration.ZERO;
-                } else if (args[a].startsWith("settle=")) {
-                    SETTLE = Duration.ofSeconds(Long.parseLong(args[a].substring("settle=".length())));
-                } else {
-                    throw new IllegalArgumentException("attach-windows: unknown argument " + args[a]);
-                }
-            }
+            consoleOptions(args, 4);
             List<String> pages = new ArrayList<>(LARGE_PAGES);
             pages.addAll(everyOtherWindowAndRange());
             pages("large, attached at " + args[1] + ", every window and range", URI.create(args[1]),
@@ -166,8 +151,10 @@ public final class ConsoleBenchmark {
             return;
         }
         if (which.equals("clusters-vm")) {
-            // clusters-vm [clusters] [days] [requests] [minutes]: that many copies of the large fleet,
-            // each its own cluster with cards of its own, in one VictoriaMetrics; every page timed.
+            // clusters-vm [clusters] [days] [requests] [minutes] [options]: that many copies of the
+            // large fleet, each its own cluster with cards of its own, in one VictoriaMetrics; every
+            // page timed (options as attach-windows's).
+            consoleOptions(args, 5);
             clustersInVictoriaMetrics(args.length > 1 ? Integer.parseInt(args[1]) : 3,
                     args.length > 2 ? Integer.parseInt(args[2]) : 14, args.length > 3 ? Integer.parseInt(args[3]) : 3,
                     Duration.ofMinutes(args.length > 4 ? Long.parseLong(args[4]) : 0));
@@ -666,6 +653,27 @@ public final class ConsoleBenchmark {
 
     /** The windows besides the defaults the timed console keeps read (--console.keep-windows). */
     private static List<Duration> KEPT_WINDOWS = List.of();
+
+    /**
+     * The timed console's options, from {@code args[from]} on, any of: "keep", told to keep the
+     * other windows read with every round (--console.keep-windows 24h,7d,30d); "others=0", told
+     * not to read them every six hours (--console.other-windows-refresh-interval 0); "settle=S",
+     * the first visits S seconds after ready (the other windows' round read meanwhile), the
+     * engine's CPU over those seconds printed.
+     */
+    private static void consoleOptions(String[] args, int from) {
+        for (int a = from; a < args.length; a++) {
+            if (args[a].equals("keep")) {
+                KEPT_WINDOWS = List.of(Duration.ofHours(24), Duration.ofDays(7), Duration.ofDays(30));
+            } else if (args[a].equals("others=0")) {
+                OTHER_WINDOWS_REFRESH = Duration.ZERO;
+            } else if (args[a].startsWith("settle=")) {
+                SETTLE = Duration.ofSeconds(Long.parseLong(args[a].substring("settle=".length())));
+            } else {
+                throw new IllegalArgumentException(args[0] + ": unknown argument " + args[a]);
+            }
+        }
+    }
 
     /** How often the timed console reads the pages' other windows (--console.other-windows-refresh-interval). */
     private static Duration OTHER_WINDOWS_REFRESH = ConsoleSettings.DEFAULT_OTHER_WINDOWS_REFRESH;
