@@ -59,7 +59,7 @@ public record ConsoleSettings(String routePrefix, Optional<URI> prometheusExtern
     /**
      * How often the other windows are read unless told: at 10,000 containers a read of all six
      * (the use over 24 hours, 7 and 30 days; the card-hours over 24 hours, 14 and 30 days) costs
-     * Prometheus some 45 CPU s, an eighth of a CPU second a refresh at this interval.
+     * Prometheus 36.5 CPU s, a tenth of a CPU second a refresh at this interval (docs/benchmarks.md).
      */
     public static final Duration DEFAULT_OTHER_WINDOWS_REFRESH = Duration.ofHours(6);
     /** How long readiness waits for the first read unless told. */

@@ -225,7 +225,7 @@ final class FleetCache {
 
     UsageHistory usage(Instant at, Duration window, Duration settledAfter, FleetScope scope)
             throws SourceUnavailableException {
-        Object key = List.of("usage", window, settledAfter, scope);
+        Object key = usageKey(window, settledAfter, scope);
         if (scope.equals(FleetScope.EVERYTHING)) {
             visited(key);
             Optional<UsageHistory> narrowed = keptByWhole(key, UsageHistory.class, UsageHistory::inCluster);
@@ -242,7 +242,7 @@ final class FleetCache {
 
     /** Card-hours over the {@code window} ending at {@code at} (showback, and the namespaces' bill), kept longer. */
     CardHours cardHours(Instant at, Duration window) throws SourceUnavailableException {
-        Object key = List.of("cardHours", window);
+        Object key = cardHoursKey(window);
         visited(key);
         Optional<CardHours> narrowed = keptByWhole(key, CardHours.class, CardHours::inCluster);
         if (narrowed.isPresent()) {
@@ -259,7 +259,7 @@ final class FleetCache {
         if (renewedKeep != null) {
             return;
         }
-        Map<Object, Long> noted = (wider == null ? this : wider.whole()).visits;
+        Map<Object, Long> noted = fleetWide().visits;
         // The pages ask for the windows they offer only (a request names no other), so this holds
         // a few keys; the bound stands should a caller ever pass another.
         if (noted.size() >= MAX_ENTRIES && !noted.containsKey(key)) {
@@ -287,19 +287,31 @@ final class FleetCache {
      * (with {@code settledAfter}) and keeps it; for one cluster's pages, the fleet-wide cache's.
      */
     boolean usageRenewed(Duration window, Duration settledAfter) {
-        return (wider == null ? this : wider.whole()).pinned.contains(
-                List.of("usage", window, settledAfter, FleetScope.EVERYTHING));
+        return fleetWide().pinned.contains(usageKey(window, settledAfter, FleetScope.EVERYTHING));
     }
 
     /** Whether the background refresh has read the card-hours over {@code window} and keeps them. */
     boolean cardHoursRenewed(Duration window) {
-        return (wider == null ? this : wider.whole()).pinned.contains(List.of("cardHours", window));
+        return fleetWide().pinned.contains(cardHoursKey(window));
+    }
+
+    private static List<Object> usageKey(Duration window, Duration settledAfter, FleetScope scope) {
+        return List.of("usage", window, settledAfter, scope);
+    }
+
+    private static List<Object> cardHoursKey(Duration window) {
+        return List.of("cardHours", window);
+    }
+
+    /** The cache whose answers hold every cluster's: this one, or for one cluster's pages the fleet-wide one. */
+    private FleetCache fleetWide() {
+        return wider == null ? this : wider.whole();
     }
 
     private java.util.SortedSet<Duration> visitedWindows(java.util.function.Predicate<List<?>> kind, Duration within) {
         long now = System.nanoTime();
         java.util.SortedSet<Duration> windows = new java.util.TreeSet<>();
-        (wider == null ? this : wider.whole()).visits.forEach((key, when) -> {
+        fleetWide().visits.forEach((key, when) -> {
             if (key instanceof List<?> parts && kind.test(parts) && now - when < within.toNanos()) {
                 windows.add((Duration) parts.get(1));
             }
