@@ -223,16 +223,21 @@ final class PageContext {
                 || (last != null && !last.due(at, settings.otherWindowsRefresh()))) {
             return;
         }
+        // Left out: the windows a round of the summaries reads and has read. A window visited
+        // before any round read it (a visit just after a start) is read here all the same: the
+        // next round of the summaries may be an interval away.
         List<FleetCache.Read> reads = new java.util.ArrayList<>();
         java.util.SortedSet<Duration> everyRound = usageWindowsEveryRound(others);
         for (Duration window : OFFERED_WINDOWS) {
-            if (!window.equals(RightSizing.DEFAULT_WINDOW) && !everyRound.contains(window)) {
+            if (!window.equals(RightSizing.DEFAULT_WINDOW) && !(everyRound.contains(window)
+                    && others.usageRenewed(window, RightSizing.MIN_HISTORY))) {
                 reads.add(() -> others.usage(at, window, RightSizing.MIN_HISTORY, FleetScope.EVERYTHING));
             }
         }
         java.util.SortedSet<Duration> hoursEveryRound = cardHoursWindowsEveryRound(others);
         for (Duration window : OFFERED_WINDOWS) {
-            if (!window.equals(CARD_HOURS_WINDOW) && !hoursEveryRound.contains(window)) {
+            if (!window.equals(CARD_HOURS_WINDOW) && !(hoursEveryRound.contains(window)
+                    && others.cardHoursRenewed(window))) {
                 reads.add(() -> others.cardHours(at, window));
             }
         }

@@ -616,6 +616,31 @@ class ConsoleTest {
     }
 
     @Test
+    void aWindowVisitedBeforeAnyRoundReadItIsReadByTheOtherWindowsRound() throws Exception {
+        MovingClock clock = new MovingClock();
+        Console console = startRefreshing(ConsoleSettings.defaults().withRefresh(Duration.ofSeconds(1),
+                Duration.ofMinutes(1)).withSummaryRefresh(Duration.ofMinutes(10))
+                .withOtherWindowsRefresh(Duration.ofMinutes(30)), clock);
+        history.gate.countDown();
+        Thread refreshing = console.warmUp(Duration.ofSeconds(1));
+        try {
+            awaitSummaryCalls(2);
+            // Visited after the first round, before the other windows' round (a refresh later): the
+            // visit reads the window itself, and the next round of the summaries is ten minutes away.
+            get("http://127.0.0.1:" + server.port() + "/workloads?window=7d");
+            awaitSummaryCalls(8);
+            Thread.sleep(400);
+            // However the visit and the round fell, the window is kept by a round now.
+            int calls = history.summaryCalls.get();
+            String body = get("http://127.0.0.1:" + server.port() + "/workloads?window=7d").body();
+            assertTrue(body.contains(", its summaries over a window every 10m"), body);
+            assertEquals(calls, history.summaryCalls.get(), "the visited window was read again for a visit");
+        } finally {
+            refreshing.interrupt();
+        }
+    }
+
+    @Test
     void readinessWaitsForTheFirstRefreshNoLongerThanItsTimeout() throws Exception {
         Console console = startRefreshing(ConsoleSettings.defaults().withRefresh(Duration.ofMinutes(1),
                 Duration.ofMillis(200)).withOtherWindowsRefresh(Duration.ZERO), Clock.fixed(NOW, ZoneOffset.UTC));
