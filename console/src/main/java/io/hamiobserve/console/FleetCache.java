@@ -70,8 +70,11 @@ final class FleetCache {
     /** How long a read this view asks may be in flight before it is taken for wedged. */
     private final Duration wedgedAfter;
     private final Map<Object, Entry> entries;
-    /** The keys the background refresh reads: never dropped to make room. */
-    private final Set<Object> pinned;
+    /**
+     * The keys the background refresh reads, never dropped to make room, each with how often the
+     * round that last asked for it reads it (half the keep it asks for).
+     */
+    private final Map<Object, Duration> pinned;
     /** The last failure of each read, until it next succeeds. */
     private final Map<Object, Failure> failures;
     /** For the background refresh's view: how long its answers are kept fresh; null for visitors' reads. */
@@ -133,7 +136,7 @@ final class FleetCache {
      */
     FleetCache(FleetHistory history, Duration fresh, Duration joinLimit) {
         this(history, fresh, joinLimit, joinLimit.multipliedBy(WEDGED_FACTOR), new ConcurrentHashMap<>(),
-                ConcurrentHashMap.newKeySet(), new ConcurrentHashMap<>(), null, null, new ConcurrentHashMap<>());
+                new ConcurrentHashMap<>(), new ConcurrentHashMap<>(), null, null, new ConcurrentHashMap<>());
     }
 
     /**
@@ -142,13 +145,13 @@ final class FleetCache {
      */
     FleetCache(FleetHistory history, Duration fresh, Duration joinLimit, FleetCache whole, String cluster) {
         this(history, fresh, joinLimit, joinLimit.multipliedBy(WEDGED_FACTOR), new ConcurrentHashMap<>(),
-                ConcurrentHashMap.newKeySet(), new ConcurrentHashMap<>(), null,
+                new ConcurrentHashMap<>(), new ConcurrentHashMap<>(), null,
                 new Wider(java.util.Objects.requireNonNull(whole), java.util.Objects.requireNonNull(cluster)),
                 new ConcurrentHashMap<>());
     }
 
     private FleetCache(FleetHistory history, Duration fresh, Duration joinLimit, Duration wedgedAfter,
-                       Map<Object, Entry> entries, Set<Object> pinned, Map<Object, Failure> failures,
+                       Map<Object, Entry> entries, Map<Object, Duration> pinned, Map<Object, Failure> failures,
                        Duration renewedKeep, Wider wider, Map<Object, Long> visits) {
         this.history = history;
         this.fresh = fresh;
@@ -217,7 +220,7 @@ final class FleetCache {
         Entry entry = new Entry(System.nanoTime(), renewedKeep != null ? renewedKeep : fresh, wedgedAfter);
         entry.answer().complete(answer);
         if (renewedKeep != null) {
-            pinned.add(key);
+            pinned.put(key, renewedKeep.dividedBy(2));
         }
         entries.put(key, entry);
         failures.remove(key);
@@ -283,16 +286,17 @@ final class FleetCache {
     }
 
     /**
-     * Whether the background refresh has read each container's fleet-wide use over {@code window}
-     * (with {@code settledAfter}) and keeps it; for one cluster's pages, the fleet-wide cache's.
+     * How often the background refresh reads each container's fleet-wide use over {@code window}
+     * (with {@code settledAfter}), as the round that last asked for it does; empty where no round
+     * has. For one cluster's pages, the fleet-wide cache's.
      */
-    boolean usageRenewed(Duration window, Duration settledAfter) {
-        return fleetWide().pinned.contains(usageKey(window, settledAfter, FleetScope.EVERYTHING));
+    Optional<Duration> usageRenewed(Duration window, Duration settledAfter) {
+        return Optional.ofNullable(fleetWide().pinned.get(usageKey(window, settledAfter, FleetScope.EVERYTHING)));
     }
 
-    /** Whether the background refresh has read the card-hours over {@code window} and keeps them. */
-    boolean cardHoursRenewed(Duration window) {
-        return fleetWide().pinned.contains(cardHoursKey(window));
+    /** How often the background refresh reads the card-hours over {@code window} (as {@link #usageRenewed}). */
+    Optional<Duration> cardHoursRenewed(Duration window) {
+        return Optional.ofNullable(fleetWide().pinned.get(cardHoursKey(window)));
     }
 
     private static List<Object> usageKey(Duration window, Duration settledAfter, FleetScope scope) {
@@ -585,7 +589,7 @@ final class FleetCache {
 
     @SuppressWarnings("unchecked")
     private <T> T renewed(Object key, Instant at, Timed<T> call) throws SourceUnavailableException {
-        pinned.add(key);
+        pinned.put(key, renewedKeep.dividedBy(2));
         long now = System.nanoTime();
         Entry next = new Entry(now, renewedKeep, wedgedAfter);
         // Nothing kept (or a failure): requests join this read. A read under way: join it.
@@ -674,7 +678,7 @@ final class FleetCache {
             }
             failures.put(key, new Failure(Instant.now(), String.valueOf(failed.getMessage())));
             if (failures.size() > MAX_ENTRIES) {
-                failures.keySet().removeIf(old -> !entries.containsKey(old) && !pinned.contains(old));
+                failures.keySet().removeIf(old -> !entries.containsKey(old) && !pinned.containsKey(old));
             }
             entry.answer().completeExceptionally(failed);
             LOG.log(java.util.logging.Level.FINE, "fetching " + key + " failed", failed);
@@ -690,13 +694,13 @@ final class FleetCache {
         if (entries.size() <= MAX_ENTRIES) {
             return;
         }
-        entries.entrySet().removeIf(each -> !pinned.contains(each.getKey()) && each.getValue().answer().isDone()
+        entries.entrySet().removeIf(each -> !pinned.containsKey(each.getKey()) && each.getValue().answer().isDone()
                 && !each.getValue().usable(now) && !each.getValue().fresh(now));
         if (entries.size() <= MAX_ENTRIES) {
             return;
         }
         List<Map.Entry<Object, Entry>> evictable = entries.entrySet().stream()
-                .filter(each -> !pinned.contains(each.getKey()) && each.getValue().answer().isDone())
+                .filter(each -> !pinned.containsKey(each.getKey()) && each.getValue().answer().isDone())
                 .sorted(java.util.Comparator.comparingLong(each -> each.getValue().used().get()))
                 .toList();
         int excess = entries.size() - MAX_ENTRIES * 3 / 4;

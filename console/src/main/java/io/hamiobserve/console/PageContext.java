@@ -131,20 +131,18 @@ final class PageContext {
 
     /**
      * How often the background refresh reads each container's use over {@code window} in
-     * {@code scope} again, where it keeps it: every summary interval for the default window, one
-     * the settings keep, or one a visitor asked for lately once a round of the summaries has read
-     * it; every {@link ConsoleSettings#otherWindowsRefresh} for another window the pages offer,
-     * once read. Empty where the page shows a visitor's own read.
+     * {@code scope} again, where it keeps it: every summary interval for the default window and
+     * one the settings keep; for another window, at the interval of the round that last asked for
+     * it (the summaries', for a window visited lately; the other windows', every six hours), so a
+     * page judges the figures it shows by the round that read them. Empty where the page shows a
+     * visitor's own read.
      */
     Optional<Duration> usageKept(Duration window, FleetScope scope) {
         if (settings.usageKept(window, scope)) {
             return Optional.of(settings.summaryRefresh());
         }
-        if (!scope.equals(FleetScope.EVERYTHING) || !fleet.usageRenewed(window, RightSizing.MIN_HISTORY)) {
-            return Optional.empty();
-        }
-        return fleet.visitedUsage(RightSizing.MIN_HISTORY, settings.keepVisited()).contains(window)
-                ? Optional.of(settings.summaryRefresh()) : otherWindowsEvery();
+        return scope.equals(FleetScope.EVERYTHING) && refreshing ? fleet.usageRenewed(window, RightSizing.MIN_HISTORY)
+                : Optional.empty();
     }
 
     /** How often the background refresh reads the card-hours over {@code window} again (as {@link #usageKept}). */
@@ -152,17 +150,7 @@ final class PageContext {
         if (settings.cardHoursKept(window)) {
             return Optional.of(settings.summaryRefresh());
         }
-        if (!fleet.cardHoursRenewed(window)) {
-            return Optional.empty();
-        }
-        return fleet.visitedCardHours(settings.keepVisited()).contains(window)
-                ? Optional.of(settings.summaryRefresh()) : otherWindowsEvery();
-    }
-
-    /** How often the other windows are read; empty where they are not (read once by a visit, kept no longer). */
-    private Optional<Duration> otherWindowsEvery() {
-        return settings.otherWindowsRefresh().isPositive() && refreshing ? Optional.of(settings.otherWindowsRefresh())
-                : Optional.empty();
+        return refreshing ? fleet.cardHoursRenewed(window) : Optional.empty();
     }
 
     /** Starts a round of the summaries over a window when one is due ({@link #refresh}); null when none is. */
@@ -230,14 +218,14 @@ final class PageContext {
         java.util.SortedSet<Duration> everyRound = usageWindowsEveryRound(others);
         for (Duration window : OFFERED_WINDOWS) {
             if (!window.equals(RightSizing.DEFAULT_WINDOW) && !(everyRound.contains(window)
-                    && others.usageRenewed(window, RightSizing.MIN_HISTORY))) {
+                    && others.usageRenewed(window, RightSizing.MIN_HISTORY).isPresent())) {
                 reads.add(() -> others.usage(at, window, RightSizing.MIN_HISTORY, FleetScope.EVERYTHING));
             }
         }
         java.util.SortedSet<Duration> hoursEveryRound = cardHoursWindowsEveryRound(others);
         for (Duration window : OFFERED_WINDOWS) {
             if (!window.equals(CARD_HOURS_WINDOW) && !(hoursEveryRound.contains(window)
-                    && others.cardHoursRenewed(window))) {
+                    && others.cardHoursRenewed(window).isPresent())) {
                 reads.add(() -> others.cardHours(at, window));
             }
         }

@@ -630,11 +630,20 @@ class ConsoleTest {
             get("http://127.0.0.1:" + server.port() + "/workloads?window=7d");
             awaitSummaryCalls(8);
             Thread.sleep(400);
-            // However the visit and the round fell, the window is kept by a round now.
+            // However the visit and the round fell, the window is kept by the other windows' round
+            // now, and the page judges its figures by that round's interval until a round of the
+            // summaries reads it.
             int calls = history.summaryCalls.get();
             String body = get("http://127.0.0.1:" + server.port() + "/workloads?window=7d").body();
-            assertTrue(body.contains(", its summaries over a window every 10m"), body);
+            assertTrue(body.contains(", its summaries over a window every 30m"), body);
             assertEquals(calls, history.summaryCalls.get(), "the visited window was read again for a visit");
+            // The next round of the summaries reads it with the defaults, and the page says so.
+            clock.now = NOW.plus(Duration.ofMinutes(10));
+            awaitSummaryCalls(calls + 3);
+            Thread.sleep(400);
+            assertEquals(calls + 3, history.summaryCalls.get());
+            assertTrue(get("http://127.0.0.1:" + server.port() + "/workloads?window=7d").body()
+                    .contains(", its summaries over a window every 10m"));
         } finally {
             refreshing.interrupt();
         }
