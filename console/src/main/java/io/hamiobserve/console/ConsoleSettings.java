@@ -99,10 +99,8 @@ public record ConsoleSettings(String routePrefix, Optional<URI> prometheusExtern
         if (otherWindowsRefresh.isPositive()) {
             otherWindowsRefresh = notMoreOftenThan(otherWindowsRefresh, summaryRefresh);
         }
-        java.util.List<Duration> offered = PageKit.WINDOWS.stream().map(PageKit::window).flatMap(Optional::stream)
-                .toList();
         for (Duration window : keptWindows) {
-            if (!offered.contains(window)) {
+            if (!PageKit.WINDOW_DURATIONS.contains(window)) {
                 throw new IllegalArgumentException("the window " + Format.duration(window) + " is not one the "
                         + "console offers: " + String.join(", ", PageKit.WINDOWS));
             }

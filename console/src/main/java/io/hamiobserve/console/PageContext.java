@@ -168,12 +168,10 @@ final class PageContext {
         reads.add(() -> summaries.usage(at, RightSizing.DEFAULT_WINDOW, RightSizing.MIN_HISTORY,
                 FleetScope.EVERYTHING));
         reads.add(() -> summaries.cardHours(at, CARD_HOURS_WINDOW));
-        java.util.SortedSet<Duration> usageWindows = usageWindowsEveryRound(summaries);
-        java.util.SortedSet<Duration> cardHoursWindows = cardHoursWindowsEveryRound(summaries);
-        for (Duration window : usageWindows) {
+        for (Duration window : usageWindowsEveryRound(summaries)) {
             reads.add(() -> summaries.usage(at, window, RightSizing.MIN_HISTORY, FleetScope.EVERYTHING));
         }
-        for (Duration window : cardHoursWindows) {
+        for (Duration window : cardHoursWindowsEveryRound(summaries)) {
             reads.add(() -> summaries.cardHours(at, window));
         }
         java.util.concurrent.CompletableFuture<Void> round = keeper.start(reads);
@@ -183,17 +181,20 @@ final class PageContext {
 
     /** The windows of each container's use read with every round besides the default: kept by the settings, or visited lately. */
     private java.util.SortedSet<Duration> usageWindowsEveryRound(FleetCache summaries) {
-        java.util.SortedSet<Duration> windows = new java.util.TreeSet<>(settings.keptWindows());
-        windows.addAll(summaries.visitedUsage(RightSizing.MIN_HISTORY, settings.keepVisited()));
-        windows.remove(RightSizing.DEFAULT_WINDOW);
-        return windows;
+        return everyRound(summaries.visitedUsage(RightSizing.MIN_HISTORY, settings.keepVisited()),
+                RightSizing.DEFAULT_WINDOW);
     }
 
     /** The windows of the card-hours read with every round besides the default (as {@link #usageWindowsEveryRound}). */
     private java.util.SortedSet<Duration> cardHoursWindowsEveryRound(FleetCache summaries) {
+        return everyRound(summaries.visitedCardHours(settings.keepVisited()), CARD_HOURS_WINDOW);
+    }
+
+    /** The windows the settings keep and those {@code visited}, less the default one every round reads anyway. */
+    private java.util.SortedSet<Duration> everyRound(java.util.Set<Duration> visited, Duration byDefault) {
         java.util.SortedSet<Duration> windows = new java.util.TreeSet<>(settings.keptWindows());
-        windows.addAll(summaries.visitedCardHours(settings.keepVisited()));
-        windows.remove(CARD_HOURS_WINDOW);
+        windows.addAll(visited);
+        windows.remove(byDefault);
         return windows;
     }
 
@@ -216,14 +217,14 @@ final class PageContext {
         // next round of the summaries may be an interval away.
         List<FleetCache.Read> reads = new java.util.ArrayList<>();
         java.util.SortedSet<Duration> everyRound = usageWindowsEveryRound(others);
-        for (Duration window : OFFERED_WINDOWS) {
+        for (Duration window : PageKit.WINDOW_DURATIONS) {
             if (!window.equals(RightSizing.DEFAULT_WINDOW) && !(everyRound.contains(window)
                     && others.usageRenewed(window, RightSizing.MIN_HISTORY).isPresent())) {
                 reads.add(() -> others.usage(at, window, RightSizing.MIN_HISTORY, FleetScope.EVERYTHING));
             }
         }
         java.util.SortedSet<Duration> hoursEveryRound = cardHoursWindowsEveryRound(others);
-        for (Duration window : OFFERED_WINDOWS) {
+        for (Duration window : PageKit.WINDOW_DURATIONS) {
             if (!window.equals(CARD_HOURS_WINDOW) && !(hoursEveryRound.contains(window)
                     && others.cardHoursRenewed(window).isPresent())) {
                 reads.add(() -> others.cardHours(at, window));
@@ -231,10 +232,6 @@ final class PageContext {
         }
         otherWindowsRound = new SummaryRound(at, keeper.start(reads));
     }
-
-    /** The windows the pages offer (PageKit.WINDOWS). */
-    private static final List<Duration> OFFERED_WINDOWS = PageKit.WINDOWS.stream().map(PageKit::window)
-            .flatMap(Optional::stream).toList();
 
     /** The background refresh's last round of the other windows, answered or still being read; null before the first. */
     private volatile SummaryRound otherWindowsRound;

@@ -25,6 +25,9 @@ import java.util.Optional;
 final class PageKit {
     /** The windows a page's {@code window} parameter may name. */
     static final List<String> WINDOWS = List.of("24h", "7d", "14d", "30d");
+    /** The same windows as durations. */
+    static final List<Duration> WINDOW_DURATIONS = WINDOWS.stream().map(PageKit::window).flatMap(Optional::stream)
+            .toList();
 
     private PageKit() {
     }

@@ -269,7 +269,6 @@ class FleetStateTest {
         assertEquals(2, east.cards());
         assertEquals(2, east.nodes(), "node-a and node-b");
         assertEquals(80 * GIB, east.memoryTotal().orElseThrow());
-        
         assertEquals(0, east.workloads(), "a cards-only read of a cluster holds no workloads");
         FleetTotals west = byCluster.get("west");
         assertEquals(1, west.cards());
