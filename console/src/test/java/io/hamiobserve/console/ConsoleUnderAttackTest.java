@@ -103,11 +103,17 @@ class ConsoleUnderAttackTest {
             assertEquals(200, get(base + "/workloads?window=" + window).statusCode(), window);
         }
         int calls = history.calls.get();
-        for (String window : List.of("3d", "25h", "90d", "1h", "7d%20", "x")) {
+        // A refused window is never read, so never noted as visited and read again by the refresh.
+        for (String window : List.of("3d", "25h", "90d", "1h", "7d%20", "x", "-1d", "0d", "99999999999999999999d",
+                "%3Cscript%3Ealert(1)%3C%2Fscript%3E", "%227d%22")) {
             HttpResponse<String> response = get(base + "/workloads?window=" + window);
             assertEquals(400, response.statusCode(), window);
             assertTrue(response.body().contains("is not one the console offers: 24h, 7d, 14d, 30d"), response.body());
         }
+        // A control character is refused before the window is even looked at.
+        HttpResponse<String> newline = get(base + "/workloads?window=7d%0A24h");
+        assertEquals(400, newline.statusCode());
+        assertTrue(newline.body().contains("control characters"), newline.body());
         assertEquals(calls, history.calls.get(), "a refused window started a read");
     }
 

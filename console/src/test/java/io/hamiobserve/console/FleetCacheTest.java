@@ -19,6 +19,24 @@ class FleetCacheTest {
     private static final Instant NOW = Instant.parse("2026-11-30T12:00:00Z");
 
     @Test
+    void theRecordOfVisitedWindowsStaysBoundedWhateverWindowsItIsAsked() throws Exception {
+        // The pages ask for the four windows they offer only (a request naming another is refused
+        // before any read); a caller that passed any window still cannot grow the record unbounded.
+        FleetCache cache = new FleetCache(new FixedHistory(), Duration.ofSeconds(5), Duration.ofSeconds(5));
+        for (int i = 1; i <= 3 * FleetCache.MAX_ENTRIES; i++) {
+            cache.usage(NOW, Duration.ofMinutes(i), Duration.ofHours(3), FleetScope.EVERYTHING);
+        }
+        int visited = cache.visitedUsage(Duration.ofHours(3), Duration.ofDays(1)).size();
+        assertTrue(visited > 0 && visited <= FleetCache.MAX_ENTRIES, "windows noted: " + visited);
+        assertTrue(cache.visitedUsage(Duration.ofHours(3), Duration.ofDays(1))
+                .contains(Duration.ofMinutes(3L * FleetCache.MAX_ENTRIES)), "the latest visit is kept");
+        // The background refresh's own reads are not visits.
+        FleetCache keeper = cache.renewing(Duration.ofMinutes(2));
+        keeper.cardHours(NOW, Duration.ofDays(30));
+        assertTrue(cache.visitedCardHours(Duration.ofDays(1)).isEmpty());
+    }
+
+    @Test
     void aFloodOfNarrowedPagesNeverDropsTheRefreshsAnswers() throws Exception {
         FixedHistory history = new FixedHistory();
         FleetCache cache = new FleetCache(history, Duration.ofSeconds(5), Duration.ofSeconds(5));
