@@ -70,7 +70,8 @@ import java.util.concurrent.Callable;
  * windows),
  * {@code hold [requests] [minutes]} (keeps the large fleet's Prometheus up), {@code hold-dense [hours] [step s]
  * [minutes]} (the large fleet's last hours at a scrape's interval, its rules evaluated, held), then
- * {@code attach|attach-cold URL END [requests]}, {@code queries URL END [showback days]},
+ * {@code attach|attach-cold URL END [requests]}, {@code attach-pages URL END REQUESTS PAGE...},
+ * {@code queries URL END [showback days]},
  * {@code expressions URL END FILE [rounds]} (each line of FILE, a name, a tab and an expression, sent
  * alone: what a rule or a rewrite of one costs the engine) or
  * {@code showback-attach URL END [days]} (the showback reports alone) against it.
@@ -112,6 +113,14 @@ public final class ConsoleBenchmark {
             pages.addAll(everyOtherWindowAndRange());
             pages("large, attached at " + args[1] + ", every window and range", URI.create(args[1]),
                     Instant.ofEpochSecond(Long.parseLong(args[2])), pages, args.length > 3 ? Integer.parseInt(args[3]) : 3);
+            return;
+        }
+        if (which.equals("attach-pages")) {
+            // attach-pages URL END REQUESTS PAGE...: the pages named alone, each visited REQUESTS
+            // times after its first visit (a page's own work, its reads kept, told apart by many visits).
+            pages("large, attached at " + args[1] + ", the pages named", URI.create(args[1]),
+                    Instant.ofEpochSecond(Long.parseLong(args[2])), List.of(args).subList(4, args.length),
+                    Integer.parseInt(args[3]));
             return;
         }
         if (which.equals("attach") || which.equals("attach-cold")) {

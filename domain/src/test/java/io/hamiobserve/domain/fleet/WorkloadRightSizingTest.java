@@ -160,4 +160,39 @@ class WorkloadRightSizingTest {
         assertEquals(List.of(List.of("serve-1"), List.of("serve-1")),
                 rows.stream().map(WorkloadRecommendation::podsNow).toList());
     }
+
+    @org.junit.jupiter.api.Test
+    void rowsComeInTheWorkloadsOrderWhateverOrderTheHistoryListsThem() {
+        // Each field decides between two groups equal before it: cluster, namespace, kind, name,
+        // then container; a running pod with no history (its own workload) sorts among them.
+        List<WorkloadGroup> ordered = List.of(
+                new WorkloadGroup("", "ml", "Deployment", "serve", "server"),
+                new WorkloadGroup("", "ml", "Deployment", "serve", "sidecar"),
+                new WorkloadGroup("", "ml", "Deployment", "train", "a"),
+                new WorkloadGroup("", "ml", "StatefulSet", "db", "a"),
+                new WorkloadGroup("", "zeta", "Deployment", "a", "a"),
+                new WorkloadGroup("east", "a", "CronJob", "a", "a"),
+                new WorkloadGroup("west", "a", "CronJob", "a", "a"));
+        List<UsageHistory.ShareHistory> shares = new ArrayList<>();
+        for (int i = ordered.size() - 1; i >= 0; i--) {
+            WorkloadGroup group = ordered.get(i);
+            if (group.ownerKind().equals("StatefulSet")) {
+                continue;
+            }
+            shares.add(new UsageHistory.ShareHistory(group.namespace(), group.ownerName() + "-" + i, group.container(),
+                    "GPU-" + i, Figure.of(2000 * MIB), Figure.of(20), 5000, 2500, Figure.of(20), group,
+                    Figure.of(1800 * MIB), Figure.of(10), 336));
+        }
+        // The StatefulSet's pod runs now and has no history: a workload of its own, a bare pod.
+        WorkloadRef db = new WorkloadRef("ml", "db-0", "a");
+        List<Workload> now = List.of(new Workload(db, "node-a", List.of(new WorkloadShare(db, 0, "node-a", "GPU-db",
+                "A100", Figure.of(4096 * MIB), Figure.of(30), Figure.of(0), Figure.of(0), Figure.of(1), 0))));
+        UsageHistory history = new UsageHistory(Instant.EPOCH, Duration.ofDays(14), RightSizing.MIN_HISTORY, shares,
+                Map.of(), Map.of());
+
+        List<WorkloadGroup> expected = new ArrayList<>(ordered);
+        expected.set(3, WorkloadGroup.barePod("", "ml", "db-0", "a"));
+        assertEquals(expected, RightSizing.byWorkload(now, history).stream().map(WorkloadRecommendation::workload)
+                .toList());
+    }
 }
