@@ -117,6 +117,33 @@ class ConsoleUnderAttackTest {
         assertEquals(calls, history.calls.get(), "a refused window started a read");
     }
 
+    @Test
+    void aTableFilterIsLiteralTextMatchedCaseBlindAndNeverLeaksIntoThePage() throws Exception {
+        String base = start();
+        // The filter reads every cell's text of a row only when one is given (Table.select): a
+        // hostile one is still text, matched literally, and echoed escaped or not at all.
+        String markup = "%3Cscript%3Ealert(1)%3C%2Fscript%3E";
+        for (String filter : List.of(markup, ".*", "%5Ba-z%5D%2B%24", "%25%25%25", "%5C%5C", "x".repeat(4_000))) {
+            HttpResponse<String> response = get(base + "/workloads?workloads.q=" + filter);
+            assertEquals(200, response.statusCode(), filter);
+            String body = response.body();
+            assertTrue(body.contains("No row matches the filter."), filter + ": " + body);
+            assertFalse(body.contains("<script>alert(1)"), body);
+            assertFalse(body.contains("<svg onload=alert(2)>"), body);
+        }
+        // The hostile pod's name is matched as the text it is, and its row shown escaped.
+        String attribute = get(base + "/workloads?workloads.q=%22%3E%3Csvg%20onload%3Dalert(2)%3E").body();
+        assertTrue(attribute.contains("1 of 3 rows match"), attribute);
+        assertTrue(attribute.contains(">pod&#34;&gt;&lt;svg onload=alert(2)&gt;</a>")
+                || attribute.contains(">pod\"&gt;&lt;svg onload=alert(2)&gt;</a>"), attribute);
+        assertFalse(attribute.contains("<svg onload=alert(2)>"), attribute);
+        // Plain text matches any cell, whatever its case: a pod in one column, a container in another.
+        String upper = get(base + "/workloads?workloads.q=ML-TEAM").body();
+        assertTrue(upper.contains("2 of 3 rows match"), upper);
+        String container = get(base + "/workloads?workloads.q=jupyter").body();
+        assertTrue(container.contains("1 of 3 rows match"), container);
+    }
+
     // ---- Finding 7: HEAD ----
 
     @Test
