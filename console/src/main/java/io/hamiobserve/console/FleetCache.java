@@ -215,12 +215,17 @@ final class FleetCache {
         });
     }
 
+    /** Marks {@code key} as read by this background round, at half the keep it asks for (its interval). */
+    private void pin(Object key) {
+        pinned.put(key, renewedKeep.dividedBy(2));
+    }
+
     /** Keeps {@code answer} under {@code key} as a read of it that has just arrived. */
     private void keep(Object key, Object answer) {
         Entry entry = new Entry(System.nanoTime(), renewedKeep != null ? renewedKeep : fresh, wedgedAfter);
         entry.answer().complete(answer);
         if (renewedKeep != null) {
-            pinned.put(key, renewedKeep.dividedBy(2));
+            pin(key);
         }
         entries.put(key, entry);
         failures.remove(key);
@@ -589,7 +594,7 @@ final class FleetCache {
 
     @SuppressWarnings("unchecked")
     private <T> T renewed(Object key, Instant at, Timed<T> call) throws SourceUnavailableException {
-        pinned.put(key, renewedKeep.dividedBy(2));
+        pin(key);
         long now = System.nanoTime();
         Entry next = new Entry(now, renewedKeep, wedgedAfter);
         // Nothing kept (or a failure): requests join this read. A read under way: join it.

@@ -95,22 +95,24 @@ public final class RightSizing {
     /** Recommendations for every workload, in the workloads' order. */
     public static List<Recommendation> recommendAll(List<Workload> workloads, UsageHistory history) {
         Map<ShareKey, UsageHistory.ShareHistory> index = new HashMap<>();
-        history.shares().forEach(share -> index.putIfAbsent(
-                new ShareKey(share.namespace(), share.pod(), share.container(), share.uuid()), share));
+        history.shares().forEach(share -> index.putIfAbsent(new ShareKey(container(share), share.uuid()), share));
         Function<WorkloadShare, Optional<UsageHistory.ShareHistory>> lookup = share -> Optional.ofNullable(index.get(
-                new ShareKey(share.workload().namespace(), share.workload().pod(), share.workload().container(),
-                        share.uuid()))).or(() -> Optional.ofNullable(index.get(new ShareKey(share.workload().namespace(),
-                share.workload().pod(), share.workload().container(), ""))));
+                new ShareKey(share.workload(), share.uuid())))
+                .or(() -> Optional.ofNullable(index.get(new ShareKey(share.workload(), ""))));
         return workloads.stream().map(workload -> recommend(workload, lookup)).toList();
     }
 
     /**
      * A container's share of a card, as the history and the fleet now both name it (the card ""
-     * where the history does not tell cards apart), and with {@code card} null a container: the
-     * key of tens of thousands of lookups a page, which a record hashes and compares without the
-     * iterators a list of names needs.
+     * where the history does not tell cards apart): the key of tens of thousands of lookups a
+     * page, which records hash and compare without the iterators a list of names needs.
      */
-    private record ShareKey(String namespace, String pod, String container, String card) {
+    private record ShareKey(WorkloadRef container, String card) {
+    }
+
+    /** The container {@code share}'s history is of. */
+    private static WorkloadRef container(UsageHistory.ShareHistory share) {
+        return new WorkloadRef(share.namespace(), share.pod(), share.container());
     }
 
     private static Recommendation recommend(Workload workload,
@@ -194,13 +196,14 @@ public final class RightSizing {
     public static List<WorkloadRecommendation> byWorkload(List<Workload> now, UsageHistory history) {
         // A pod's owner per cluster (one, "", without clusters), and each card's cluster: a pod running
         // now joins its own cluster's workload, told by its cards, where two clusters run its name.
-        Map<ShareKey, Map<String, WorkloadGroup>> ownerOf = new HashMap<>();
+        Map<WorkloadRef, Map<String, WorkloadGroup>> ownerOf = new HashMap<>();
         Map<String, String> clusterOfCard = new HashMap<>();
         // Gathered by hash and put in the groups' order once at the end: a sorted map here compared
-        // names at every one of the tens of thousands of shares, most of this method's time.
+        // names at every one of the tens of thousands of shares (170 ms a call at 30,000 containers,
+        // 95 ms without; docs/benchmarks.md, "A page's own work at 30,000 containers").
         Map<WorkloadGroup, List<UsageHistory.ShareHistory>> shares = new HashMap<>();
         for (UsageHistory.ShareHistory share : history.shares()) {
-            ownerOf.computeIfAbsent(new ShareKey(share.namespace(), share.pod(), share.container(), null),
+            ownerOf.computeIfAbsent(container(share),
                     key -> new java.util.LinkedHashMap<>()).putIfAbsent(share.workload().cluster(), share.workload());
             if (!share.uuid().isEmpty()) {
                 clusterOfCard.putIfAbsent(share.uuid(), share.workload().cluster());
@@ -210,8 +213,7 @@ public final class RightSizing {
         Map<WorkloadGroup, List<Workload>> running = new HashMap<>();
         for (Workload workload : now) {
             WorkloadRef ref = workload.ref();
-            Map<String, WorkloadGroup> owners = ownerOf.getOrDefault(new ShareKey(ref.namespace(), ref.pod(),
-                    ref.container(), null), Map.of());
+            Map<String, WorkloadGroup> owners = ownerOf.getOrDefault(ref, Map.of());
             WorkloadGroup group = workload.cards().stream().map(clusterOfCard::get).filter(java.util.Objects::nonNull)
                     .map(owners::get).filter(java.util.Objects::nonNull).findFirst()
                     .orElseGet(() -> owners.isEmpty() ? WorkloadGroup.barePod("", ref.namespace(), ref.pod(),
