@@ -601,8 +601,8 @@ final class FleetQueries {
     }
 
     /**
-     * One cluster-wide sum (or count) of a card series, recorded by the funnel group beside the
-     * funnel ({@link RecordingRules.Group#CARD_LINES}): what the overview's other lines add up at each
+     * One cluster-wide sum (or count) of a card series, recorded every minute by the card lines'
+     * group ({@link RecordingRules.Group#CARD_LINES}): what the overview's other lines add up at each
      * step, one series a cluster instead of every card. {@code rule()} is the recorded expression,
      * every card reduced with max over the exporter's instance as the raw lines do, kept apart by
      * cluster; {@code recorded()} the chart's read of it, as the funnel's are read. In the rule
@@ -654,7 +654,8 @@ final class FleetQueries {
     static final Template RECORDED_CLUSTER_UTILISATION = new Template(CLUSTER_UTILISATION.name(),
             CardLine.UTILISATION_SUM.recorded() + " / " + CardLine.UTILISATION_COUNT.recorded());
 
-    // How many times a group ran in a range: whether a one-minute group ran all through a chart's steps.
+    // How many times a group ran within a record's lookback before each step of a chart: which of
+    // its steps the group's records serve (RecordedSteps).
     static final Template RULE_RUNS = new Template("console_rules_runs", "count_over_time(" + RecordingRules.EVALUATED
             + "{group=${group}}[${range}])");
     static final Template NODE_MEMORY_TOTAL = new Template("node_trend_memory_total",

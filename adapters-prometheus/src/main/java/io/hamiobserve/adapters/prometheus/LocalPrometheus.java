@@ -74,7 +74,7 @@ public final class LocalPrometheus implements AutoCloseable {
      */
     public static LocalPrometheus start(List<Job> jobs, Duration interval, List<Path> history,
                                         Duration startTimeout) throws IOException {
-        return start(jobs, interval, history, startTimeout, false);
+        return start(jobs, interval, history, startTimeout, java.util.Optional.empty());
     }
 
     /**
@@ -85,11 +85,24 @@ public final class LocalPrometheus implements AutoCloseable {
      */
     public static LocalPrometheus startRecorded(List<Job> jobs, Duration interval, List<Path> history,
                                                 Duration startTimeout) throws IOException {
-        return start(jobs, interval, history, startTimeout, true);
+        return start(jobs, interval, history, startTimeout, java.util.Optional.of(java.time.Instant.EPOCH));
     }
 
+    /**
+     * As {@link #startRecorded}, the rules evaluated from {@code recordsFrom} on only (from the
+     * start of promtool's two-hour block that holds it): as a Prometheus whose rules were deployed
+     * after its history began.
+     */
+    public static LocalPrometheus startRecordedFrom(List<Job> jobs, Duration interval, List<Path> history,
+                                                    Duration startTimeout, java.time.Instant recordsFrom)
+            throws IOException {
+        return start(jobs, interval, history, startTimeout, java.util.Optional.of(recordsFrom));
+    }
+
+    /** {@code recordsFrom} empty: the history is not recorded; else recorded from that instant on. */
     private static LocalPrometheus start(List<Job> jobs, Duration interval, List<Path> history,
-                                         Duration startTimeout, boolean recordHistory) throws IOException {
+                                         Duration startTimeout, java.util.Optional<java.time.Instant> recordsFrom)
+            throws IOException {
         Path prometheus = binary().orElseThrow(() -> new IOException(
                 "prometheus and promtool are not on the PATH (Debian package: prometheus)"));
         Path promtool = prometheus.resolveSibling("promtool");
@@ -101,11 +114,11 @@ public final class LocalPrometheus implements AutoCloseable {
             Files.writeString(rules, RecordingRules.file());
             Path config = directory.resolve("prometheus.yml");
             Files.writeString(config, config(jobs, interval, rules));
-            if (recordHistory && !history.isEmpty()) {
+            if (recordsFrom.isPresent() && !history.isEmpty()) {
                 Path staging = Files.createDirectory(directory.resolve("recorded"));
                 LocalPrometheus loaded = launch(prometheus, directory, data, config, startTimeout);
                 try {
-                    record(promtool, loaded.url, rules, data, staging, directory);
+                    record(promtool, loaded.url, rules, data, staging, directory, recordsFrom.get());
                 } finally {
                     loaded.stop();
                 }
@@ -136,12 +149,13 @@ public final class LocalPrometheus implements AutoCloseable {
 
     /**
      * Evaluates the recording rules over the span of the blocks in {@code data}, from the start of
-     * the two-hour block holding the first sample to an hour past the last sample (the hour that
-     * records it). Each group evaluates at its own offset into the hour, as Prometheus does.
+     * the two-hour block holding the first sample (or {@code recordsFrom}, if later) to an hour past
+     * the last sample (the hour that records it). Each group evaluates at its own offset into the
+     * hour, as Prometheus does.
      */
 
-    private static void record(Path promtool, URI url, Path rules, Path data, Path staging, Path directory)
-            throws IOException {
+    private static void record(Path promtool, URI url, Path rules, Path data, Path staging, Path directory,
+                               java.time.Instant recordsFrom) throws IOException {
         long first = Long.MAX_VALUE;
         long last = Long.MIN_VALUE;
         try (Stream<Path> blocks = Files.list(data)) {
@@ -159,7 +173,7 @@ public final class LocalPrometheus implements AutoCloseable {
         // in it, so a start late in a block, before the group's evaluation offset (a hash of the
         // file's path and the group's name), recorded nothing for the whole group (measured: about
         // half of the groups, at random, for a history starting at half past an hour).
-        long start = Math.floorDiv(first, BLOCK_MILLIS) * BLOCK_MILLIS / 1000;
+        long start = Math.floorDiv(Math.max(first, recordsFrom.toEpochMilli()), BLOCK_MILLIS) * BLOCK_MILLIS / 1000;
         long end = Math.min(System.currentTimeMillis() / 1000, last / 1000 + 3600);
         Path log = directory.resolve("promtool-rules.log");
         run(List.of(promtool.toString(), "tsdb", "create-blocks-from", "rules", "--url=" + url,

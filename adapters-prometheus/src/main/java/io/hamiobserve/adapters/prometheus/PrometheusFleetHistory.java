@@ -935,32 +935,40 @@ public final class PrometheusFleetHistory implements FleetHistory {
         long first = grid.first();
         long last = grid.at(steps - 1);
         Map<Measure, PromQl.Query> queries = new LinkedHashMap<>();
+        // The cluster's lines where a rule group records them: each read from the records at the
+        // steps they serve, raw at the others (RecordedSteps).
+        Map<Measure, PromQl.Query> recordedQueries = new HashMap<>();
+        Map<Measure, RecordedSteps> served = new HashMap<>();
         switch (scope) {
             case TrendScope.Cluster cluster -> {
-                // Steps as long as a run's lookback or longer (a week's, a month's) read the lines'
-                // records: each step then shows the cards at the group's last run within that step,
-                // as a raw step shows them at its instant. Shorter steps (a day's six minutes) read
-                // the cards at each step: a record would repeat over steps within one run.
-                boolean linesRecorded = stepSeconds >= RecordingRules.FUNNEL_LOOKBACK_SECONDS
-                        && recordedThrough(RecordingRules.Group.CARD_LINES, first, last);
-                queries.put(Measure.TREND_MEMORY_TOTAL,
-                        (linesRecorded ? RECORDED_CLUSTER_MEMORY_TOTAL : CLUSTER_MEMORY_TOTAL).plain());
-                queries.put(Measure.TREND_MEMORY_ALLOCATED,
-                        (linesRecorded ? RECORDED_CLUSTER_MEMORY_ALLOCATED : CLUSTER_MEMORY_ALLOCATED).plain());
-                queries.put(Measure.TREND_MEMORY_USED,
-                        (linesRecorded ? RECORDED_CLUSTER_MEMORY_USED : CLUSTER_MEMORY_USED).plain());
-                queries.put(Measure.TREND_CORES_ALLOCATED,
-                        (linesRecorded ? RECORDED_CLUSTER_CORES_ALLOCATED : CLUSTER_CORES_ALLOCATED).plain());
-                queries.put(Measure.TREND_UTILISATION,
-                        (linesRecorded ? RECORDED_CLUSTER_UTILISATION : CLUSTER_UTILISATION).plain());
-                boolean recorded = funnelRecordedThrough(first, last);
+                // Each step the card lines' group (a run a minute) served shows the cards at its
+                // last run before the step, as a raw step shows them at its instant: one series a
+                // cluster rather than every card, at an hour's 15-second steps (a run's figure
+                // repeated over four) as at a month's three hours.
+                CompletableFuture<RecordedSteps> lines = recordedSteps(RecordingRules.Group.CARD_LINES, grid);
+                CompletableFuture<RecordedSteps> funnel = recordedSteps(this.cluster.isEmpty()
+                        ? RecordingRules.Group.FUNNEL : RecordingRules.Group.FUNNEL_BY_CLUSTER, grid);
+                RecordedSteps linesServed = PrometheusApi.await(lines);
+                RecordedSteps funnelServed = PrometheusApi.await(funnel);
                 Map<String, Object> by = Map.of("cluster", new PromQl.Label(clusterLabel));
-                queries.put(Measure.TREND_FUNNEL_TOTAL, (recorded ? RECORDED_FUNNEL_TOTAL : FUNNEL_TOTAL).bind(by));
-                queries.put(Measure.TREND_FUNNEL_ALLOCATED,
-                        (recorded ? RECORDED_FUNNEL_ALLOCATED : FUNNEL_ALLOCATED).bind(by));
-                queries.put(Measure.TREND_FUNNEL_ACTIVE, (recorded ? RECORDED_FUNNEL_ACTIVE : FUNNEL_ACTIVE).bind(by));
-                queries.put(Measure.TREND_FUNNEL_EFFECTIVE,
-                        (recorded ? RECORDED_FUNNEL_EFFECTIVE : FUNNEL_EFFECTIVE).bind(by));
+                line(Measure.TREND_MEMORY_TOTAL, CLUSTER_MEMORY_TOTAL.plain(),
+                        RECORDED_CLUSTER_MEMORY_TOTAL.plain(), linesServed, queries, recordedQueries, served);
+                line(Measure.TREND_MEMORY_ALLOCATED, CLUSTER_MEMORY_ALLOCATED.plain(),
+                        RECORDED_CLUSTER_MEMORY_ALLOCATED.plain(), linesServed, queries, recordedQueries, served);
+                line(Measure.TREND_MEMORY_USED, CLUSTER_MEMORY_USED.plain(),
+                        RECORDED_CLUSTER_MEMORY_USED.plain(), linesServed, queries, recordedQueries, served);
+                line(Measure.TREND_CORES_ALLOCATED, CLUSTER_CORES_ALLOCATED.plain(),
+                        RECORDED_CLUSTER_CORES_ALLOCATED.plain(), linesServed, queries, recordedQueries, served);
+                line(Measure.TREND_UTILISATION, CLUSTER_UTILISATION.plain(),
+                        RECORDED_CLUSTER_UTILISATION.plain(), linesServed, queries, recordedQueries, served);
+                line(Measure.TREND_FUNNEL_TOTAL, FUNNEL_TOTAL.bind(by), RECORDED_FUNNEL_TOTAL.bind(by),
+                        funnelServed, queries, recordedQueries, served);
+                line(Measure.TREND_FUNNEL_ALLOCATED, FUNNEL_ALLOCATED.bind(by), RECORDED_FUNNEL_ALLOCATED.bind(by),
+                        funnelServed, queries, recordedQueries, served);
+                line(Measure.TREND_FUNNEL_ACTIVE, FUNNEL_ACTIVE.bind(by), RECORDED_FUNNEL_ACTIVE.bind(by),
+                        funnelServed, queries, recordedQueries, served);
+                line(Measure.TREND_FUNNEL_EFFECTIVE, FUNNEL_EFFECTIVE.bind(by), RECORDED_FUNNEL_EFFECTIVE.bind(by),
+                        funnelServed, queries, recordedQueries, served);
             }
             case TrendScope.Node node -> {
                 queries.put(Measure.TREND_MEMORY_TOTAL, NODE_MEMORY_TOTAL.bind("node", node.name()));
@@ -997,12 +1005,14 @@ public final class PrometheusFleetHistory implements FleetHistory {
         }
         Map<Measure, CompletableFuture<List<PrometheusApi.Series>>> answers = new LinkedHashMap<>();
         queries.replaceAll((measure, query) -> scoped(query));
-        queries.forEach((measure, query) -> answers.put(measure, api.range(query, Instant.ofEpochSecond(first),
-                Instant.ofEpochSecond(last), Duration.ofSeconds(stepSeconds))));
+        recordedQueries.replaceAll((measure, query) -> scoped(query));
+        queries.forEach((measure, query) -> answers.put(measure, served.getOrDefault(measure, RecordedSteps.none(grid))
+                .read(api, query, recordedQueries.get(measure))));
         List<Trend> trends = new ArrayList<>();
         for (Map.Entry<Measure, CompletableFuture<List<PrometheusApi.Series>>> answer : answers.entrySet()) {
             PromQl.Query query = queries.get(answer.getKey());
-            Provenance provenance = new Provenance(query.name(), query.expression());
+            Provenance provenance = provenance(query, recordedQueries.get(answer.getKey()),
+                    served.getOrDefault(answer.getKey(), RecordedSteps.none(grid)));
             List<PrometheusApi.Series> series = PrometheusApi.await(answer.getValue());
             if (series.isEmpty()) {
                 trends.add(Trend.aligned(answer.getKey(), "", provenance, first, stepSeconds, steps, List.of()));
@@ -1016,49 +1026,35 @@ public final class PrometheusFleetHistory implements FleetHistory {
     }
 
     /**
-     * Whether the funnel's rule group ran all through the steps from {@code first} to {@code last}
-     * (epoch seconds): in the span from one interval before the first step to the last, a run in
-     * every interval — or, over more than a day, in every interval of the hours that hold raw
-     * history but one (a week's chart over three days of history reads the three days' records, as
-     * {@link RuleCoverage} judges the hourly groups) — less one run in every two hours, which a
-     * step's lookback bridges ({@link RecordingRules#FUNNEL_LOOKBACK}). Asked at each read — a chart continued every few
-     * minutes reads its newest steps, which the group ran through if it runs at all — with one small
-     * query (one series, a run every five minutes). One cluster's chart of several reads its own
-     * records only where they keep its cluster under the label this console reads, and only runs
-     * that write them so count ({@link RecordingRules.Group#FUNNEL_BY_CLUSTER}): the fleet's chart
-     * adds every cluster's up, which the records of earlier rule files (one series for the whole
-     * engine) serve as well.
+     * The steps of {@code grid} that {@code group}'s records serve ({@link RecordedSteps}), asked now.
+     * One cluster's chart of several trusts them only where the console's cluster label is the
+     * records' own, and then only the runs that wrote them by cluster ({@code *_BY_CLUSTER}); the
+     * fleet's chart adds every cluster's up, which the records of earlier rule files (one series for
+     * the whole engine) serve as well.
      */
-    private boolean funnelRecordedThrough(long first, long last) throws SourceUnavailableException {
-        if (cluster.isEmpty()) {
-            return recordedThrough(RecordingRules.Group.FUNNEL, first, last);
+    private CompletableFuture<RecordedSteps> recordedSteps(RecordingRules.Group group, TrendSet.Grid grid) {
+        if (cluster.isPresent() && !clusterLabel.equals(RecordingRules.CLUSTER_LABEL)) {
+            return CompletableFuture.completedFuture(RecordedSteps.none(grid));
         }
-        return recordedThrough(RecordingRules.Group.FUNNEL_BY_CLUSTER, first, last);
+        return RecordedSteps.asked(api, group, grid);
     }
 
-    /**
-     * Whether the funnel group's runs that {@code runs} marks covered the steps from {@code first}
-     * to {@code last}, as {@link #funnelRecordedThrough} says; a chart narrowed to one cluster trusts
-     * them only where the console's cluster label is the records' own.
-     */
-    private boolean recordedThrough(RecordingRules.Group runs, long first, long last) throws SourceUnavailableException {
-        if (cluster.isPresent() && !clusterLabel.equals(RecordingRules.CLUSTER_LABEL)) {
-            return false;
+    /** A line read raw, or from {@code recorded} at the steps {@code served} says (both unscoped). */
+    private static void line(Measure measure, PromQl.Query raw, PromQl.Query recorded, RecordedSteps served,
+                                 Map<Measure, PromQl.Query> queries, Map<Measure, PromQl.Query> recordedQueries,
+                                 Map<Measure, RecordedSteps> servedBy) {
+        queries.put(measure, raw);
+        recordedQueries.put(measure, recorded);
+        servedBy.put(measure, served);
+    }
+
+    /** The expression a line's figures are: raw, its records, or the records where they serve and raw elsewhere. */
+    private static Provenance provenance(PromQl.Query raw, PromQl.Query recorded, RecordedSteps served) {
+        if (recorded == null || served.none()) {
+            return new Provenance(raw.name(), raw.expression());
         }
-        long interval = RecordingRules.FUNNEL_INTERVAL.toSeconds();
-        long span = last - first + interval;
-        long needed = span / interval;
-        if (span > Duration.ofDays(1).toSeconds()) {
-            long hours = coverage.historyHours(Instant.ofEpochSecond(last), Duration.ofSeconds(span));
-            needed = Math.min(needed, Math.max(1, hours - 1) * (3600 / interval));
-        }
-        // One run may be missing in every two hours (see FUNNEL_LOOKBACK, which bridges it).
-        long runsNeeded = Math.max(1, needed - (span / RecordingRules.BACKFILL_BLOCK.toSeconds() + 1));
-        // Not narrowed to a cluster: the group's own series carry none (where each cluster's
-        // Prometheus runs the rules, one series a cluster, each of which counts its runs).
-        List<Sample> ran = PrometheusApi.await(api.instant(FleetQueries.RULE_RUNS.bind("group",
-                runs.label, "range", Duration.ofSeconds(span)), Instant.ofEpochSecond(last)));
-        return ran.stream().anyMatch(sample -> sample.value() >= runsNeeded);
+        return new Provenance(recorded.name(), served.all() ? recorded.expression()
+                : RecordedSteps.expression(raw, recorded));
     }
 
     /**

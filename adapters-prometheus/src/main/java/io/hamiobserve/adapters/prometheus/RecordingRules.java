@@ -63,9 +63,9 @@ final class RecordingRules {
     static final String FUNNEL_ALLOCATED = "hami_observe:funnel_cards_allocated:sum";
     static final String FUNNEL_ACTIVE = "hami_observe:funnel_cards_active:sum";
     static final String FUNNEL_EFFECTIVE = "hami_observe:funnel_cards_effective:sum";
-    // The overview's other lines, each card series summed (or counted) by cluster, recorded by the
-    // funnel group beside the funnel (FleetQueries.CardLine): a week's or a month's chart reads
-    // one series a cluster at each step instead of every card.
+    // The overview's other lines, each card series summed (or counted) by cluster, recorded every
+    // minute by a group of their own (FleetQueries.CardLine): a chart reads one series a cluster at
+    // each step instead of every card.
     static final String LINE_MEMORY_TOTAL = "cluster:hami_gpu_memory_limit_bytes:sum";
     static final String LINE_MEMORY_ALLOCATED = "cluster:hami_gpu_memory_allocated_bytes:sum";
     static final String LINE_MEMORY_USED = "cluster:hami_host_gpu_memory_used_bytes:sum";
@@ -99,9 +99,9 @@ final class RecordingRules {
      * label since it was written, so a read of one cluster of several trusts only the runs that
      * carry it (records from before group every cluster's pods of the same name together). The
      * hourly group's {@code hourly-utilisation} says which runs recorded each container's hourly
-     * percentiles of utilisation too (those of earlier files did not). The funnel group's
-     * {@code card-lines} says which of its runs recorded the overview's other lines as well
-     * ({@code LINE_*}), all of them by cluster.
+     * percentiles of utilisation too (those of earlier files did not). The card lines' group's
+     * {@code card-lines} says when the overview's other lines ({@code LINE_*}, by cluster) were
+     * recorded: every minute, or every five where earlier rule files recorded them with the funnel.
      */
     enum Group {
         HOURLY("hourly"), HOURLY_BY_CLUSTER("hourly-by-cluster"), HOURLY_UTILISATION("hourly-utilisation"),

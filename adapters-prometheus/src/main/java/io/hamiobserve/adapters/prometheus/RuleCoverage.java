@@ -41,11 +41,6 @@ final class RuleCoverage {
         return ruleHours > 0 && ruleHours + 1 >= answer.historyHours();
     }
 
-    /** The hours of the window ending at {@code at} that hold raw history (card totals), as last asked. */
-    long historyHours(Instant at, Duration window) throws SourceUnavailableException {
-        return answer(at, window).historyHours();
-    }
-
     /**
      * When the group last ran before the window's end, as the coverage was last asked (at most
      * {@link #KEEP} ago: a later run is then not read yet, and what it recorded is computed raw).

@@ -61,6 +61,12 @@ final class History implements AutoCloseable {
     /** As {@link #loaded}, twice: the raw history, and the same with the console's rules evaluated over it. */
     static RawAndRecorded rawAndRecorded(String name, long start, long end, long step, Writing writing)
             throws Exception {
+        return rawAndRecordedFrom(name, start, end, step, java.time.Instant.EPOCH, writing);
+    }
+
+    /** As {@link #rawAndRecorded}, the rules evaluated from {@code recordsFrom} on only (rules deployed later). */
+    static RawAndRecorded rawAndRecordedFrom(String name, long start, long end, long step,
+                                             java.time.Instant recordsFrom, Writing writing) throws Exception {
         Path file = Files.createTempFile(name, ".om");
         LocalPrometheus raw = null;
         try {
@@ -68,8 +74,8 @@ final class History implements AutoCloseable {
                 writing.write(series);
             }
             raw = LocalPrometheus.start(List.of(), Duration.ofSeconds(60), List.of(file), Duration.ofSeconds(60));
-            return new RawAndRecorded(raw, LocalPrometheus.startRecorded(List.of(), Duration.ofSeconds(60),
-                    List.of(file), Duration.ofSeconds(120)));
+            return new RawAndRecorded(raw, LocalPrometheus.startRecordedFrom(List.of(), Duration.ofSeconds(60),
+                    List.of(file), Duration.ofSeconds(120), recordsFrom));
         } catch (Exception | Error failed) {
             if (raw != null) {
                 raw.close();

@@ -301,11 +301,17 @@ class RecordingRulesTest {
         assertEquals(java.util.Arrays.toString(rawDay.of(Measure.TREND_FUNNEL_ALLOCATED).getFirst().values()),
                 java.util.Arrays.toString(dayAllocated.values()));
 
-        // An hour past the group's last run (the records end an hour after the history): computed.
+        // Past the group's last run (the records end an hour after the history): the steps it no
+        // longer served read the raw series, the others its records, and the chart says both.
         TrendSet later = fromRecorded.trends(new TrendScope.Cluster(),
                 Instant.ofEpochSecond(at + 5400), Duration.ofHours(1), Duration.ofMinutes(5));
-        assertFalse(later.of(Measure.TREND_FUNNEL_ALLOCATED).getFirst().provenance().expression()
-                .contains("hami_observe:funnel_cards_"));
+        TrendSet rawLater = fromRaw.trends(new TrendScope.Cluster(),
+                Instant.ofEpochSecond(at + 5400), Duration.ofHours(1), Duration.ofMinutes(5));
+        assertEquals(RecordedSteps.expression(FleetQueries.FUNNEL_ALLOCATED.bind("cluster", new PromQl.Label("cluster")),
+                        FleetQueries.RECORDED_FUNNEL_ALLOCATED.plain()),
+                later.of(Measure.TREND_FUNNEL_ALLOCATED).getFirst().provenance().expression());
+        assertEquals(java.util.Arrays.toString(rawLater.of(Measure.TREND_FUNNEL_ALLOCATED).getFirst().values()),
+                java.util.Arrays.toString(later.of(Measure.TREND_FUNNEL_ALLOCATED).getFirst().values()));
     }
 
     @Test
@@ -361,12 +367,17 @@ class RecordingRulesTest {
                         java.util.Arrays.toString(recorded.values()), measure.name());
             }
 
-            // Two hours holding the half hour without runs: every step computed from the raw series.
-            TrendSet aroundTheStop = fromGapped.trends(
-                    new TrendScope.Cluster(), Instant.ofEpochSecond(base + 7 * 3600),
-                    Duration.ofHours(2), Duration.ofMinutes(1));
-            assertFalse(aroundTheStop.of(Measure.TREND_FUNNEL_ALLOCATED).getFirst().provenance().expression()
-                    .contains("hami_observe:funnel_cards_"));
+            // Two hours holding the half hour without runs: the steps past the last run's lookback
+            // read the raw series, the others the records; each step the figure the raw series give.
+            Instant aroundTheStop = Instant.ofEpochSecond(base + 7 * 3600);
+            Trend spliced = fromGapped.trends(new TrendScope.Cluster(), aroundTheStop, Duration.ofHours(2),
+                    Duration.ofMinutes(1)).of(Measure.TREND_FUNNEL_ALLOCATED).getFirst();
+            assertEquals(RecordedSteps.expression(FleetQueries.FUNNEL_ALLOCATED.bind("cluster",
+                    new PromQl.Label("cluster")), FleetQueries.RECORDED_FUNNEL_ALLOCATED.plain()),
+                    spliced.provenance().expression());
+            assertEquals(java.util.Arrays.toString(fromRaw.trends(new TrendScope.Cluster(), aroundTheStop,
+                            Duration.ofHours(2), Duration.ofMinutes(1)).of(Measure.TREND_FUNNEL_ALLOCATED).getFirst()
+                            .values()), java.util.Arrays.toString(spliced.values()));
         } finally {
             Files.deleteIfExists(file);
             if (gapped != null) {

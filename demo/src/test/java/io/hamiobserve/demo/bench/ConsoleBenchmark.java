@@ -351,8 +351,9 @@ public final class ConsoleBenchmark {
      * of history each, in one VictoriaMetrics (single node, the flags docs/console.md gives); then
      * the console over all of them timed as {@link #pages} times it, every window the pages offer
      * and pages of one cluster included, and what each read of its refresh costs VictoriaMetrics.
-     * Of the console's rules only the funnel's are replayed, over the last half hour
-     * ({@link #replayFunnelRules}): the pages' other reads are computed from the raw series.
+     * Of the console's rules only the overview's chart groups are replayed (the funnel's and the
+     * card lines'), over the last half hour ({@link #replayChartRules}): the pages' other reads are
+     * computed from the raw series.
      */
     private static void clustersInVictoriaMetrics(int clusters, int days, int requests, Duration hold)
             throws Exception {
@@ -400,7 +401,7 @@ public final class ConsoleBenchmark {
                 quiet = activeMerges(client, vm) == 0 ? quiet + 1 : 0;
             }
             System.out.printf("clusters-vm: background merges done after %.0f s more%n", seconds(merging));
-            replayFunnelRules(vm, end, directory);
+            replayChartRules(vm, end, directory);
             List<String> pages = new ArrayList<>(LARGE_PAGES);
             // Every window and range the pages offer besides their defaults, and pages of one cluster.
             pages.addAll(everyOtherWindowAndRange());
@@ -427,19 +428,27 @@ public final class ConsoleBenchmark {
     }
 
     /**
-     * The funnel's rule group replayed by {@code vmalert -replay} over the last half hour before
-     * {@code end}, as an engine running the console's rules holds it: the refresh's chart, continued
-     * a step or two at a time, reads its records, as on Prometheus, while each run is counted in
-     * the refresh as what it costs the engine ({@link #refreshCost}). The hourly groups are not
+     * The overview chart's rule groups (the funnel's and the card lines') replayed by {@code vmalert
+     * -replay} over the last half hour before {@code end}, as an engine running the console's rules
+     * holds them: the refresh's chart, continued a step or two at a time, reads their records, as
+     * on Prometheus, while each run is counted in the refresh as what it costs the engine
+     * ({@link #refreshCost}). The hourly groups are not
      * replayed: over a history of a sample an hour their records read as many samples as the raw
      * series, and showback's over 14 days would take vmalert hours here.
      */
-    private static void replayFunnelRules(URI vm, long end, Path directory) throws Exception {
-        tools.jackson.databind.JsonNode funnel = consoleRuleGroups().stream()
-                .filter(group -> group.name().equals("hami-observe-console-funnel")).findFirst().orElseThrow().group();
-        Path rules = directory.resolve("funnel.rules.yml");
+    /** The rule groups whose records the overview's chart reads. */
+    private static final Set<String> CHART_GROUPS = Set.of("hami-observe-console-funnel",
+            "hami-observe-console-card-lines");
+
+    private static void replayChartRules(URI vm, long end, Path directory) throws Exception {
+        List<tools.jackson.databind.JsonNode> charts = consoleRuleGroups().stream()
+                .filter(group -> CHART_GROUPS.contains(group.name())).map(RuleGroup::group).toList();
+        if (charts.size() != CHART_GROUPS.size()) {
+            throw new IllegalStateException("the console's rule file has no group of " + CHART_GROUPS);
+        }
+        Path rules = directory.resolve("charts.rules.yml");
         tools.jackson.dataformat.yaml.YAMLMapper.builder().build().writeValue(rules.toFile(),
-                Map.of("groups", List.of(funnel)));
+                Map.of("groups", charts));
         java.time.format.DateTimeFormatter iso = java.time.format.DateTimeFormatter.ISO_INSTANT;
         long started = System.nanoTime();
         Process replay = new ProcessBuilder("vmalert", "-rule=" + rules, "-datasource.url=" + vm,
@@ -449,12 +458,12 @@ public final class ConsoleBenchmark {
                 .redirectOutput(directory.resolve("vmalert-replay.log").toFile()).start();
         if (!replay.waitFor(30, java.util.concurrent.TimeUnit.MINUTES) || replay.exitValue() != 0) {
             replay.destroyForcibly();
-            throw new IllegalStateException("vmalert -replay of the funnel's rules failed: "
+            throw new IllegalStateException("vmalert -replay of the chart's rules failed: "
                     + Files.readString(directory.resolve("vmalert-replay.log")));
         }
         HttpClient.newHttpClient().send(HttpRequest.newBuilder(vm.resolve("/internal/force_flush")).build(),
                 HttpResponse.BodyHandlers.discarding());
-        System.out.printf("clusters-vm: the funnel's rules replayed over the last 30 minutes in %.0f s%n",
+        System.out.printf("clusters-vm: the chart's rules replayed over the last 30 minutes in %.0f s%n",
                 seconds(started));
     }
 
@@ -893,8 +902,9 @@ public final class ConsoleBenchmark {
             groups.add(new RuleGroup(group.path("name").asString(), Duration.parse("PT"
                     + group.path("interval").asString().toUpperCase(java.util.Locale.ROOT)), expressions, group));
         }
-        if (groups.size() != 4) {
-            throw new IllegalStateException("expected the console's four rule groups: " + groups);
+        if (groups.size() != 5) {
+            throw new IllegalStateException("expected the console's five rule groups, found "
+                    + groups.stream().map(RuleGroup::name).toList());
         }
         return groups;
     }
