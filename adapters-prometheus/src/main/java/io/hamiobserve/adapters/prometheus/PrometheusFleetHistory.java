@@ -935,40 +935,41 @@ public final class PrometheusFleetHistory implements FleetHistory {
         long first = grid.first();
         long last = grid.at(steps - 1);
         Map<Measure, PromQl.Query> queries = new LinkedHashMap<>();
-        // The cluster's lines where a rule group records them: each read from the records at the
-        // steps they serve, raw at the others (RecordedSteps).
-        Map<Measure, PromQl.Query> recordedQueries = new HashMap<>();
-        Map<Measure, RecordedSteps> served = new HashMap<>();
+        // The cluster's lines that a rule group records: each read from the records at the steps
+        // they serve, raw at the others (RecordedSteps).
+        Map<Measure, Recorded> recorded = new HashMap<>();
         switch (scope) {
             case TrendScope.Cluster cluster -> {
                 // Each step the card lines' group (a run a minute) served shows the cards at its
                 // last run before the step, as a raw step shows them at its instant: one series a
                 // cluster rather than every card, at an hour's 15-second steps (a run's figure
                 // repeated over four) as at a month's three hours.
-                CompletableFuture<RecordedSteps> lines = recordedSteps(RecordingRules.Group.CARD_LINES, grid);
-                CompletableFuture<RecordedSteps> funnel = recordedSteps(this.cluster.isEmpty()
+                CompletableFuture<RecordedSteps> linesAsked = recordedSteps(RecordingRules.Group.CARD_LINES, grid);
+                CompletableFuture<RecordedSteps> funnelAsked = recordedSteps(this.cluster.isEmpty()
                         ? RecordingRules.Group.FUNNEL : RecordingRules.Group.FUNNEL_BY_CLUSTER, grid);
-                RecordedSteps linesServed = PrometheusApi.await(lines);
-                RecordedSteps funnelServed = PrometheusApi.await(funnel);
+                RecordedSteps lines = PrometheusApi.await(linesAsked);
+                RecordedSteps funnel = PrometheusApi.await(funnelAsked);
+                recorded.put(Measure.TREND_MEMORY_TOTAL, new Recorded(RECORDED_CLUSTER_MEMORY_TOTAL.plain(), lines));
+                recorded.put(Measure.TREND_MEMORY_ALLOCATED,
+                        new Recorded(RECORDED_CLUSTER_MEMORY_ALLOCATED.plain(), lines));
+                recorded.put(Measure.TREND_MEMORY_USED, new Recorded(RECORDED_CLUSTER_MEMORY_USED.plain(), lines));
+                recorded.put(Measure.TREND_CORES_ALLOCATED,
+                        new Recorded(RECORDED_CLUSTER_CORES_ALLOCATED.plain(), lines));
+                recorded.put(Measure.TREND_UTILISATION, new Recorded(RECORDED_CLUSTER_UTILISATION.plain(), lines));
+                queries.put(Measure.TREND_MEMORY_TOTAL, CLUSTER_MEMORY_TOTAL.plain());
+                queries.put(Measure.TREND_MEMORY_ALLOCATED, CLUSTER_MEMORY_ALLOCATED.plain());
+                queries.put(Measure.TREND_MEMORY_USED, CLUSTER_MEMORY_USED.plain());
+                queries.put(Measure.TREND_CORES_ALLOCATED, CLUSTER_CORES_ALLOCATED.plain());
+                queries.put(Measure.TREND_UTILISATION, CLUSTER_UTILISATION.plain());
                 Map<String, Object> by = Map.of("cluster", new PromQl.Label(clusterLabel));
-                line(Measure.TREND_MEMORY_TOTAL, CLUSTER_MEMORY_TOTAL.plain(),
-                        RECORDED_CLUSTER_MEMORY_TOTAL.plain(), linesServed, queries, recordedQueries, served);
-                line(Measure.TREND_MEMORY_ALLOCATED, CLUSTER_MEMORY_ALLOCATED.plain(),
-                        RECORDED_CLUSTER_MEMORY_ALLOCATED.plain(), linesServed, queries, recordedQueries, served);
-                line(Measure.TREND_MEMORY_USED, CLUSTER_MEMORY_USED.plain(),
-                        RECORDED_CLUSTER_MEMORY_USED.plain(), linesServed, queries, recordedQueries, served);
-                line(Measure.TREND_CORES_ALLOCATED, CLUSTER_CORES_ALLOCATED.plain(),
-                        RECORDED_CLUSTER_CORES_ALLOCATED.plain(), linesServed, queries, recordedQueries, served);
-                line(Measure.TREND_UTILISATION, CLUSTER_UTILISATION.plain(),
-                        RECORDED_CLUSTER_UTILISATION.plain(), linesServed, queries, recordedQueries, served);
-                line(Measure.TREND_FUNNEL_TOTAL, FUNNEL_TOTAL.bind(by), RECORDED_FUNNEL_TOTAL.bind(by),
-                        funnelServed, queries, recordedQueries, served);
-                line(Measure.TREND_FUNNEL_ALLOCATED, FUNNEL_ALLOCATED.bind(by), RECORDED_FUNNEL_ALLOCATED.bind(by),
-                        funnelServed, queries, recordedQueries, served);
-                line(Measure.TREND_FUNNEL_ACTIVE, FUNNEL_ACTIVE.bind(by), RECORDED_FUNNEL_ACTIVE.bind(by),
-                        funnelServed, queries, recordedQueries, served);
-                line(Measure.TREND_FUNNEL_EFFECTIVE, FUNNEL_EFFECTIVE.bind(by), RECORDED_FUNNEL_EFFECTIVE.bind(by),
-                        funnelServed, queries, recordedQueries, served);
+                recorded.put(Measure.TREND_FUNNEL_TOTAL, new Recorded(RECORDED_FUNNEL_TOTAL.bind(by), funnel));
+                recorded.put(Measure.TREND_FUNNEL_ALLOCATED, new Recorded(RECORDED_FUNNEL_ALLOCATED.bind(by), funnel));
+                recorded.put(Measure.TREND_FUNNEL_ACTIVE, new Recorded(RECORDED_FUNNEL_ACTIVE.bind(by), funnel));
+                recorded.put(Measure.TREND_FUNNEL_EFFECTIVE, new Recorded(RECORDED_FUNNEL_EFFECTIVE.bind(by), funnel));
+                queries.put(Measure.TREND_FUNNEL_TOTAL, FUNNEL_TOTAL.bind(by));
+                queries.put(Measure.TREND_FUNNEL_ALLOCATED, FUNNEL_ALLOCATED.bind(by));
+                queries.put(Measure.TREND_FUNNEL_ACTIVE, FUNNEL_ACTIVE.bind(by));
+                queries.put(Measure.TREND_FUNNEL_EFFECTIVE, FUNNEL_EFFECTIVE.bind(by));
             }
             case TrendScope.Node node -> {
                 queries.put(Measure.TREND_MEMORY_TOTAL, NODE_MEMORY_TOTAL.bind("node", node.name()));
@@ -1005,14 +1006,14 @@ public final class PrometheusFleetHistory implements FleetHistory {
         }
         Map<Measure, CompletableFuture<List<PrometheusApi.Series>>> answers = new LinkedHashMap<>();
         queries.replaceAll((measure, query) -> scoped(query));
-        recordedQueries.replaceAll((measure, query) -> scoped(query));
-        queries.forEach((measure, query) -> answers.put(measure, served.getOrDefault(measure, RecordedSteps.none(grid))
-                .read(api, query, recordedQueries.get(measure))));
+        recorded.replaceAll((measure, from) -> new Recorded(scoped(from.query()), from.served()));
+        Recorded none = new Recorded(null, RecordedSteps.none(grid));
+        queries.forEach((measure, query) -> answers.put(measure, recorded.getOrDefault(measure, none).served()
+                .read(api, query, recorded.getOrDefault(measure, none).query())));
         List<Trend> trends = new ArrayList<>();
         for (Map.Entry<Measure, CompletableFuture<List<PrometheusApi.Series>>> answer : answers.entrySet()) {
-            PromQl.Query query = queries.get(answer.getKey());
-            Provenance provenance = provenance(query, recordedQueries.get(answer.getKey()),
-                    served.getOrDefault(answer.getKey(), RecordedSteps.none(grid)));
+            Recorded from = recorded.getOrDefault(answer.getKey(), none);
+            Provenance provenance = from.served().provenance(queries.get(answer.getKey()), from.query());
             List<PrometheusApi.Series> series = PrometheusApi.await(answer.getValue());
             if (series.isEmpty()) {
                 trends.add(Trend.aligned(answer.getKey(), "", provenance, first, stepSeconds, steps, List.of()));
@@ -1039,22 +1040,8 @@ public final class PrometheusFleetHistory implements FleetHistory {
         return RecordedSteps.asked(api, group, grid);
     }
 
-    /** A line read raw, or from {@code recorded} at the steps {@code served} says (both unscoped). */
-    private static void line(Measure measure, PromQl.Query raw, PromQl.Query recorded, RecordedSteps served,
-                                 Map<Measure, PromQl.Query> queries, Map<Measure, PromQl.Query> recordedQueries,
-                                 Map<Measure, RecordedSteps> servedBy) {
-        queries.put(measure, raw);
-        recordedQueries.put(measure, recorded);
-        servedBy.put(measure, served);
-    }
-
-    /** The expression a line's figures are: raw, its records, or the records where they serve and raw elsewhere. */
-    private static Provenance provenance(PromQl.Query raw, PromQl.Query recorded, RecordedSteps served) {
-        if (recorded == null || served.none()) {
-            return new Provenance(raw.name(), raw.expression());
-        }
-        return new Provenance(recorded.name(), served.all() ? recorded.expression()
-                : RecordedSteps.expression(raw, recorded));
+    /** A chart line's records ({@code query}, null where none) and the steps they serve. */
+    private record Recorded(PromQl.Query query, RecordedSteps served) {
     }
 
     /**

@@ -1,5 +1,6 @@
 package io.hamiobserve.adapters.prometheus;
 
+import io.hamiobserve.domain.fleet.Provenance;
 import io.hamiobserve.domain.fleet.TrendSet;
 
 import java.time.Duration;
@@ -81,6 +82,17 @@ final class RecordedSteps {
         CompletableFuture<List<PrometheusApi.Series>> fromRecords = range(api, recorded, first(true), last(true));
         CompletableFuture<List<PrometheusApi.Series>> fromRaw = range(api, raw, first(false), last(false));
         return fromRecords.thenCombine(fromRaw, this::spliced);
+    }
+
+    /**
+     * What a line read by {@link #read} is: the raw expression where no step is recorded, the
+     * records' where every step is, else {@link #expression}.
+     */
+    Provenance provenance(PromQl.Query raw, PromQl.Query recorded) {
+        if (none()) {
+            return new Provenance(raw.name(), raw.expression());
+        }
+        return new Provenance(recorded.name(), all() ? recorded.expression() : expression(raw, recorded));
     }
 
     /** {@code recorded or raw}: what the spliced line equals at every step, as a reader can paste it. */
