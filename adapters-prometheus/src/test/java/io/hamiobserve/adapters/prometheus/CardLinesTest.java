@@ -10,7 +10,6 @@ import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -111,7 +110,8 @@ class CardLinesTest {
      * every step within the history.
      */
     private static void assertRecordedAsRawAtEachRun(TrendSet recorded, TrendSet raw, String cluster) throws Exception {
-        List<Long> runs = runs();
+        List<Long> runs = History.runs(servers.recorded().url(), RecordingRules.Group.CARD_LINES, at - 11 * 3600,
+                at + 3600);
         assertTrue(runs.size() >= 500, "the group ran every minute over ten hours: " + runs.size());
         PrometheusApi rawApi = new PrometheusApi(servers.raw().url(), Duration.ofSeconds(20));
         long lookback = RecordingRules.FUNNEL_LOOKBACK_SECONDS;
@@ -152,23 +152,5 @@ class CardLinesTest {
             }
             assertTrue(compared >= 2, line + ": only " + compared + " steps within the history");
         }
-    }
-
-    /** When the group recorded the card lines, from its marker's samples (epoch milliseconds). */
-    private static List<Long> runs() throws Exception {
-        PrometheusApi api = new PrometheusApi(servers.recorded().url(), Duration.ofSeconds(20));
-        List<Long> runs = new ArrayList<>();
-        for (PrometheusApi.Series series : PrometheusApi.await(api.range(new PromQl.Template("runs",
-                        "timestamp(" + RecordingRules.EVALUATED + "{group=\"" + RecordingRules.Group.CARD_LINES.label
-                                + "\"})").plain(), Instant.ofEpochSecond(at - 11 * 3600), Instant.ofEpochSecond(at + 3600),
-                Duration.ofSeconds(60)))) {
-            for (double[] point : series.points()) {
-                long run = Math.round(point[1] * 1000);
-                if (runs.isEmpty() || runs.getLast() != run) {
-                    runs.add(run);
-                }
-            }
-        }
-        return runs;
     }
 }

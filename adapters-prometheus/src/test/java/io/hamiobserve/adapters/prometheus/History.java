@@ -143,6 +143,27 @@ final class History implements AutoCloseable {
         return java.time.Instant.ofEpochMilli(Math.round(lastRun * 1000));
     }
 
+    /**
+     * When {@code group} ran from {@code from} to {@code to} (epoch seconds), from its marker's
+     * samples in the engine at {@code url}, in order (epoch milliseconds: a run's instant carries the
+     * group's offset into its interval).
+     */
+    static List<Long> runs(java.net.URI url, RecordingRules.Group group, long from, long to) throws Exception {
+        PrometheusApi api = new PrometheusApi(url, Duration.ofSeconds(20));
+        List<Long> runs = new java.util.ArrayList<>();
+        for (PrometheusApi.Series series : PrometheusApi.await(api.range(new PromQl.Template("runs",
+                        "timestamp(" + RecordingRules.EVALUATED + "{group=\"" + group.label + "\"})").plain(),
+                java.time.Instant.ofEpochSecond(from), java.time.Instant.ofEpochSecond(to), Duration.ofSeconds(60)))) {
+            for (double[] point : series.points()) {
+                long run = Math.round(point[1] * 1000);
+                if (runs.isEmpty() || runs.getLast() != run) {
+                    runs.add(run);
+                }
+            }
+        }
+        return runs;
+    }
+
     static String escape(String value) {
         return value.replace("\\", "\\\\").replace("\"", "\\\"").replace("\n", "\\n");
     }

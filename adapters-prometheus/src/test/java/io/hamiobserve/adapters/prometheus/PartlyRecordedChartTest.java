@@ -10,7 +10,6 @@ import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -174,17 +173,7 @@ class PartlyRecordedChartTest {
 
     /** When {@code group} ran, from its marker's samples on the partly recorded server (epoch milliseconds). */
     private static List<Long> runs(RecordingRules.Group group) throws Exception {
-        List<Long> runs = new ArrayList<>();
-        for (PrometheusApi.Series series : PrometheusApi.await(partlyApi.range(new PromQl.Template("runs",
-                        "timestamp(" + RecordingRules.EVALUATED + "{group=\"" + group.label + "\"})").plain(),
-                Instant.ofEpochSecond(at - 11 * 3600), Instant.ofEpochSecond(at + 3600), Duration.ofSeconds(60)))) {
-            for (double[] point : series.points()) {
-                long run = Math.round(point[1] * 1000);
-                if (runs.isEmpty() || runs.getLast() != run) {
-                    runs.add(run);
-                }
-            }
-        }
+        List<Long> runs = History.runs(servers.recorded().url(), group, at - 11 * 3600, at + 3600);
         assertTrue(runs.size() >= 30, group + " ran from the fifth or sixth hour on: " + runs.size() + " runs");
         return runs;
     }

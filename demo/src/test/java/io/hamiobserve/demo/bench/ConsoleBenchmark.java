@@ -352,7 +352,7 @@ public final class ConsoleBenchmark {
      * the console over all of them timed as {@link #pages} times it, every window the pages offer
      * and pages of one cluster included, and what each read of its refresh costs VictoriaMetrics.
      * Of the console's rules only the overview's chart groups are replayed (the funnel's and the
-     * card lines'), over the last half hour ({@link #replayChartRules}): the pages' other reads are
+     * card lines'), over the last six hours ({@link #replayChartRules}): the pages' other reads are
      * computed from the raw series.
      */
     private static void clustersInVictoriaMetrics(int clusters, int days, int requests, Duration hold)
@@ -427,19 +427,22 @@ public final class ConsoleBenchmark {
         }
     }
 
-    /**
-     * The overview chart's rule groups (the funnel's and the card lines') replayed by {@code vmalert
-     * -replay} over the last half hour before {@code end}, as an engine running the console's rules
-     * holds them: the refresh's chart, continued a step or two at a time, reads their records, as
-     * on Prometheus, while each run is counted in the refresh as what it costs the engine
-     * ({@link #refreshCost}). The hourly groups are not
-     * replayed: over a history of a sample an hour their records read as many samples as the raw
-     * series, and showback's over 14 days would take vmalert hours here.
-     */
+    /** How long before the fleet's end the chart's rule groups are replayed (a deployment that ran them as long). */
+    private static final Duration CHART_REPLAY = Duration.ofHours(6);
     /** The rule groups whose records the overview's chart reads. */
     private static final Set<String> CHART_GROUPS = Set.of("hami-observe-console-funnel",
             "hami-observe-console-card-lines");
 
+    /**
+     * The overview chart's rule groups (the funnel's and the card lines') replayed by {@code vmalert
+     * -replay} over the {@link #CHART_REPLAY} before {@code end}, as an engine that has run the
+     * console's rules for that long holds them (the overview's hour and six hours read only records,
+     * its week and month the raw series before them): the refresh's chart, continued a step or two
+     * at a time, reads their records, as on Prometheus, while each run is counted in the refresh as
+     * what it costs the engine ({@link #refreshCost}). The hourly groups are not replayed: over a
+     * history of a sample an hour their records read as many samples as the raw series, and
+     * showback's over 14 days would take vmalert hours here.
+     */
     private static void replayChartRules(URI vm, long end, Path directory) throws Exception {
         List<tools.jackson.databind.JsonNode> charts = consoleRuleGroups().stream()
                 .filter(group -> CHART_GROUPS.contains(group.name())).map(RuleGroup::group).toList();
@@ -452,7 +455,7 @@ public final class ConsoleBenchmark {
         java.time.format.DateTimeFormatter iso = java.time.format.DateTimeFormatter.ISO_INSTANT;
         long started = System.nanoTime();
         Process replay = new ProcessBuilder("vmalert", "-rule=" + rules, "-datasource.url=" + vm,
-                "-remoteWrite.url=" + vm, "-replay.timeFrom=" + iso.format(Instant.ofEpochSecond(end - 1800)),
+                "-remoteWrite.url=" + vm, "-replay.timeFrom=" + iso.format(Instant.ofEpochSecond(end).minus(CHART_REPLAY)),
                 "-replay.timeTo=" + iso.format(Instant.ofEpochSecond(end)), "-datasource.queryStep=0s",
                 "-replay.rulesDelay=0s", "-replay.disableProgressBar", "-loggerLevel=WARN").redirectErrorStream(true)
                 .redirectOutput(directory.resolve("vmalert-replay.log").toFile()).start();
@@ -463,8 +466,8 @@ public final class ConsoleBenchmark {
         }
         HttpClient.newHttpClient().send(HttpRequest.newBuilder(vm.resolve("/internal/force_flush")).build(),
                 HttpResponse.BodyHandlers.discarding());
-        System.out.printf("clusters-vm: the chart's rules replayed over the last 30 minutes in %.0f s%n",
-                seconds(started));
+        System.out.printf("clusters-vm: the chart's rules replayed over the last %d hours in %.0f s%n",
+                CHART_REPLAY.toHours(), seconds(started));
     }
 
     /** Imports an OpenMetrics history file (timestamps in seconds) through VictoriaMetrics' Prometheus import (milliseconds). */
