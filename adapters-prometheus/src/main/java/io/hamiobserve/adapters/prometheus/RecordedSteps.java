@@ -149,6 +149,9 @@ final class RecordedSteps {
 
     /** The step a point's time falls on, or -1 off the grid (engines answer on the steps asked). */
     private static int stepOf(TrendSet.Grid grid, double time) {
+        if (!Double.isFinite(time)) {
+            return -1;
+        }
         long offset = Math.round((time - grid.first()) / grid.step());
         return offset >= 0 && offset < grid.steps() ? (int) offset : -1;
     }
