@@ -11,7 +11,6 @@ import org.junit.jupiter.api.Test;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -40,9 +39,8 @@ class CardLinesTest {
         long base = (Instant.now().getEpochSecond() / 3600) * 3600 - 12 * 3600;
         at = base + Duration.ofHours(10).toSeconds();
         servers = History.rawAndRecorded("hami-observe-card-lines", base + 30, at - 30, 60, series -> {
-            card(series, "east", "GPU-E0", 40 * GIB, 0);
-            card(series, "east", "GPU-E1", 40 * GIB, 1);
-            card(series, "west", "GPU-W0", 80 * GIB, 2);
+            series.movingCard("east", "GPU-E0", 40 * GIB, 0).movingCard("east", "GPU-E1", 40 * GIB, 1)
+                    .movingCard("west", "GPU-W0", 80 * GIB, 2);
         });
         fromRaw = PrometheusFleetHistory.at(servers.raw().url(), Duration.ofSeconds(20));
         fromRecorded = PrometheusFleetHistory.at(servers.recorded().url(), Duration.ofSeconds(20));
@@ -53,23 +51,6 @@ class CardLinesTest {
         if (servers != null) {
             servers.close();
         }
-    }
-
-    /** One card: each figure moving at each minute, differently on each card ({@code seed}). */
-    private static void card(History series, String cluster, String uuid, double memory, int seed) throws Exception {
-        for (String replica : List.of("scheduler-0", "scheduler-1")) {
-            Map<String, String> registered = Map.of("cluster", cluster, "node", "node-" + cluster, "device_uuid", uuid,
-                    "device_index", Integer.toString(seed), "device_type", "NVIDIA A100", "instance", replica);
-            series.series("hami_gpu_memory_limit_bytes", registered, t -> memory)
-                    .series("hami_gpu_memory_allocated_bytes", registered, t -> memory * ((t / 600 + seed) % 5) / 8)
-                    .series("hami_gpu_core_limit_ratio", registered, t -> 100)
-                    .series("hami_gpu_core_allocated_ratio", registered, t -> 10 * ((t / 900 + seed) % 9))
-                    .series("hami_observe_gpu_core_allocated_percent", registered, t -> 10 * ((t / 900 + seed) % 9));
-        }
-        Map<String, String> host = Map.of("cluster", cluster, "node", "node-" + cluster, "device_uuid", uuid,
-                "instance", "node-" + cluster + ":9394");
-        series.series("hami_host_gpu_memory_used_bytes", host, t -> memory * ((t / 60 + 3 * seed) % 11) / 16)
-                .series("hami_host_gpu_utilization_ratio", host, t -> (t / 60 * 7 + 13 * seed) % 101);
     }
 
     @Test

@@ -144,6 +144,27 @@ final class History implements AutoCloseable {
     }
 
     /**
+     * One card of {@code cluster} registered by two scheduler-side replicas and reported by its
+     * node, each figure moving every few minutes, differently on each card ({@code seed}): what the
+     * overview's card lines add up.
+     */
+    History movingCard(String cluster, String uuid, double memory, int seed) throws IOException {
+        for (String replica : List.of("scheduler-0", "scheduler-1")) {
+            Map<String, String> registered = Map.of("cluster", cluster, "node", "node-" + cluster, "device_uuid", uuid,
+                    "device_index", Integer.toString(seed), "device_type", "NVIDIA A100", "instance", replica);
+            series("hami_gpu_memory_limit_bytes", registered, t -> memory)
+                    .series("hami_gpu_memory_allocated_bytes", registered, t -> memory * ((t / 600 + seed) % 5) / 8)
+                    .series("hami_gpu_core_limit_ratio", registered, t -> 100)
+                    .series("hami_gpu_core_allocated_ratio", registered, t -> 10 * ((t / 900 + seed) % 9))
+                    .series("hami_observe_gpu_core_allocated_percent", registered, t -> 10 * ((t / 900 + seed) % 9));
+        }
+        Map<String, String> host = Map.of("cluster", cluster, "node", "node-" + cluster, "device_uuid", uuid,
+                "instance", "node-" + cluster + ":9394");
+        return series("hami_host_gpu_memory_used_bytes", host, t -> memory * ((t / 60 + 3 * seed) % 11) / 16)
+                .series("hami_host_gpu_utilization_ratio", host, t -> (t / 60 * 7 + 13 * seed) % 101);
+    }
+
+    /**
      * When {@code group} ran from {@code from} to {@code to} (epoch seconds), from its marker's
      * samples in the engine at {@code url}, in order (epoch milliseconds: a run's instant carries the
      * group's offset into its interval).

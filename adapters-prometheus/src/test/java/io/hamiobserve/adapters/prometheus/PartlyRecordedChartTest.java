@@ -59,19 +59,9 @@ class PartlyRecordedChartTest {
         }
     }
 
-    /** One card and two shares on it, each figure moving every few minutes, differently per card. */
+    /** One card ({@link History#movingCard}) and two shares on it, each figure moving every few minutes. */
     private static void card(History series, String uuid, double memory, int seed) throws Exception {
-        Map<String, String> registered = Map.of("cluster", "east", "node", "node-east", "device_uuid", uuid,
-                "device_index", Integer.toString(seed), "device_type", "NVIDIA A100", "instance", "scheduler-0");
-        series.series("hami_gpu_memory_limit_bytes", registered, t -> memory)
-                .series("hami_gpu_memory_allocated_bytes", registered, t -> memory * ((t / 600 + seed) % 5) / 8)
-                .series("hami_gpu_core_limit_ratio", registered, t -> 100)
-                .series("hami_gpu_core_allocated_ratio", registered, t -> 10 * ((t / 900 + seed) % 9))
-                .series("hami_observe_gpu_core_allocated_percent", registered, t -> 10 * ((t / 900 + seed) % 9));
-        Map<String, String> host = Map.of("cluster", "east", "node", "node-east", "device_uuid", uuid,
-                "instance", "node-east:9394");
-        series.series("hami_host_gpu_memory_used_bytes", host, t -> memory * ((t / 60 + 3 * seed) % 11) / 16)
-                .series("hami_host_gpu_utilization_ratio", host, t -> (t / 60 * 7 + 13 * seed) % 101);
+        series.movingCard("east", uuid, memory, seed);
         for (int index = 0; index < 2; index++) {
             int share = index;
             String pod = "train-" + seed + "-" + index;

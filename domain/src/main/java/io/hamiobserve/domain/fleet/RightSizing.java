@@ -222,8 +222,9 @@ public final class RightSizing {
             shares.computeIfAbsent(group, key -> new ArrayList<>());
         }
         List<WorkloadRecommendation> out = new ArrayList<>();
-        shares.keySet().stream().sorted().forEach(group -> out.add(recommend(group,
-                running.getOrDefault(group, List.of()), shares.get(group), history.workloadHours().get(group))));
+        shares.entrySet().stream().sorted(Map.Entry.comparingByKey()).forEach(group -> out.add(recommend(
+                group.getKey(), running.getOrDefault(group.getKey(), List.of()), group.getValue(),
+                history.workloadHours().get(group.getKey()))));
         return out;
     }
 
