@@ -401,7 +401,7 @@ public final class ConsoleBenchmark {
                 quiet = activeMerges(client, vm) == 0 ? quiet + 1 : 0;
             }
             System.out.printf("clusters-vm: background merges done after %.0f s more%n", seconds(merging));
-            replayChartRules(vm, end, directory);
+            replayChartRules(vm, end, CHART_REPLAY.orElse(Duration.ofDays(days)), directory);
             List<String> pages = new ArrayList<>(LARGE_PAGES);
             // Every window and range the pages offer besides their defaults, and pages of one cluster.
             pages.addAll(everyOtherWindowAndRange());
@@ -427,23 +427,29 @@ public final class ConsoleBenchmark {
         }
     }
 
-    /** How long before the fleet's end the chart's rule groups are replayed (a deployment that ran them as long). */
-    private static final Duration CHART_REPLAY = Duration.ofHours(6);
+    /**
+     * How long before the fleet's end the chart's rule groups are replayed, as a deployment that
+     * has run them that long holds their records: the whole history unless told ("replay=H",
+     * hours: a younger deployment, whose charts read the raw series before its rules began; 14
+     * days of three clusters replay in about 80 s here).
+     */
+    private static Optional<Duration> CHART_REPLAY = Optional.empty();
     /** The rule groups whose records the overview's chart reads. */
     private static final Set<String> CHART_GROUPS = Set.of("hami-observe-console-funnel",
             "hami-observe-console-card-lines");
 
     /**
      * The overview chart's rule groups (the funnel's and the card lines') replayed by {@code vmalert
-     * -replay} over the {@link #CHART_REPLAY} before {@code end}, as an engine that has run the
-     * console's rules for that long holds them (the overview's hour and six hours read only records,
-     * its week and month the raw series before them): the refresh's chart, continued a step or two
+     * -replay} over the {@code replay} before {@code end} ({@link #CHART_REPLAY}), as an engine that
+     * has run the console's rules for that long holds them (a chart reads their records at the
+     * steps they serve and the raw series before them): the refresh's chart, continued a step or two
      * at a time, reads their records, as on Prometheus, while each run is counted in the refresh as
      * what it costs the engine ({@link #refreshCost}). The hourly groups are not replayed: over a
      * history of a sample an hour their records read as many samples as the raw series, and
-     * showback's over 14 days would take vmalert hours here.
+     * showback's (each hour an integral of every share's size at one-minute steps: some 20,000
+     * evaluations of the share-sizing join over 14 days) would take vmalert hours here.
      */
-    private static void replayChartRules(URI vm, long end, Path directory) throws Exception {
+    private static void replayChartRules(URI vm, long end, Duration replay, Path directory) throws Exception {
         List<tools.jackson.databind.JsonNode> charts = consoleRuleGroups().stream()
                 .filter(group -> CHART_GROUPS.contains(group.name())).map(RuleGroup::group).toList();
         if (charts.size() != CHART_GROUPS.size()) {
@@ -454,20 +460,20 @@ public final class ConsoleBenchmark {
                 Map.of("groups", charts));
         java.time.format.DateTimeFormatter iso = java.time.format.DateTimeFormatter.ISO_INSTANT;
         long started = System.nanoTime();
-        Process replay = new ProcessBuilder("vmalert", "-rule=" + rules, "-datasource.url=" + vm,
-                "-remoteWrite.url=" + vm, "-replay.timeFrom=" + iso.format(Instant.ofEpochSecond(end).minus(CHART_REPLAY)),
+        Process vmalert = new ProcessBuilder("vmalert", "-rule=" + rules, "-datasource.url=" + vm,
+                "-remoteWrite.url=" + vm, "-replay.timeFrom=" + iso.format(Instant.ofEpochSecond(end).minus(replay)),
                 "-replay.timeTo=" + iso.format(Instant.ofEpochSecond(end)), "-datasource.queryStep=0s",
                 "-replay.rulesDelay=0s", "-replay.disableProgressBar", "-loggerLevel=WARN").redirectErrorStream(true)
                 .redirectOutput(directory.resolve("vmalert-replay.log").toFile()).start();
-        if (!replay.waitFor(30, java.util.concurrent.TimeUnit.MINUTES) || replay.exitValue() != 0) {
-            replay.destroyForcibly();
+        if (!vmalert.waitFor(30, java.util.concurrent.TimeUnit.MINUTES) || vmalert.exitValue() != 0) {
+            vmalert.destroyForcibly();
             throw new IllegalStateException("vmalert -replay of the chart's rules failed: "
                     + Files.readString(directory.resolve("vmalert-replay.log")));
         }
         HttpClient.newHttpClient().send(HttpRequest.newBuilder(vm.resolve("/internal/force_flush")).build(),
                 HttpResponse.BodyHandlers.discarding());
         System.out.printf("clusters-vm: the chart's rules replayed over the last %d hours in %.0f s%n",
-                CHART_REPLAY.toHours(), seconds(started));
+                replay.toHours(), seconds(started));
     }
 
     /** Imports an OpenMetrics history file (timestamps in seconds) through VictoriaMetrics' Prometheus import (milliseconds). */
@@ -680,7 +686,8 @@ public final class ConsoleBenchmark {
      * other windows read with every round (--console.keep-windows 24h,7d,30d); "others=0", told
      * not to read them every six hours (--console.other-windows-refresh-interval 0); "settle=S",
      * the first visits S seconds after ready (the other windows' round read meanwhile), the
-     * engine's CPU over those seconds printed.
+     * engine's CPU over those seconds printed; "replay=H", clusters-vm's chart rules replayed over
+     * the last H hours only ({@link #CHART_REPLAY}).
      */
     private static void consoleOptions(String[] args, int from) {
         for (int a = from; a < args.length; a++) {
@@ -688,6 +695,8 @@ public final class ConsoleBenchmark {
                 KEPT_WINDOWS = List.of(Duration.ofHours(24), Duration.ofDays(7), Duration.ofDays(30));
             } else if (args[a].equals("others=0")) {
                 OTHER_WINDOWS_REFRESH = Duration.ZERO;
+            } else if (args[a].startsWith("replay=")) {
+                CHART_REPLAY = Optional.of(Duration.ofHours(Long.parseLong(args[a].substring("replay=".length()))));
             } else if (args[a].startsWith("settle=")) {
                 SETTLE = Duration.ofSeconds(Long.parseLong(args[a].substring("settle=".length())));
             } else {
