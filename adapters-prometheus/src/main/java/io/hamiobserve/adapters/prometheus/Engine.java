@@ -219,10 +219,15 @@ record Engine(Kind kind, String name, Optional<String> version, Map<String, Stri
         return backend.urlQuery().isEmpty() ? url : URI.create(url + "?" + backend.urlQuery());
     }
 
-    private record Answer(int status, String body, boolean victoriaMetricsHeader) {
+    /** An answer to one of the exchanges outside the queries: its status and its first {@link #MAX_ANSWER} bytes. */
+    record Answer(int status, String body, boolean victoriaMetricsHeader) {
     }
 
-    private static Optional<Answer> get(QueryBackend backend, HttpClient client, URI url, Duration timeout) {
+    /**
+     * A GET outside the queries (buildinfo, flags, the rules), with the backend's credentials,
+     * headers and TLS, within {@code timeout}, its body bounded; empty where none came back.
+     */
+    static Optional<Answer> get(QueryBackend backend, HttpClient client, URI url, Duration timeout) {
         try {
             HttpRequest.Builder request = HttpRequest.newBuilder(url).timeout(timeout).GET()
                     .header("Accept", "application/json");

@@ -202,6 +202,38 @@ final class PrometheusApi {
         }, after.toNanos(), java.util.concurrent.TimeUnit.NANOSECONDS);
     }
 
+    /**
+     * The engine's recording rules as its rules API lists them ({@code api/v1/rules}, recording
+     * rules only, the console's groups asked by name where the engine filters by them), asked in a
+     * query's slot (it is one more request the engine answers at once) on a virtual thread; empty
+     * where no slot came free or it does not answer 200 within the bounds of the exchanges outside
+     * the queries (a gateway that does not pass the path, an answer past their size).
+     * {@link RuleAdvice#listed} reads it.
+     */
+    CompletableFuture<Optional<String>> rules() {
+        StringBuilder query = new StringBuilder("type=record");
+        RuleAdvice.GROUPS.forEach(group -> query.append("&rule_group%5B%5D=").append(URLEncoder.encode(group,
+                StandardCharsets.UTF_8)));
+        URI url = URI.create(base.resolve("api/v1/rules") + "?" + query + (extraQuery.isEmpty() ? "" : "&" + extraQuery));
+        Duration limit = timeout.compareTo(Duration.ofSeconds(3)) < 0 ? timeout : Duration.ofSeconds(3);
+        return CompletableFuture.supplyAsync(() -> {
+            try {
+                if (!slots.tryAcquire(timeout.toNanos(), java.util.concurrent.TimeUnit.NANOSECONDS)) {
+                    return Optional.<String>empty();
+                }
+            } catch (InterruptedException interrupted) {
+                Thread.currentThread().interrupt();
+                return Optional.<String>empty();
+            }
+            try {
+                return Engine.get(backend, client, url, limit).filter(answer -> answer.status() == 200)
+                        .map(Engine.Answer::body);
+            } finally {
+                slots.release();
+            }
+        }, WAITING);
+    }
+
     /** The queries in flight now (for tests: none is left behind once its deadline has passed). */
     int inFlight() {
         return slots.limit() - slots.availablePermits();

@@ -79,6 +79,10 @@ public final class PrometheusFleetHistory implements FleetHistory {
     private volatile long clustersAsked;
     /** The first question about the clusters, once asked: completes when it has been answered or has failed. */
     private volatile CompletableFuture<Void> clustersFirstAsked;
+    /** What to tell about the console's recording rules in this engine ({@link RuleAdvice}); empty while they run. */
+    private volatile String rulesAdvice = "";
+    /** The last question about the rules: completes once its advice is set (tests wait for it). */
+    private volatile CompletableFuture<Void> rulesAsked = CompletableFuture.completedFuture(null);
     /** The engine's whole history: itself, or the one a narrowed history shares its engine and clusters with. */
     private final PrometheusFleetHistory whole;
     /** The cluster every read is narrowed to; empty for the whole engine. */
@@ -174,8 +178,9 @@ public final class PrometheusFleetHistory implements FleetHistory {
      * What the engine holds, asked with the fleet now at most every {@link #CLUSTERS_KEPT}: the
      * clusters, by {@link #clusterLabel} (one engine behind several clusters is said on every page,
      * as the figures are summed across them; each node, card and workload row is one cluster's),
-     * and which vendors' usage exporters' metrics it has now (the next reads of now ask for those
-     * only, {@link ExporterUsageQueries#held}).
+     * which vendors' usage exporters' metrics it has now (the next reads of now ask for those
+     * only, {@link ExporterUsageQueries#held}), and whether it runs the console's recording rules
+     * (said on every page where it does not: {@link RuleAdvice}).
      */
     private void askWhatTheEngineHolds(Instant at) {
         if (whole != this) {
@@ -202,6 +207,19 @@ public final class PrometheusFleetHistory implements FleetHistory {
             clustersFirstAsked = answered;
         }
         exporters.presence().ifPresent(query -> api.instant(query, at).thenAccept(exporters::held));
+        // Whether the console's rules run here: the rules the engine lists, else their runs' markers.
+        CompletableFuture<Optional<Boolean>> ranLately = api.instant(RuleAdvice.RAN, at).handle((answer, failed) ->
+                failed != null ? Optional.empty() : Optional.of(!answer.isEmpty() && answer.getFirst().value() > 0));
+        rulesAsked = api.rules().thenCombine(ranLately, (rules, ran) -> RuleAdvice.advice(rules.flatMap(RuleAdvice::listed), ran))
+                .thenAccept(advice -> {
+                    String told = advice.orElse("");
+                    if (!told.equals(rulesAdvice)) {
+                        rulesAdvice = told;
+                        LOG.log(told.isEmpty() ? java.util.logging.Level.INFO : java.util.logging.Level.WARNING,
+                                "query backend " + api.base() + ": " + (told.isEmpty()
+                                        ? "the console's recording rules run" : told));
+                    }
+                });
     }
 
     /**
@@ -263,6 +281,11 @@ public final class PrometheusFleetHistory implements FleetHistory {
         }
     }
 
+    /** The last question about the console's rules, once its advice is set. */
+    CompletableFuture<Void> rulesAsked() {
+        return whole.rulesAsked;
+    }
+
     /** The engine told from the backend's buildinfo ({@link Engine#UNKNOWN} before it answered). */
     Engine engine() {
         return api.backend().engine();
@@ -309,17 +332,18 @@ public final class PrometheusFleetHistory implements FleetHistory {
 
     /**
      * "Prometheus at URL" until the engine answered, then the engine and what is adapted for it;
+     * what to do about the console's recording rules where they do not run there ({@link RuleAdvice});
      * and the clusters it holds, when its series carry the cluster label.
      */
     @Override
     public String description() {
+        String engine = (whole.probed ? engine().summary(api.base()) : "Prometheus at " + api.base())
+                + (whole.rulesAdvice.isEmpty() ? "" : " · " + whole.rulesAdvice);
         if (whole != this) {
-            return (whole.probed ? engine().summary(api.base()) : "Prometheus at " + api.base()) + " · cluster "
-                    + cluster.orElseThrow() + " (label " + clusterLabel + ")";
+            return engine + " · cluster " + cluster.orElseThrow() + " (label " + clusterLabel + ")";
         }
         String note = clusterNote();
-        return (probed ? engine().summary(api.base()) : "Prometheus at " + api.base())
-                + (note.isEmpty() ? "" : " · " + note);
+        return engine + (note.isEmpty() ? "" : " · " + note);
     }
 
     /** A batch of instant queries sent together; each measure remembers its query. */

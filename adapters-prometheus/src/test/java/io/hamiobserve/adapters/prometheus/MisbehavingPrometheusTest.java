@@ -370,12 +370,17 @@ class MisbehavingPrometheusTest {
         PrometheusFleetHistory history = PrometheusFleetHistory.at(URI.create(fake.url() + "/prom?tenant=a"),
                 Duration.ofSeconds(5));
         history.readings(Instant.now(), FleetScope.CARDS_ONLY);
-        // The queries, and the engine's buildinfo asked beside them, keep the path and the tenant.
+        // The queries, and the engine's buildinfo and rules asked beside them, keep the path and the tenant.
+        history.rulesAsked().get(5, java.util.concurrent.TimeUnit.SECONDS);
         assertTrue(fake.received().stream().filter(request -> request.startsWith("POST ")).allMatch(request ->
                 request.startsWith("POST /prom/api/v1/query?tenant=a HTTP/1.1")), fake.received().getFirst());
         assertTrue(fake.received().stream().allMatch(request -> request.startsWith("POST /prom/api/v1/query?tenant=a ")
                 || request.startsWith("GET /prom/api/v1/status/buildinfo?tenant=a ")
-                || request.startsWith("GET /prom/flags?tenant=a ")), fake.received().toString());
+                || request.startsWith("GET /prom/flags?tenant=a ")
+                || (request.startsWith("GET /prom/api/v1/rules?type=record&") && request.contains("&tenant=a "))),
+                fake.received().toString());
+        assertTrue(fake.received().stream().anyMatch(request -> request.startsWith("GET /prom/api/v1/rules?")),
+                fake.received().toString());
         // Named by its base, whatever engine the fake's buildinfo made it out to be.
         assertTrue(history.description().contains(" at " + fake.url() + "/prom/"), history.description());
         assertThrows(IllegalArgumentException.class, () -> PrometheusFleetHistory.at(
