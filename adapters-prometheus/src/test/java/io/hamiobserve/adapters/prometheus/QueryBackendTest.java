@@ -86,7 +86,8 @@ class QueryBackendTest {
         return URI.create("http://127.0.0.1:" + server.getAddress().getPort() + prefix);
     }
 
-    private static void answer(HttpExchange exchange, int status, String body) throws IOException {
+    /** Answers {@code body} as JSON with {@code status} (the scripted engines of this package's tests). */
+    static void answer(HttpExchange exchange, int status, String body) throws IOException {
         byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
         exchange.getResponseHeaders().set("Content-Type", "application/json");
         exchange.sendResponseHeaders(status, bytes.length);

@@ -1,6 +1,5 @@
 package io.hamiobserve.adapters.prometheus;
 
-import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import io.hamiobserve.domain.fleet.FleetScope;
 import org.junit.jupiter.api.AfterEach;
@@ -193,31 +192,23 @@ class RuleAdviceTest {
             String body = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
             String path = exchange.getRequestURI().getPath();
             if (path.endsWith("/buildinfo")) {
-                answer(exchange, 200, "{\"status\":\"success\",\"data\":{\"version\":\"2.53.0\",\"goVersion\":\"go1.22\"}}");
+                QueryBackendTest.answer(exchange, 200, "{\"status\":\"success\",\"data\":{\"version\":\"2.53.0\",\"goVersion\":\"go1.22\"}}");
             } else if (path.endsWith("/api/v1/rules")) {
                 rulesAsked.add(exchange.getRequestURI().getQuery());
                 String[] rules = rulesAnswer;
                 if (rules == null) {
-                    answer(exchange, 404, "404 page not found");
+                    QueryBackendTest.answer(exchange, 404, "404 page not found");
                 } else {
-                    answer(exchange, Integer.parseInt(rules[0]), rules[1]);
+                    QueryBackendTest.answer(exchange, Integer.parseInt(rules[0]), rules[1]);
                 }
             } else if (java.net.URLDecoder.decode(body, StandardCharsets.UTF_8).contains(RuleAdvice.RAN.expression())
                     && runs != null) {
-                answer(exchange, 200, "{\"status\":\"success\",\"data\":{\"resultType\":\"vector\",\"result\":["
+                QueryBackendTest.answer(exchange, 200, "{\"status\":\"success\",\"data\":{\"resultType\":\"vector\",\"result\":["
                         + "{\"metric\":{},\"value\":[1,\"" + runs + "\"]}]}}");
             } else {
-                answer(exchange, 200, "{\"status\":\"success\",\"data\":{\"resultType\":\"vector\",\"result\":[]}}");
+                QueryBackendTest.answer(exchange, 200, "{\"status\":\"success\",\"data\":{\"resultType\":\"vector\",\"result\":[]}}");
             }
         });
         server.start();
-    }
-
-    private static void answer(HttpExchange exchange, int status, String body) throws IOException {
-        byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
-        exchange.getResponseHeaders().add("Content-Type", "application/json");
-        exchange.sendResponseHeaders(status, bytes.length);
-        exchange.getResponseBody().write(bytes);
-        exchange.close();
     }
 }
