@@ -217,12 +217,7 @@ final class PrometheusApi {
         URI url = URI.create(base.resolve("api/v1/rules") + "?" + query + (extraQuery.isEmpty() ? "" : "&" + extraQuery));
         Duration limit = timeout.compareTo(Duration.ofSeconds(3)) < 0 ? timeout : Duration.ofSeconds(3);
         return CompletableFuture.supplyAsync(() -> {
-            try {
-                if (!slots.tryAcquire(timeout.toNanos(), java.util.concurrent.TimeUnit.NANOSECONDS)) {
-                    return Optional.<String>empty();
-                }
-            } catch (InterruptedException interrupted) {
-                Thread.currentThread().interrupt();
+            if (!slotFreed()) {
                 return Optional.<String>empty();
             }
             try {
@@ -298,19 +293,30 @@ final class PrometheusApi {
             java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor();
 
     private void slot(PromQl.Query query) {
+        if (slotFreed()) {
+            return;
+        }
+        if (Thread.currentThread().isInterrupted()) {
+            throw new QueryFailed(query, "interrupted while waiting to query Prometheus", null);
+        }
+        // Not one slot came free for a whole timeout: the queries holding them are what a reader
+        // needs to hear about (still unanswered, or the last that failed and why).
+        String last = lastFailure;
+        throw new QueryFailed(query, slots.limit() + " queries already in flight to Prometheus at " + base
+                + " did not answer within " + seconds(timeout) + " s; this one was not sent"
+                + (last == null ? "" : " (the last to fail: " + last + ")"), null, true);
+    }
+
+    /**
+     * Takes a slot, waiting a whole timeout at most: false where none came free, or where the wait
+     * was interrupted (the thread's flag is set again for its caller to see).
+     */
+    private boolean slotFreed() {
         try {
-            if (!slots.tryAcquire(timeout.toNanos(), java.util.concurrent.TimeUnit.NANOSECONDS)) {
-                // Why the slots stay taken is what a reader needs to know: the last query that failed says.
-                String last = lastFailure;
-                // Not one slot came free for a whole timeout: the queries holding them are what a
-                // reader needs to hear about (still unanswered, or the last that failed and why).
-                throw new QueryFailed(query, slots.limit() + " queries already in flight to Prometheus at " + base
-                        + " did not answer within " + seconds(timeout) + " s; this one was not sent"
-                        + (last == null ? "" : " (the last to fail: " + last + ")"), null, true);
-            }
+            return slots.tryAcquire(timeout.toNanos(), java.util.concurrent.TimeUnit.NANOSECONDS);
         } catch (InterruptedException interrupted) {
             Thread.currentThread().interrupt();
-            throw new QueryFailed(query, "interrupted while waiting to query Prometheus", interrupted);
+            return false;
         }
     }
 
