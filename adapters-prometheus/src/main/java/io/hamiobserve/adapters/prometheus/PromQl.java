@@ -114,9 +114,11 @@ final class PromQl {
     }
 
     /**
-     * {@code expression} with {@code matcher} on every series it reads: each selector of a
-     * hami-observe, HAMi or recorded series ({@code …hami_…}) or of a DCGM field ({@code DCGM_…})
-     * gains it inside its braces, or braces holding it. The query templates name no other series
+     * {@code expression} with {@code matcher} on every series it reads: every selector written
+     * with braces (a vendor exporter's {@code npu_chip_info_utilization{}}, {@code up{}}) gains it
+     * inside them, and a bare selector of a hami-observe, HAMi or recorded series ({@code …hami_…})
+     * or of a DCGM field ({@code DCGM_…}) braces holding it; a bare name is otherwise a function,
+     * keyword or label to this scan. The query templates name no other series bare
      * (QueryTemplateSeriesTest), so no read escapes the matcher. Quoted strings, label lists and
      * durations are left as they are; the value is quoted like every other label value.
      *
@@ -180,12 +182,13 @@ final class PromQl {
                 String name = expression.substring(i, end);
                 out.append(name);
                 i = end;
-                if (name.contains("hami_") || name.startsWith("DCGM_")) {
-                    int next = i;
-                    while (next < expression.length() && Character.isWhitespace(expression.charAt(next))) {
-                        next++;
-                    }
-                    if (next < expression.length() && expression.charAt(next) == '{') {
+                int next = i;
+                while (next < expression.length() && Character.isWhitespace(expression.charAt(next))) {
+                    next++;
+                }
+                boolean selector = next < expression.length() && expression.charAt(next) == '{';
+                if (selector || name.contains("hami_") || name.startsWith("DCGM_")) {
+                    if (selector) {
                         int inside = next + 1;
                         while (inside < expression.length() && Character.isWhitespace(expression.charAt(inside))) {
                             inside++;

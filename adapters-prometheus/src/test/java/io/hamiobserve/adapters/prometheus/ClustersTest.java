@@ -197,10 +197,16 @@ class ClustersTest {
         QueryTemplateSeriesTest.templates().forEach((name, text) -> {
             String narrowed = PromQl.narrowed(text, "cluster", "e\"ast");
             assertEquals(seriesIn(text), count(narrowed, "cluster=\"e\\\"ast\""), name + ": " + narrowed);
-            // Nothing else changes: taking the matcher out gives the template back.
-            assertEquals(text, narrowed.replace("{cluster=\"e\\\"ast\"}", "").replace("cluster=\"e\\\"ast\", ", "")
+            // Nothing else changes: taking the matcher out gives the template back (a selector's
+            // empty braces, up{}, come out bare).
+            assertEquals(text.replace("{}", ""), narrowed.replace("{cluster=\"e\\\"ast\"}", "").replace("cluster=\"e\\\"ast\", ", "")
                     .replace("cluster=\"e\\\"ast\"", ""), name);
         });
+        // A vendor exporter's series and up: every selector written with braces, whatever its name.
+        assertEquals("max by (device_uuid) (label_replace(npu_chip_info_utilization{cluster=\"x\"}, \"device_uuid\", "
+                        + "\"$1\", \"vdie_id\", \"(?s)(.+)\")) or (up{cluster=\"x\", job=\"npu\"} == 0)",
+                PromQl.narrowed("max by (device_uuid) (label_replace(npu_chip_info_utilization{}, \"device_uuid\", "
+                        + "\"$1\", \"vdie_id\", \"(?s)(.+)\")) or (up{job=\"npu\"} == 0)", "cluster", "x"));
         assertEquals("label_replace(max by (UUID) (DCGM_FI_DEV_GPU_UTIL{cluster=\"x\", UUID=\"a\"}), \"field\", "
                         + "\"DCGM_FI_DEV_GPU_UTIL\", \"\", \"\") or max(hami_x{cluster=\"x\"}[5m:1m]) + "
                         + "sum(namespace:hami_y:sum{cluster=\"x\"}) offset 1h",
@@ -209,10 +215,14 @@ class ClustersTest {
                         + "offset 1h", "cluster", "x"));
     }
 
-    /** How many series selectors an expression has: names of hami or DCGM series outside strings. */
+    /**
+     * How many series selectors an expression has outside strings: names of hami or DCGM series,
+     * and any other name written with braces (a vendor exporter's series, {@code up{}}).
+     */
     private static int seriesIn(String expression) {
         String outsideStrings = expression.replaceAll("\"(?:[^\"\\\\]|\\\\.)*\"", "\"\"");
-        Matcher names = Pattern.compile("(?<![A-Za-z0-9_:])[A-Za-z_:]*(?:hami_|DCGM_)[A-Za-z0-9_:]*")
+        Matcher names = Pattern.compile("(?<![A-Za-z0-9_:])(?:[A-Za-z_:]*(?:hami_|DCGM_)[A-Za-z0-9_:]*"
+                        + "|[A-Za-z_:][A-Za-z0-9_:]*(?=\\s*\\{))")
                 .matcher(outsideStrings);
         int count = 0;
         while (names.find()) {
