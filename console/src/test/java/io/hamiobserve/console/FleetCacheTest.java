@@ -1,5 +1,6 @@
 package io.hamiobserve.console;
 
+import io.hamiobserve.domain.fleet.FleetReadings;
 import io.hamiobserve.domain.fleet.FleetScope;
 import io.hamiobserve.domain.fleet.FleetState;
 import io.hamiobserve.ports.SourceUnavailableException;
@@ -10,6 +11,8 @@ import java.time.Instant;
 import java.util.concurrent.CountDownLatch;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -202,5 +205,75 @@ class FleetCacheTest {
         assertEquals(all.at(), eastOnly.usage(NOW, window, settled, FleetScope.EVERYTHING).at(),
                 "the instant the fleet-wide answer describes, which the page says");
         assertEquals(2, east.summaryCalls.get());
+    }
+
+    @Test
+    void aClustersFleetNowIsTheFleetWideReadingsKeptWhereEachItemNamesItsCluster() throws Exception {
+        FixedHistory whole = new FixedHistory();
+        FixedHistory east = new FixedHistory();
+        FixedHistory west = new FixedHistory();
+        // The fixed fleet is east's; every series of it carries its cluster label.
+        whole.alter = FleetCacheTest::labelledEast;
+        FleetCache fleet = new FleetCache(whole, Duration.ofSeconds(5), Duration.ofSeconds(5));
+        FleetCache eastOnly = new FleetCache(east, Duration.ofSeconds(5), Duration.ofSeconds(5), fleet, "east");
+        FleetCache westOnly = new FleetCache(west, Duration.ofSeconds(5), Duration.ofSeconds(5), fleet, "west");
+        // Before the refresh has kept anything, a cluster's page reads its own.
+        eastOnly.state(NOW, FleetScope.EVERYTHING);
+        assertEquals(java.util.List.of(FleetScope.EVERYTHING), east.scopes);
+
+        fleet.renewing(Duration.ofMinutes(2)).fleetNow(NOW);
+        FleetState direct = FleetState.of(labelledEast(new FixedHistory().readings(NOW, FleetScope.EVERYTHING)));
+        FleetState eastNow = new FleetCache(east, Duration.ofSeconds(5), Duration.ofSeconds(5), fleet, "east")
+                .state(NOW, FleetScope.EVERYTHING);
+        assertEquals(direct.workloads(), eastNow.workloads());
+        assertEquals(direct.cards(), eastNow.cards());
+        assertEquals(direct.namespaces(), eastNow.namespaces());
+        FleetState eastCards = eastOnly.state(NOW, FleetScope.CARDS_ONLY);
+        assertEquals(direct.nodes(), eastCards.nodes(), "containers counted per node from the kept shares");
+        assertTrue(eastCards.workloads().isEmpty());
+        FleetState westNow = westOnly.state(NOW, FleetScope.EVERYTHING);
+        assertTrue(westNow.cards().isEmpty() && westNow.workloads().isEmpty(), westNow.toString());
+        assertEquals(java.util.List.of(FleetScope.EVERYTHING), east.scopes, "no read of east's own since");
+        assertTrue(west.scopes.isEmpty(), west.scopes.toString());
+        // Narrowed once per readings kept, not per visit; again once the refresh keeps newer ones.
+        assertSame(eastCards, eastOnly.state(NOW, FleetScope.CARDS_ONLY));
+        fleet.renewing(Duration.ofMinutes(2)).fleetNow(NOW);
+        assertNotSame(eastCards, eastOnly.state(NOW, FleetScope.CARDS_ONLY));
+
+        // Readings with a series that names no cluster (here: every container name) cannot be
+        // placed: the cluster's page reads its own.
+        whole.alter = readings -> {
+            FleetReadings labelled = labelledEast(readings);
+            return new FleetReadings(labelled.at(), labelled.registered(), labelled.hosts(), labelled.allocations(),
+                    readings.names(), labelled.uses(), labelled.unmanaged(), labelled.quotas(), labelled.sources(),
+                    labelled.ledgerAges(), labelled.skips(), labelled.targetsDown(), labelled.containersByNode(),
+                    labelled.provenance());
+        };
+        fleet.renewing(Duration.ofMinutes(2)).fleetNow(NOW);
+        FleetCache later = new FleetCache(east, Duration.ofSeconds(5), Duration.ofSeconds(5), fleet, "east");
+        later.state(NOW, FleetScope.EVERYTHING);
+        assertEquals(java.util.List.of(FleetScope.EVERYTHING, FleetScope.EVERYTHING), east.scopes);
+    }
+
+    /** {@code r} as an engine of several clusters answers it: every series of cluster east. */
+    private static FleetReadings labelledEast(FleetReadings r) {
+        return new FleetReadings(r.at(),
+                r.registered().stream().map(card -> new FleetReadings.Registered(card.node(), card.uuid(),
+                        card.index(), card.model(), card.mode(), card.healthy(), card.memoryTotal(),
+                        card.memoryAllocated(), card.coresTotal(), card.coresAllocated(), card.slotsUsed(),
+                        card.slotsTotal(), card.coresAllocatedPercent(), "east")).toList(),
+                r.hosts(),
+                r.allocations().stream().map(a -> new FleetReadings.Allocation(a.namespace(), a.pod(),
+                        a.containerIndex(), a.node(), a.uuid(), a.memory(), a.cores(), "east")).toList(),
+                r.names().stream().map(n -> new FleetReadings.ContainerName(n.namespace(), n.pod(), n.containerIndex(),
+                        n.container(), n.init(), "east")).toList(),
+                r.uses(), r.unmanaged(),
+                r.quotas().stream().map(q -> new FleetReadings.Quota(q.namespace(), q.resource(), q.used(), q.limit(),
+                        "east")).toList(),
+                r.sources().stream().map(s -> new FleetReadings.SourceStatus(s.instance(), s.node(), s.source(),
+                        s.ok(), "east")).toList(),
+                r.ledgerAges().stream().map(age -> new FleetReadings.LedgerAge(age.instance(), age.seconds(), "east"))
+                        .toList(),
+                r.skips(), r.targetsDown(), r.containersByNode(), r.provenance());
     }
 }

@@ -3,6 +3,7 @@ package io.hamiobserve.demo;
 import io.hamiobserve.adapters.prometheus.LocalPrometheus;
 import io.hamiobserve.adapters.prometheus.PrometheusFleetHistory;
 import io.hamiobserve.domain.fleet.CardHours;
+import io.hamiobserve.domain.fleet.FleetReadings;
 import io.hamiobserve.domain.fleet.FleetScope;
 import io.hamiobserve.domain.fleet.FleetState;
 import io.hamiobserve.domain.fleet.RightSizing;
@@ -111,6 +112,23 @@ class DemoClustersTest {
                             cluster);
                     assertEquals(new java.util.HashSet<>(narrowedHours.shares()),
                             new java.util.HashSet<>(keptHours.shares()), cluster);
+                }
+                // So is one cluster's fleet now, from the fleet-wide readings the console keeps:
+                // every container's view and the cards' view (its pages are served them so).
+                FleetReadings whole = history.readings(end, FleetScope.EVERYTHING);
+                for (String cluster : names) {
+                    FleetState own = FleetState.of(history.inCluster(cluster).readings(end, FleetScope.EVERYTHING));
+                    FleetState kept = FleetState.of(whole.inCluster(cluster).orElseThrow());
+                    assertFalse(own.workloads().isEmpty(), cluster);
+                    assertEquals(own.cards(), kept.cards(), cluster);
+                    assertEquals(own.nodes(), kept.nodes(), cluster);
+                    assertEquals(own.workloads(), kept.workloads(), cluster);
+                    assertEquals(own.namespaces(), kept.namespaces(), cluster);
+                    assertEquals(own.health(), kept.health(), cluster);
+                    FleetState ownCards = FleetState.of(history.inCluster(cluster).readings(end, FleetScope.CARDS_ONLY));
+                    FleetState keptCards = FleetState.of(whole.inCluster(cluster).orElseThrow().cardsOnly());
+                    assertEquals(ownCards.cards(), keptCards.cards(), cluster);
+                    assertEquals(ownCards.nodes(), keptCards.nodes(), cluster);
                 }
             }
         } finally {

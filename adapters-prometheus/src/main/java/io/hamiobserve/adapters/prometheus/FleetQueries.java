@@ -112,17 +112,17 @@ final class FleetQueries {
     static final Template PENDING_OLDEST_WAIT = new Template("pending_oldest_wait",
             "max by (namespace, reason) (hami_observe_pending_gpu_pod_oldest_wait_seconds)");
     static final Template QUOTA_USED = new Template("quota_used",
-            "max by (namespace, quota_name) (hami_resource_quota_used)");
+            "max by (${cluster}, namespace, quota_name) (hami_resource_quota_used)");
     static final Template QUOTA_LIMIT = new Template("quota_limit",
-            "max by (namespace, quota_name) (hami_resource_quota_limit)");
+            "max by (${cluster}, namespace, quota_name) (hami_resource_quota_limit)");
     static final Template SOURCE_HEALTH = new Template("source_health",
             "hami_observe_scrape_source_success");
     static final Template LEDGER_AGE = new Template("ledger_age",
             "time() - hami_observe_ledger_last_sync_timestamp_seconds");
     static final Template SKIPPED_INPUTS = new Template("skipped_inputs",
-            "sum by (source, kind, reason) (increase(hami_observe_skipped_inputs_total[1h])) > 0");
+            "sum by (${cluster}, source, kind, reason) (increase(hami_observe_skipped_inputs_total[1h])) > 0");
     static final Template TARGETS_DOWN = new Template("targets_down",
-            "(up == 0) and on (job) (count by (job) (hami_build_info))");
+            "(up{} == 0) and on (job) (count by (job) (hami_build_info))");
 
     // Each container's use over a window (right-sizing), from the raw series. Every figure of a
     // container, and every owner, is kept apart by the cluster label (${cluster}, named by a flag):

@@ -522,11 +522,11 @@ public final class PrometheusFleetHistory implements FleetHistory {
         var counted = containers ? batch.none()
                 : batch.query(Measure.CONTAINER_COUNT, CONTAINERS_PER_NODE.bind("cluster",
                         new PromQl.Label(clusterLabel)));
-        var quotaUsed = batch.query(Measure.QUOTA_USED, QUOTA_USED.plain());
-        var quotaLimit = batch.query(Measure.QUOTA_LIMIT, QUOTA_LIMIT.plain());
+        var quotaUsed = batch.query(Measure.QUOTA_USED, QUOTA_USED.bind("cluster", new PromQl.Label(clusterLabel)));
+        var quotaLimit = batch.query(Measure.QUOTA_LIMIT, QUOTA_LIMIT.bind("cluster", new PromQl.Label(clusterLabel)));
         var sources = batch.query(Measure.SOURCE_HEALTH, SOURCE_HEALTH.plain());
         var ledger = batch.query(Measure.LEDGER_AGE, LEDGER_AGE.plain());
-        var skips = batch.query(Measure.SKIPPED_INPUTS, SKIPPED_INPUTS.plain());
+        var skips = batch.query(Measure.SKIPPED_INPUTS, SKIPPED_INPUTS.bind("cluster", new PromQl.Label(clusterLabel)));
         var down = batch.query(Measure.TARGETS_DOWN, TARGETS_DOWN.plain());
         Map<Measure, CompletableFuture<List<Sample>>> dcgm = new EnumMap<>(Measure.class);
         DcgmQueries.ALL.forEach((measure, template) -> dcgm.put(measure, batch.query(measure,
@@ -595,7 +595,7 @@ public final class PrometheusFleetHistory implements FleetHistory {
             allocations.add(new FleetReadings.Allocation(share.label("namespace"), share.label("pod"),
                     index(share.label("container_index")), share.label("node"), share.label("device_uuid"),
                     figure(share.value()), figure(coresByShare.get(key(share, "namespace", "pod", "container_index",
-                    "device_uuid")))));
+                    "device_uuid"))), share.label(clusterLabel)));
         }
         // A pod seen on two nodes within the lookback (recreated elsewhere under its name) names its
         // containers once, as it did before the names were read node by node.
@@ -623,15 +623,15 @@ public final class PrometheusFleetHistory implements FleetHistory {
                         sample.label("namespace"), sample.label("pod"), sample.label("container"), sample.value()))
                 .toList();
 
-        Map<String, Double> limits = byKey(quotaLimit.join(), "namespace", "quota_name");
+        Map<String, Double> limits = byKey(quotaLimit.join(), "namespace", "quota_name", clusterLabel);
         List<FleetReadings.Quota> quotas = new ArrayList<>();
         TreeSet<String> quotaKeys = new TreeSet<>(limits.keySet());
-        Map<String, Double> usedQuota = byKey(quotaUsed.join(), "namespace", "quota_name");
+        Map<String, Double> usedQuota = byKey(quotaUsed.join(), "namespace", "quota_name", clusterLabel);
         quotaKeys.addAll(usedQuota.keySet());
         for (String id : quotaKeys) {
             String[] parts = id.split("\u0000", -1);
             quotas.add(new FleetReadings.Quota(parts[0], parts[1], figure(usedQuota.get(id)),
-                    figure(limits.get(id))));
+                    figure(limits.get(id)), parts[2]));
         }
 
         List<FleetReadings.SourceStatus> statuses = sources.join().stream()
@@ -640,14 +640,16 @@ public final class PrometheusFleetHistory implements FleetHistory {
                 .toList();
         List<FleetReadings.LedgerAge> ages = ledger.join().stream()
                 .filter(sample -> !Double.isNaN(sample.value()))
-                .map(sample -> new FleetReadings.LedgerAge(sample.label("instance"), sample.value()))
+                .map(sample -> new FleetReadings.LedgerAge(sample.label("instance"), sample.value(),
+                        sample.label(clusterLabel)))
                 .toList();
         List<FleetReadings.Skip> skipped = skips.join().stream()
                 .map(sample -> new FleetReadings.Skip(sample.label("source"), sample.label("kind"),
-                        sample.label("reason"), sample.value()))
+                        sample.label("reason"), sample.value(), sample.label(clusterLabel)))
                 .toList();
         List<FleetReadings.TargetDown> targetsDown = down.join().stream()
-                .map(sample -> new FleetReadings.TargetDown(sample.label("job"), sample.label("instance")))
+                .map(sample -> new FleetReadings.TargetDown(sample.label("job"), sample.label("instance"),
+                        sample.label(clusterLabel)))
                 .toList();
         Map<FleetReadings.ClusterNode, Long> perNode = new LinkedHashMap<>();
         counted.join().forEach(sample -> perNode.put(new FleetReadings.ClusterNode(sample.label(clusterLabel),

@@ -4,6 +4,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * What the metrics say about the fleet at one instant, series family by series family, before
@@ -92,8 +93,9 @@ public record FleetReadings(Instant at, List<Registered> registered, List<Host> 
     /**
      * These readings as a read of {@link FleetScope.CardsOnly} at the same instant answers: every
      * card as it is, the containers left out and counted per node of a cluster instead — each
-     * container holding shares of a node's cards once, its cluster the cluster registering the card,
-     * as the count per node a cards-only read asks for counts them. Readings of every container
+     * container holding shares of a node's cards once, its cluster the one its share's series
+     * carry (else the cluster registering the card), as the count per node a cards-only read asks
+     * for counts them. Readings of every container
      * hold all of it, so the console's background refresh reads them once and derives this view
      * rather than asking the source for the cards twice.
      *
@@ -107,7 +109,9 @@ public record FleetReadings(Instant at, List<Registered> registered, List<Host> 
         registered.forEach(card -> clusterOfCard.putIfAbsent(card.uuid(), card.cluster()));
         Map<ClusterNode, java.util.Set<List<Object>>> containers = new java.util.HashMap<>();
         for (Allocation allocation : allocations) {
-            ClusterNode where = new ClusterNode(clusterOfCard.getOrDefault(allocation.uuid(), ""), allocation.node());
+            // The share's series carry its cluster (a pod on a card gone from the register too).
+            ClusterNode where = new ClusterNode(allocation.cluster().isEmpty()
+                    ? clusterOfCard.getOrDefault(allocation.uuid(), "") : allocation.cluster(), allocation.node());
             containers.computeIfAbsent(where, key -> new java.util.HashSet<>())
                     .add(List.of(allocation.namespace(), allocation.pod(), allocation.containerIndex()));
         }
@@ -127,6 +131,86 @@ public record FleetReadings(Instant at, List<Registered> registered, List<Host> 
         return new FleetReadings(at, registered, hosts, List.of(), List.of(), List.of(), List.of(), quotas, sources,
                 ledgerAges, skips, targetsDown, counted, cardsProvenance, physical,
                 origins.stream().filter(Origin::card).toList(), resources);
+    }
+
+    /**
+     * These readings' part of one cluster, as a read narrowed to that cluster answers it, from the
+     * same queries (their provenance is this read's, over every cluster): the console serves one
+     * cluster's pages so from the fleet-wide read it keeps, without asking the engine again.
+     * Each card's figures, use and counters go with the cluster that registers the card or holds
+     * a share of it (a card's UUID is the same card in any cluster); each share, container name,
+     * quota, source, ledger, skip and target down with the cluster its series carry (a share whose
+     * series carry none, with its card's). Empty where
+     * any of them cannot be placed: a card that no cluster registers or shares, or a series
+     * without the label beside labelled ones. Which cluster such an item is of, only a narrowed
+     * read can tell.
+     */
+    public Optional<FleetReadings> inCluster(String cluster) {
+        Objects.requireNonNull(cluster);
+        Map<String, String> clusterOfCard = new java.util.HashMap<>();
+        for (Registered card : registered) {
+            if (!placed(clusterOfCard, card.uuid(), card.cluster())) {
+                return Optional.empty();
+            }
+        }
+        Map<Allocation, String> clusterOfShare = new java.util.IdentityHashMap<>();
+        for (Allocation share : allocations) {
+            // A share's series carry its cluster; one read without the label is its card's.
+            String where = share.cluster().isEmpty() ? clusterOfCard.getOrDefault(share.uuid(), "") : share.cluster();
+            if (!placed(clusterOfCard, share.uuid(), where)) {
+                return Optional.empty();
+            }
+            clusterOfShare.put(share, where);
+        }
+        java.util.function.Predicate<String> cardHere = uuid -> cluster.equals(clusterOfCard.get(uuid));
+        boolean unplaced = hosts.stream().anyMatch(host -> !clusterOfCard.containsKey(host.uuid()))
+                || unmanaged.stream().anyMatch(each -> !clusterOfCard.containsKey(each.uuid()))
+                || physical.stream().anyMatch(each -> !clusterOfCard.containsKey(each.uuid()))
+                || uses.stream().anyMatch(use -> !clusterOfCard.containsKey(use.uuid()))
+                || origins.stream().anyMatch(origin -> !clusterOfCard.containsKey(origin.uuid()))
+                || names.stream().anyMatch(name -> name.cluster().isEmpty())
+                || quotas.stream().anyMatch(quota -> quota.cluster().isEmpty())
+                || sources.stream().anyMatch(source -> source.cluster().isEmpty())
+                || ledgerAges.stream().anyMatch(age -> age.cluster().isEmpty())
+                || skips.stream().anyMatch(skip -> skip.cluster().isEmpty())
+                || targetsDown.stream().anyMatch(down -> down.cluster().isEmpty())
+                || containersByNode.keySet().stream().anyMatch(where -> where.cluster().isEmpty());
+        if (unplaced) {
+            return Optional.empty();
+        }
+        Map<ClusterNode, Long> counted = new java.util.HashMap<>();
+        containersByNode.forEach((where, count) -> {
+            if (where.cluster().equals(cluster)) {
+                counted.put(where, count);
+            }
+        });
+        return Optional.of(new FleetReadings(at,
+                registered.stream().filter(card -> card.cluster().equals(cluster)).toList(),
+                hosts.stream().filter(host -> cardHere.test(host.uuid())).toList(),
+                allocations.stream().filter(share -> clusterOfShare.get(share).equals(cluster)).toList(),
+                names.stream().filter(name -> name.cluster().equals(cluster)).toList(),
+                uses.stream().filter(use -> cardHere.test(use.uuid())).toList(),
+                unmanaged.stream().filter(each -> cardHere.test(each.uuid())).toList(),
+                quotas.stream().filter(quota -> quota.cluster().equals(cluster)).toList(),
+                sources.stream().filter(source -> source.cluster().equals(cluster)).toList(),
+                ledgerAges.stream().filter(age -> age.cluster().equals(cluster)).toList(),
+                skips.stream().filter(skip -> skip.cluster().equals(cluster)).toList(),
+                targetsDown.stream().filter(down -> down.cluster().equals(cluster)).toList(),
+                counted, provenance,
+                physical.stream().filter(each -> cardHere.test(each.uuid())).toList(),
+                origins.stream().filter(origin -> cardHere.test(origin.uuid())).toList(), resources));
+    }
+
+    /**
+     * Notes {@code uuid}'s cluster; false where it has none or another item placed the card in
+     * another cluster (the same UUID in two clusters: only a narrowed read can tell them apart).
+     */
+    private static boolean placed(Map<String, String> clusterOfCard, String uuid, String cluster) {
+        if (cluster.isEmpty()) {
+            return false;
+        }
+        String before = clusterOfCard.putIfAbsent(uuid, cluster);
+        return before == null || before.equals(cluster);
     }
 
     /**
@@ -190,9 +274,19 @@ public record FleetReadings(Instant at, List<Registered> registered, List<Host> 
                        Figure power, Figure beyondAllocation) {
     }
 
-    /** One container's share of one card, in bytes and percent of a card. */
+    /**
+     * One container's share of one card, in bytes and percent of a card.
+     *
+     * @param cluster the pod's cluster, by the label that tells clusters apart in one engine; empty
+     *                where the source holds one cluster
+     */
     public record Allocation(String namespace, String pod, int containerIndex, String node, String uuid,
-                             Figure memory, Figure cores) {
+                             Figure memory, Figure cores, String cluster) {
+        /** A share of an engine that tells no clusters apart. */
+        public Allocation(String namespace, String pod, int containerIndex, String node, String uuid, Figure memory,
+                          Figure cores) {
+            this(namespace, pod, containerIndex, node, uuid, memory, cores, "");
+        }
     }
 
     /**
@@ -227,7 +321,11 @@ public record FleetReadings(Instant at, List<Registered> registered, List<Host> 
      *
      * @param resource e.g. {@code nvidia.com/gpumem}
      */
-    public record Quota(String namespace, String resource, Figure used, Figure limit) {
+    public record Quota(String namespace, String resource, Figure used, Figure limit, String cluster) {
+        /** A quota of an engine that tells no clusters apart. */
+        public Quota(String namespace, String resource, Figure used, Figure limit) {
+            this(namespace, resource, used, limit, "");
+        }
     }
 
     /**
@@ -260,14 +358,26 @@ public record FleetReadings(Instant at, List<Registered> registered, List<Host> 
     }
 
     /** Seconds since a scheduler exporter last confirmed its ledger complete. */
-    public record LedgerAge(String instance, double seconds) {
+    public record LedgerAge(String instance, double seconds, String cluster) {
+        /** An exporter of an engine that tells no clusters apart. */
+        public LedgerAge(String instance, double seconds) {
+            this(instance, seconds, "");
+        }
     }
 
     /** Inputs skipped over the last hour, with the stable reason. */
-    public record Skip(String source, String kind, String reason, double count) {
+    public record Skip(String source, String kind, String reason, double count, String cluster) {
+        /** Skips of an engine that tells no clusters apart. */
+        public Skip(String source, String kind, String reason, double count) {
+            this(source, kind, reason, count, "");
+        }
     }
 
     /** A scrape target of an exporter job that Prometheus cannot reach. */
-    public record TargetDown(String job, String instance) {
+    public record TargetDown(String job, String instance, String cluster) {
+        /** A target of an engine that tells no clusters apart. */
+        public TargetDown(String job, String instance) {
+            this(job, instance, "");
+        }
     }
 }

@@ -418,11 +418,13 @@ public record FleetState(Instant at, List<Card> cards, List<Workload> workloads,
         Map<String, Figure> coresQuota = new HashMap<>();
         for (FleetReadings.Quota quota : quotas) {
             byNamespace.computeIfAbsent(quota.namespace(), ns -> new ArrayList<>());
+            // A namespace of one name in several clusters is one row here, as its workloads are:
+            // its quota the largest of theirs.
             if (quota.resource().endsWith("gpumem")) {
                 // HAMi's quota series speak MiB; everything else here speaks bytes.
-                memoryQuota.putIfAbsent(quota.namespace(), quota.limit().map(mib -> mib * 1024 * 1024));
+                memoryQuota.merge(quota.namespace(), quota.limit().map(mib -> mib * 1024 * 1024), Figure::max);
             } else if (quota.resource().endsWith("gpucores")) {
-                coresQuota.putIfAbsent(quota.namespace(), quota.limit());
+                coresQuota.merge(quota.namespace(), quota.limit(), Figure::max);
             }
         }
         List<NamespaceSummary> namespaces = new ArrayList<>();
@@ -441,8 +443,20 @@ public record FleetState(Instant at, List<Card> cards, List<Workload> workloads,
                         .thenComparing(FleetReadings.SourceStatus::node)
                         .thenComparing(FleetReadings.SourceStatus::source))
                 .toList();
-        return new Health(failing, readings.ledgerAges(), readings.skips(), readings.targetsDown(),
+        return new Health(failing, readings.ledgerAges(), acrossClusters(readings.skips()), readings.targetsDown(),
                 readings.sources().size());
+    }
+
+    /**
+     * The skips of each source, kind and reason summed over the clusters, in their order: the
+     * health line counts inputs skipped, not where (a read of one cluster holds that cluster's).
+     */
+    private static List<FleetReadings.Skip> acrossClusters(List<FleetReadings.Skip> skips) {
+        Map<List<String>, Double> counts = new java.util.LinkedHashMap<>();
+        skips.forEach(skip -> counts.merge(List.of(skip.source(), skip.kind(), skip.reason()), skip.count(),
+                Double::sum));
+        return counts.entrySet().stream().map(entry -> new FleetReadings.Skip(entry.getKey().get(0),
+                entry.getKey().get(1), entry.getKey().get(2), entry.getValue())).toList();
     }
 
     /** The known parts summed; missing only when no part is known. */

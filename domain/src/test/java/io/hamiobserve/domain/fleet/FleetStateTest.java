@@ -338,6 +338,112 @@ class FleetStateTest {
         return figure instanceof Figure.Missing missing ? missing.why().name() : "known";
     }
 
+    @Test
+    void oneClustersPartOfTheFleetWideReadingsIsWhatItsOwnReadHolds() {
+        // Two clusters with the same node, namespace and pod names on cards of their own.
+        FleetReadings whole = twoClusters(true);
+        FleetReadings east = whole.inCluster("east").orElseThrow();
+        assertEquals(List.of("GPU-E0", "GPU-E1"), east.registered().stream().map(FleetReadings.Registered::uuid).toList());
+        // The share on a card no cluster registers goes with the cluster its series carry, and so
+        // does that card's use.
+        assertEquals(List.of("GPU-E0", "GPU-GONE"), east.allocations().stream().map(FleetReadings.Allocation::uuid)
+                .toList());
+        assertEquals(List.of("GPU-E0", "GPU-GONE"), east.uses().stream().map(FleetReadings.Use::uuid).toList());
+        assertEquals(List.of("GPU-E0"), east.hosts().stream().map(FleetReadings.Host::uuid).toList());
+        assertEquals(List.of("east"), east.names().stream().map(FleetReadings.ContainerName::cluster).distinct().toList());
+        assertEquals(List.of(Figure.of(8)), east.quotas().stream().map(FleetReadings.Quota::limit).toList());
+        assertEquals(List.of(3.0), east.skips().stream().map(FleetReadings.Skip::count).toList());
+        assertEquals(List.of("10.0.0.1:9395"), east.ledgerAges().stream().map(FleetReadings.LedgerAge::instance).toList());
+        assertEquals(List.of("10.0.0.1:9394"), east.targetsDown().stream().map(FleetReadings.TargetDown::instance)
+                .toList());
+        assertEquals(List.of("east"), east.sources().stream().map(FleetReadings.SourceStatus::cluster).distinct().toList());
+
+        // Its state is the state of a read of that cluster alone: the same cards, nodes, workloads,
+        // namespaces and health, with the quota and skips of that cluster, not the fleet's.
+        FleetState narrowed = FleetState.of(east);
+        FleetState alone = FleetState.of(onlyEast());
+        assertEquals(alone.cards(), narrowed.cards());
+        assertEquals(alone.nodes(), narrowed.nodes());
+        assertEquals(alone.workloads(), narrowed.workloads());
+        assertEquals(alone.namespaces(), narrowed.namespaces());
+        assertEquals(alone.health(), narrowed.health());
+        assertEquals(FleetState.of(onlyEast().cardsOnly()).nodes(), FleetState.of(east.cardsOnly()).nodes());
+        // Counted per node of the cluster its share's series carry, the stale pod's included, as a
+        // cards-only read counts them.
+        assertEquals(Map.of(new FleetReadings.ClusterNode("east", "node-a"), 1L,
+                new FleetReadings.ClusterNode("east", "node-b"), 1L), east.cardsOnly().containersByNode());
+        // Fleet-wide, the namespace is one row with the larger quota, the skips summed.
+        FleetState fleet = FleetState.of(whole);
+        assertEquals(List.of(Figure.of(16)), fleet.namespaces().stream().map(FleetState.NamespaceSummary::coresQuota)
+                .toList());
+        assertEquals(List.of(8.0), fleet.health().skips().stream().map(FleetReadings.Skip::count).toList());
+
+        // What cannot be placed leaves the narrowing to a read of the cluster.
+        assertTrue(twoClusters(false).inCluster("east").isEmpty(), "a card's use that no cluster registers or shares");
+        Readings unlabelled = new Readings();
+        unlabelled.registered.add(registered("east", "node-a", "GPU-E0"));
+        unlabelled.quotas.add(new FleetReadings.Quota("ml", "nvidia.com/gpucores", Figure.of(1), Figure.of(8)));
+        assertTrue(unlabelled.build().inCluster("east").isEmpty(), "a quota without the cluster label");
+        Readings twice = new Readings();
+        twice.registered.add(registered("east", "node-a", "GPU-SAME"));
+        twice.registered.add(registered("west", "node-a", "GPU-SAME"));
+        assertTrue(twice.build().inCluster("east").isEmpty(), "one UUID in two clusters");
+    }
+
+    /** East and west as one engine answers them; {@code placed}: no card's use outside both. */
+    private static FleetReadings twoClusters(boolean placed) {
+        Readings readings = eastPart(new Readings());
+        readings.registered.add(registered("west", "node-a", "GPU-W0"));
+        readings.allocations.add(new FleetReadings.Allocation("ml", "trainer", 0, "node-a", "GPU-W0",
+                Figure.of(2048 * MIB), Figure.of(20), "west"));
+        readings.names.add(new FleetReadings.ContainerName("ml", "trainer", 0, "main", false, "west"));
+        readings.use("ml", "trainer", "main", "node-a", "GPU-W0", 900, 15);
+        readings.hosts.add(new FleetReadings.Host("node-a", placed ? "GPU-W0" : "GPU-NOWHERE", Figure.of(GIB),
+                Figure.of(15), Figure.of(40), Figure.of(150), Figure.of(0)));
+        readings.sources.add(new FleetReadings.SourceStatus("10.0.1.1:9394", "node-a", "nvml", false, "west"));
+        readings.quotas.add(new FleetReadings.Quota("ml", "nvidia.com/gpucores", Figure.of(20), Figure.of(16), "west"));
+        FleetReadings built = readings.build();
+        return new FleetReadings(built.at(), built.registered(), built.hosts(), built.allocations(), built.names(),
+                built.uses(), built.unmanaged(), built.quotas(), built.sources(),
+                List.of(new FleetReadings.LedgerAge("10.0.0.1:9395", 12, "east"),
+                        new FleetReadings.LedgerAge("10.0.1.1:9395", 900, "west")),
+                List.of(new FleetReadings.Skip("pod", "annotation", "malformed", 3, "east"),
+                        new FleetReadings.Skip("pod", "annotation", "malformed", 5, "west")),
+                List.of(new FleetReadings.TargetDown("hami-observe-node", "10.0.0.1:9394", "east"),
+                        new FleetReadings.TargetDown("hami-observe-node", "10.0.1.1:9394", "west")),
+                Map.of(), Map.of());
+    }
+
+    /** East alone, as a read narrowed to it answers. */
+    private static FleetReadings onlyEast() {
+        FleetReadings built = eastPart(new Readings()).build();
+        return new FleetReadings(built.at(), built.registered(), built.hosts(), built.allocations(), built.names(),
+                built.uses(), built.unmanaged(), built.quotas(), built.sources(),
+                List.of(new FleetReadings.LedgerAge("10.0.0.1:9395", 12, "east")),
+                List.of(new FleetReadings.Skip("pod", "annotation", "malformed", 3, "east")),
+                List.of(new FleetReadings.TargetDown("hami-observe-node", "10.0.0.1:9394", "east")),
+                Map.of(), Map.of());
+    }
+
+    private static Readings eastPart(Readings readings) {
+        readings.registered.add(registered("east", "node-a", "GPU-E0"));
+        readings.registered.add(registered("east", "node-b", "GPU-E1"));
+        readings.allocations.add(new FleetReadings.Allocation("ml", "trainer", 0, "node-a", "GPU-E0",
+                Figure.of(1024 * MIB), Figure.of(10), "east"));
+        // A pod whose card is gone from the register: its share's series still carry the cluster.
+        readings.allocations.add(new FleetReadings.Allocation("ml", "stale", 0, "node-b", "GPU-GONE",
+                Figure.of(512 * MIB), Figure.of(5), "east"));
+        readings.names.add(new FleetReadings.ContainerName("ml", "trainer", 0, "main", false, "east"));
+        readings.names.add(new FleetReadings.ContainerName("ml", "stale", 0, "main", false, "east"));
+        readings.use("ml", "trainer", "main", "node-a", "GPU-E0", 700, 30);
+        readings.use("ml", "stale", "main", "node-b", "GPU-GONE", 100, 0);
+        readings.hosts.add(new FleetReadings.Host("node-a", "GPU-E0", Figure.of(GIB), Figure.of(30), Figure.of(40),
+                Figure.of(150), Figure.of(0)));
+        readings.sources.add(new FleetReadings.SourceStatus("10.0.0.1:9394", "node-a", "nvml", true, "east"));
+        readings.quotas.add(new FleetReadings.Quota("ml", "nvidia.com/gpucores", Figure.of(15), Figure.of(8), "east"));
+        return readings;
+    }
+
     private static FleetReadings.Registered registered(String cluster, String node, String uuid) {
         Figure one = Figure.of(1);
         return new FleetReadings.Registered(node, uuid, 0, A100, "hami-core", one, Figure.of(40 * Readings.GIB),
