@@ -52,8 +52,9 @@ final class PageContext {
 
     /**
      * The pages of one cluster: its own reads, narrowed by the source, and links that carry it;
-     * empty when the source holds no such cluster. The summaries over a window that the fleet-wide
-     * pages keep are served narrowed to the cluster rather than read again ({@link FleetCache}).
+     * empty when the source holds no such cluster. The fleet now and the summaries over a window
+     * that the fleet-wide pages keep are served narrowed to the cluster rather than read again
+     * ({@link FleetCache}).
      */
     Optional<PageContext> inCluster(String name) {
         if (!clusters().contains(name)) {
