@@ -57,7 +57,8 @@ public final class PendingDemandBenchmark {
                 groups, scrapes[scrapes.length / 2] / 1e6, scrapes[scrapes.length - 1] / 1e6);
     }
 
-    private static long heapAfterGc() {
+    /** The heap in use once the collector has run: what is reachable (the domain's benchmarks). */
+    static long heapAfterGc() {
         Runtime runtime = Runtime.getRuntime();
         for (int i = 0; i < 3; i++) {
             System.gc();
