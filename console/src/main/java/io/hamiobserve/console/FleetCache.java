@@ -89,14 +89,16 @@ final class FleetCache {
      */
     private final Map<Object, Long> visits;
     /**
-     * For one cluster's pages, the fleet now of each scope last derived from the fleet-wide
-     * readings kept ({@link #state}), with the readings it came from: derived again only when the
-     * background refresh has kept newer ones.
+     * For one cluster's pages, the fleet-wide readings kept last seen ({@link #state}), this
+     * cluster's part of them (empty where they cannot be placed by cluster) and the fleet now of
+     * each scope built from it: narrowed once per readings the background refresh keeps, not per
+     * visit, whether or not they could be.
      */
-    private final Map<FleetScope, Narrowed> narrowed = new ConcurrentHashMap<>();
+    private final java.util.concurrent.atomic.AtomicReference<Narrowed> narrowed =
+            new java.util.concurrent.atomic.AtomicReference<>();
 
-    /** One cluster's fleet now and the fleet-wide readings it was narrowed from. */
-    private record Narrowed(FleetReadings whole, FleetState state) {
+    /** The fleet-wide readings, this cluster's part of them, and the fleet now of each scope from that part. */
+    private record Narrowed(FleetReadings whole, Optional<FleetReadings> ours, Map<FleetScope, FleetState> states) {
     }
 
     /** The key of the fleet-wide readings the background refresh keeps beside the fleet now it derives from them. */
@@ -215,16 +217,15 @@ final class FleetCache {
         if (wider != null && (scope.equals(FleetScope.EVERYTHING) || scope.equals(FleetScope.CARDS_ONLY))) {
             Optional<FleetReadings> whole = wider.whole().kept(READINGS, FleetReadings.class);
             if (whole.isPresent()) {
-                Narrowed last = narrowed.get(scope);
-                if (last != null && last.whole() == whole.get()) {
-                    return last.state();
+                Narrowed last = narrowed.get();
+                if (last == null || last.whole() != whole.get()) {
+                    last = new Narrowed(whole.get(), whole.get().inCluster(wider.cluster()), new ConcurrentHashMap<>());
+                    narrowed.set(last);
                 }
-                Optional<FleetReadings> ours = whole.get().inCluster(wider.cluster());
-                if (ours.isPresent()) {
-                    FleetState state = FleetState.of(scope.equals(FleetScope.CARDS_ONLY) ? ours.get().cardsOnly()
-                            : ours.get());
-                    narrowed.put(scope, new Narrowed(whole.get(), state));
-                    return state;
+                if (last.ours().isPresent()) {
+                    FleetReadings ours = last.ours().get();
+                    return last.states().computeIfAbsent(scope, cards -> FleetState.of(
+                            cards.equals(FleetScope.CARDS_ONLY) ? ours.cardsOnly() : ours));
                 }
             }
         }
