@@ -214,7 +214,10 @@ final class FleetCache {
      * kept or the readings cannot be placed by cluster.
      */
     FleetState state(Instant at, FleetScope scope) throws SourceUnavailableException {
+        long since = System.nanoTime();
         if (wider != null && (scope.equals(FleetScope.EVERYTHING) || scope.equals(FleetScope.CARDS_ONLY))) {
+            // The readings are kept once the fleet-wide read of every container has arrived.
+            awaitWholeInFlight(List.of("state", FleetScope.EVERYTHING), since);
             Optional<FleetReadings> whole = wider.whole().kept(READINGS, FleetReadings.class);
             if (whole.isPresent()) {
                 Narrowed last = narrowed.get();
@@ -229,7 +232,8 @@ final class FleetCache {
                 }
             }
         }
-        return cached(List.of("state", scope), fresh, at, when -> FleetState.of(history.readings(when, scope)));
+        return cached(List.of("state", scope), fresh, at, since,
+                when -> FleetState.of(history.readings(when, scope)));
     }
 
     /**
@@ -273,15 +277,16 @@ final class FleetCache {
 
     UsageHistory usage(Instant at, Duration window, Duration settledAfter, FleetScope scope)
             throws SourceUnavailableException {
+        long since = System.nanoTime();
         Object key = usageKey(window, settledAfter, scope);
         if (scope.equals(FleetScope.EVERYTHING)) {
             visited(key);
-            Optional<UsageHistory> narrowed = keptByWhole(key, UsageHistory.class, UsageHistory::inCluster);
+            Optional<UsageHistory> narrowed = keptByWhole(key, UsageHistory.class, UsageHistory::inCluster, since);
             if (narrowed.isPresent()) {
                 return narrowed.get();
             }
         }
-        return cached(key, longer(), at, when -> history.usage(when, window, settledAfter, scope));
+        return cached(key, longer(), at, since, when -> history.usage(when, window, settledAfter, scope));
     }
 
     Stuck stuck(Instant at, Duration idleAfter) throws SourceUnavailableException {
@@ -290,13 +295,14 @@ final class FleetCache {
 
     /** Card-hours over the {@code window} ending at {@code at} (showback, and the namespaces' bill), kept longer. */
     CardHours cardHours(Instant at, Duration window) throws SourceUnavailableException {
+        long since = System.nanoTime();
         Object key = cardHoursKey(window);
         visited(key);
-        Optional<CardHours> narrowed = keptByWhole(key, CardHours.class, CardHours::inCluster);
+        Optional<CardHours> narrowed = keptByWhole(key, CardHours.class, CardHours::inCluster, since);
         if (narrowed.isPresent()) {
             return narrowed.get();
         }
-        return cached(key, longer(), at, when -> history.cardHours(when.minus(window), when));
+        return cached(key, longer(), at, since, when -> history.cardHours(when.minus(window), when));
     }
 
     /**
@@ -370,13 +376,48 @@ final class FleetCache {
 
     /**
      * For one cluster's pages ({@link Wider}): the fleet-wide cache's answer kept for {@code key},
-     * narrowed to the cluster by {@code narrowing}; empty elsewhere, where nothing is kept, or where
-     * the answer cannot be narrowed.
+     * narrowed to the cluster by {@code narrowing}, once the fleet-wide read of it in flight has
+     * arrived ({@link #awaitWholeInFlight}); empty elsewhere, where nothing is kept, or where the
+     * answer cannot be narrowed.
      */
     private <T> Optional<T> keptByWhole(Object key, Class<T> type,
-                                        java.util.function.BiFunction<T, String, Optional<T>> narrowing) {
-        return wider == null ? Optional.empty()
-                : wider.whole().kept(key, type).flatMap(whole -> narrowing.apply(whole, wider.cluster()));
+                                        java.util.function.BiFunction<T, String, Optional<T>> narrowing, long since)
+            throws SourceUnavailableException {
+        if (wider == null) {
+            return Optional.empty();
+        }
+        awaitWholeInFlight(key, since);
+        return wider.whole().kept(key, type).flatMap(whole -> narrowing.apply(whole, wider.cluster()));
+    }
+
+    /**
+     * For one cluster's pages ({@link Wider}): where the fleet-wide cache's read of {@code key} is
+     * in flight (not wedged), waits for it, no longer than a page waits from {@code since}, rather
+     * than asking the cluster's own beside it. A console started moments ago is still making its
+     * first fleet-wide reads: at three clusters of 10,000 containers in one VictoriaMetrics, a
+     * cluster's overview that read its own 14 days of use beside them, the engine's query slots
+     * full, answered 503 after 30 s (docs/benchmarks.md), and its read only slowed theirs.
+     * Returns once it has arrived, or once it has failed (the cluster's own read follows, and
+     * reports its own failure); throws where the page's wait has passed with the read still in flight.
+     */
+    private void awaitWholeInFlight(Object key, long since) throws SourceUnavailableException {
+        if (wider == null) {
+            return;
+        }
+        Entry entry = wider.whole().entries.get(key);
+        if (entry == null || entry.answer().isDone() || entry.wedged(System.nanoTime())) {
+            return;
+        }
+        try {
+            join(entry.answer(), since, () -> wider.whole().notArrived("the figures of every cluster, this one's among them,")
+                    + "; the page stopped waiting for them");
+        } catch (SourceUnavailableException | RuntimeException failedOrLate) {
+            if (!entry.answer().isCompletedExceptionally()) {
+                throw failedOrLate;
+            }
+            LOG.log(java.util.logging.Level.FINE, "the fleet-wide read of " + key + " failed; the cluster reads its own",
+                    failedOrLate);
+        }
     }
 
     /**
@@ -597,8 +638,14 @@ final class FleetCache {
         T at(Instant when) throws SourceUnavailableException;
     }
 
-    @SuppressWarnings("unchecked")
     private <T> T cached(Object key, Duration keep, Instant at, Timed<T> call) throws SourceUnavailableException {
+        return cached(key, keep, at, System.nanoTime(), call);
+    }
+
+    /** {@link #cached(Object, Duration, Instant, Timed)} for a request that came at {@code since} (System.nanoTime()). */
+    @SuppressWarnings("unchecked")
+    private <T> T cached(Object key, Duration keep, Instant at, long since, Timed<T> call)
+            throws SourceUnavailableException {
         Set<Object> touched = TOUCHED.get();
         if (touched != null) {
             touched.add(key);
@@ -629,7 +676,7 @@ final class FleetCache {
                 }
             });
         }
-        return (T) join(entry.answer(), now);
+        return (T) join(entry.answer(), since);
     }
 
     @SuppressWarnings("unchecked")

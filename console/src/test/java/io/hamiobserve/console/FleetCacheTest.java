@@ -8,6 +8,7 @@ import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -205,6 +206,81 @@ class FleetCacheTest {
         assertEquals(all.at(), eastOnly.usage(NOW, window, settled, FleetScope.EVERYTHING).at(),
                 "the instant the fleet-wide answer describes, which the page says");
         assertEquals(2, east.summaryCalls.get());
+    }
+
+    @Test
+    void aClustersPageAwaitsTheFleetWideReadInFlightRatherThanAskingItsOwnBesideIt() throws Exception {
+        FixedHistory whole = new FixedHistory();
+        FixedHistory east = new FixedHistory();
+        whole.summariesCluster = "east";
+        whole.alter = FleetCacheTest::labelledEast;
+        // A page waits 1 s; the fleet-wide reads are slow (a console started moments ago).
+        FleetCache fleet = new FleetCache(whole, Duration.ofSeconds(5), Duration.ofSeconds(1));
+        Duration window = io.hamiobserve.domain.fleet.RightSizing.DEFAULT_WINDOW;
+        Duration settled = io.hamiobserve.domain.fleet.RightSizing.MIN_HISTORY;
+        CountDownLatch slow = new CountDownLatch(1);
+        whole.summaryGate = slow;
+        whole.gate = slow;
+        FleetCache round = fleet.renewing(Duration.ofMinutes(2), Duration.ofSeconds(30));
+        fleet.ahead(() -> round.usage(NOW, window, settled, FleetScope.EVERYTHING));
+        fleet.ahead(() -> round.fleetNow(NOW));
+        while (whole.calls.get() < 2) {
+            Thread.sleep(5);
+        }
+        // Still in flight past the page's wait: the page says so and asks nothing of its own.
+        FleetCache eastOnly = new FleetCache(east, Duration.ofSeconds(5), Duration.ofSeconds(1), fleet, "east");
+        long started = System.nanoTime();
+        SourceUnavailableException late = assertThrows(SourceUnavailableException.class,
+                () -> eastOnly.usage(NOW, window, settled, FleetScope.EVERYTHING));
+        double waited = (System.nanoTime() - started) / 1e9;
+        assertTrue(waited >= 0.95 && waited < 1.8, "waited " + waited + " s");
+        assertTrue(late.getMessage().contains("the figures of every cluster, this one's among them, asked of")
+                && late.getMessage().contains("have not arrived after 1.0 s"), late.getMessage());
+        assertEquals(0, east.calls.get(), "a cluster's own read asked beside the fleet-wide one in flight");
+        // Arriving within the page's wait: the page is served them narrowed, its own never asked.
+        var usage = CompletableFuture.supplyAsync(() -> {
+            try {
+                return eastOnly.usage(NOW, window, settled, FleetScope.EVERYTHING);
+            } catch (SourceUnavailableException failed) {
+                throw new java.util.concurrent.CompletionException(failed);
+            }
+        });
+        var now = CompletableFuture.supplyAsync(() -> {
+            try {
+                return eastOnly.state(NOW, FleetScope.EVERYTHING);
+            } catch (SourceUnavailableException failed) {
+                throw new java.util.concurrent.CompletionException(failed);
+            }
+        });
+        Thread.sleep(300);
+        assertFalse(usage.isDone() || now.isDone());
+        slow.countDown();
+        assertEquals(2, usage.get(5, java.util.concurrent.TimeUnit.SECONDS).shares().size());
+        assertFalse(now.get(5, java.util.concurrent.TimeUnit.SECONDS).workloads().isEmpty());
+        assertEquals(0, east.calls.get(), "a cluster's own read asked beside the fleet-wide one in flight");
+
+        // The fleet-wide read in flight fails: the cluster's page reads its own, within its wait.
+        CountDownLatch failing = new CountDownLatch(1);
+        whole.gate = failing;
+        whole.failure = "connection refused";
+        Duration other = Duration.ofDays(30);
+        int before = whole.calls.get();
+        fleet.ahead(() -> round.cardHours(NOW, other));
+        while (whole.calls.get() == before) {
+            Thread.sleep(5);
+        }
+        var hours = CompletableFuture.supplyAsync(() -> {
+            try {
+                return eastOnly.cardHours(NOW, other);
+            } catch (SourceUnavailableException failed) {
+                throw new java.util.concurrent.CompletionException(failed);
+            }
+        });
+        Thread.sleep(200);
+        assertEquals(0, east.calls.get());
+        failing.countDown();
+        assertFalse(hours.get(5, java.util.concurrent.TimeUnit.SECONDS).cards().isEmpty());
+        assertEquals(1, east.summaryCalls.get(), "the cluster's own read once the fleet-wide one failed");
     }
 
     @Test
