@@ -238,20 +238,8 @@ class FleetCacheTest {
                 && late.getMessage().contains("have not arrived after 1.0 s"), late.getMessage());
         assertEquals(0, east.calls.get(), "a cluster's own read asked beside the fleet-wide one in flight");
         // Arriving within the page's wait: the page is served them narrowed, its own never asked.
-        var usage = CompletableFuture.supplyAsync(() -> {
-            try {
-                return eastOnly.usage(NOW, window, settled, FleetScope.EVERYTHING);
-            } catch (SourceUnavailableException failed) {
-                throw new java.util.concurrent.CompletionException(failed);
-            }
-        });
-        var now = CompletableFuture.supplyAsync(() -> {
-            try {
-                return eastOnly.state(NOW, FleetScope.EVERYTHING);
-            } catch (SourceUnavailableException failed) {
-                throw new java.util.concurrent.CompletionException(failed);
-            }
-        });
+        var usage = inBackground(() -> eastOnly.usage(NOW, window, settled, FleetScope.EVERYTHING));
+        var now = inBackground(() -> eastOnly.state(NOW, FleetScope.EVERYTHING));
         Thread.sleep(300);
         assertFalse(usage.isDone() || now.isDone());
         slow.countDown();
@@ -269,13 +257,7 @@ class FleetCacheTest {
         while (whole.calls.get() == before) {
             Thread.sleep(5);
         }
-        var hours = CompletableFuture.supplyAsync(() -> {
-            try {
-                return eastOnly.cardHours(NOW, other);
-            } catch (SourceUnavailableException failed) {
-                throw new java.util.concurrent.CompletionException(failed);
-            }
-        });
+        var hours = inBackground(() -> eastOnly.cardHours(NOW, other));
         Thread.sleep(200);
         assertEquals(0, east.calls.get());
         failing.countDown();
@@ -329,6 +311,17 @@ class FleetCacheTest {
         FleetCache later = new FleetCache(east, Duration.ofSeconds(5), Duration.ofSeconds(5), fleet, "east");
         later.state(NOW, FleetScope.EVERYTHING);
         assertEquals(java.util.List.of(FleetScope.EVERYTHING, FleetScope.EVERYTHING), east.scopes);
+    }
+
+    /** {@code read}'s answer, read on a thread of its own (not the common pool's, one thread on two cores): a page's request that this test goes on beside. */
+    private static <T> CompletableFuture<T> inBackground(FleetCache.Answer<T> read) {
+        return CompletableFuture.supplyAsync(() -> {
+            try {
+                return read.get();
+            } catch (SourceUnavailableException failed) {
+                throw new java.util.concurrent.CompletionException(failed);
+            }
+        }, Thread.ofVirtual()::start);
     }
 
     /** {@code r} as an engine of several clusters answers it: every series of cluster east. */
