@@ -394,11 +394,13 @@ final class FleetCache {
      * For one cluster's pages ({@link Wider}): where the fleet-wide cache's read of {@code key} is
      * in flight (not wedged), waits for it, no longer than a page waits from {@code since}, rather
      * than asking the cluster's own beside it. A console started moments ago is still making its
-     * first fleet-wide reads: at three clusters of 10,000 containers in one VictoriaMetrics, a
-     * cluster's overview that read its own 14 days of use beside them, the engine's query slots
-     * full, answered 503 after 30 s (docs/benchmarks.md), and its read only slowed theirs.
-     * Returns once it has arrived, or once it has failed (the cluster's own read follows, and
-     * reports its own failure); throws where the page's wait has passed with the read still in flight.
+     * first fleet-wide reads (a week's card-hours, 14 days of use): at three clusters of 10,000
+     * containers in one VictoriaMetrics, a cluster's page that read its own beside them, the
+     * engine's query slots full, once answered 503 after 30 s, and its read only slowed theirs;
+     * on a busy engine, five cluster pages visited right after ready took 24.3 s summed this way,
+     * 10.3 s waiting (medians, docs/benchmarks.md). Returns once it has arrived, or once it has
+     * failed (the cluster's own read follows, and reports its own failure); throws where the
+     * page's wait has passed with the read still in flight.
      */
     private void awaitWholeInFlight(Object key, long since) throws SourceUnavailableException {
         if (wider == null) {
@@ -409,14 +411,14 @@ final class FleetCache {
             return;
         }
         try {
-            join(entry.answer(), since, () -> wider.whole().notArrived("the figures of every cluster, this one's among them,")
-                    + "; the page stopped waiting for them");
+            join(entry.answer(), since, () -> wider.whole().notArrived(
+                    "the figures of every cluster, this one's among them,") + "; the page stopped waiting for them");
         } catch (SourceUnavailableException | RuntimeException failedOrLate) {
             if (!entry.answer().isCompletedExceptionally()) {
                 throw failedOrLate;
             }
-            LOG.log(java.util.logging.Level.FINE, "the fleet-wide read of " + key + " failed; the cluster reads its own",
-                    failedOrLate);
+            LOG.log(java.util.logging.Level.FINE, "the fleet-wide read of " + key
+                    + " failed; the cluster reads its own", failedOrLate);
         }
     }
 
