@@ -266,6 +266,40 @@ class FleetCacheTest {
     }
 
     @Test
+    void aClustersPageDoesNotAwaitAFleetWideReadThatIsWedged() throws Exception {
+        // An engine that took the fleet-wide reads and never answers them (a socket that never
+        // speaks): past ten of a page's waits they are wedged, and a cluster's page no longer
+        // waits for them; it reads its own, which answers.
+        FixedHistory whole = new FixedHistory();
+        FixedHistory east = new FixedHistory();
+        whole.summariesCluster = "east";
+        whole.alter = FleetCacheTest::labelledEast;
+        CountDownLatch never = new CountDownLatch(1);
+        whole.gate = never;
+        FleetCache fleet = new FleetCache(whole, Duration.ofSeconds(5), Duration.ofMillis(200));
+        FleetCache round = fleet.renewing(Duration.ofMinutes(2));
+        Duration window = io.hamiobserve.domain.fleet.RightSizing.DEFAULT_WINDOW;
+        Duration settled = io.hamiobserve.domain.fleet.RightSizing.MIN_HISTORY;
+        fleet.ahead(() -> round.usage(NOW, window, settled, FleetScope.EVERYTHING));
+        fleet.ahead(() -> round.fleetNow(NOW));
+        long asked = System.nanoTime();
+        while (whole.calls.get() < 2) {
+            Thread.sleep(5);
+        }
+        FleetCache eastOnly = new FleetCache(east, Duration.ofSeconds(5), Duration.ofMillis(200), fleet, "east");
+        while ((System.nanoTime() - asked) / 1e9 < 2.2) {
+            Thread.sleep(50);
+        }
+        assertTrue(fleet.wedged().orElseThrow().contains("2 reads have been in flight"), fleet.wedged().toString());
+        // Awaited, they would end each page in "have not arrived after 0.2 s" instead.
+        assertEquals(2, eastOnly.usage(NOW, window, settled, FleetScope.EVERYTHING).shares().size());
+        assertFalse(eastOnly.state(NOW, FleetScope.EVERYTHING).workloads().isEmpty());
+        assertEquals(1, east.summaryCalls.get());
+        assertEquals(java.util.List.of(FleetScope.EVERYTHING), east.scopes);
+        never.countDown();
+    }
+
+    @Test
     void aClustersFleetNowIsTheFleetWideReadingsKeptWhereEachItemNamesItsCluster() throws Exception {
         FixedHistory whole = new FixedHistory();
         FixedHistory east = new FixedHistory();
