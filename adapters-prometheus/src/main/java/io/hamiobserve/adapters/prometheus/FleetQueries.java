@@ -28,24 +28,25 @@ final class FleetQueries {
     private static final String USE = "namespace, pod, container, node, device_uuid";
 
     // The fleet now.
-    // Each card's total, with the cluster that registers it (the label --cluster-label names; absent
-    // from every series of a single cluster, so the grouping is then the card's alone).
+    // Each card's allocation figures, with the cluster that registers it (the label --cluster-label
+    // names; absent from every series of a single cluster, so the grouping is then the card's alone):
+    // a read keeps them node by node of each cluster (KeptNodeSeries).
     static final Template CARD_MEMORY_TOTAL = new Template("card_memory_total",
             "max by (${cluster}, " + CARD + ") (hami_gpu_memory_limit_bytes)");
     static final Template CARD_MEMORY_ALLOCATED = new Template("card_memory_allocated",
-            "max by (" + CARD + ") (hami_gpu_memory_allocated_bytes)");
+            "max by (${cluster}, " + CARD + ") (hami_gpu_memory_allocated_bytes)");
     static final Template CARD_CORES_TOTAL = new Template("card_cores_total",
-            "max by (" + CARD + ") (hami_gpu_core_limit_ratio)");
+            "max by (${cluster}, " + CARD + ") (hami_gpu_core_limit_ratio)");
     static final Template CARD_CORES_ALLOCATED = new Template("card_cores_allocated",
-            "max by (" + CARD + ") (hami_gpu_core_allocated_ratio)");
+            "max by (${cluster}, " + CARD + ") (hami_gpu_core_allocated_ratio)");
     static final Template CARD_CORES_ALLOCATED_PERCENT = new Template("card_cores_allocated_percent",
-            "max by (" + CARD + ") (hami_observe_gpu_core_allocated_percent)");
+            "max by (${cluster}, " + CARD + ") (hami_observe_gpu_core_allocated_percent)");
     static final Template CARD_SLOTS_USED = new Template("card_slots_used",
-            "max by (" + CARD + ") (hami_gpu_shared_count)");
+            "max by (${cluster}, " + CARD + ") (hami_gpu_shared_count)");
     static final Template CARD_SLOTS_TOTAL = new Template("card_slots_total",
-            "max by (" + CARD + ") (hami_observe_gpu_share_limit)");
+            "max by (${cluster}, " + CARD + ") (hami_observe_gpu_share_limit)");
     static final Template CARD_HEALTH = new Template("card_health",
-            "max by (" + CARD + ", mode) (hami_observe_gpu_healthy)");
+            "max by (${cluster}, " + CARD + ", mode) (hami_observe_gpu_healthy)");
     static final Template CARD_MEMORY_USED = new Template("card_memory_used",
             "max by (node, device_uuid) (hami_host_gpu_memory_used_bytes)");
     static final Template CARD_UTILISATION = new Template("card_utilisation",
@@ -56,7 +57,7 @@ final class FleetQueries {
             "max by (node, device_uuid) (hami_observe_host_gpu_power_watts)");
     static final Template CARD_BEYOND_ALLOCATION = new Template("card_memory_beyond_allocation",
             "max by (node, device_uuid) (hami_observe_gpu_memory_beyond_allocation_bytes)");
-    /** Each share, per cluster (${cluster}): a read keeps them node by node of each cluster ({@link KeptContainers}). */
+    /** Each share, per cluster (${cluster}): a read keeps them node by node of each cluster ({@link KeptNodeSeries}). */
     static final Template CONTAINER_MEMORY_ALLOCATED = new Template("container_memory_allocated",
             "max by (${cluster}, " + ALLOCATION + ") " + ShareSeries.byPosition(ShareSeries.Figure.MEMORY, "${cluster}",
                     "${where}", "${where}", null));
@@ -65,7 +66,7 @@ final class FleetQueries {
                     "${where}", "${where}", null));
     /**
      * Each container's name, per cluster (${cluster}): two clusters may run one pod name differently;
-     * and per node, so that a read keeps them node by node ({@link KeptContainers}).
+     * and per node, so that a read keeps them node by node ({@link KeptNodeSeries}).
      */
     static final Template CONTAINER_NAMES = new Template("container_names",
             "max by (${cluster}, node, namespace, pod, container_index, container, init) "
@@ -73,6 +74,9 @@ final class FleetQueries {
     /** Every node's allocation fingerprints, as they are: which nodes' container series changed. */
     static final Template NODE_ALLOCATIONS_FINGERPRINTS = new Template("node_allocations_fingerprints",
             "hami_observe_node_allocations_fingerprint");
+    /** Every node's cards' fingerprints, as they are: which nodes' cards' allocation series changed. */
+    static final Template NODE_CARDS_FINGERPRINTS = new Template("node_cards_fingerprints",
+            "hami_observe_node_cards_fingerprint");
     /** The names of the containers holding shares of one card (the info series carries no card). */
     static final Template CONTAINER_NAMES_ON_CARD = new Template("container_names",
             "max by (${cluster}, namespace, pod, container_index, container, init) (hami_observe_container_info"

@@ -67,10 +67,10 @@ public final class PrometheusFleetHistory implements FleetHistory {
     /** How long the clusters found are kept before they are asked again. */
     static final Duration CLUSTERS_KEPT = Duration.ofMinutes(5);
     /**
-     * One read of the whole fleet's now in this many asks for every node's container series; the
-     * others only for the nodes whose allocation fingerprints moved ({@link KeptContainers}).
+     * One read of the whole fleet's now in this many asks for every node's container and card
+     * allocation series; the others only for the nodes whose fingerprints moved ({@link KeptNodeSeries}).
      */
-    public static final int READS_PER_FULL_READ = KeptContainers.FULL_READ_EVERY;
+    public static final int READS_PER_FULL_READ = KeptNodeSeries.FULL_READ_EVERY;
     /** The label that tells clusters apart unless told. */
     public static final String DEFAULT_CLUSTER_LABEL = "cluster";
 
@@ -380,7 +380,7 @@ public final class PrometheusFleetHistory implements FleetHistory {
          * group no longer than {@link #MOST_QUERY_BYTES} whatever the names), listed as
          * {@code query}: the figures are its answer, part of it asked now and the rest kept.
          */
-        CompletableFuture<List<Sample>> onNodes(Measure measure, PromQl.Query query, KeptContainers.Plan plan) {
+        CompletableFuture<List<Sample>> onNodes(Measure measure, PromQl.Query query, KeptNodeSeries.Plan plan) {
             PromQl.Query scopedQuery = scoped(query);
             provenance.put(measure, new Provenance(scopedQuery.name(), scopedQuery.expression()));
             List<CompletableFuture<List<Sample>>> parts = new ArrayList<>();
@@ -398,6 +398,14 @@ public final class PrometheusFleetHistory implements FleetHistory {
             });
         }
 
+        /**
+         * {@code query}'s answer for every node where {@code plan} is null or reads every node, else
+         * for the plan's changed nodes alone ({@link #onNodes}).
+         */
+        CompletableFuture<List<Sample>> kept(Measure measure, PromQl.Query query, KeptNodeSeries.Plan plan) {
+            return plan == null || plan.readsAll() ? query(measure, query) : onNodes(measure, query, plan);
+        }
+
         /** Waits for every query; fails with the first failure that says why ({@link PrometheusApi#awaitAll}). */
         void await() throws SourceUnavailableException {
             PrometheusApi.awaitAll(pending);
@@ -410,19 +418,10 @@ public final class PrometheusFleetHistory implements FleetHistory {
      */
     static final int MOST_QUERY_BYTES = 16 * 1024 - 1;
 
-    /** The whole fleet's container series as the last read of now left them ({@link KeptContainers}). */
-    private volatile KeptContainers keptContainers;
-
-    /**
-     * Which nodes' container series a read of the whole fleet at {@code at} asks for: the engine's
-     * allocation fingerprints of every node, asked first, against those kept. Their query failing
-     * fails the read, saying why, before any other query is sent: an engine that cannot answer one
-     * selector of a series a node would answer none of the read's.
-     */
-    private KeptContainers.Plan containersPlan(Instant at) throws SourceUnavailableException {
-        List<Sample> marks = PrometheusApi.await(api.instant(scoped(NODE_ALLOCATIONS_FINGERPRINTS.plain()), at));
-        return KeptContainers.plan(keptContainers, marks, clusterLabel);
-    }
+    /** The whole fleet's container series as the last read of now left them ({@link KeptNodeSeries}). */
+    private volatile KeptNodeSeries keptContainers;
+    /** The whole fleet's cards' allocation series as the last read of now left them ({@link KeptNodeSeries}). */
+    private volatile KeptNodeSeries keptCards;
 
     /** Which containers a scope reads: matchers for allocation, usage and name series. */
     private record Where(PromQl.Matchers allocation, PromQl.Matchers use, PromQl.Matchers names, boolean containers) {
@@ -478,39 +477,45 @@ public final class PrometheusFleetHistory implements FleetHistory {
         probeOnce();
         Where where = Where.of(scope);
         Batch batch = new Batch(at);
-        var memoryTotal = batch.query(Measure.CARD_MEMORY_TOTAL, CARD_MEMORY_TOTAL.bind("cluster",
-                new PromQl.Label(clusterLabel)));
-        var memoryAllocated = batch.query(Measure.CARD_MEMORY_ALLOCATED, CARD_MEMORY_ALLOCATED.plain());
-        var coresTotal = batch.query(Measure.CARD_CORES_TOTAL, CARD_CORES_TOTAL.plain());
-        var coresAllocated = batch.query(Measure.CARD_CORES_ALLOCATED, CARD_CORES_ALLOCATED.plain());
-        var coresPercent = batch.query(Measure.CARD_CORES_ALLOCATED_PERCENT, CARD_CORES_ALLOCATED_PERCENT.plain());
-        var slotsUsed = batch.query(Measure.CARD_SLOTS_USED, CARD_SLOTS_USED.plain());
-        var slotsTotal = batch.query(Measure.CARD_SLOTS_TOTAL, CARD_SLOTS_TOTAL.plain());
-        var health = batch.query(Measure.CARD_HEALTH, CARD_HEALTH.plain());
+        // The whole fleet's cards' and containers' allocation series are read again only where a
+        // node's fingerprints moved: both fingerprints asked at once, before the rest. Their query
+        // failing fails the read, saying why, before any other query is sent: an engine that cannot
+        // answer one selector of a series a node would answer none of the read's.
+        KeptNodeSeries.Plan cardsPlan = null;
+        KeptNodeSeries.Plan containersPlan = null;
+        if (scope instanceof FleetScope.Everything) {
+            var cardMarks = api.instant(scoped(NODE_CARDS_FINGERPRINTS.plain()), at);
+            var containerMarks = api.instant(scoped(NODE_ALLOCATIONS_FINGERPRINTS.plain()), at);
+            cardsPlan = KeptNodeSeries.plan(keptCards, PrometheusApi.await(cardMarks), clusterLabel);
+            containersPlan = KeptNodeSeries.plan(keptContainers, PrometheusApi.await(containerMarks), clusterLabel);
+        }
+        PromQl.Label cluster = new PromQl.Label(clusterLabel);
+        var memoryTotal = batch.kept(Measure.CARD_MEMORY_TOTAL, CARD_MEMORY_TOTAL.bind("cluster", cluster), cardsPlan);
+        var memoryAllocated = batch.kept(Measure.CARD_MEMORY_ALLOCATED, CARD_MEMORY_ALLOCATED.bind("cluster", cluster),
+                cardsPlan);
+        var coresTotal = batch.kept(Measure.CARD_CORES_TOTAL, CARD_CORES_TOTAL.bind("cluster", cluster), cardsPlan);
+        var coresAllocated = batch.kept(Measure.CARD_CORES_ALLOCATED, CARD_CORES_ALLOCATED.bind("cluster", cluster),
+                cardsPlan);
+        var coresPercent = batch.kept(Measure.CARD_CORES_ALLOCATED_PERCENT, CARD_CORES_ALLOCATED_PERCENT.bind(
+                "cluster", cluster), cardsPlan);
+        var slotsUsed = batch.kept(Measure.CARD_SLOTS_USED, CARD_SLOTS_USED.bind("cluster", cluster), cardsPlan);
+        var slotsTotal = batch.kept(Measure.CARD_SLOTS_TOTAL, CARD_SLOTS_TOTAL.bind("cluster", cluster), cardsPlan);
+        var health = batch.kept(Measure.CARD_HEALTH, CARD_HEALTH.bind("cluster", cluster), cardsPlan);
         var used = batch.query(Measure.CARD_MEMORY_USED, CARD_MEMORY_USED.plain());
         var utilisation = batch.query(Measure.CARD_UTILISATION, CARD_UTILISATION.plain());
         var temperature = batch.query(Measure.CARD_TEMPERATURE, CARD_TEMPERATURE.plain());
         var power = batch.query(Measure.CARD_POWER, CARD_POWER.plain());
         var beyond = batch.query(Measure.CARD_MEMORY_BEYOND_ALLOCATION, CARD_BEYOND_ALLOCATION.plain());
         boolean containers = where.containers();
-        // The whole fleet's container series are read again only where a node's fingerprints moved.
-        KeptContainers.Plan plan = containers && scope instanceof FleetScope.Everything ? containersPlan(at) : null;
-        PromQl.Query memoryQuery = CONTAINER_MEMORY_ALLOCATED.bind("where", where.allocation(), "cluster",
-                new PromQl.Label(clusterLabel));
-        PromQl.Query coresQuery = CONTAINER_CORES_ALLOCATED.bind("where", where.allocation(), "cluster",
-                new PromQl.Label(clusterLabel));
+        PromQl.Query memoryQuery = CONTAINER_MEMORY_ALLOCATED.bind("where", where.allocation(), "cluster", cluster);
+        PromQl.Query coresQuery = CONTAINER_CORES_ALLOCATED.bind("where", where.allocation(), "cluster", cluster);
         PromQl.Query namesQuery = (scope instanceof FleetScope.OnCard ? CONTAINER_NAMES_ON_CARD : CONTAINER_NAMES)
-                .bind("where", where.names(), "cluster", new PromQl.Label(clusterLabel));
-        boolean everyNode = plan == null || plan.readsAll();
-        var shareMemory = !containers ? batch.none() : everyNode
-                ? batch.query(Measure.CONTAINER_MEMORY_ALLOCATED, memoryQuery)
-                : batch.onNodes(Measure.CONTAINER_MEMORY_ALLOCATED, memoryQuery, plan);
-        var shareCores = !containers ? batch.none() : everyNode
-                ? batch.query(Measure.CONTAINER_CORES_ALLOCATED, coresQuery)
-                : batch.onNodes(Measure.CONTAINER_CORES_ALLOCATED, coresQuery, plan);
-        var names = !containers ? batch.none() : everyNode
-                ? batch.query(Measure.CONTAINER_NAMES, namesQuery)
-                : batch.onNodes(Measure.CONTAINER_NAMES, namesQuery, plan);
+                .bind("where", where.names(), "cluster", cluster);
+        var shareMemory = containers ? batch.kept(Measure.CONTAINER_MEMORY_ALLOCATED, memoryQuery, containersPlan)
+                : batch.none();
+        var shareCores = containers ? batch.kept(Measure.CONTAINER_CORES_ALLOCATED, coresQuery, containersPlan)
+                : batch.none();
+        var names = containers ? batch.kept(Measure.CONTAINER_NAMES, namesQuery, containersPlan) : batch.none();
         var useMemory = containers ? batch.query(Measure.CONTAINER_MEMORY_USED,
                 CONTAINER_MEMORY_USED.bind("where", where.use())) : batch.none();
         var useUtilisation = containers ? batch.query(Measure.CONTAINER_UTILISATION,
@@ -539,16 +544,24 @@ public final class PrometheusFleetHistory implements FleetHistory {
         askWhatTheEngineHolds(at);
         batch.await();
 
-        Map<String, Double> allocatedByCard = byKey(memoryAllocated.join(), "device_uuid");
-        Map<String, Double> coresTotalByCard = byKey(coresTotal.join(), "device_uuid");
-        Map<String, Double> coresAllocatedByCard = byKey(coresAllocated.join(), "device_uuid");
-        Map<String, Double> coresPercentByCard = byKey(coresPercent.join(), "device_uuid");
-        Map<String, Double> slotsUsedByCard = byKey(slotsUsed.join(), "device_uuid");
-        Map<String, Double> slotsTotalByCard = byKey(slotsTotal.join(), "device_uuid");
+        KeptNodeSeries.Series cards = new KeptNodeSeries.Series(List.of(memoryTotal.join(), memoryAllocated.join(),
+                coresTotal.join(), coresAllocated.join(), coresPercent.join(), slotsUsed.join(), slotsTotal.join(),
+                health.join()));
+        if (cardsPlan != null) {
+            KeptNodeSeries.Outcome outcome = cardsPlan.outcome(cards);
+            cards = outcome.series();
+            keptCards = outcome.kept();
+        }
+        Map<String, Double> allocatedByCard = byKey(cards.figure(1), "device_uuid");
+        Map<String, Double> coresTotalByCard = byKey(cards.figure(2), "device_uuid");
+        Map<String, Double> coresAllocatedByCard = byKey(cards.figure(3), "device_uuid");
+        Map<String, Double> coresPercentByCard = byKey(cards.figure(4), "device_uuid");
+        Map<String, Double> slotsUsedByCard = byKey(cards.figure(5), "device_uuid");
+        Map<String, Double> slotsTotalByCard = byKey(cards.figure(6), "device_uuid");
         Map<String, Sample> healthByCard = new HashMap<>();
-        health.join().forEach(sample -> healthByCard.putIfAbsent(sample.label("device_uuid"), sample));
+        cards.figure(7).forEach(sample -> healthByCard.putIfAbsent(sample.label("device_uuid"), sample));
         List<FleetReadings.Registered> registered = new ArrayList<>();
-        for (Sample card : memoryTotal.join()) {
+        for (Sample card : cards.figure(0)) {
             String uuid = card.label("device_uuid");
             Sample healthy = healthByCard.get(uuid);
             registered.add(new FleetReadings.Registered(card.label("node"), uuid, index(card.label("device_index")),
@@ -581,17 +594,17 @@ public final class PrometheusFleetHistory implements FleetHistory {
                 figure(powerByCard.get(uuid), Absence.NOT_SUPPORTED),
                 figure(beyondByCard.get(uuid), Absence.NOT_REPORTED))));
 
-        KeptContainers.Containers read = new KeptContainers.Containers(shareMemory.join(), shareCores.join(),
-                names.join());
-        if (plan != null) {
-            KeptContainers.Outcome outcome = plan.outcome(read);
-            read = outcome.containers();
+        KeptNodeSeries.Series read = new KeptNodeSeries.Series(List.of(shareMemory.join(), shareCores.join(),
+                names.join()));
+        if (containersPlan != null) {
+            KeptNodeSeries.Outcome outcome = containersPlan.outcome(read);
+            read = outcome.series();
             keptContainers = outcome.kept();
         }
-        Map<String, Double> coresByShare = byKey(read.cores(), "namespace", "pod", "container_index",
+        Map<String, Double> coresByShare = byKey(read.figure(1), "namespace", "pod", "container_index",
                 "device_uuid");
         List<FleetReadings.Allocation> allocations = new ArrayList<>();
-        for (Sample share : read.memory()) {
+        for (Sample share : read.figure(0)) {
             allocations.add(new FleetReadings.Allocation(share.label("namespace"), share.label("pod"),
                     index(share.label("container_index")), share.label("node"), share.label("device_uuid"),
                     figure(share.value()), figure(coresByShare.get(key(share, "namespace", "pod", "container_index",
@@ -599,7 +612,7 @@ public final class PrometheusFleetHistory implements FleetHistory {
         }
         // A pod seen on two nodes within the lookback (recreated elsewhere under its name) names its
         // containers once, as it did before the names were read node by node.
-        List<FleetReadings.ContainerName> containerNames = read.names().stream()
+        List<FleetReadings.ContainerName> containerNames = read.figure(2).stream()
                 .map(name -> new FleetReadings.ContainerName(name.label("namespace"), name.label("pod"),
                         index(name.label("container_index")), name.label("container"),
                         name.label("init").equals("true"), name.label(clusterLabel)))

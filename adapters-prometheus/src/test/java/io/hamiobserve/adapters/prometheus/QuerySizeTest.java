@@ -105,11 +105,11 @@ class QuerySizeTest {
     /**
      * The container queries a read of now narrows to changed nodes stay under the limit with one
      * node of the longest name Kubernetes allows, every character one a regular expression escapes
-     * (a longer name reads every node, KeptContainers); more names are grouped while they fit.
+     * (a longer name reads every node, KeptNodeSeries); more names are grouped while they fit.
      */
     @Test
     void aContainerQueryNarrowedToTheLongestNodeNameStaysUnderTheLimit() {
-        String worst = "(".repeat(KeptContainers.LONGEST_NODE_NAME);
+        String worst = "(".repeat(KeptNodeSeries.LONGEST_NODE_NAME);
         for (PromQl.Template template : List.of(FleetQueries.CONTAINER_MEMORY_ALLOCATED,
                 FleetQueries.CONTAINER_CORES_ALLOCATED, FleetQueries.CONTAINER_NAMES)) {
             String expression = template.bind("where", PromQl.Matchers.NONE, "cluster",

@@ -128,6 +128,11 @@ public final class AllocationMetrics {
                     + "what they are written from: another once any of them changes, the same while that stays, so "
                     + "that a reader re-reads only the nodes whose series changed; a number below 2^52 with no order",
             "node");
+    static final MetricFamily NODE_CARDS_FINGERPRINT = gauge("hami_observe_node_cards_fingerprint",
+            "A fingerprint of the node's card series on this endpoint (each card's registration, health and "
+                    + "totals), made from what they are written from: another once any of them changes, the same while "
+                    + "that stays, so that a reader re-reads only the nodes whose cards' series changed; a number below "
+                    + "2^52 with no order", "node");
     static final MetricFamily POD_OWNER = gauge("hami_observe_pod_owner",
             "The pod's top controller as an operator knows it (Deployment, StatefulSet, DaemonSet, CronJob, "
                     + "Rollout, an operator's kind; a ReplicaSet or Job with no controller above it; Pod for a pod "
@@ -390,6 +395,7 @@ public final class AllocationMetrics {
             families.of(NODE_GPU_OVERVIEW);
             families.of(NODE_GPU_MEMORY_ALLOCATED_RATIO);
             families.of(GPU_CORE_ALLOCATED_PERCENT);
+            families.of(NODE_CARDS_FINGERPRINT);
         });
         // Cards come node by node: one segment per node in each section.
         List<CardAllocation> cards = view.cards();
@@ -409,9 +415,35 @@ public final class AllocationMetrics {
             registered.segment(List.of(name, registration),
                     families -> node.forEach(card -> addRegisteredCard(card, families)));
             Object key = stamps == null ? List.copyOf(node) : stamps.of(name);
-            totals.segment(key, families -> node.forEach(card -> addCardTotals(card, families)));
+            // The totals' segment is rendered again with the node's pods and with any registration
+            // (its key moves with both), so it writes the fingerprint of both sections' series.
+            totals.segment(key, families -> {
+                node.forEach(card -> addCardTotals(card, families));
+                families.get(NODE_CARDS_FINGERPRINT).add(cardsFingerprint(node), name);
+            });
             from = to;
         }
+    }
+
+    /**
+     * What a node's card series are written from ({@link #addRegisteredCard}, {@link #addCardTotals}),
+     * card by card in their order, fingerprinted: each figure and label value they write.
+     */
+    static double cardsFingerprint(List<CardAllocation> node) {
+        Fingerprint fingerprint = new Fingerprint().add(node.size());
+        for (CardAllocation allocation : node) {
+            RegisteredCard card = allocation.card();
+            DeviceUnits units = allocation.units();
+            fingerprint.add(allocation.node()).add(card.uuid()).add(card.index()).add(card.type())
+                    .add(card.memoryBytes()).add(card.memoryMib()).add(card.cores()).add(card.maxShares())
+                    .add(card.healthy() ? 1 : 0).add(card.mode().label()).add(allocation.backend())
+                    .add(units.memory().label()).add(units.cores().label())
+                    .add(allocation.allocatedMemoryBytes()).add(allocation.allocatedCores())
+                    .add(allocation.sharedContainers())
+                    .add(allocation.memoryAllocatedFraction().orElse(-1))
+                    .add(units.cores().percentOfCard(allocation.allocatedCores(), card.cores()).orElse(-1));
+        }
+        return fingerprint.value();
     }
 
     private static void addRegisteredCard(CardAllocation allocation, Families families) {

@@ -40,6 +40,78 @@ class NodeFingerprintTest {
             AllocationMetrics.VGPU_CONTAINER_CORES.name(), AllocationMetrics.CONTAINER_INFO.name(),
             AllocationMetrics.POD_OWNER.name());
 
+    private static final String CARDS_FINGERPRINT = AllocationMetrics.NODE_CARDS_FINGERPRINT.name();
+    /** The series of a node's cards, as the cards' fingerprint's help text lists them. */
+    private static final Set<String> CARD_SERIES = Set.of(AllocationMetrics.GPU_MEMORY_LIMIT.name(),
+            AllocationMetrics.GPU_CORE_LIMIT.name(), AllocationMetrics.GPU_SHARE_LIMIT.name(),
+            AllocationMetrics.GPU_HEALTHY.name(), AllocationMetrics.GPU_DEVICE_INFO.name(),
+            AllocationMetrics.GPU_MEMORY_ALLOCATED.name(), AllocationMetrics.GPU_CORE_ALLOCATED.name(),
+            AllocationMetrics.GPU_SHARED_COUNT.name(), AllocationMetrics.NODE_GPU_OVERVIEW.name(),
+            AllocationMetrics.NODE_GPU_MEMORY_ALLOCATED_RATIO.name(), AllocationMetrics.GPU_CORE_ALLOCATED_PERCENT.name());
+
+    @Test
+    void aNodesCardsFingerprintMovesWheneverItsCardSeriesChange() {
+        int changed = 0;
+        int kept = 0;
+        for (long seed = 0; seed < 300; seed++) {
+            RandomCluster cluster = new RandomCluster(seed);
+            Ledger ledger = cluster.ledger(40);
+            Nodes before = cards(ledger.view());
+            cluster.change(ledger, 1 + (int) (seed % 6));
+            Nodes after = cards(ledger.view());
+            // Every node with cards has one, whether or not pods run on it.
+            assertEquals(after.series().keySet(), after.fingerprints().keySet(), "seed " + seed);
+            for (String node : before.fingerprints().keySet()) {
+                if (!after.fingerprints().containsKey(node)) {
+                    continue;
+                }
+                String where = "seed " + seed + ", " + node;
+                if (!before.series().get(node).equals(after.series().get(node))) {
+                    changed++;
+                    assertNotEquals(before.fingerprints().get(node), after.fingerprints().get(node),
+                            where + ": its cards' series changed and their fingerprint did not");
+                } else if (before.fingerprints().get(node).equals(after.fingerprints().get(node))) {
+                    kept++;
+                }
+            }
+        }
+        assertTrue(changed > 100, "nodes whose cards' series changed: " + changed);
+        assertTrue(kept > 100, "nodes whose cards' series and fingerprint stayed: " + kept);
+    }
+
+    @Test
+    void eachPartOfACardsRegistrationMovesItsNodesCardsFingerprint() {
+        RegisteredCard card = nvidiaCard(0);
+        Map<String, RegisteredCard> changes = new LinkedHashMap<>();
+        changes.put("health", new RegisteredCard("GPU-a-0", 0, 10, 81_559, 100, "NVIDIA H100 80GB HBM3", 0,
+                CardMode.HAMI_CORE, false));
+        changes.put("mode", new RegisteredCard("GPU-a-0", 0, 10, 81_559, 100, "NVIDIA H100 80GB HBM3", 0,
+                CardMode.MIG, true));
+        changes.put("share limit", new RegisteredCard("GPU-a-0", 0, 11, 81_559, 100, "NVIDIA H100 80GB HBM3", 0,
+                CardMode.HAMI_CORE, true));
+        changes.put("memory", new RegisteredCard("GPU-a-0", 0, 10, 81_560, 100, "NVIDIA H100 80GB HBM3", 0,
+                CardMode.HAMI_CORE, true));
+        changes.put("type", new RegisteredCard("GPU-a-0", 0, 10, 81_559, 100, "NVIDIA H100", 0,
+                CardMode.HAMI_CORE, true));
+        changes.put("index", new RegisteredCard("GPU-a-0", 1, 10, 81_559, 100, "NVIDIA H100 80GB HBM3", 0,
+                CardMode.HAMI_CORE, true));
+        Ledger ledger = new Ledger();
+        ledger.putNode("node-a", List.of(card));
+        Nodes before = cards(ledger.view());
+        for (Map.Entry<String, RegisteredCard> change : changes.entrySet()) {
+            Ledger changedLedger = new Ledger();
+            changedLedger.putNode("node-a", List.of(change.getValue()));
+            Nodes after = cards(changedLedger.view());
+            assertNotEquals(before.series().get("node-a"), after.series().get("node-a"), change.getKey());
+            assertNotEquals(before.fingerprints().get("node-a"), after.fingerprints().get("node-a"), change.getKey());
+        }
+        // A pod placed on the card moves it: its totals changed.
+        ledger.putPod(new PodPlacement(new PodRef("ml", "serve-0", "uid-serve-0"), "node-a", PodPhase.RUNNING, true,
+                List.of(new ContainerShares(0, "server", false, List.of(new DeviceShare("GPU-a-0", "NVIDIA", 2048,
+                        50))))));
+        assertNotEquals(before.fingerprints().get("node-a"), cards(ledger.view()).fingerprints().get("node-a"));
+    }
+
     @Test
     void aNodesFingerprintMovesWheneverItsContainerSeriesChange() {
         int changed = 0;
@@ -250,12 +322,22 @@ class NodeFingerprintTest {
     }
 
     private static Nodes nodes(AllocationView view, ContainerSeries form) {
+        return nodes(view, form, FINGERPRINT, CONTAINER_SERIES);
+    }
+
+    /** Per node, its cards' fingerprint and every point of its cards' series. */
+    private static Nodes cards(AllocationView view) {
+        return nodes(view, ContainerSeries.POD_EFFECTIVE, CARDS_FINGERPRINT, CARD_SERIES);
+    }
+
+    private static Nodes nodes(AllocationView view, ContainerSeries form, String fingerprintFamily,
+                               Set<String> seriesFamilies) {
         Map<String, Double> fingerprints = new HashMap<>();
         Map<String, Set<List<Object>>> series = new HashMap<>();
         GaugeSeries.of(view, form).forEach((family, points) -> points.forEach((labels, value) -> {
-            if (family.equals(FINGERPRINT)) {
+            if (family.equals(fingerprintFamily)) {
                 fingerprints.put(labels.get("node"), value);
-            } else if (CONTAINER_SERIES.contains(family)) {
+            } else if (seriesFamilies.contains(family)) {
                 series.computeIfAbsent(labels.get("node"), node -> new HashSet<>())
                         .add(List.of(family, labels.toString(), value));
             }

@@ -20,7 +20,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * fingerprints are what they were, the fresh ones of every other; everything when nothing may be
  * kept (no fingerprints, a series of a node without one, too many changes, every tenth read).
  */
-class KeptContainersTest {
+class KeptNodeSeriesTest {
     private static Sample mark(String node, double value) {
         return new Sample(Map.of("__name__", "hami_observe_node_allocations_fingerprint", "node", node,
                 "instance", "scheduler:9395"), value);
@@ -31,35 +31,36 @@ class KeptContainersTest {
                 "device_uuid", "GPU-" + node), bytes);
     }
 
-    private static KeptContainers.Containers containers(Sample... shares) {
-        return new KeptContainers.Containers(List.of(shares), List.of(), List.of());
+    /** A read's series of three figures, as the containers' are: the shares' memory given, the others none. */
+    private static KeptNodeSeries.Series containers(Sample... shares) {
+        return new KeptNodeSeries.Series(List.of(List.of(shares), List.of(), List.of()));
     }
 
-    private static KeptContainers keptAfterFullRead(List<Sample> marks, Sample... shares) {
-        KeptContainers.Plan plan = KeptContainers.plan(null, marks, "cluster");
+    private static KeptNodeSeries keptAfterFullRead(List<Sample> marks, Sample... shares) {
+        KeptNodeSeries.Plan plan = KeptNodeSeries.plan(null, marks, "cluster");
         assertTrue(plan.readsAll());
-        KeptContainers kept = plan.outcome(containers(shares)).kept();
+        KeptNodeSeries kept = plan.outcome(containers(shares)).kept();
         assertNotNull(kept);
         return kept;
     }
 
     @Test
     void onlyTheNodesWhoseFingerprintsMovedCameOrWentAreReadAgain() {
-        KeptContainers kept = keptAfterFullRead(List.of(mark("a", 1), mark("b", 2), mark("c", 3)),
+        KeptNodeSeries kept = keptAfterFullRead(List.of(mark("a", 1), mark("b", 2), mark("c", 3)),
                 share("a", "a-0", 1), share("b", "b-0", 2), share("c", "c-0", 3));
         // a moved, c went, d came: b is kept.
-        KeptContainers.Plan plan = KeptContainers.plan(kept, List.of(mark("a", 10), mark("b", 2), mark("d", 4)),
+        KeptNodeSeries.Plan plan = KeptNodeSeries.plan(kept, List.of(mark("a", 10), mark("b", 2), mark("d", 4)),
                 "cluster");
         assertFalse(plan.readsAll());
         assertEquals(List.of(List.of("a", "c", "d")), plan.nodes(any -> true));
-        KeptContainers.Outcome outcome = plan.outcome(containers(share("a", "a-1", 5), share("d", "d-0", 4)));
+        KeptNodeSeries.Outcome outcome = plan.outcome(containers(share("a", "a-1", 5), share("d", "d-0", 4)));
         assertEquals(List.of(share("a", "a-1", 5), share("b", "b-0", 2), share("d", "d-0", 4)),
-                outcome.containers().memory());
+                outcome.series().figure(0));
         // Nothing changed since: nothing asked, everything kept.
-        KeptContainers.Plan still = KeptContainers.plan(outcome.kept(), List.of(mark("a", 10), mark("b", 2),
+        KeptNodeSeries.Plan still = KeptNodeSeries.plan(outcome.kept(), List.of(mark("a", 10), mark("b", 2),
                 mark("d", 4)), "cluster");
         assertEquals(List.of(), still.nodes(any -> true));
-        assertEquals(outcome.containers(), still.outcome(containers()).containers());
+        assertEquals(outcome.series(), still.outcome(containers()).series());
     }
 
     @Test
@@ -68,47 +69,47 @@ class KeptContainersTest {
         Sample westMark = new Sample(Map.of("node", "n", "cluster", "west"), 2);
         Sample east = new Sample(Map.of("node", "n", "cluster", "east", "pod", "e"), 1);
         Sample west = new Sample(Map.of("node", "n", "cluster", "west", "pod", "w"), 2);
-        KeptContainers kept = keptAfterFullRead(List.of(eastMark, westMark), east, west);
-        KeptContainers.Plan plan = KeptContainers.plan(kept, List.of(eastMark,
+        KeptNodeSeries kept = keptAfterFullRead(List.of(eastMark, westMark), east, west);
+        KeptNodeSeries.Plan plan = KeptNodeSeries.plan(kept, List.of(eastMark,
                 new Sample(Map.of("node", "n", "cluster", "west"), 3)), "cluster");
         assertEquals(List.of(List.of("n")), plan.nodes(any -> true));
         // The query for node "n" answers both clusters' series: east's answer is not taken, its kept one is.
         Sample westNow = new Sample(Map.of("node", "n", "cluster", "west", "pod", "w2"), 2);
         Sample eastNow = new Sample(Map.of("node", "n", "cluster", "east", "pod", "changed-without-its-mark"), 1);
-        assertEquals(List.of(east, westNow), plan.outcome(containers(eastNow, westNow)).containers().memory());
+        assertEquals(List.of(east, westNow), plan.outcome(containers(eastNow, westNow)).series().figure(0));
     }
 
     @Test
     void everythingIsReadWhereNothingMayBeKept() {
         List<Sample> marks = List.of(mark("a", 1));
         // No fingerprint in the engine (an exporter from before them), with or without a kept state.
-        assertTrue(KeptContainers.plan(null, List.of(), "cluster").readsAll());
-        KeptContainers kept = keptAfterFullRead(marks, share("a", "a-0", 1));
-        assertTrue(KeptContainers.plan(kept, List.of(), "cluster").readsAll());
-        assertNull(KeptContainers.plan(null, List.of(), "cluster").outcome(containers(share("a", "a-0", 1))).kept());
+        assertTrue(KeptNodeSeries.plan(null, List.of(), "cluster").readsAll());
+        KeptNodeSeries kept = keptAfterFullRead(marks, share("a", "a-0", 1));
+        assertTrue(KeptNodeSeries.plan(kept, List.of(), "cluster").readsAll());
+        assertNull(KeptNodeSeries.plan(null, List.of(), "cluster").outcome(containers(share("a", "a-0", 1))).kept());
         // A series of a node without a fingerprint: the next read reads everything again.
-        assertNull(KeptContainers.plan(null, marks, "cluster")
+        assertNull(KeptNodeSeries.plan(null, marks, "cluster")
                 .outcome(containers(share("a", "a-0", 1), share("old", "o-0", 1))).kept());
         // Read under another cluster label.
-        assertTrue(KeptContainers.plan(kept, marks, "region").readsAll());
+        assertTrue(KeptNodeSeries.plan(kept, marks, "region").readsAll());
         // More nodes changed than are worth naming.
         List<Sample> many = new ArrayList<>();
-        for (int i = 0; i <= KeptContainers.MOST_NODES_REREAD; i++) {
+        for (int i = 0; i <= KeptNodeSeries.MOST_NODES_REREAD; i++) {
             many.add(mark("n-" + i, i));
         }
-        assertTrue(KeptContainers.plan(kept, many, "cluster").readsAll());
+        assertTrue(KeptNodeSeries.plan(kept, many, "cluster").readsAll());
         // A changed node whose name is longer than Kubernetes allows (a hostile target's label).
-        assertTrue(KeptContainers.plan(kept, List.of(mark("x".repeat(KeptContainers.LONGEST_NODE_NAME + 1), 1)),
+        assertTrue(KeptNodeSeries.plan(kept, List.of(mark("x".repeat(KeptNodeSeries.LONGEST_NODE_NAME + 1), 1)),
                 "cluster").readsAll());
         // Every tenth read, whatever happened.
-        KeptContainers.Plan plan = KeptContainers.plan(kept, marks, "cluster");
-        for (int read = 2; read < KeptContainers.FULL_READ_EVERY; read++) {
+        KeptNodeSeries.Plan plan = KeptNodeSeries.plan(kept, marks, "cluster");
+        for (int read = 2; read < KeptNodeSeries.FULL_READ_EVERY; read++) {
             assertFalse(plan.readsAll(), "read " + read);
-            plan = KeptContainers.plan(plan.outcome(containers()).kept(), marks, "cluster");
+            plan = KeptNodeSeries.plan(plan.outcome(containers()).kept(), marks, "cluster");
         }
         assertFalse(plan.readsAll());
-        assertTrue(KeptContainers.plan(plan.outcome(containers()).kept(), marks, "cluster").readsAll());
-        assertThrows(IllegalStateException.class, () -> KeptContainers.plan(null, marks, "cluster").nodes(any -> true));
+        assertTrue(KeptNodeSeries.plan(plan.outcome(containers()).kept(), marks, "cluster").readsAll());
+        assertThrows(IllegalStateException.class, () -> KeptNodeSeries.plan(null, marks, "cluster").nodes(any -> true));
     }
 
     @Test
@@ -117,29 +118,29 @@ class KeptContainersTest {
         List<Sample> marks = List.of(mark("nan", Double.NaN), mark("huge", -Double.MAX_VALUE),
                 mark("inf", Double.POSITIVE_INFINITY), mark(hostile, 1),
                 new Sample(Map.of("instance", "no-node-label"), 7));
-        KeptContainers kept = keptAfterFullRead(marks, share("nan", "p", 1), share(hostile, "h", 2));
+        KeptNodeSeries kept = keptAfterFullRead(marks, share("nan", "p", 1), share(hostile, "h", 2));
         // The same values again, NaN included, are no change.
-        assertEquals(List.of(), KeptContainers.plan(kept, marks, "cluster").nodes(any -> true));
+        assertEquals(List.of(), KeptNodeSeries.plan(kept, marks, "cluster").nodes(any -> true));
         // The hostile name changed: asked for as itself, quoted, its newline and quotes escaped.
         List<Sample> moved = new ArrayList<>(marks);
         moved.set(3, mark(hostile, 2));
-        KeptContainers.Plan plan = KeptContainers.plan(kept, moved, "cluster");
+        KeptNodeSeries.Plan plan = KeptNodeSeries.plan(kept, moved, "cluster");
         assertEquals(List.of(List.of(hostile)), plan.nodes(any -> true));
         assertEquals("hami_x{node=~\"<b onload=x>\\x0a\\\"\\\\} or vector\\\\(1\\\\) #\"}",
                 PromQl.narrowedToAny("hami_x", "node", plan.nodes(any -> true).get(0)));
         assertEquals(List.of(share(hostile, "h", 3), share("nan", "p", 1)),
-                plan.outcome(containers(share(hostile, "h", 3))).containers().memory());
+                plan.outcome(containers(share(hostile, "h", 3))).series().figure(0));
     }
 
     @Test
     void aNodeWhoseSeriesOutliveItsFingerprintIsNotKept() {
-        KeptContainers kept = keptAfterFullRead(List.of(mark("a", 1), mark("b", 2)), share("a", "a-0", 1),
+        KeptNodeSeries kept = keptAfterFullRead(List.of(mark("a", 1), mark("b", 2)), share("a", "a-0", 1),
                 share("b", "b-0", 2));
         // b's fingerprint is gone but its series are there: an exporter without fingerprints took it over.
-        KeptContainers.Plan plan = KeptContainers.plan(kept, List.of(mark("a", 1)), "cluster");
+        KeptNodeSeries.Plan plan = KeptNodeSeries.plan(kept, List.of(mark("a", 1)), "cluster");
         assertEquals(List.of(List.of("b")), plan.nodes(any -> true));
-        KeptContainers.Outcome outcome = plan.outcome(containers(share("b", "b-0", 2)));
-        assertEquals(List.of(share("a", "a-0", 1), share("b", "b-0", 2)), outcome.containers().memory());
+        KeptNodeSeries.Outcome outcome = plan.outcome(containers(share("b", "b-0", 2)));
+        assertEquals(List.of(share("a", "a-0", 1), share("b", "b-0", 2)), outcome.series().figure(0));
         assertNull(outcome.kept());
     }
 
@@ -151,7 +152,7 @@ class KeptContainersTest {
             before.add(mark(String.format("n-%03d", i), 1));
             after.add(mark(String.format("n-%03d", i), i < 99 ? 2 : 1));
         }
-        KeptContainers.Plan plan = KeptContainers.plan(keptAfterFullRead(before), after, "cluster");
+        KeptNodeSeries.Plan plan = KeptNodeSeries.plan(keptAfterFullRead(before), after, "cluster");
         assertEquals(List.of(50, 49), plan.nodes(any -> true).stream().map(List::size).toList());
         // Fewer a group where the query would grow too long: here, more than ten names.
         assertEquals(List.of(10, 10, 10, 10, 10, 10, 10, 10, 10, 9),
@@ -170,14 +171,14 @@ class KeptContainersTest {
     void everyReadGivesWhatTheEngineHoldsWhateverChanges() {
         for (long seed = 1; seed <= 40; seed++) {
             java.util.Random random = new java.util.Random(seed);
-            Map<KeptContainers.Node, Double> fingerprints = new java.util.TreeMap<>();
-            Map<KeptContainers.Node, List<Sample>> series = new java.util.TreeMap<>();
-            KeptContainers kept = null;
+            Map<KeptNodeSeries.Node, Double> fingerprints = new java.util.TreeMap<>();
+            Map<KeptNodeSeries.Node, List<Sample>> series = new java.util.TreeMap<>();
+            KeptNodeSeries kept = null;
             int partialReads = 0;
             for (int read = 0; read < 60; read++) {
                 int changes = random.nextInt(read % 7 == 0 ? 40 : 4);
                 for (int change = 0; change < changes; change++) {
-                    KeptContainers.Node node = new KeptContainers.Node(random.nextBoolean() ? "east" : "west",
+                    KeptNodeSeries.Node node = new KeptNodeSeries.Node(random.nextBoolean() ? "east" : "west",
                             "n-" + random.nextInt(30));
                     if (random.nextInt(5) == 0) {
                         fingerprints.remove(node);
@@ -195,7 +196,7 @@ class KeptContainersTest {
                 List<Sample> marks = new ArrayList<>();
                 fingerprints.forEach((node, value) -> marks.add(new Sample(Map.of("cluster", node.cluster(),
                         "node", node.node()), value)));
-                KeptContainers.Plan plan = KeptContainers.plan(kept, marks, "cluster");
+                KeptNodeSeries.Plan plan = KeptNodeSeries.plan(kept, marks, "cluster");
                 Set<String> asked = new java.util.HashSet<>();
                 if (plan.readsAll()) {
                     series.keySet().forEach(node -> asked.add(node.node()));
@@ -209,10 +210,10 @@ class KeptContainersTest {
                         answered.addAll(pods);
                     }
                 });
-                KeptContainers.Outcome outcome = plan.outcome(containers(answered.toArray(Sample[]::new)));
+                KeptNodeSeries.Outcome outcome = plan.outcome(containers(answered.toArray(Sample[]::new)));
                 List<Sample> truth = new ArrayList<>();
                 series.values().forEach(truth::addAll);
-                assertEquals(sorted(truth), sorted(outcome.containers().memory()), "seed " + seed + ", read " + read);
+                assertEquals(sorted(truth), sorted(outcome.series().figure(0)), "seed " + seed + ", read " + read);
                 kept = outcome.kept();
             }
             assertTrue(partialReads > 30, "seed " + seed + ": most reads keep (" + partialReads + ")");

@@ -12,24 +12,27 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
- * The whole fleet's container series (each share's memory and cores, each container's name) as
- * the last read of now found them, node by node, with what each node's allocation fingerprints
- * ({@code hami_observe_node_allocations_fingerprint}) said then. A read of now asks the fingerprints
+ * Series of the whole fleet that one node's allocations write (each share's memory and cores and
+ * each container's name; each card's registration and totals), as the last read of now found them,
+ * node by node, with what the nodes' fingerprints of those series said then
+ * ({@code hami_observe_node_allocations_fingerprint} for the containers',
+ * {@code hami_observe_node_cards_fingerprint} for the cards'). A read of now asks the fingerprints
  * first ({@link #plan}): where a node's are what they were, its series are too, and are taken from
  * here instead of being selected again; only the nodes whose fingerprints moved, came or went are
- * read ({@link Plan#nodes}). At 10,000 containers the three queries over every container are about
- * half of what a read of now costs the engine (docs/benchmarks.md), and an allocation changes far
- * less often than a use. The price is one more copy of those series in the console's memory.
+ * read ({@link Plan#nodes}). At 10,000 containers the three queries over every container were about
+ * half of what a read of now cost the engine, and the cards' eight allocation figures most of the
+ * rest of the cards' (docs/benchmarks.md); an allocation changes far less often than a use. The
+ * price is one more copy of those series in the console's memory.
  *
  * <p>Everything is read again, and nothing kept where that would be wrong: where the engine holds
- * no fingerprint (an exporter from before them), where a container series read has no fingerprint
- * of its node (a scheduler of another version beside one with them), when more nodes changed than
+ * no fingerprint (an exporter from before them), where a series read has no fingerprint of its
+ * node (a scheduler of another version beside one with them), when more nodes changed than
  * {@link #MOST_NODES_REREAD} or a changed node's name is longer than Kubernetes allows (its query
  * could pass the engine's length limit), and every {@link #FULL_READ_EVERY}th read whatever happened, which
  * also bounds how long a crafted fingerprint collision (the hash is fast, not cryptographic) could
  * hide a change. Immutable: a read plans on the kept state it saw and leaves a new one.
  */
-final class KeptContainers {
+final class KeptNodeSeries {
     /** Every how many reads of now everything is read again. */
     static final int FULL_READ_EVERY = 10;
     /** Above this many changed nodes a read asks for every node, in one query a figure. */
@@ -54,41 +57,42 @@ final class KeptContainers {
         }
     }
 
-    /** A read's container series: the shares' memory and cores, the containers' names. */
-    record Containers(List<Sample> memory, List<Sample> cores, List<Sample> names) {
-        Containers {
-            memory = List.copyOf(memory);
-            cores = List.copyOf(cores);
-            names = List.copyOf(names);
+    /** A read's series: each figure's (one query's answer), in the order the reader asks them. */
+    record Series(List<List<Sample>> figures) {
+        Series {
+            figures = figures.stream().map(List::copyOf).toList();
         }
 
-        /** These series, node by node of each cluster. */
-        Map<Node, Containers> byNode(String clusterLabel) {
-            Map<Node, List<Sample>> memoryByNode = grouped(memory, clusterLabel);
-            Map<Node, List<Sample>> coresByNode = grouped(cores, clusterLabel);
-            Map<Node, List<Sample>> namesByNode = grouped(names, clusterLabel);
-            Set<Node> nodes = new TreeSet<>(memoryByNode.keySet());
-            nodes.addAll(coresByNode.keySet());
-            nodes.addAll(namesByNode.keySet());
-            Map<Node, Containers> byNode = new TreeMap<>();
+        /** The series of the {@code index}th figure. */
+        List<Sample> figure(int index) {
+            return figures.get(index);
+        }
+
+        /** These series, node by node of each cluster (a node with none of a figure has an empty list of it). */
+        Map<Node, Series> byNode(String clusterLabel) {
+            List<Map<Node, List<Sample>>> grouped = figures.stream().map(series -> grouped(series, clusterLabel))
+                    .toList();
+            Set<Node> nodes = new TreeSet<>();
+            grouped.forEach(figure -> nodes.addAll(figure.keySet()));
+            Map<Node, Series> byNode = new TreeMap<>();
             for (Node node : nodes) {
-                byNode.put(node, new Containers(memoryByNode.getOrDefault(node, List.of()),
-                        coresByNode.getOrDefault(node, List.of()), namesByNode.getOrDefault(node, List.of())));
+                byNode.put(node, new Series(grouped.stream().map(figure -> figure.getOrDefault(node, List.of()))
+                        .toList()));
             }
             return byNode;
         }
 
-        /** The series of every one of {@code parts}, in their order. */
-        static Containers joined(java.util.Collection<Containers> parts) {
-            List<Sample> memory = new ArrayList<>();
-            List<Sample> cores = new ArrayList<>();
-            List<Sample> names = new ArrayList<>();
-            for (Containers part : parts) {
-                memory.addAll(part.memory);
-                cores.addAll(part.cores);
-                names.addAll(part.names);
+        /** The series of every one of {@code parts} (each of {@code figures} figures), in their order. */
+        static Series joined(java.util.Collection<Series> parts, int figures) {
+            List<List<Sample>> joined = new ArrayList<>();
+            for (int figure = 0; figure < figures; figure++) {
+                List<Sample> series = new ArrayList<>();
+                for (Series part : parts) {
+                    series.addAll(part.figure(figure));
+                }
+                joined.add(series);
             }
-            return new Containers(memory, cores, names);
+            return new Series(joined);
         }
 
         private static Map<Node, List<Sample>> grouped(List<Sample> series, String clusterLabel) {
@@ -100,10 +104,10 @@ final class KeptContainers {
 
     private final String clusterLabel;
     private final Map<Node, Set<List<Object>>> fingerprints;
-    private final Map<Node, Containers> nodes;
+    private final Map<Node, Series> nodes;
     private final int readsBeforeFull;
 
-    private KeptContainers(String clusterLabel, Map<Node, Set<List<Object>>> fingerprints, Map<Node, Containers> nodes,
+    private KeptNodeSeries(String clusterLabel, Map<Node, Set<List<Object>>> fingerprints, Map<Node, Series> nodes,
                            int readsBeforeFull) {
         this.clusterLabel = clusterLabel;
         this.fingerprints = fingerprints;
@@ -115,7 +119,7 @@ final class KeptContainers {
      * What to read, given the fingerprints the engine holds now ({@code marks}, every series of
      * the family with all its labels) and what was kept ({@code kept}, null for nothing).
      */
-    static Plan plan(KeptContainers kept, List<Sample> marks, String clusterLabel) {
+    static Plan plan(KeptNodeSeries kept, List<Sample> marks, String clusterLabel) {
         Map<Node, Set<List<Object>>> now = new HashMap<>();
         for (Sample mark : marks) {
             // Every label (the scheduler's instance among them: shards, replicas) and the value.
@@ -150,10 +154,10 @@ final class KeptContainers {
     static final class Plan {
         private final String clusterLabel;
         private final Map<Node, Set<List<Object>>> now;
-        private final KeptContainers before;
+        private final KeptNodeSeries before;
         private final Set<Node> changed;
 
-        private Plan(String clusterLabel, Map<Node, Set<List<Object>>> now, KeptContainers before, Set<Node> changed) {
+        private Plan(String clusterLabel, Map<Node, Set<List<Object>>> now, KeptNodeSeries before, Set<Node> changed) {
             this.clusterLabel = clusterLabel;
             this.now = now;
             this.before = before;
@@ -194,18 +198,18 @@ final class KeptContainers {
          * What the read gives, {@code read} being its answers (every node's, or the changed
          * nodes'), and what to keep for the next read: null where nothing may be kept.
          */
-        Outcome outcome(Containers read) {
-            Map<Node, Containers> fresh = read.byNode(clusterLabel);
+        Outcome outcome(Series read) {
+            Map<Node, Series> fresh = read.byNode(clusterLabel);
             if (changed == null) {
                 boolean everyNodeFingerprinted = now.keySet().containsAll(fresh.keySet());
-                KeptContainers next = now.isEmpty() || !everyNodeFingerprinted ? null
-                        : new KeptContainers(clusterLabel, now, fresh, FULL_READ_EVERY - 1);
+                KeptNodeSeries next = now.isEmpty() || !everyNodeFingerprinted ? null
+                        : new KeptNodeSeries(clusterLabel, now, fresh, FULL_READ_EVERY - 1);
                 return new Outcome(read, next);
             }
-            Map<Node, Containers> merged = new TreeMap<>(before.nodes);
+            Map<Node, Series> merged = new TreeMap<>(before.nodes);
             changed.forEach(merged::remove);
             boolean everyNodeFingerprinted = true;
-            for (Map.Entry<Node, Containers> node : fresh.entrySet()) {
+            for (Map.Entry<Node, Series> node : fresh.entrySet()) {
                 if (changed.contains(node.getKey())) {
                     merged.put(node.getKey(), node.getValue());
                     everyNodeFingerprinted &= now.containsKey(node.getKey());
@@ -213,12 +217,12 @@ final class KeptContainers {
             }
             // A node whose series outlived its fingerprint (an exporter from before them took over)
             // would never be read again: nothing is kept, and the next read reads everything.
-            return new Outcome(Containers.joined(merged.values()), everyNodeFingerprinted
-                    ? new KeptContainers(clusterLabel, now, merged, before.readsBeforeFull - 1) : null);
+            return new Outcome(Series.joined(merged.values(), read.figures().size()), everyNodeFingerprinted
+                    ? new KeptNodeSeries(clusterLabel, now, merged, before.readsBeforeFull - 1) : null);
         }
     }
 
-    /** A read's container series, and what the next read may reuse (null: nothing). */
-    record Outcome(Containers containers, KeptContainers kept) {
+    /** A read's series, and what the next read may reuse (null: nothing). */
+    record Outcome(Series series, KeptNodeSeries kept) {
     }
 }
