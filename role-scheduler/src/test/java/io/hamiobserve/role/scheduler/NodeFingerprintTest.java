@@ -51,8 +51,7 @@ class NodeFingerprintTest {
 
     @Test
     void aNodesCardsFingerprintMovesWheneverItsCardSeriesChange() {
-        int changed = 0;
-        int kept = 0;
+        Tally tally = new Tally();
         for (long seed = 0; seed < 300; seed++) {
             RandomCluster cluster = new RandomCluster(seed);
             Ledger ledger = cluster.ledger(40);
@@ -61,40 +60,54 @@ class NodeFingerprintTest {
             Nodes after = cards(ledger.view());
             // Every node with cards has one, whether or not pods run on it.
             assertEquals(after.series().keySet(), after.fingerprints().keySet(), "seed " + seed);
+            tally.compare(before, after, "cards' series, seed " + seed);
+        }
+        tally.assertBothMetOften();
+    }
+
+    /**
+     * How often a node's series changed (its fingerprint asserted to have moved) and how often
+     * both stayed, over nodes seen before and after events.
+     */
+    private static final class Tally {
+        private int changed;
+        private int kept;
+
+        void compare(Nodes before, Nodes after, String where) {
             for (String node : before.fingerprints().keySet()) {
                 if (!after.fingerprints().containsKey(node)) {
                     continue;
                 }
-                String where = "seed " + seed + ", " + node;
-                if (!before.series().get(node).equals(after.series().get(node))) {
+                Set<List<Object>> was = before.series().getOrDefault(node, Set.of());
+                Set<List<Object>> is = after.series().getOrDefault(node, Set.of());
+                if (!was.equals(is)) {
                     changed++;
                     assertNotEquals(before.fingerprints().get(node), after.fingerprints().get(node),
-                            where + ": its cards' series changed and their fingerprint did not");
+                            where + ", " + node + ": its series changed and its fingerprint did not");
                 } else if (before.fingerprints().get(node).equals(after.fingerprints().get(node))) {
                     kept++;
                 }
             }
         }
-        assertTrue(changed > 100, "nodes whose cards' series changed: " + changed);
-        assertTrue(kept > 100, "nodes whose cards' series and fingerprint stayed: " + kept);
+
+        /** Both cases were met many times: events that changed a node's series, and nodes they left alone. */
+        void assertBothMetOften() {
+            assertTrue(changed > 100, "nodes whose series changed: " + changed);
+            assertTrue(kept > 100, "nodes whose series and fingerprint stayed: " + kept);
+        }
     }
 
     @Test
     void eachPartOfACardsRegistrationMovesItsNodesCardsFingerprint() {
         RegisteredCard card = nvidiaCard(0);
         Map<String, RegisteredCard> changes = new LinkedHashMap<>();
-        changes.put("health", new RegisteredCard("GPU-a-0", 0, 10, 81_559, 100, "NVIDIA H100 80GB HBM3", 0,
-                CardMode.HAMI_CORE, false));
-        changes.put("mode", new RegisteredCard("GPU-a-0", 0, 10, 81_559, 100, "NVIDIA H100 80GB HBM3", 0,
-                CardMode.MIG, true));
-        changes.put("share limit", new RegisteredCard("GPU-a-0", 0, 11, 81_559, 100, "NVIDIA H100 80GB HBM3", 0,
-                CardMode.HAMI_CORE, true));
-        changes.put("memory", new RegisteredCard("GPU-a-0", 0, 10, 81_560, 100, "NVIDIA H100 80GB HBM3", 0,
-                CardMode.HAMI_CORE, true));
-        changes.put("type", new RegisteredCard("GPU-a-0", 0, 10, 81_559, 100, "NVIDIA H100", 0,
-                CardMode.HAMI_CORE, true));
-        changes.put("index", new RegisteredCard("GPU-a-0", 1, 10, 81_559, 100, "NVIDIA H100 80GB HBM3", 0,
-                CardMode.HAMI_CORE, true));
+        // nvidiaCard(0) but for one part each: GPU-a-0, index 0, 10 shares, 81,559 MiB, HAMi-Core, healthy.
+        changes.put("health", cardA0(0, 10, 81_559, "NVIDIA H100 80GB HBM3", CardMode.HAMI_CORE, false));
+        changes.put("mode", cardA0(0, 10, 81_559, "NVIDIA H100 80GB HBM3", CardMode.MIG, true));
+        changes.put("share limit", cardA0(0, 11, 81_559, "NVIDIA H100 80GB HBM3", CardMode.HAMI_CORE, true));
+        changes.put("memory", cardA0(0, 10, 81_560, "NVIDIA H100 80GB HBM3", CardMode.HAMI_CORE, true));
+        changes.put("type", cardA0(0, 10, 81_559, "NVIDIA H100", CardMode.HAMI_CORE, true));
+        changes.put("index", cardA0(1, 10, 81_559, "NVIDIA H100 80GB HBM3", CardMode.HAMI_CORE, true));
         Ledger ledger = new Ledger();
         ledger.putNode("node-a", List.of(card));
         Nodes before = cards(ledger.view());
@@ -114,35 +127,17 @@ class NodeFingerprintTest {
 
     @Test
     void aNodesFingerprintMovesWheneverItsContainerSeriesChange() {
-        int changed = 0;
-        int kept = 0;
+        Tally tally = new Tally();
         for (ContainerSeries form : ContainerSeries.values()) {
             for (long seed = 0; seed < 150; seed++) {
                 RandomCluster cluster = new RandomCluster(seed);
                 Ledger ledger = cluster.ledger(40);
                 Nodes before = nodes(ledger.view(), form);
                 cluster.change(ledger, 1 + (int) (seed % 6));
-                Nodes after = nodes(ledger.view(), form);
-                for (String node : before.fingerprints().keySet()) {
-                    if (!after.fingerprints().containsKey(node)) {
-                        continue;
-                    }
-                    Set<List<Object>> was = before.series().getOrDefault(node, Set.of());
-                    Set<List<Object>> is = after.series().getOrDefault(node, Set.of());
-                    String where = form + ", seed " + seed + ", " + node;
-                    if (!was.equals(is)) {
-                        changed++;
-                        assertNotEquals(before.fingerprints().get(node), after.fingerprints().get(node),
-                                where + ": its series changed and its fingerprint did not");
-                    } else if (before.fingerprints().get(node).equals(after.fingerprints().get(node))) {
-                        kept++;
-                    }
-                }
+                tally.compare(before, nodes(ledger.view(), form), form + ", seed " + seed);
             }
         }
-        // Both cases were met many times: events that changed a node's series, and nodes they left alone.
-        assertTrue(changed > 100, "nodes whose series changed: " + changed);
-        assertTrue(kept > 100, "nodes whose series and fingerprint stayed: " + kept);
+        tally.assertBothMetOften();
     }
 
     /** A pod as the tests below vary it: every part of it that one of its series writes. */
@@ -216,6 +211,11 @@ class NodeFingerprintTest {
                 List.of(new ContainerShares(0, "server", false, List.of(new DeviceShare("GPU-a-1", "NVIDIA", 2048,
                         50))))));
         return ledger;
+    }
+
+    private static RegisteredCard cardA0(int index, int shares, long mib, String type, CardMode mode,
+                                         boolean healthy) {
+        return new RegisteredCard("GPU-a-0", index, shares, mib, 100, type, 0, mode, healthy);
     }
 
     private static RegisteredCard nvidiaCard(int index) {
