@@ -391,8 +391,8 @@ final class FleetCache {
     }
 
     /**
-     * For one cluster's pages ({@link Wider}): where the fleet-wide cache's read of {@code key} is
-     * in flight (not wedged), waits for it, no longer than a page waits from {@code since}, rather
+     * For one cluster's pages ({@link Wider}, which the callers have): where the fleet-wide cache's
+     * read of {@code key} is in flight (not wedged), waits for it, no longer than a page waits from {@code since}, rather
      * than asking the cluster's own beside it. A console started moments ago is still making its
      * first fleet-wide reads (a week's card-hours, 14 days of use): at three clusters of 10,000
      * containers in one VictoriaMetrics, a cluster's page that read its own beside them, the
@@ -403,9 +403,6 @@ final class FleetCache {
      * page's wait has passed with the read still in flight.
      */
     private void awaitWholeInFlight(Object key, long since) throws SourceUnavailableException {
-        if (wider == null) {
-            return;
-        }
         Entry entry = wider.whole().entries.get(key);
         if (entry == null || entry.answer().isDone() || entry.wedged(System.nanoTime())) {
             return;

@@ -208,12 +208,18 @@ class FleetCacheTest {
         assertEquals(2, east.summaryCalls.get());
     }
 
-    @Test
-    void aClustersPageAwaitsTheFleetWideReadInFlightRatherThanAskingItsOwnBesideIt() throws Exception {
+    /** The fleet-wide history of an engine holding cluster east: every figure of now and over a window labelled east. */
+    private static FixedHistory wholeWithEast() {
         FixedHistory whole = new FixedHistory();
-        FixedHistory east = new FixedHistory();
         whole.summariesCluster = "east";
         whole.alter = FleetCacheTest::labelledEast;
+        return whole;
+    }
+
+    @Test
+    void aClustersPageAwaitsTheFleetWideReadInFlightRatherThanAskingItsOwnBesideIt() throws Exception {
+        FixedHistory whole = wholeWithEast();
+        FixedHistory east = new FixedHistory();
         // A page waits 1 s; the fleet-wide reads are slow (a console started moments ago).
         FleetCache fleet = new FleetCache(whole, Duration.ofSeconds(5), Duration.ofSeconds(1));
         Duration window = io.hamiobserve.domain.fleet.RightSizing.DEFAULT_WINDOW;
@@ -270,10 +276,8 @@ class FleetCacheTest {
         // An engine that took the fleet-wide reads and never answers them (a socket that never
         // speaks): past ten of a page's waits they are wedged, and a cluster's page no longer
         // waits for them; it reads its own, which answers.
-        FixedHistory whole = new FixedHistory();
+        FixedHistory whole = wholeWithEast();
         FixedHistory east = new FixedHistory();
-        whole.summariesCluster = "east";
-        whole.alter = FleetCacheTest::labelledEast;
         CountDownLatch never = new CountDownLatch(1);
         whole.gate = never;
         FleetCache fleet = new FleetCache(whole, Duration.ofSeconds(5), Duration.ofMillis(200));
