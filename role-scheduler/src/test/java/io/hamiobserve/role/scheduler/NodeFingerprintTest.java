@@ -248,6 +248,31 @@ class NodeFingerprintTest {
     }
 
     @Test
+    void hostileRegistrationsGiveWholeCardsFingerprintsEachItsOwn() {
+        // What a crafted register annotation can carry into a card: quotes, backslashes, newlines,
+        // HTML, NUL, a lone surrogate, 100,000 characters, the largest memory, cores and index the
+        // ledger keeps (it refuses negative ones before they reach a card).
+        String huge = "t".repeat(100_000);
+        List<String> texts = List.of("q\"uote\\back\nline", "<script>alert(1)</script>", "nul\u0000x",
+                "lone\ud800surrogate", huge, huge.substring(1) + "u");
+        Set<Double> seen = new HashSet<>();
+        for (String text : texts) {
+            for (RegisteredCard card : List.of(
+                    new RegisteredCard(text, 0, 10, 81_559, 100, "NVIDIA H100", 0, CardMode.HAMI_CORE, true),
+                    new RegisteredCard("GPU-a-0", Integer.MAX_VALUE, Integer.MAX_VALUE, Quantities.MAX_MEMORY_MIB,
+                            Quantities.MAX_PERCENT, text, 0, CardMode.MIG, false))) {
+                Ledger ledger = new Ledger();
+                ledger.putNode("node-a", List.of(card));
+                double fingerprint = cards(ledger.view()).fingerprints().get("node-a");
+                assertEquals(Math.floor(fingerprint), fingerprint, text.length() + " characters");
+                assertTrue(fingerprint >= 0 && fingerprint < 0x1p52, String.valueOf(fingerprint));
+                assertTrue(seen.add(fingerprint), "a hostile card of " + text.length()
+                        + " characters gave a fingerprint seen before");
+            }
+        }
+    }
+
+    @Test
     void theSameLedgerBuiltAgainGivesTheSameFingerprints() {
         for (long seed = 0; seed < 50; seed++) {
             // Built twice from one seed: equal records in other objects, strings made anew.
